@@ -15,4 +15,5 @@
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
 pub mod error;
+pub mod traffic;
 pub mod validate;
