@@ -17,3 +17,7 @@
 pub mod error;
 pub mod traffic;
 pub mod validate;
+pub mod sampler;
+pub mod simulate;
+pub mod sizing;
+pub mod stats;

@@ -1,0 +1,146 @@
+//! One simulated second: how many likes arrive and how they split over the
+//! shards. The split is a Multinomial(L; 1/S, ..., 1/S) drawn as S - 1
+//! conditional binomials, so a second costs O(S) whatever the like count.
+
+use rand::Rng;
+use rand_distr::{Binomial, Distribution, Poisson};
+use rand_xoshiro::rand_core::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::error::{InputError, InputResult};
+use crate::traffic::TrafficModel;
+use crate::validate;
+
+/// The generator behind every random figure: value-stable across crate
+/// versions, fast, and cheap to seed per chunk.
+pub type ChunkRng = Xoshiro256PlusPlus;
+
+/// SplitMix64 finaliser: spreads neighbouring integers over the 64-bit space.
+fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The RNG for one chunk of work: a function of the master seed and the
+/// chunk index only, so results do not depend on which thread runs it.
+pub fn chunk_rng(seed: u64, chunk: u64) -> ChunkRng {
+    ChunkRng::seed_from_u64(mix64(mix64(seed) ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03)))
+}
+
+/// Splits `likes` uniformly at random over `counts.len()` shards.
+pub fn split_uniform<R: Rng + ?Sized>(rng: &mut R, likes: u64, counts: &mut [u64]) {
+    let shards = counts.len();
+    let mut left = likes;
+    for (i, slot) in counts.iter_mut().enumerate() {
+        let remaining_shards = (shards - i) as f64;
+        *slot = if i + 1 == shards || left == 0 {
+            left
+        } else {
+            // Binomial::new only fails for p outside [0, 1]; 1/k with k >= 2 is inside.
+            Binomial::new(left, 1.0 / remaining_shards)
+                .expect("1/k is a valid probability")
+                .sample(rng)
+        };
+        left -= *slot;
+    }
+}
+
+/// Draws one second of likes over the shards.
+#[derive(Debug, Clone)]
+pub struct ShardSampler {
+    shards: usize,
+    fixed_likes: u64,
+    poisson: Option<Poisson<f64>>,
+}
+
+impl ShardSampler {
+    /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole rate.
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+        let rate = validate::rate("--rate", rate)?;
+        let shards = validate::count("--shards", shards, validate::MAX_SHARDS)?;
+        let (fixed_likes, poisson) = match model {
+            TrafficModel::Fixed => {
+                if rate.fract() != 0.0 {
+                    return Err(InputError::new(
+                        "--rate",
+                        format!(
+                            "must be a whole number of likes per second with --traffic fixed \
+                             (got {rate}); use --traffic poisson for a fractional mean"
+                        ),
+                    ));
+                }
+                (rate as u64, None)
+            }
+            TrafficModel::Poisson => {
+                let p = Poisson::new(rate).map_err(|e| {
+                    InputError::new("--rate", format!("not a usable Poisson mean ({e}, got {rate})"))
+                })?;
+                (0, Some(p))
+            }
+        };
+        Ok(ShardSampler {
+            shards: shards as usize,
+            fixed_likes,
+            poisson,
+        })
+    }
+
+    pub fn shards(&self) -> usize {
+        self.shards
+    }
+
+    /// Fills `counts` (length = shards) with one second's writes per shard
+    /// and returns the likes in that second.
+    pub fn sample_second<R: Rng + ?Sized>(&self, rng: &mut R, counts: &mut [u64]) -> u64 {
+        debug_assert_eq!(counts.len(), self.shards);
+        let likes = match &self.poisson {
+            // Poisson samples are whole numbers held in an f64.
+            Some(p) => p.sample(rng) as u64,
+            None => self.fixed_likes,
+        };
+        split_uniform(rng, likes, counts);
+        likes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_conserves_likes() {
+        let mut rng = chunk_rng(7, 0);
+        let mut counts = vec![0u64; 20];
+        for likes in [0u64, 1, 5, 14_000, 200_000] {
+            split_uniform(&mut rng, likes, &mut counts);
+            assert_eq!(counts.iter().sum::<u64>(), likes);
+        }
+    }
+
+    #[test]
+    fn one_shard_takes_everything() {
+        let mut rng = chunk_rng(1, 0);
+        let mut counts = [0u64; 1];
+        split_uniform(&mut rng, 9_000, &mut counts);
+        assert_eq!(counts, [9_000]);
+    }
+
+    #[test]
+    fn chunk_streams_differ_and_repeat() {
+        use rand::RngExt;
+        let a: u64 = chunk_rng(42, 0).random();
+        let b: u64 = chunk_rng(42, 1).random();
+        let a2: u64 = chunk_rng(42, 0).random();
+        assert_ne!(a, b);
+        assert_eq!(a, a2);
+    }
+
+    #[test]
+    fn fixed_rate_must_be_whole() {
+        let err = ShardSampler::new(10.5, 2, TrafficModel::Fixed).unwrap_err();
+        assert_eq!(err.what, "--rate");
+        assert!(ShardSampler::new(10.5, 2, TrafficModel::Poisson).is_ok());
+    }
+}

@@ -1,0 +1,222 @@
+//! Streaming statistics: a mergeable histogram of whole-number values and
+//! binomial confidence intervals. Memory grows with the spread of the values
+//! seen, never with how many were recorded.
+
+use serde::Serialize;
+
+/// Counts of whole-number values (e.g. the busiest shard's writes in each
+/// second), kept densely between the smallest and largest value seen.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Histogram {
+    lo: u64,
+    counts: Vec<u64>,
+    total: u64,
+    sum: u128,
+}
+
+/// One non-empty bin, as exported in JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bin {
+    pub value: u64,
+    pub count: u64,
+}
+
+impl Histogram {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn record(&mut self, value: u64) {
+        self.record_n(value, 1);
+    }
+
+    pub fn record_n(&mut self, value: u64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        if self.counts.is_empty() {
+            self.lo = value;
+            self.counts.push(0);
+        } else if value < self.lo {
+            let grow = (self.lo - value) as usize;
+            self.counts.splice(0..0, std::iter::repeat_n(0, grow));
+            self.lo = value;
+        }
+        let idx = (value - self.lo) as usize;
+        if idx >= self.counts.len() {
+            self.counts.resize(idx + 1, 0);
+        }
+        self.counts[idx] += n;
+        self.total += n;
+        self.sum += value as u128 * n as u128;
+    }
+
+    /// Adds another histogram's counts; exact, so the merge order never
+    /// changes the result.
+    pub fn merge(&mut self, other: &Histogram) {
+        for (i, &c) in other.counts.iter().enumerate() {
+            self.record_n(other.lo + i as u64, c);
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    pub fn min(&self) -> Option<u64> {
+        self.counts.iter().position(|&c| c > 0).map(|i| self.lo + i as u64)
+    }
+
+    pub fn max(&self) -> Option<u64> {
+        self.counts.iter().rposition(|&c| c > 0).map(|i| self.lo + i as u64)
+    }
+
+    pub fn mean(&self) -> Option<f64> {
+        (self.total > 0).then(|| self.sum as f64 / self.total as f64)
+    }
+
+    /// The smallest value v with (count of values <= v) >= q x total: the
+    /// same definition the exact math uses, so figures compare exactly.
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        if self.total == 0 {
+            return None;
+        }
+        let need = (q * self.total as f64).ceil().max(1.0);
+        let mut cum = 0u64;
+        for (i, &c) in self.counts.iter().enumerate() {
+            cum += c;
+            if cum as f64 >= need {
+                return Some(self.lo + i as u64);
+            }
+        }
+        self.max()
+    }
+
+    /// How many recorded values are strictly greater than `threshold`.
+    pub fn count_above(&self, threshold: u64) -> u64 {
+        if self.counts.is_empty() {
+            return 0;
+        }
+        if threshold < self.lo {
+            return self.total;
+        }
+        let from = (threshold - self.lo + 1) as usize;
+        self.counts.iter().skip(from).sum()
+    }
+
+    /// The non-empty bins in increasing value.
+    pub fn bins(&self) -> Vec<Bin> {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(i, &c)| Bin {
+                value: self.lo + i as u64,
+                count: c,
+            })
+            .collect()
+    }
+}
+
+/// Wilson score interval for a binomial proportion k / n at normal quantile
+/// `z` (1.959964 for 95%). Unlike the normal interval it stays inside [0, 1]
+/// and is informative when k = 0 (Wilson 1927; Brown, Cai & DasGupta 2001).
+pub fn wilson_interval(k: u64, n: u64, z: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n_f = n as f64;
+    let p = k as f64 / n_f;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denom;
+    let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+    let lo = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
+    let hi = if k == n { 1.0 } else { (centre + half).min(1.0) };
+    (lo, hi)
+}
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// P(at least one of `seconds` independent seconds goes over) when one
+/// second goes over with probability `p`: 1 - (1 - p)^T, computed with
+/// ln_1p / exp_m1 so a tiny p does not round to 0.
+pub fn p_any(p: f64, seconds: f64) -> f64 {
+    if p >= 1.0 {
+        return 1.0;
+    }
+    if p <= 0.0 {
+        return 0.0;
+    }
+    -(seconds * (-p).ln_1p()).exp_m1()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn histogram_basics() {
+        let mut h = Histogram::new();
+        for v in [5, 3, 9, 5, 5] {
+            h.record(v);
+        }
+        assert_eq!(h.total(), 5);
+        assert_eq!(h.min(), Some(3));
+        assert_eq!(h.max(), Some(9));
+        assert_eq!(h.mean(), Some(27.0 / 5.0));
+        assert_eq!(h.quantile(0.5), Some(5));
+        assert_eq!(h.quantile(0.2), Some(3));
+        assert_eq!(h.quantile(0.21), Some(5));
+        assert_eq!(h.quantile(1.0), Some(9));
+        assert_eq!(h.count_above(5), 1);
+        assert_eq!(h.count_above(2), 5);
+        assert_eq!(h.count_above(9), 0);
+    }
+
+    #[test]
+    fn merge_is_order_free() {
+        let mut a = Histogram::new();
+        let mut b = Histogram::new();
+        for v in [10, 12, 11] {
+            a.record(v);
+        }
+        for v in [2, 30] {
+            b.record(v);
+        }
+        let mut ab = a.clone();
+        ab.merge(&b);
+        let mut ba = b.clone();
+        ba.merge(&a);
+        assert_eq!(ab.bins(), ba.bins());
+        assert_eq!(ab.total(), 5);
+        assert_eq!(ab.mean(), ba.mean());
+    }
+
+    #[test]
+    fn wilson_known_values() {
+        // k = 0, n = 2000: upper bound z^2 / (n + z^2) exactly.
+        let (lo, hi) = wilson_interval(0, 2000, Z95);
+        assert_eq!(lo, 0.0);
+        assert_relative_eq!(hi, Z95 * Z95 / (2000.0 + Z95 * Z95), max_relative = 1e-12);
+        // 50 / 100: the textbook Wilson interval is [0.4038, 0.5962].
+        let (lo, hi) = wilson_interval(50, 100, Z95);
+        assert_relative_eq!(lo + hi, 1.0, max_relative = 1e-12);
+        assert_relative_eq!(lo, 0.4038, epsilon = 1e-4);
+        assert_relative_eq!(hi, 0.5962, epsilon = 1e-4);
+    }
+
+    #[test]
+    fn p_any_is_stable_for_tiny_p() {
+        assert_relative_eq!(p_any(1e-12, 14_400.0), 1.44e-8, max_relative = 1e-6);
+        assert_relative_eq!(p_any(0.25, 1.0), 0.25, max_relative = 1e-15);
+        assert_relative_eq!(p_any(0.5, 2.0), 0.75, max_relative = 1e-15);
+        assert!(p_any(1e-300, 10.0) > 0.0);
+    }
+}
