@@ -14,10 +14,15 @@
 //!   fixed-size chunk of work so results do not depend on the thread count;
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
+pub mod cli;
+pub mod commands;
+pub mod duration;
 pub mod error;
+pub mod output;
 pub mod traffic;
 pub mod validate;
 pub mod sampler;
+pub mod scenario;
 pub mod simulate;
 pub mod sizing;
 pub mod stats;

@@ -1,1 +1,42 @@
-fn main() {}
+//! The `shardplan` binary: parse, run, print one line on error, pick the
+//! exit code (2 for bad input, 1 for anything else).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use shardplan::cli::Cli;
+use shardplan::error::InputError;
+
+fn run() -> anyhow::Result<()> {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+                || matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand)
+            {
+                e.exit();
+            }
+            // clap's message spans several lines; the first names the flag.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let first = first.strip_prefix("error: ").unwrap_or(first);
+            return Err(InputError::new("usage", format!("{first} (see --help)")).into());
+        }
+    };
+    shardplan::commands::dispatch(cli)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("shardplan: {e}");
+            if e.downcast_ref::<InputError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

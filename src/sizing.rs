@@ -30,12 +30,12 @@ pub struct Sizing {
     pub peak: f64,
     pub cap: f64,
     pub safe_per_shard: f64,
-    /// 1 - safe / cap: the headroom planned per key.
+    /// (cap - safe) / cap: the headroom planned per key.
     pub headroom: f64,
     pub shards: u64,
     /// peak / shards: the average writes per shard at the peak.
     pub mean_per_shard_at_peak: f64,
-    /// 1 - mean / cap: the share of the cap still unused on an average
+    /// (cap - mean) / cap: the share of the cap still unused on an average
     /// shard at the peak (at least the planned headroom).
     pub headroom_left: f64,
 }
@@ -97,14 +97,18 @@ impl SizingPlan {
         let safe = self.safe_per_shard();
         let shards = shards_for(self.peak, safe);
         let mean = self.peak / shards as f64;
+        let headroom = match self.safe {
+            SafeRate::Headroom(h) => h,
+            SafeRate::PerKey(s) => (self.cap - s) / self.cap,
+        };
         Sizing {
             peak: self.peak,
             cap: self.cap,
             safe_per_shard: safe,
-            headroom: 1.0 - safe / self.cap,
+            headroom,
             shards,
             mean_per_shard_at_peak: mean,
-            headroom_left: 1.0 - mean / self.cap,
+            headroom_left: (self.cap - mean) / self.cap,
         }
     }
 }

@@ -1,0 +1,185 @@
+//! Merging a scenario with flags: a flag wins over the scenario, the
+//! scenario over the built-in default. Values from a scenario are checked
+//! under the scenario's field names; values from flags under the flag names.
+
+use crate::cli::{ReadArgs, ScenarioArgs, SizingArgs};
+use crate::error::{InputError, InputResult};
+use crate::scenario::{self, Loaded};
+use crate::sizing::{ReadPlan, SafeRate, SizingPlan};
+use crate::validate;
+
+/// Built-in defaults (the design's reference figures).
+pub const DEFAULT_CAP: f64 = 1000.0;
+pub const DEFAULT_HEADROOM: f64 = 0.3;
+pub const DEFAULT_GROWTH: f64 = 1.5;
+pub const DEFAULT_SECONDS: u64 = 2000;
+pub const DEFAULT_SEED: u64 = 2026;
+pub const DEFAULT_VIEWS: f64 = 50_000.0;
+pub const DEFAULT_SERVERS: u64 = 40;
+pub const DEFAULT_CACHE_SECONDS: f64 = 2.0;
+pub const DEFAULT_BATCH: u64 = 100;
+pub const DEFAULT_READ_CAP: f64 = 3000.0;
+
+/// The scenario named by --scenario, or the default one.
+pub fn load_scenario(args: &ScenarioArgs) -> InputResult<Loaded> {
+    let loaded = scenario::load(args.scenario.as_deref().unwrap_or(scenario::DEFAULT))?;
+    check_scenario(&loaded)?;
+    Ok(loaded)
+}
+
+/// Range checks on every numeric scenario field, naming the field.
+pub fn check_scenario(l: &Loaded) -> InputResult<()> {
+    let s = &l.scenario;
+    let positive = [
+        ("peak", s.peak),
+        ("observed", s.observed),
+        ("growth", s.growth),
+        ("cap", s.cap),
+        ("safe", s.safe),
+        ("rate", s.rate),
+        ("views", s.views),
+        ("read_cap", s.read_cap),
+        ("likes_per_day", s.likes_per_day),
+    ];
+    for (field, v) in positive {
+        if let Some(v) = v {
+            validate::positive(&l.field(field), v)?;
+            if field != "growth" {
+                validate::rate(&l.field(field), v)?;
+            }
+        }
+    }
+    if let Some(h) = s.headroom {
+        validate::in_half_open(&l.field("headroom"), h, 0.0, 1.0)?;
+    }
+    if let Some(c) = s.cache_seconds {
+        validate::non_negative(&l.field("cache_seconds"), c)?;
+    }
+    for (field, v, max) in [
+        ("shards", s.shards, validate::MAX_SHARDS),
+        ("seconds", s.seconds, crate::simulate::MAX_SECONDS),
+        ("servers", s.servers, 10_000_000),
+        ("batch_size", s.batch_size, 1_000_000),
+    ] {
+        if let Some(v) = v {
+            validate::count(&l.field(field), v, max)?;
+        }
+    }
+    if s.safe.is_some() && s.headroom.is_some() {
+        return Err(InputError::new(
+            l.field("safe"),
+            "give either safe or headroom, not both",
+        ));
+    }
+    if s.peak.is_some() && s.observed.is_none() && s.growth.is_some() {
+        return Err(InputError::new(
+            l.field("growth"),
+            "needs observed (peak = observed x growth)",
+        ));
+    }
+    Ok(())
+}
+
+/// The planned peak and, when it came from them, observed and growth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Peak {
+    pub peak: f64,
+    pub observed: Option<f64>,
+    pub growth: Option<f64>,
+}
+
+pub fn resolve_peak(l: &Loaded, a: &SizingArgs) -> InputResult<Peak> {
+    let s = &l.scenario;
+    if let Some(p) = a.peak {
+        return Ok(Peak {
+            peak: validate::rate("--peak", p)?,
+            observed: None,
+            growth: None,
+        });
+    }
+    if let Some(g) = a.growth {
+        validate::positive("--growth", g)?;
+    }
+    if let Some(o) = a.observed {
+        validate::rate("--observed", o)?;
+    }
+    let from_observed = a.observed.is_some() || a.growth.is_some();
+    if from_observed {
+        let observed = a.observed.or(s.observed).ok_or_else(|| {
+            InputError::new("--growth", "needs --observed (peak = observed x growth)")
+        })?;
+        let growth = a.growth.or(s.growth).unwrap_or(DEFAULT_GROWTH);
+        let peak = validate::rate("--observed", observed * growth).map_err(|_| {
+            InputError::new(
+                "--growth",
+                format!("observed x growth = {} is out of range (at most 1e9 likes/s)", observed * growth),
+            )
+        })?;
+        return Ok(Peak {
+            peak,
+            observed: Some(observed),
+            growth: Some(growth),
+        });
+    }
+    if let Some(p) = s.peak {
+        return Ok(Peak {
+            peak: p,
+            observed: s.observed,
+            growth: None,
+        });
+    }
+    if let Some(o) = s.observed {
+        let growth = s.growth.unwrap_or(DEFAULT_GROWTH);
+        return Ok(Peak {
+            peak: validate::rate(&l.field("growth"), o * growth)?,
+            observed: Some(o),
+            growth: Some(growth),
+        });
+    }
+    Err(InputError::new(
+        "--peak",
+        format!(
+            "scenario {} gives no peak; pass --peak LIKES_PER_S or --observed and --growth",
+            l.name
+        ),
+    ))
+}
+
+/// The rule-of-thumb sizing inputs from flags over the scenario.
+pub fn sizing_plan(l: &Loaded, a: &SizingArgs) -> InputResult<(Peak, SizingPlan)> {
+    let s = &l.scenario;
+    let peak = resolve_peak(l, a)?;
+    let cap = match a.cap {
+        Some(c) => validate::rate("--cap", c)?,
+        None => s.cap.unwrap_or(DEFAULT_CAP),
+    };
+    let safe = match (a.safe, a.headroom, s.safe, s.headroom) {
+        (Some(v), _, _, _) => SafeRate::PerKey(v),
+        (None, Some(h), _, _) => SafeRate::Headroom(h),
+        (None, None, Some(v), _) => SafeRate::PerKey(v),
+        (None, None, None, Some(h)) => SafeRate::Headroom(h),
+        (None, None, None, None) => SafeRate::Headroom(DEFAULT_HEADROOM),
+    };
+    if let (SafeRate::PerKey(v), None) = (safe, a.safe) {
+        // The scenario's safe rate may clash with a --cap flag: name both.
+        if v > cap {
+            return Err(InputError::new(
+                "--cap",
+                format!("{cap} is below the scenario's safe rate of {v} writes/s per key; pass --safe too"),
+            ));
+        }
+    }
+    Ok((peak, SizingPlan::new(peak.peak, cap, safe)?))
+}
+
+/// The read-path inputs from flags over the scenario.
+pub fn read_plan(l: &Loaded, a: &ReadArgs) -> InputResult<ReadPlan> {
+    let s = &l.scenario;
+    ReadPlan::new(
+        a.views.or(s.views).unwrap_or(DEFAULT_VIEWS),
+        a.servers.or(s.servers).unwrap_or(DEFAULT_SERVERS),
+        a.cache_seconds.or(s.cache_seconds).unwrap_or(DEFAULT_CACHE_SECONDS),
+        a.batch_size.or(s.batch_size).unwrap_or(DEFAULT_BATCH),
+        a.read_cap.or(s.read_cap).unwrap_or(DEFAULT_READ_CAP),
+    )
+}

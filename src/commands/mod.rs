@@ -1,0 +1,19 @@
+//! One module per subcommand: each turns raw flags (plus a scenario) into a
+//! validated plan, runs it, and hands a [`crate::output::Report`] to the
+//! output set.
+
+pub mod common;
+pub mod scenarios;
+pub mod simulate;
+pub mod size;
+
+use crate::cli::{Cli, Command};
+
+/// Runs the parsed command line.
+pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Size(a) => size::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Scenarios(a) => scenarios::run(a),
+    }
+}

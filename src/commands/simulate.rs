@@ -1,0 +1,258 @@
+//! `shardplan simulate`: Monte Carlo of the per-second busiest shard.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::{common, size::read_cost_section};
+use crate::cli::SimulateArgs;
+use crate::error::InputError;
+use crate::output::sink::AtomicFile;
+use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::simulate::{self, SimPlan, SimTally};
+use crate::sizing::ReadCost;
+use crate::stats::{self, Histogram};
+use crate::validate;
+
+/// The one row of `simulate` (CSV columns and JSON fields).
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulateRow {
+    pub scenario: String,
+    pub rate: f64,
+    pub shards: u64,
+    pub cap: u64,
+    pub seconds: u64,
+    pub traffic: &'static str,
+    pub seed: u64,
+    pub likes_total: u128,
+    pub busiest_max: u64,
+    pub quietest_min: u64,
+    pub busiest_mean: f64,
+    pub busiest_p50: u64,
+    pub busiest_p99: u64,
+    pub busiest_p999: u64,
+    pub seconds_over_cap: u64,
+    /// Monte Carlo estimate: seconds over the cap / seconds.
+    pub p_over_cap_per_second: f64,
+    /// 95% Wilson interval of the per-second chance.
+    pub p_over_cap_ci95: [f64; 2],
+    /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
+    pub p_any_over_cap: f64,
+    pub p_any_over_cap_ci95: [f64; 2],
+    #[serde(flatten)]
+    pub reads: ReadCost,
+}
+
+/// `simulate`'s report: the row plus the histogram (JSON only).
+pub struct SimulateReport {
+    pub row: SimulateRow,
+    pub busiest: Histogram,
+}
+
+impl SimulateReport {
+    pub fn new(scenario: String, plan: &SimPlan, tally: &SimTally, reads: ReadCost) -> Self {
+        let h = &tally.busiest;
+        let n = tally.seconds;
+        let over = h.count_above(plan.cap);
+        let p = over as f64 / n as f64;
+        let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
+        let t = n as f64;
+        SimulateReport {
+            row: SimulateRow {
+                scenario,
+                rate: plan.rate,
+                shards: plan.shards,
+                cap: plan.cap,
+                seconds: n,
+                traffic: plan.traffic.name(),
+                seed: plan.seed,
+                likes_total: tally.likes,
+                busiest_max: h.max().unwrap_or(0),
+                quietest_min: tally.quietest_min.unwrap_or(0),
+                busiest_mean: h.mean().unwrap_or(0.0),
+                busiest_p50: h.quantile(0.5).unwrap_or(0),
+                busiest_p99: h.quantile(0.99).unwrap_or(0),
+                busiest_p999: h.quantile(0.999).unwrap_or(0),
+                seconds_over_cap: over,
+                p_over_cap_per_second: p,
+                p_over_cap_ci95: [lo, hi],
+                p_any_over_cap: stats::p_any(p, t),
+                p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
+                reads,
+            },
+            busiest: h.clone(),
+        }
+    }
+}
+
+/// A one-line bar histogram of the per-second busiest shard.
+pub fn sparkline(h: &Histogram, width: usize) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let (Some(lo), Some(hi)) = (h.min(), h.max()) else {
+        return String::new();
+    };
+    // Equal-width buckets of whole values, so no bucket looks taller for
+    // merely holding one more value than its neighbour.
+    let span = hi - lo + 1;
+    let bucket_width = span.div_ceil(width.max(1) as u64);
+    let buckets = span.div_ceil(bucket_width) as usize;
+    let mut counts = vec![0u64; buckets];
+    for b in h.bins() {
+        counts[((b.value - lo) / bucket_width) as usize] += b.count;
+    }
+    let top = *counts.iter().max().unwrap_or(&1) as f64;
+    let bars: String = counts
+        .iter()
+        .map(|&c| {
+            if c == 0 {
+                ' '
+            } else {
+                BARS[(((c as f64 / top) * 7.0).round() as usize).min(7)]
+            }
+        })
+        .collect();
+    format!("{lo} {bars} {hi}")
+}
+
+impl Report for SimulateReport {
+    fn rows(&self) -> Vec<Value> {
+        vec![row(&self.row)]
+    }
+
+    fn json(&self) -> Value {
+        let mut v = row(&self.row);
+        v["busiest_histogram"] = json!(self.busiest.bins());
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.row;
+        let ci = |c: [f64; 2]| format!("95% CI {} to {}", fmt::prob(c[0]), fmt::prob(c[1]));
+        vec![
+            Section::pairs(
+                "Simulation (Monte Carlo)",
+                vec![
+                    ("scenario", r.scenario.clone()),
+                    (
+                        "load",
+                        format!(
+                            "{} likes/s ({}) over {} shards, cap {} writes/s",
+                            fmt::num(r.rate),
+                            r.traffic,
+                            r.shards,
+                            fmt::count(r.cap)
+                        ),
+                    ),
+                    ("simulated seconds", fmt::count(r.seconds)),
+                    ("seed", r.seed.to_string()),
+                    (
+                        "average per shard",
+                        format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
+                    ),
+                ],
+            ),
+            Section::pairs(
+                "Busiest shard per second (writes)",
+                vec![
+                    ("max over the run", fmt::count(r.busiest_max)),
+                    ("mean", format!("{:.1}", r.busiest_mean)),
+                    ("p50", fmt::count(r.busiest_p50)),
+                    ("p99", fmt::count(r.busiest_p99)),
+                    ("p99.9", fmt::count(r.busiest_p999)),
+                    ("quietest shard, min over the run", fmt::count(r.quietest_min)),
+                ],
+            ),
+            Section::pairs(
+                "Over the cap",
+                vec![
+                    (
+                        "seconds over the cap",
+                        format!("{} of {}", fmt::count(r.seconds_over_cap), fmt::count(r.seconds)),
+                    ),
+                    (
+                        "P(a second over the cap)",
+                        format!("{} ({})", fmt::prob(r.p_over_cap_per_second), ci(r.p_over_cap_ci95)),
+                    ),
+                    (
+                        "P(any second over, in a run this long)",
+                        format!("{} ({})", fmt::prob(r.p_any_over_cap), ci(r.p_any_over_cap_ci95)),
+                    ),
+                ],
+            ),
+            read_cost_section(&r.reads),
+            Section::Note(format!(
+                "busiest shard per second: {}",
+                sparkline(&self.busiest, 48)
+            )),
+        ]
+    }
+}
+
+pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
+    let scenario = common::load_scenario(&args.scenario)?;
+    let s = &scenario.scenario;
+    let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
+    let reads = common::read_plan(&scenario, &args.reads)?;
+    let rate = match args.rate {
+        Some(r) => validate::rate("--rate", r)?,
+        None => s.rate.unwrap_or(peak.peak),
+    };
+    let shards = args
+        .shards
+        .or(s.shards)
+        .unwrap_or_else(|| sizing.size().shards);
+    let plan = SimPlan::new(
+        rate,
+        shards,
+        sizing.cap,
+        args.seconds.or(s.seconds).unwrap_or(common::DEFAULT_SECONDS),
+        args.traffic.or(s.traffic).unwrap_or_default(),
+        args.seed.or(s.seed).unwrap_or(common::DEFAULT_SEED),
+    )?;
+    let threads = match args.threads {
+        Some(t) => validate::count("--threads", t as u64, 1024)? as usize,
+        None => 0, // rayon's default: one per core
+    };
+    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let mut per_second = match &args.per_second {
+        Some(p) => {
+            if args.out.output.iter().any(|o| o == p) {
+                return Err(InputError::new(
+                    "--per-second",
+                    format!("{} is also an --output file; give it its own name", p.display()),
+                )
+                .into());
+            }
+            Some(AtomicFile::create("--per-second", p)?)
+        }
+        None => None,
+    };
+
+    let work = plan.seconds.saturating_mul(plan.shards);
+    let bar = if !args.out.quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
+        let pb = ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
+                .expect("valid template"),
+        );
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let tally = pool.install(|| {
+        let tick = |n: u64| bar.inc(n);
+        match per_second.as_mut() {
+            Some(f) => simulate::run(&plan, Some(f.writer()), &tick),
+            None => simulate::run(&plan, None, &tick),
+        }
+    })?;
+    bar.finish_and_clear();
+    if let Some(f) = per_second {
+        f.commit()?;
+    }
+    let report = SimulateReport::new(scenario.name.clone(), &plan, &tally, reads.cost(plan.shards));
+    out.emit(&report)
+}

@@ -1,0 +1,135 @@
+//! `shardplan size`: peak / safe rate per key, rounded up, and the read cost.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::common;
+use crate::cli::SizeArgs;
+use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::sizing::{ReadCost, Sizing};
+
+/// The one row of `size` (CSV columns and JSON fields).
+#[derive(Debug, Clone, Serialize)]
+pub struct SizeRow {
+    pub scenario: String,
+    pub observed: Option<f64>,
+    pub growth: Option<f64>,
+    #[serde(flatten)]
+    pub sizing: Sizing,
+    #[serde(flatten)]
+    pub reads: ReadCost,
+}
+
+impl Report for SizeRow {
+    fn rows(&self) -> Vec<Value> {
+        vec![row(self)]
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let s = &self.sizing;
+        let mut plan = vec![("scenario", self.scenario.clone())];
+        if let (Some(o), Some(g)) = (self.observed, self.growth) {
+            plan.push(("observed peak", format!("{} likes/s", fmt::num(o))));
+            plan.push(("growth factor", format!("{}x", fmt::num(g))));
+        }
+        plan.extend([
+            ("planned peak", format!("{} likes/s", fmt::num(s.peak))),
+            ("cap per key", format!("{} writes/s", fmt::num(s.cap))),
+            (
+                "safe per key",
+                format!("{} writes/s ({} headroom)", fmt::num(s.safe_per_shard), fmt::percent(s.headroom)),
+            ),
+            (
+                "shards",
+                format!(
+                    "{} = ceil({} / {})",
+                    s.shards,
+                    fmt::num(s.peak),
+                    fmt::num(s.safe_per_shard)
+                ),
+            ),
+            (
+                "average per shard at peak",
+                format!("{} writes/s", fmt::num(s.mean_per_shard_at_peak)),
+            ),
+            ("headroom left at peak", fmt::percent(s.headroom_left)),
+        ]);
+        vec![Section::pairs("Sizing", plan), read_cost_section(&self.reads)]
+    }
+}
+
+/// The read-cost block shared by size and simulate.
+pub fn read_cost_section(r: &ReadCost) -> Section {
+    let over = if r.reads_per_shard_uncached > r.read_cap {
+        format!(" ({:.1}x the read cap!)", r.reads_per_shard_uncached / r.read_cap)
+    } else {
+        String::new()
+    };
+    Section::pairs(
+        "Read cost",
+        vec![
+            (
+                "views",
+                format!(
+                    "{}/s on {} servers, sum cached {} s",
+                    fmt::num(r.views),
+                    r.servers,
+                    fmt::num(r.cache_seconds)
+                ),
+            ),
+            (
+                "shard reads, no cache",
+                format!(
+                    "{}/s = {} views x {} shards",
+                    fmt::num(r.reads_uncached_per_second),
+                    fmt::num(r.views),
+                    r.shards
+                ),
+            ),
+            (
+                "shard reads, cached",
+                format!(
+                    "{}/s = {} sums/s x {} shards",
+                    fmt::num(r.reads_cached_per_second),
+                    fmt::num(r.sums_cached_per_second),
+                    r.shards
+                ),
+            ),
+            (
+                "batch requests (no cache / cached)",
+                format!(
+                    "{}/s / {}/s (up to {} items each)",
+                    fmt::num(r.batch_requests_uncached_per_second),
+                    fmt::num(r.batch_requests_cached_per_second),
+                    r.batch_size
+                ),
+            ),
+            (
+                "reads per shard (no cache / cached)",
+                format!(
+                    "{}/s{} / {}/s, read cap {}/s",
+                    fmt::num(r.reads_per_shard_uncached),
+                    over,
+                    fmt::num(r.reads_per_shard_cached),
+                    fmt::num(r.read_cap)
+                ),
+            ),
+        ],
+    )
+}
+
+pub fn run(args: SizeArgs) -> anyhow::Result<()> {
+    let scenario = common::load_scenario(&args.scenario)?;
+    let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
+    let reads = common::read_plan(&scenario, &args.reads)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let sizing = plan.size();
+    let report = SizeRow {
+        scenario: scenario.name.clone(),
+        observed: peak.observed,
+        growth: peak.growth,
+        reads: reads.cost(sizing.shards),
+        sizing,
+    };
+    out.emit(&report)
+}

@@ -1,0 +1,87 @@
+//! Number formatting for people: thousands separators, probabilities that
+//! never print a tiny value as 0.
+
+/// 1234567 -> "1,234,567".
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// A rate or amount: whole numbers with separators, else up to 3 decimals.
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let s = count(x.abs() as u64);
+        return if x < 0.0 { format!("-{s}") } else { s };
+    }
+    if x.abs() >= 1000.0 {
+        let whole = x.trunc();
+        let frac = format!("{:.1}", x.fract().abs());
+        return format!("{}{}", num(whole), &frac[1..]);
+    }
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A probability: 4 significant digits, scientific below 1e-3, and never a
+/// bare "0" for a positive value.
+pub fn prob(p: f64) -> String {
+    if p.is_nan() {
+        return "n/a".to_string();
+    }
+    if p == 0.0 {
+        return "0".to_string();
+    }
+    if p == 1.0 {
+        return "1".to_string();
+    }
+    if p < 1e-3 {
+        return format!("{p:.3e}");
+    }
+    if p > 0.999 {
+        // Show how close to 1 it is instead of rounding to 1.
+        return format!("1 - {:.3e}", 1.0 - p);
+    }
+    format!("{p:.4}")
+}
+
+/// A share as a percentage.
+pub fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_and_numbers() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1000), "1,000");
+        assert_eq!(count(1_000_000), "1,000,000");
+        assert_eq!(num(700.0), "700");
+        assert_eq!(num(0.0833333), "0.083");
+        assert_eq!(num(13_500.25), "13,500.2");
+        assert_eq!(num(-5.0), "-5");
+    }
+
+    #[test]
+    fn probabilities_never_hide_tiny_values() {
+        assert_eq!(prob(0.0), "0");
+        assert_eq!(prob(1e-300), "1.000e-300");
+        assert_eq!(prob(2.5e-9), "2.500e-9");
+        assert_eq!(prob(0.01234), "0.0123");
+        assert_eq!(prob(0.9999), "1 - 1.000e-4");
+        assert_eq!(percent(0.3), "30.0%");
+    }
+}

@@ -1,0 +1,106 @@
+//! Rendering results. A command builds one [`Report`]; an [`Exporter`] per
+//! format (one file each) turns it into bytes. CSV and JSON both come from
+//! the report's serde rows, so their fields cannot drift apart.
+
+pub mod csv;
+pub mod fmt;
+pub mod json;
+pub mod markdown;
+pub mod sink;
+pub mod table;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use sink::{Destination, OutputSet};
+
+/// A block of human-readable output (tables and Markdown).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Section {
+    /// A titled list of label / value pairs.
+    Pairs {
+        title: String,
+        rows: Vec<(String, String)>,
+    },
+    /// A titled grid with a header row.
+    Grid {
+        title: String,
+        header: Vec<String>,
+        rows: Vec<Vec<String>>,
+    },
+    /// A line of prose (a warning, a verdict, a chart).
+    Note(String),
+}
+
+impl Section {
+    pub fn pairs(title: &str, rows: Vec<(&str, String)>) -> Section {
+        Section::Pairs {
+            title: title.to_string(),
+            rows: rows.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        }
+    }
+}
+
+/// Something a command prints.
+pub trait Report {
+    /// The serde rows: one for a single result, several for a sweep.
+    /// CSV writes them as lines under one header; JSON uses them as is.
+    fn rows(&self) -> Vec<Value>;
+    /// The JSON document. Default: the single row, or a list of rows.
+    fn json(&self) -> Value {
+        let mut rows = self.rows();
+        if rows.len() == 1 {
+            rows.remove(0)
+        } else {
+            Value::Array(rows)
+        }
+    }
+    /// The human view for tables and Markdown.
+    fn sections(&self) -> Vec<Section>;
+}
+
+/// Serialises a row struct into a JSON object (fields in declaration order).
+pub fn row<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("row structs serialise to JSON")
+}
+
+/// One output format.
+pub trait Exporter {
+    fn render(&self, report: &dyn Report) -> anyhow::Result<Vec<u8>>;
+}
+
+/// The formats every command offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Csv,
+    Json,
+    Markdown,
+    /// Tab-separated values (same columns as CSV).
+    Tsv,
+}
+
+impl Format {
+    /// The format implied by a file name's extension.
+    pub fn from_extension(path: &std::path::Path) -> Option<Format> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "csv" => Some(Format::Csv),
+            "json" => Some(Format::Json),
+            "md" | "markdown" => Some(Format::Markdown),
+            "txt" => Some(Format::Table),
+            "tsv" => Some(Format::Tsv),
+            _ => None,
+        }
+    }
+
+    pub fn exporter(self) -> Box<dyn Exporter> {
+        match self {
+            Format::Table => Box::new(table::TableExporter),
+            Format::Csv => Box::new(csv::CsvExporter { delimiter: b',' }),
+            Format::Tsv => Box::new(csv::CsvExporter { delimiter: b'\t' }),
+            Format::Json => Box::new(json::JsonExporter),
+            Format::Markdown => Box::new(markdown::MarkdownExporter),
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Where output goes. Files are opened as a temp file beside the target
+//! before any work starts (so an unwritable path fails at once, exit 2) and
+//! renamed into place only when the whole output is written: a failed run
+//! never leaves a half-written file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+use super::{Format, Report};
+use crate::error::{InputError, InputResult};
+
+/// A file that appears at `path` only when committed.
+#[derive(Debug)]
+pub struct AtomicFile {
+    path: PathBuf,
+    temp: NamedTempFile,
+}
+
+impl AtomicFile {
+    /// Opens a temp file in the target's folder; `flag` names the option in errors.
+    pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
+        if path.as_os_str().is_empty() {
+            return Err(InputError::new(flag, "needs a file name (got an empty path)"));
+        }
+        if path.is_dir() {
+            return Err(InputError::new(
+                flag,
+                format!("{} is a folder; give a file name", path.display()),
+            ));
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".shardplan-")
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| {
+                InputError::new(
+                    flag,
+                    format!("cannot write {}: {e}", path.display()),
+                )
+            })?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            temp,
+        })
+    }
+
+    pub fn writer(&mut self) -> &mut impl Write {
+        self.temp.as_file_mut()
+    }
+
+    /// Flushes and renames the temp file into place.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        self.temp.as_file_mut().flush()?;
+        self.temp
+            .persist(&self.path)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error))?;
+        Ok(())
+    }
+}
+
+/// One place output goes.
+#[derive(Debug)]
+pub enum Destination {
+    Stdout,
+    File(AtomicFile),
+}
+
+/// Every destination of one run, each with its format.
+#[derive(Debug)]
+pub struct OutputSet {
+    targets: Vec<(Destination, Format)>,
+}
+
+impl OutputSet {
+    /// `--format` (if given) applies to every target; otherwise each file's
+    /// extension picks its format, and stdout gets a table.
+    pub fn prepare(format: Option<Format>, outputs: &[PathBuf]) -> InputResult<Self> {
+        let mut targets = Vec::new();
+        if outputs.is_empty() {
+            targets.push((Destination::Stdout, format.unwrap_or(Format::Table)));
+        }
+        for path in outputs {
+            let fmt = match format.or_else(|| Format::from_extension(path)) {
+                Some(f) => f,
+                None => {
+                    return Err(InputError::new(
+                        "--output",
+                        format!(
+                            "cannot tell the format of {} from its extension; use .csv, .json, \
+                             .md, .txt or .tsv, or give --format",
+                            path.display()
+                        ),
+                    ))
+                }
+            };
+            targets.push((Destination::File(AtomicFile::create("--output", path)?), fmt));
+        }
+        Ok(OutputSet { targets })
+    }
+
+    /// Renders the report into every destination.
+    pub fn emit(self, report: &dyn Report) -> anyhow::Result<()> {
+        // Render everything first: nothing is written unless all formats render.
+        let mut rendered = Vec::new();
+        for (dest, fmt) in self.targets {
+            let bytes = fmt.exporter().render(report)?;
+            rendered.push((dest, bytes));
+        }
+        for (dest, bytes) in rendered {
+            match dest {
+                Destination::Stdout => {
+                    let mut out = std::io::stdout().lock();
+                    out.write_all(&bytes)?;
+                    out.flush()?;
+                }
+                Destination::File(mut f) => {
+                    f.writer().write_all(&bytes)?;
+                    f.commit()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
