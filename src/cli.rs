@@ -44,7 +44,12 @@ pub struct ScenarioArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SizingArgs {
     /// Planned peak likes/s on the hot counter.
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true, conflicts_with = "observed")]
+    #[arg(
+        long,
+        value_name = "LIKES_PER_S",
+        allow_negative_numbers = true,
+        conflicts_with = "observed"
+    )]
     pub peak: Option<f64>,
     /// The highest rate seen so far, likes/s (peak = observed x growth).
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
@@ -56,7 +61,12 @@ pub struct SizingArgs {
     #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// Safe writes/s to plan per key, at most the cap.
-    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true, conflicts_with = "headroom")]
+    #[arg(
+        long,
+        value_name = "WRITES_PER_S",
+        allow_negative_numbers = true,
+        conflicts_with = "headroom"
+    )]
     pub safe: Option<f64>,
     /// Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default 0.3).
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
@@ -70,13 +80,13 @@ pub struct ReadArgs {
     #[arg(long, value_name = "PER_S", allow_negative_numbers = true)]
     pub views: Option<f64>,
     /// Likes servers, each caching the sum (default 40).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub servers: Option<u64>,
     /// Seconds each server caches the sum; 0 = no cache (default 2).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub cache_seconds: Option<f64>,
     /// Items one batch read fetches (default 100, DynamoDB BatchGetItem).
-    #[arg(long, value_name = "ITEMS")]
+    #[arg(long, value_name = "ITEMS", allow_negative_numbers = true, value_parser = whole_number)]
     pub batch_size: Option<u64>,
     /// The store's read cap per key, reads/s (default 3000).
     #[arg(long, value_name = "READS_PER_S", allow_negative_numbers = true)]
@@ -117,20 +127,20 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Shard count (default: what `size` gives).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub shards: Option<u64>,
     /// Simulated seconds (default 2000).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub seconds: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
     #[arg(long, value_enum)]
     pub traffic: Option<TrafficModel>,
     /// Master seed: the same seed gives the same output for any --threads.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,
     /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub threads: Option<u64>,
     /// Stream one CSV row per simulated second to FILE.
     #[arg(long, value_name = "FILE")]
     pub per_second: Option<PathBuf>,
@@ -140,6 +150,23 @@ pub struct SimulateArgs {
     pub reads: ReadArgs,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// A whole number as typed on the command line (0 passes here; each
+/// command says whether it accepts 0).
+pub fn whole_number(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!("must be a whole number >= 0 (got {t})"));
+    }
+    t.replace('_', "")
+        .parse::<u64>()
+        .map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => {
+                format!("{t} is too large (at most {})", u64::MAX)
+            }
+            _ => format!("must be a whole number (got {t:?})"),
+        })
 }
 
 #[derive(Debug, Clone, Args)]

@@ -3,7 +3,10 @@
 /// Seconds in a duration string; the error says what is accepted.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let t = text.trim();
-    let (number, unit) = match t.char_indices().rfind(|(_, c)| c.is_ascii_digit() || *c == '.') {
+    let (number, unit) = match t
+        .char_indices()
+        .rfind(|(_, c)| c.is_ascii_digit() || *c == '.')
+    {
         Some((i, c)) => t.split_at(i + c.len_utf8()),
         None => (t, ""),
     };
@@ -23,7 +26,9 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     })?;
     let seconds = value * scale;
     if !seconds.is_finite() || seconds <= 0.0 {
-        return Err(format!("must be a positive, finite duration (got {text:?})"));
+        return Err(format!(
+            "must be a positive, finite duration (got {text:?})"
+        ));
     }
     if seconds > 1e12 {
         return Err(format!("must be at most 1e12 seconds (got {text:?})"));

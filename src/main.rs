@@ -13,7 +13,10 @@ fn run() -> anyhow::Result<()> {
         Err(e) => {
             use clap::error::ErrorKind;
             if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
-                || matches!(e.kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand)
+                || matches!(
+                    e.kind(),
+                    ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+                )
             {
                 e.exit();
             }
@@ -21,7 +24,14 @@ fn run() -> anyhow::Result<()> {
             let text = e.render().to_string();
             let first = text.lines().next().unwrap_or("invalid arguments");
             let first = first.strip_prefix("error: ").unwrap_or(first);
-            return Err(InputError::new("usage", format!("{first} (see --help)")).into());
+            // Keep clap's list of accepted values on the same line.
+            let accepted = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with("[possible values:"))
+                .map(|l| format!(" {l}"))
+                .unwrap_or_default();
+            return Err(InputError::new("usage", format!("{first}{accepted} (see --help)")).into());
         }
     };
     shardplan::commands::dispatch(cli)

@@ -26,7 +26,9 @@ fn mix64(mut z: u64) -> u64 {
 /// The RNG for one chunk of work: a function of the master seed and the
 /// chunk index only, so results do not depend on which thread runs it.
 pub fn chunk_rng(seed: u64, chunk: u64) -> ChunkRng {
-    ChunkRng::seed_from_u64(mix64(mix64(seed) ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03)))
+    ChunkRng::seed_from_u64(mix64(
+        mix64(seed) ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03),
+    ))
 }
 
 /// Splits `likes` uniformly at random over `counts.len()` shards.
@@ -75,7 +77,10 @@ impl ShardSampler {
             }
             TrafficModel::Poisson => {
                 let p = Poisson::new(rate).map_err(|e| {
-                    InputError::new("--rate", format!("not a usable Poisson mean ({e}, got {rate})"))
+                    InputError::new(
+                        "--rate",
+                        format!("not a usable Poisson mean ({e}, got {rate})"),
+                    )
                 })?;
                 (0, Some(p))
             }

@@ -72,7 +72,12 @@ impl Loaded {
 pub fn parse(origin: &str, text: &str) -> InputResult<Scenario> {
     toml::from_str(text).map_err(|e| {
         // toml's message spans several lines with a source excerpt; keep the first.
-        let msg = e.message().lines().next().unwrap_or("invalid TOML").to_string();
+        let msg = e
+            .message()
+            .lines()
+            .next()
+            .unwrap_or("invalid TOML")
+            .to_string();
         let at = e
             .span()
             .map(|s| {
@@ -105,10 +110,7 @@ pub fn load(name_or_path: &str) -> InputResult<Loaded> {
         ));
     }
     let text = std::fs::read_to_string(path).map_err(|e| {
-        InputError::new(
-            "--scenario",
-            format!("cannot read {}: {e}", path.display()),
-        )
+        InputError::new("--scenario", format!("cannot read {}: {e}", path.display()))
     })?;
     Ok(Loaded {
         name: path.display().to_string(),

@@ -212,8 +212,14 @@ mod tests {
     #[test]
     fn same_seed_same_tally_any_thread_count() {
         let p = plan(20_000, 99);
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         let a = one.install(|| run(&p, None, &|_| {}).unwrap());
         let b = two.install(|| run(&p, None, &|_| {}).unwrap());
         assert_eq!(a, b);

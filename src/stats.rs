@@ -68,11 +68,17 @@ impl Histogram {
     }
 
     pub fn min(&self) -> Option<u64> {
-        self.counts.iter().position(|&c| c > 0).map(|i| self.lo + i as u64)
+        self.counts
+            .iter()
+            .position(|&c| c > 0)
+            .map(|i| self.lo + i as u64)
     }
 
     pub fn max(&self) -> Option<u64> {
-        self.counts.iter().rposition(|&c| c > 0).map(|i| self.lo + i as u64)
+        self.counts
+            .iter()
+            .rposition(|&c| c > 0)
+            .map(|i| self.lo + i as u64)
     }
 
     pub fn mean(&self) -> Option<f64> {
@@ -135,8 +141,16 @@ pub fn wilson_interval(k: u64, n: u64, z: f64) -> (f64, f64) {
     let denom = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / denom;
     let half = z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
-    let lo = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let hi = if k == n { 1.0 } else { (centre + half).min(1.0) };
+    let lo = if k == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
     (lo, hi)
 }
 

@@ -12,10 +12,16 @@ pub const MAX_SHARDS: u64 = 100_000;
 /// A finite number strictly greater than zero.
 pub fn positive(what: &str, v: f64) -> InputResult<f64> {
     if !v.is_finite() {
-        return Err(InputError::new(what, format!("must be a finite number greater than 0 (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be a finite number greater than 0 (got {v})"),
+        ));
     }
     if v <= 0.0 {
-        return Err(InputError::new(what, format!("must be greater than 0 (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be greater than 0 (got {v})"),
+        ));
     }
     Ok(v)
 }
@@ -23,7 +29,10 @@ pub fn positive(what: &str, v: f64) -> InputResult<f64> {
 /// A finite number >= 0.
 pub fn non_negative(what: &str, v: f64) -> InputResult<f64> {
     if !v.is_finite() || v < 0.0 {
-        return Err(InputError::new(what, format!("must be a finite number >= 0 (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be a finite number >= 0 (got {v})"),
+        ));
     }
     Ok(v)
 }
@@ -31,7 +40,10 @@ pub fn non_negative(what: &str, v: f64) -> InputResult<f64> {
 /// A finite number in `[lo, hi)`.
 pub fn in_half_open(what: &str, v: f64, lo: f64, hi: f64) -> InputResult<f64> {
     if !v.is_finite() || v < lo || v >= hi {
-        return Err(InputError::new(what, format!("must be at least {lo} and below {hi} (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be at least {lo} and below {hi} (got {v})"),
+        ));
     }
     Ok(v)
 }
@@ -39,7 +51,10 @@ pub fn in_half_open(what: &str, v: f64, lo: f64, hi: f64) -> InputResult<f64> {
 /// A finite number in the open interval `(0, 1)`.
 pub fn probability_open(what: &str, v: f64) -> InputResult<f64> {
     if !v.is_finite() || v <= 0.0 || v >= 1.0 {
-        return Err(InputError::new(what, format!("must be a probability strictly between 0 and 1 (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be a probability strictly between 0 and 1 (got {v})"),
+        ));
     }
     Ok(v)
 }
@@ -48,7 +63,10 @@ pub fn probability_open(what: &str, v: f64) -> InputResult<f64> {
 pub fn rate(what: &str, v: f64) -> InputResult<f64> {
     let v = positive(what, v)?;
     if v > MAX_RATE {
-        return Err(InputError::new(what, format!("must be at most {MAX_RATE:e} likes/s (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be at most {MAX_RATE:e} likes/s (got {v})"),
+        ));
     }
     Ok(v)
 }
@@ -56,7 +74,10 @@ pub fn rate(what: &str, v: f64) -> InputResult<f64> {
 /// An integer count in `1..=max`.
 pub fn count(what: &str, v: u64, max: u64) -> InputResult<u64> {
     if v == 0 || v > max {
-        return Err(InputError::new(what, format!("must be a whole number from 1 to {max} (got {v})")));
+        return Err(InputError::new(
+            what,
+            format!("must be a whole number from 1 to {max} (got {v})"),
+        ));
     }
     Ok(v)
 }

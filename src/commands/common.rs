@@ -112,7 +112,10 @@ pub fn resolve_peak(l: &Loaded, a: &SizingArgs) -> InputResult<Peak> {
         let peak = validate::rate("--observed", observed * growth).map_err(|_| {
             InputError::new(
                 "--growth",
-                format!("observed x growth = {} is out of range (at most 1e9 likes/s)", observed * growth),
+                format!(
+                    "observed x growth = {} is out of range (at most 1e9 likes/s)",
+                    observed * growth
+                ),
             )
         })?;
         return Ok(Peak {
@@ -178,7 +181,9 @@ pub fn read_plan(l: &Loaded, a: &ReadArgs) -> InputResult<ReadPlan> {
     ReadPlan::new(
         a.views.or(s.views).unwrap_or(DEFAULT_VIEWS),
         a.servers.or(s.servers).unwrap_or(DEFAULT_SERVERS),
-        a.cache_seconds.or(s.cache_seconds).unwrap_or(DEFAULT_CACHE_SECONDS),
+        a.cache_seconds
+            .or(s.cache_seconds)
+            .unwrap_or(DEFAULT_CACHE_SECONDS),
         a.batch_size.or(s.batch_size).unwrap_or(DEFAULT_BATCH),
         a.read_cap.or(s.read_cap).unwrap_or(DEFAULT_READ_CAP),
     )

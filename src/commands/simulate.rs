@@ -161,7 +161,10 @@ impl Report for SimulateReport {
                     ("p50", fmt::count(r.busiest_p50)),
                     ("p99", fmt::count(r.busiest_p99)),
                     ("p99.9", fmt::count(r.busiest_p999)),
-                    ("quietest shard, min over the run", fmt::count(r.quietest_min)),
+                    (
+                        "quietest shard, min over the run",
+                        fmt::count(r.quietest_min),
+                    ),
                 ],
             ),
             Section::pairs(
@@ -169,15 +172,27 @@ impl Report for SimulateReport {
                 vec![
                     (
                         "seconds over the cap",
-                        format!("{} of {}", fmt::count(r.seconds_over_cap), fmt::count(r.seconds)),
+                        format!(
+                            "{} of {}",
+                            fmt::count(r.seconds_over_cap),
+                            fmt::count(r.seconds)
+                        ),
                     ),
                     (
                         "P(a second over the cap)",
-                        format!("{} ({})", fmt::prob(r.p_over_cap_per_second), ci(r.p_over_cap_ci95)),
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_over_cap_per_second),
+                            ci(r.p_over_cap_ci95)
+                        ),
                     ),
                     (
                         "P(any second over, in a run this long)",
-                        format!("{} ({})", fmt::prob(r.p_any_over_cap), ci(r.p_any_over_cap_ci95)),
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_any_over_cap),
+                            ci(r.p_any_over_cap_ci95)
+                        ),
                     ),
                 ],
             ),
@@ -207,12 +222,14 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         rate,
         shards,
         sizing.cap,
-        args.seconds.or(s.seconds).unwrap_or(common::DEFAULT_SECONDS),
+        args.seconds
+            .or(s.seconds)
+            .unwrap_or(common::DEFAULT_SECONDS),
         args.traffic.or(s.traffic).unwrap_or_default(),
         args.seed.or(s.seed).unwrap_or(common::DEFAULT_SEED),
     )?;
     let threads = match args.threads {
-        Some(t) => validate::count("--threads", t as u64, 1024)? as usize,
+        Some(t) => validate::count("--threads", t, 1024)? as usize,
         None => 0, // rayon's default: one per core
     };
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
@@ -221,7 +238,10 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
             if args.out.output.iter().any(|o| o == p) {
                 return Err(InputError::new(
                     "--per-second",
-                    format!("{} is also an --output file; give it its own name", p.display()),
+                    format!(
+                        "{} is also an --output file; give it its own name",
+                        p.display()
+                    ),
                 )
                 .into());
             }
@@ -241,7 +261,9 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     } else {
         ProgressBar::hidden()
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     let tally = pool.install(|| {
         let tick = |n: u64| bar.inc(n);
         match per_second.as_mut() {
@@ -253,6 +275,11 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     if let Some(f) = per_second {
         f.commit()?;
     }
-    let report = SimulateReport::new(scenario.name.clone(), &plan, &tally, reads.cost(plan.shards));
+    let report = SimulateReport::new(
+        scenario.name.clone(),
+        &plan,
+        &tally,
+        reads.cost(plan.shards),
+    );
     out.emit(&report)
 }

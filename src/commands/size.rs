@@ -37,7 +37,11 @@ impl Report for SizeRow {
             ("cap per key", format!("{} writes/s", fmt::num(s.cap))),
             (
                 "safe per key",
-                format!("{} writes/s ({} headroom)", fmt::num(s.safe_per_shard), fmt::percent(s.headroom)),
+                format!(
+                    "{} writes/s ({} headroom)",
+                    fmt::num(s.safe_per_shard),
+                    fmt::percent(s.headroom)
+                ),
             ),
             (
                 "shards",
@@ -54,14 +58,20 @@ impl Report for SizeRow {
             ),
             ("headroom left at peak", fmt::percent(s.headroom_left)),
         ]);
-        vec![Section::pairs("Sizing", plan), read_cost_section(&self.reads)]
+        vec![
+            Section::pairs("Sizing", plan),
+            read_cost_section(&self.reads),
+        ]
     }
 }
 
 /// The read-cost block shared by size and simulate.
 pub fn read_cost_section(r: &ReadCost) -> Section {
     let over = if r.reads_per_shard_uncached > r.read_cap {
-        format!(" ({:.1}x the read cap!)", r.reads_per_shard_uncached / r.read_cap)
+        format!(
+            " ({:.1}x the read cap!)",
+            r.reads_per_shard_uncached / r.read_cap
+        )
     } else {
         String::new()
     };

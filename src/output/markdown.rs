@@ -16,7 +16,11 @@ impl Exporter for MarkdownExporter {
                     // The pair table's header cell is the title: keep it, it reads well.
                     out.push_str(&draw(&section, presets::ASCII_MARKDOWN));
                 }
-                Section::Grid { title, header, rows } => {
+                Section::Grid {
+                    title,
+                    header,
+                    rows,
+                } => {
                     out.push_str(&format!("### {title}\n\n"));
                     let grid = Section::Grid {
                         title: String::new(),

@@ -22,7 +22,10 @@ impl AtomicFile {
     /// Opens a temp file in the target's folder; `flag` names the option in errors.
     pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
         if path.as_os_str().is_empty() {
-            return Err(InputError::new(flag, "needs a file name (got an empty path)"));
+            return Err(InputError::new(
+                flag,
+                "needs a file name (got an empty path)",
+            ));
         }
         if path.is_dir() {
             return Err(InputError::new(
@@ -38,12 +41,7 @@ impl AtomicFile {
             .prefix(".shardplan-")
             .suffix(".tmp")
             .tempfile_in(&dir)
-            .map_err(|e| {
-                InputError::new(
-                    flag,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            })?;
+            .map_err(|e| InputError::new(flag, format!("cannot write {}: {e}", path.display())))?;
         Ok(AtomicFile {
             path: path.to_path_buf(),
             temp,
@@ -99,7 +97,10 @@ impl OutputSet {
                     ))
                 }
             };
-            targets.push((Destination::File(AtomicFile::create("--output", path)?), fmt));
+            targets.push((
+                Destination::File(AtomicFile::create("--output", path)?),
+                fmt,
+            ));
         }
         Ok(OutputSet { targets })
     }

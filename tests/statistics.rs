@@ -1,0 +1,128 @@
+//! Statistical checks of the sampler with fixed seeds. Each tolerance is
+//! derived from the standard error and stated next to it; with fixed seeds
+//! the outcomes are deterministic, and the alphas say how unlikely a false
+//! alarm would have been with a fresh seed.
+
+use rand::RngExt;
+use shardplan::sampler::{chunk_rng, split_uniform, ShardSampler};
+use shardplan::simulate::{run, SimPlan};
+use shardplan::stats::Histogram;
+use shardplan::traffic::TrafficModel;
+
+/// Chi-square critical values at alpha = 0.001.
+const CHI2_999_DF19: f64 = 43.820;
+
+#[test]
+fn shards_are_hit_uniformly() {
+    // 2,000 seconds of 14,000 likes over 20 shards: 28M likes, 1.4M expected
+    // per shard. Pearson chi-square with 19 degrees of freedom, alpha 0.001.
+    let mut rng = chunk_rng(20_261_130, 0);
+    let mut counts = [0u64; 20];
+    let mut totals = [0u64; 20];
+    for _ in 0..2000 {
+        split_uniform(&mut rng, 14_000, &mut counts);
+        for (t, c) in totals.iter_mut().zip(counts) {
+            *t += c;
+        }
+    }
+    let expected = 28_000_000.0 / 20.0;
+    let chi2: f64 = totals
+        .iter()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum();
+    assert!(chi2 < CHI2_999_DF19, "chi-square {chi2:.2} over 19 df");
+}
+
+#[test]
+fn one_shard_count_is_binomial() {
+    // Shard 3's count each second is Binomial(14,000, 1/20): mean 700,
+    // variance 665. Over n = 20,000 seconds the sample mean has SE
+    // sqrt(665 / n) = 0.182, and the sample variance SE is about
+    // variance x sqrt(2 / n) = 6.65: allow 5 SE each.
+    let sampler = ShardSampler::new(14_000.0, 20, TrafficModel::Fixed).unwrap();
+    let mut rng = chunk_rng(5, 0);
+    let mut counts = [0u64; 20];
+    let n = 20_000;
+    let xs: Vec<f64> = (0..n)
+        .map(|_| {
+            sampler.sample_second(&mut rng, &mut counts);
+            counts[3] as f64
+        })
+        .collect();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    assert!((mean - 700.0).abs() < 5.0 * 0.182, "mean {mean}");
+    assert!((var - 665.0).abs() < 5.0 * 6.65, "variance {var}");
+}
+
+/// An independent sampler: one random shard per like, as the design's
+/// Python code does.
+fn busiest_by_brute_force(likes: u64, shards: usize, seconds: u64, seed: u64) -> Histogram {
+    let mut rng = chunk_rng(seed, 1_000_000);
+    let mut h = Histogram::new();
+    let mut counts = vec![0u64; shards];
+    for _ in 0..seconds {
+        counts.iter_mut().for_each(|c| *c = 0);
+        for _ in 0..likes {
+            counts[rng.random_range(0..shards)] += 1;
+        }
+        h.record(*counts.iter().max().unwrap());
+    }
+    h
+}
+
+#[test]
+fn busiest_shard_agrees_with_one_draw_per_like() {
+    // 14,000 likes over 20 shards. The busiest shard per second has sd
+    // about 15.7 (from the exact distribution), so a mean over n seconds
+    // has SE 15.7 / sqrt(n). With n = 4,000 brute-force seconds and 40,000
+    // engine seconds, the SE of the difference is
+    // 15.7 x sqrt(1/4000 + 1/40000) = 0.26; allow 5 SE = 1.3.
+    let brute = busiest_by_brute_force(14_000, 20, 4_000, 9);
+    let plan = SimPlan::new(14_000.0, 20, 1000.0, 40_000, TrafficModel::Fixed, 9).unwrap();
+    let engine = run(&plan, None, &|_| {}).unwrap().busiest;
+    let (a, b) = (brute.mean().unwrap(), engine.mean().unwrap());
+    assert!((a - b).abs() < 1.3, "brute {a:.2} vs engine {b:.2}");
+    // Two-sample chi-square over quantile bins of the pooled sample: 10
+    // bins, 9 df, alpha 0.001 -> 27.88.
+    let edges: Vec<u64> = (1..10)
+        .map(|i| engine.quantile(i as f64 / 10.0).unwrap())
+        .collect();
+    let bin_counts = |h: &Histogram| {
+        let mut c = [0f64; 10];
+        for b in h.bins() {
+            let i = edges.iter().filter(|&&e| b.value > e).count();
+            c[i] += b.count as f64;
+        }
+        c
+    };
+    let (ca, cb) = (bin_counts(&brute), bin_counts(&engine));
+    let (na, nb) = (brute.total() as f64, engine.total() as f64);
+    let chi2: f64 = (0..10)
+        .filter(|&i| ca[i] + cb[i] > 0.0)
+        .map(|i| {
+            let pooled = (ca[i] + cb[i]) / (na + nb);
+            (ca[i] - na * pooled).powi(2) / (na * pooled)
+                + (cb[i] - nb * pooled).powi(2) / (nb * pooled)
+        })
+        .sum();
+    assert!(chi2 < 27.88, "two-sample chi-square {chi2:.2} over 9 df");
+}
+
+#[test]
+fn poisson_counts_have_poisson_totals() {
+    // Poisson(14,000) likes a second: mean 14,000 and variance 14,000. Over
+    // n = 20,000 seconds the mean's SE is sqrt(14000 / n) = 0.837 and the
+    // variance's SE about 14000 x sqrt(2 / n) = 140: allow 5 SE each.
+    let sampler = ShardSampler::new(14_000.0, 20, TrafficModel::Poisson).unwrap();
+    let mut rng = chunk_rng(77, 0);
+    let mut counts = [0u64; 20];
+    let n = 20_000;
+    let xs: Vec<f64> = (0..n)
+        .map(|_| sampler.sample_second(&mut rng, &mut counts) as f64)
+        .collect();
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    assert!((mean - 14_000.0).abs() < 5.0 * 0.837, "mean {mean}");
+    assert!((var - 14_000.0).abs() < 5.0 * 140.0, "variance {var}");
+}
