@@ -30,6 +30,17 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the bundled scenarios.
     Scenarios(ScenariosArgs),
+    /// Print a shell completion script to stdout.
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to stdout.
+    Man,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Which scenario supplies the defaults.

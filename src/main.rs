@@ -41,6 +41,14 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            // A reader that stops early (`shardplan man | head`) is not an error.
+            let broken_pipe = e
+                .chain()
+                .filter_map(|c| c.downcast_ref::<std::io::Error>())
+                .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+            if broken_pipe {
+                return ExitCode::SUCCESS;
+            }
             eprintln!("shardplan: {e}");
             if e.downcast_ref::<InputError>().is_some() {
                 ExitCode::from(2)

@@ -418,3 +418,21 @@ fn help_and_version_work() {
     shardplan().arg("--version").assert().success();
     shardplan().args(["simulate", "--help"]).assert().success();
 }
+
+#[test]
+fn completions_and_man_page_generate() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        shardplan()
+            .args(["completions", shell])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("simulate"));
+    }
+    shardplan()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH shardplan 1"))
+        .stdout(predicate::str::contains("simulate"));
+    bad_input(&["completions", "tcsh"], "possible values");
+}

@@ -3,6 +3,7 @@
 //! output set.
 
 pub mod common;
+pub mod docs;
 pub mod scenarios;
 pub mod simulate;
 pub mod size;
@@ -15,5 +16,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Size(a) => size::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Scenarios(a) => scenarios::run(a),
+        Command::Completions(a) => docs::completions(a),
+        Command::Man => docs::man(),
     }
 }
