@@ -30,6 +30,8 @@ pub enum Command {
     Simulate(SimulateArgs),
     /// List the bundled scenarios.
     Scenarios(ScenariosArgs),
+    /// Draw one SVG chart to a file.
+    Chart(ChartArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout.
@@ -130,8 +132,9 @@ pub struct SizeArgs {
     pub out: OutputArgs,
 }
 
+/// What to simulate (shared by `simulate`, `chart` and `report`).
 #[derive(Debug, Clone, Args)]
-pub struct SimulateArgs {
+pub struct SimInputs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Likes/s to simulate (default: the planned peak).
@@ -152,15 +155,40 @@ pub struct SimulateArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub threads: Option<u64>,
-    /// Stream one CSV row per simulated second to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub per_second: Option<PathBuf>,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
     pub reads: ReadArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub sim: SimInputs,
+    /// Stream one CSV row per simulated second to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub per_second: Option<PathBuf>,
     #[command(flatten)]
     pub out: OutputArgs,
+}
+
+/// The charts `shardplan chart` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChartKind {
+    /// Histogram of the per-second busiest shard, cap and safe rate marked.
+    Busiest,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ChartArgs {
+    /// Which chart.
+    #[arg(long, value_enum, default_value = "busiest")]
+    pub kind: ChartKind,
+    /// The SVG file to write.
+    #[arg(long, short = 'o', value_name = "FILE.svg")]
+    pub output: PathBuf,
+    #[command(flatten)]
+    pub sim: SimInputs,
 }
 
 /// A whole number as typed on the command line (0 passes here; each

@@ -14,6 +14,7 @@
 //!   fixed-size chunk of work so results do not depend on the thread count;
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
+pub mod chart;
 pub mod cli;
 pub mod commands;
 pub mod duration;

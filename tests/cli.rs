@@ -436,3 +436,26 @@ fn completions_and_man_page_generate() {
         .stdout(predicate::str::contains("simulate"));
     bad_input(&["completions", "tcsh"], "possible values");
 }
+
+#[test]
+fn chart_writes_an_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("busiest.svg");
+    shardplan()
+        .args([
+            "chart",
+            "--kind",
+            "busiest",
+            "--seconds",
+            "2000",
+            "--output",
+        ])
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"));
+    assert!(text.contains("Busiest of 20 shards per second"));
+    assert!(text.contains("cap 1000 writes/s"));
+    bad_input(&["chart", "--output", "x.png"], "--output");
+}

@@ -2,6 +2,7 @@
 //! validated plan, runs it, and hands a [`crate::output::Report`] to the
 //! output set.
 
+pub mod chart;
 pub mod common;
 pub mod docs;
 pub mod scenarios;
@@ -16,6 +17,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Size(a) => size::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Scenarios(a) => scenarios::run(a),
+        Command::Chart(a) => chart::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),
     }

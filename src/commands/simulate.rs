@@ -7,12 +7,12 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::{common, size::read_cost_section};
-use crate::cli::SimulateArgs;
+use crate::cli::{SimInputs, SimulateArgs};
 use crate::error::InputError;
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::simulate::{self, SimPlan, SimTally};
-use crate::sizing::ReadCost;
+use crate::sizing::{ReadCost, ReadPlan, SizingPlan};
 use crate::stats::{self, Histogram};
 use crate::validate;
 
@@ -205,7 +205,17 @@ impl Report for SimulateReport {
     }
 }
 
-pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
+/// A simulation resolved from flags and scenario, ready to run.
+pub struct Resolved {
+    pub scenario: String,
+    pub plan: SimPlan,
+    pub sizing: SizingPlan,
+    pub reads: ReadPlan,
+    pub threads: usize,
+}
+
+/// Flags over scenario over defaults, validated.
+pub fn resolve(args: &SimInputs) -> anyhow::Result<Resolved> {
     let scenario = common::load_scenario(&args.scenario)?;
     let s = &scenario.scenario;
     let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
@@ -232,6 +242,61 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         Some(t) => validate::count("--threads", t, 1024)? as usize,
         None => 0, // rayon's default: one per core
     };
+    Ok(Resolved {
+        scenario: scenario.name,
+        plan,
+        sizing,
+        reads,
+        threads,
+    })
+}
+
+impl Resolved {
+    /// Runs the simulation with an optional progress bar and per-second file.
+    pub fn execute(
+        &self,
+        quiet: bool,
+        per_second: Option<&mut AtomicFile>,
+    ) -> anyhow::Result<SimTally> {
+        let plan = &self.plan;
+        let work = plan.seconds.saturating_mul(plan.shards);
+        let bar = if !quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
+            let pb =
+                ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
+            pb.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
+                    .expect("valid template"),
+            );
+            pb
+        } else {
+            ProgressBar::hidden()
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()?;
+        let tally = pool.install(|| {
+            let tick = |n: u64| bar.inc(n);
+            match per_second {
+                Some(f) => simulate::run(plan, Some(f.writer()), &tick),
+                None => simulate::run(plan, None, &tick),
+            }
+        })?;
+        bar.finish_and_clear();
+        Ok(tally)
+    }
+
+    pub fn report(&self, tally: &SimTally) -> SimulateReport {
+        SimulateReport::new(
+            self.scenario.clone(),
+            &self.plan,
+            tally,
+            self.reads.cost(self.plan.shards),
+        )
+    }
+}
+
+pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
+    let resolved = resolve(&args.sim)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = match &args.per_second {
         Some(p) => {
@@ -249,37 +314,9 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-
-    let work = plan.seconds.saturating_mul(plan.shards);
-    let bar = if !args.out.quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
-        let pb = ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
-        pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
-                .expect("valid template"),
-        );
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let tally = pool.install(|| {
-        let tick = |n: u64| bar.inc(n);
-        match per_second.as_mut() {
-            Some(f) => simulate::run(&plan, Some(f.writer()), &tick),
-            None => simulate::run(&plan, None, &tick),
-        }
-    })?;
-    bar.finish_and_clear();
+    let tally = resolved.execute(args.out.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
     }
-    let report = SimulateReport::new(
-        scenario.name.clone(),
-        &plan,
-        &tally,
-        reads.cost(plan.shards),
-    );
-    out.emit(&report)
+    out.emit(&resolved.report(&tally))
 }

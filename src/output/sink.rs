@@ -37,9 +37,16 @@ impl AtomicFile {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let temp = tempfile::Builder::new()
-            .prefix(".shardplan-")
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".shardplan-").suffix(".tmp");
+        // Temp files are private (0600) by default; the result is an
+        // ordinary file that others may read, like one written by `>`.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o644));
+        }
+        let temp = builder
             .tempfile_in(&dir)
             .map_err(|e| InputError::new(flag, format!("cannot write {}: {e}", path.display())))?;
         Ok(AtomicFile {
