@@ -21,3 +21,4 @@ pub mod sampler;
 pub mod simulate;
 pub mod sizing;
 pub mod stats;
+pub mod timeline;
