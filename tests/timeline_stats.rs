@@ -60,6 +60,7 @@ fn poisson_rejections_without_burst() {
     let per_second = r.rejected_writes as f64 / seconds as f64;
     // Standard error of the mean over independent seconds; allow 5 of them.
     let se = sd / (seconds as f64).sqrt();
+    println!("rejected per second: {per_second} (expected {mean}, se {se})");
     assert!(
         (per_second - mean).abs() < 5.0 * se,
         "{per_second} vs {mean} (se {se})"
@@ -90,5 +91,6 @@ fn grow_simulation_mean_is_550() {
         })
         .sum();
     let mean = sum / n as f64;
+    println!("grow writes-first, mean displayed over {n} seeds: {mean}");
     assert!((mean - 550.0).abs() < 5.0 * 0.345, "{mean}");
 }

@@ -38,6 +38,9 @@ use bucket::{BurstBucket, StoreConfig};
 use curve::{CurveTraffic, RateCurve};
 use monitor::{Monitor, RaiseSchedule, RateWindow, SettingsCaches};
 
+/// Most likes a time-line may expect in all (u64 counters with room to spare).
+pub const MAX_TOTAL_LIKES: f64 = 1e18;
+
 /// A validated time-line run.
 #[derive(Debug, Clone)]
 pub struct TimelinePlan {
@@ -74,6 +77,16 @@ impl TimelinePlan {
         validate::count("--seconds", seconds, MAX_SECONDS)?;
         validate::count("--shards", start_shards, validate::MAX_SHARDS)?;
         store.validate()?;
+        // Counts are u64: keep the expected total well inside it.
+        let expected = curve.likes_until(seconds as f64);
+        if expected > MAX_TOTAL_LIKES {
+            return Err(InputError::new(
+                "--seconds",
+                format!(
+                    "the curve gives about {expected:.3e} likes over {seconds} s; a time-line holds at most {MAX_TOTAL_LIKES:e}"
+                ),
+            ));
+        }
         if let Some(m) = &monitor {
             if m.target_shards <= start_shards {
                 return Err(InputError::new(

@@ -283,6 +283,19 @@ fn plan_validation() {
     assert_eq!(mk(1000.5, 10, 1, None).unwrap_err().what, "--cap");
     assert_eq!(mk(1000.0, 0, 1, None).unwrap_err().what, "--seconds");
     assert_eq!(mk(1000.0, 10, 0, None).unwrap_err().what, "--shards");
+    let huge = RateCurve::flat(1e9).unwrap();
+    let e = TimelinePlan::new(
+        huge,
+        TrafficModel::Fixed,
+        1000.0,
+        10_000_000_000,
+        1,
+        1,
+        StoreConfig::default(),
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(e.what, "--seconds");
     let m = monitor(300.0, 60, ResizeOrder::ReadsFirst);
     assert_eq!(
         mk(1000.0, 10, 20, Some(m)).unwrap_err().what,
