@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::output::Format;
+use crate::timeline::bucket::BurstStart;
+use crate::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 use crate::traffic::TrafficModel;
 
 #[derive(Debug, Parser)]
@@ -32,6 +34,8 @@ pub enum Command {
     Scenarios(ScenariosArgs),
     /// Draw one SVG chart to a file.
     Chart(ChartArgs),
+    /// What readers see while the shard count grows or shrinks.
+    Resize(ResizeArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout.
@@ -161,10 +165,69 @@ pub struct SimInputs {
     pub reads: ReadArgs,
 }
 
+/// Time-line options: burst capacity and the hot-key monitor. Any of them
+/// (or a scenario with [curve], [store] or [monitor]) makes `simulate` follow
+/// the time line second by second.
+#[derive(Debug, Clone, Args)]
+pub struct TimelineArgs {
+    /// Seconds of unused capacity each shard key keeps as burst (DynamoDB: 300; 0 = none).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
+    pub burst_seconds: Option<u64>,
+    /// Whether the burst bucket starts full or empty.
+    #[arg(long, value_enum)]
+    pub burst_start: Option<BurstStart>,
+    /// Run the hot-key monitor (default settings unless the scenario or flags below say otherwise).
+    #[arg(long)]
+    pub monitor: bool,
+    /// Monitor: likes/s (mean over the window) that raise the reel (default 300).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    /// Monitor: the window the rate is measured over, e.g. 60s or 2m (default 60s).
+    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    pub window: Option<u64>,
+    /// Monitor: how long each likes server caches the shard settings (default 60s; 0 = no cache).
+    #[arg(long, value_name = "DURATION", value_parser = whole_seconds_or_zero)]
+    pub settings_ttl: Option<u64>,
+    /// Monitor: shards after the raise (default 20).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub target_shards: Option<u64>,
+}
+
+impl TimelineArgs {
+    pub fn any(&self) -> bool {
+        self.burst_seconds.is_some()
+            || self.burst_start.is_some()
+            || self.monitor
+            || self.threshold.is_some()
+            || self.window.is_some()
+            || self.settings_ttl.is_some()
+            || self.target_shards.is_some()
+    }
+}
+
+/// A duration in whole seconds (`90`, `90s`, `10m`, `4h`).
+pub fn whole_seconds(text: &str) -> Result<u64, String> {
+    let s = crate::duration::parse_seconds(text)?;
+    if s.fract() != 0.0 {
+        return Err(format!("must be a whole number of seconds (got {text:?})"));
+    }
+    Ok(s as u64)
+}
+
+/// Like [`whole_seconds`], but 0 is accepted (no cache).
+pub fn whole_seconds_or_zero(text: &str) -> Result<u64, String> {
+    if text.trim().trim_end_matches('s') == "0" {
+        return Ok(0);
+    }
+    whole_seconds(text)
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct SimulateArgs {
     #[command(flatten)]
     pub sim: SimInputs,
+    #[command(flatten)]
+    pub timeline: TimelineArgs,
     /// Stream one CSV row per simulated second to FILE.
     #[arg(long, value_name = "FILE")]
     pub per_second: Option<PathBuf>,
@@ -189,6 +252,44 @@ pub struct ChartArgs {
     pub output: PathBuf,
     #[command(flatten)]
     pub sim: SimInputs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ResizeArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Shards before.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub from: Option<u64>,
+    /// Shards after (more than --from: a grow; fewer: a shrink).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub to: Option<u64>,
+    /// Grow: which setting is raised first.
+    #[arg(long, value_enum)]
+    pub order: Option<ResizeOrder>,
+    /// Grow: likes on the counter before the grow (default 500).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub likes_before: Option<u64>,
+    /// Grow: likes arriving during the grow (default 1000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub likes_after: Option<u64>,
+    /// Grow: how long servers cache the shard settings, e.g. 60s (default 60s).
+    #[arg(long, value_name = "DURATION", value_parser = whole_seconds_or_zero)]
+    pub settings_ttl: Option<u64>,
+    /// Shrink: fold each old shard as two separate writes or one transaction.
+    #[arg(long, value_enum)]
+    pub fold: Option<FoldMode>,
+    /// Shrink: how readers read the shards.
+    #[arg(long, value_enum)]
+    pub read: Option<ReadMode>,
+    /// Shrink, separate writes: which of the two writes goes first.
+    #[arg(long, value_enum)]
+    pub step_order: Option<StepOrder>,
+    /// Seed of the simulated grow.
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 /// A whole number as typed on the command line (0 passes here; each

@@ -25,5 +25,6 @@ pub mod scenario;
 pub mod simulate;
 pub mod sizing;
 pub mod stats;
+pub mod timeline;
 pub mod traffic;
 pub mod validate;

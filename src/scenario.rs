@@ -7,6 +7,10 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::{InputError, InputResult};
+use crate::timeline::bucket::StoreConfig;
+use crate::timeline::curve::CurveConfig;
+use crate::timeline::monitor::MonitorConfig;
+use crate::timeline::resize::ResizeConfig;
 use crate::traffic::TrafficModel;
 
 /// The scenario used when none is named.
@@ -18,6 +22,23 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("overload", include_str!("../scenarios/overload.toml")),
     ("interview", include_str!("../scenarios/interview.toml")),
     ("quiet-reel", include_str!("../scenarios/quiet-reel.toml")),
+    (
+        "viral-evening",
+        include_str!("../scenarios/viral-evening.toml"),
+    ),
+    (
+        "viral-evening-monitor",
+        include_str!("../scenarios/viral-evening-monitor.toml"),
+    ),
+    (
+        "grow-wrong-order",
+        include_str!("../scenarios/grow-wrong-order.toml"),
+    ),
+    (
+        "grow-right-order",
+        include_str!("../scenarios/grow-right-order.toml"),
+    ),
+    ("shrink-fold", include_str!("../scenarios/shrink-fold.toml")),
 ];
 
 /// Every field a scenario may set; all optional, flags override each one.
@@ -52,6 +73,21 @@ pub struct Scenario {
     pub read_cap: Option<f64>,
     /// Overall likes a day across all reels (context for the whole table).
     pub likes_per_day: Option<f64>,
+    /// The like rate over time (a time-line simulation).
+    pub curve: Option<CurveConfig>,
+    /// Burst capacity per shard key (a time-line simulation).
+    pub store: Option<StoreConfig>,
+    /// The hot-key monitor (a time-line simulation).
+    pub monitor: Option<MonitorConfig>,
+    /// A grow or shrink (the `resize` command).
+    pub resize: Option<ResizeConfig>,
+}
+
+impl Scenario {
+    /// True when the scenario describes a time-line rather than a flat rate.
+    pub fn is_timeline(&self) -> bool {
+        self.curve.is_some() || self.store.is_some() || self.monitor.is_some()
+    }
 }
 
 /// A scenario with where it came from (for error messages).

@@ -150,8 +150,28 @@ pub fn resolve_peak(l: &Loaded, a: &SizingArgs) -> InputResult<Peak> {
 
 /// The rule-of-thumb sizing inputs from flags over the scenario.
 pub fn sizing_plan(l: &Loaded, a: &SizingArgs) -> InputResult<(Peak, SizingPlan)> {
+    sizing_plan_or(l, a, None)
+}
+
+/// As [`sizing_plan`], with a peak to fall back on when neither flags nor
+/// scenario give one (a time line's highest rate).
+pub fn sizing_plan_or(
+    l: &Loaded,
+    a: &SizingArgs,
+    fallback_peak: Option<f64>,
+) -> InputResult<(Peak, SizingPlan)> {
     let s = &l.scenario;
-    let peak = resolve_peak(l, a)?;
+    let peak = match (resolve_peak(l, a), fallback_peak) {
+        (Ok(p), _) => p,
+        (Err(_), Some(peak)) if a.peak.is_none() && a.observed.is_none() && a.growth.is_none() => {
+            Peak {
+                peak,
+                observed: None,
+                growth: None,
+            }
+        }
+        (Err(e), _) => return Err(e),
+    };
     let cap = match a.cap {
         Some(c) => validate::rate("--cap", c)?,
         None => s.cap.unwrap_or(DEFAULT_CAP),

@@ -8,6 +8,7 @@ pub mod docs;
 pub mod scenarios;
 pub mod simulate;
 pub mod size;
+pub mod timeline;
 
 use crate::cli::{Cli, Command};
 
@@ -18,6 +19,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Simulate(a) => simulate::run(a),
         Command::Scenarios(a) => scenarios::run(a),
         Command::Chart(a) => chart::run(a),
+        Command::Resize(a) => timeline::run_resize(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),
     }

@@ -296,6 +296,10 @@ impl Resolved {
 }
 
 pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
+    let scenario = common::load_scenario(&args.sim.scenario)?;
+    if scenario.scenario.is_timeline() || args.timeline.any() {
+        return super::timeline::run_simulate(&args);
+    }
     let resolved = resolve(&args.sim)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = match &args.per_second {

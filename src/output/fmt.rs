@@ -54,9 +54,18 @@ pub fn prob(p: f64) -> String {
     format!("{p:.4}")
 }
 
-/// A share as a percentage.
+/// A share as a percentage; a small positive share keeps two significant
+/// digits instead of rounding to 0.0%.
 pub fn percent(share: f64) -> String {
-    format!("{:.1}%", share * 100.0)
+    let pct = share * 100.0;
+    if pct > 0.0 && pct < 0.1 {
+        if pct < 1e-6 {
+            return format!("{pct:.1e}%");
+        }
+        let decimals = (-pct.log10()).floor() as usize + 2;
+        return format!("{pct:.decimals$}%");
+    }
+    format!("{pct:.1}%")
 }
 
 #[cfg(test)]
@@ -83,5 +92,8 @@ mod tests {
         assert_eq!(prob(0.01234), "0.0123");
         assert_eq!(prob(0.9999), "1 - 1.000e-4");
         assert_eq!(percent(0.3), "30.0%");
+        assert_eq!(percent(1305.0 / 75_603_995.0), "0.0017%");
+        assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(1e-12), "1.0e-10%");
     }
 }
