@@ -15,6 +15,7 @@
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
 pub mod error;
+pub mod partitions;
 pub mod placement;
 pub mod traffic;
 pub mod validate;
