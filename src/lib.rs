@@ -17,5 +17,6 @@
 pub mod error;
 pub mod partitions;
 pub mod placement;
+pub mod store;
 pub mod traffic;
 pub mod validate;
