@@ -637,6 +637,14 @@ mod tests {
         );
         assert_eq!(key_slot(b"{\xff}:x"), key_slot(b"\xff"));
         assert_eq!(key_slot(b""), 0);
+        // A 300-byte key: hashed whole, or only its tag wherever it sits.
+        let long = [b"reel:8841:likes:".as_slice(), &[b'x'; 284]].concat();
+        assert_eq!(long.len(), 300);
+        assert_eq!(key_slot(&long), 12451); // redis-server 7.0.15 CLUSTER KEYSLOT
+        let tagged = [long.as_slice(), b"{x}"].concat();
+        assert_eq!(key_slot(&tagged), key_slot(b"x"));
+        // An empty tag does not stop the search from hashing the whole key.
+        assert_eq!(hashed_part(b"{}{a}"), b"{}{a}");
     }
 
     #[test]
