@@ -1,0 +1,161 @@
+//! Statistical checks of the partition math against direct seeded Monte
+//! Carlo. Tolerances: 4 standard errors of the simulated mean (a false
+//! failure about once in 16,000 runs per check; the seeds are fixed, so the
+//! outcome is the same every run).
+
+use rand::{RngExt, SeedableRng};
+use rand_distr::{Distribution, Poisson};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use shardplan::partitions::{
+    busiest_mean_exact, expected_shared_partitions, p_shared_partition, Method, PartitionPlan,
+};
+use shardplan::traffic::TrafficModel;
+
+struct Stat {
+    sum: f64,
+    sq: f64,
+    n: f64,
+}
+
+impl Stat {
+    fn new() -> Self {
+        Stat {
+            sum: 0.0,
+            sq: 0.0,
+            n: 0.0,
+        }
+    }
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.sq += x * x;
+        self.n += 1.0;
+    }
+    fn mean(&self) -> f64 {
+        self.sum / self.n
+    }
+    fn se(&self) -> f64 {
+        let m = self.mean();
+        ((self.sq / self.n - m * m).max(0.0) / (self.n - 1.0)).sqrt()
+    }
+    fn assert_near(&self, exact: f64, what: &str) {
+        let tol = 4.0 * self.se() + 1e-12;
+        assert!(
+            (self.mean() - exact).abs() <= tol,
+            "{what}: simulated {} +- {} vs exact {exact}",
+            self.mean(),
+            self.se()
+        );
+    }
+}
+
+fn place(rng: &mut Xoshiro256PlusPlus, s: u64, p: u64) -> Vec<u64> {
+    let mut counts = vec![0u64; p as usize];
+    for _ in 0..s {
+        counts[rng.random_range(0..p) as usize] += 1;
+    }
+    counts
+}
+
+#[test]
+fn birthday_and_busiest_against_simulation() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for (s, p) in [(20u64, 10u64), (10, 20), (20, 1000), (30, 8)] {
+        let (mut shared, mut parts, mut max) = (Stat::new(), Stat::new(), Stat::new());
+        for _ in 0..40_000 {
+            let c = place(&mut rng, s, p);
+            let m = *c.iter().max().unwrap();
+            shared.add(f64::from(u8::from(m >= 2)));
+            parts.add(c.iter().filter(|&&k| k >= 2).count() as f64);
+            max.add(m as f64);
+        }
+        if s <= p {
+            shared.assert_near(p_shared_partition(s, p), "p_shared");
+        }
+        parts.assert_near(expected_shared_partitions(s, p), "expected_shared");
+        max.assert_near(busiest_mean_exact(s, p), "busiest mean");
+    }
+}
+
+#[test]
+fn monte_carlo_path_agrees_with_exact_path() {
+    let plan = PartitionPlan::new(20, 20)
+        .unwrap()
+        .with_load(9000.0, 1000.0, TrafficModel::Poisson)
+        .unwrap();
+    let exact = plan.clone().with_method(Method::Exact).evaluate();
+    let mc = plan
+        .with_method(Method::MonteCarlo)
+        .with_trials(40_000)
+        .unwrap()
+        .with_seed(3)
+        .evaluate();
+    let tol = 4.0 * mc.busiest_partition_mean_shards_se;
+    assert!((mc.busiest_partition_mean_shards - exact.busiest_partition_mean_shards).abs() <= tol);
+    let (e, m) = (
+        exact.p_partition_over_cap_per_second.unwrap(),
+        mc.p_partition_over_cap_per_second.unwrap(),
+    );
+    assert!(
+        (e - m).abs() <= 4.0 * mc.p_partition_over_cap_se.unwrap(),
+        "{e} vs {m}"
+    );
+    let ci = mc.p_partition_over_cap_ci95.unwrap();
+    assert!(ci[0] <= m && m <= ci[1]);
+    assert!(e > 0.05 && e < 0.95, "intermediate case: {e}");
+}
+
+#[test]
+fn poisson_cap_chance_against_simulated_seconds() {
+    // Simulate placements and one second of Poisson likes per partition.
+    let (s, p, rate, cap) = (20u64, 20u64, 9000.0, 1000.0);
+    let exact = PartitionPlan::new(s, p)
+        .unwrap()
+        .with_load(rate, cap, TrafficModel::Poisson)
+        .unwrap()
+        .evaluate()
+        .p_partition_over_cap_per_second
+        .unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut over = Stat::new();
+    for _ in 0..40_000 {
+        let c = place(&mut rng, s, p);
+        let hit = c.iter().filter(|&&k| k > 0).any(|&k| {
+            let load: f64 = Poisson::new(rate * k as f64 / s as f64)
+                .unwrap()
+                .sample(&mut rng);
+            load > cap
+        });
+        over.add(f64::from(u8::from(hit)));
+    }
+    over.assert_near(exact, "poisson over-cap");
+}
+
+#[test]
+fn fixed_cap_chance_is_an_upper_bound() {
+    // Fixed traffic: each like picks a shard; partition loads are multinomial.
+    let (s, p, rate, cap) = (8u64, 8u64, 800u64, 150.0);
+    let bound = PartitionPlan::new(s, p)
+        .unwrap()
+        .with_load(rate as f64, cap, TrafficModel::Fixed)
+        .unwrap()
+        .evaluate()
+        .p_partition_over_cap_per_second
+        .unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut over = Stat::new();
+    for _ in 0..20_000 {
+        let part: Vec<u64> = (0..s).map(|_| rng.random_range(0..p)).collect();
+        let mut load = vec![0u64; p as usize];
+        for _ in 0..rate {
+            load[part[rng.random_range(0..s) as usize] as usize] += 1;
+        }
+        over.add(f64::from(u8::from(load.iter().any(|&l| l as f64 > cap))));
+    }
+    assert!(
+        over.mean() <= bound + 4.0 * over.se(),
+        "{} vs {bound}",
+        over.mean()
+    );
+    // ... and a close one: within 2 percentage points here.
+    assert!(bound - over.mean() < 0.02, "{} vs {bound}", over.mean());
+}
