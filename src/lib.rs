@@ -15,5 +15,6 @@
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
 pub mod error;
+pub mod measure;
 pub mod traffic;
 pub mod validate;
