@@ -236,14 +236,16 @@ pub struct ReadPath {
     pub reads: u64,
     /// Distinct nodes one read touches (round trips of the pipelined GETs).
     pub nodes_per_read: u64,
-    /// Mean time of one read as S pipelined GETs grouped per node.
-    pub pipelined_get_ms: f64,
-    /// Mean time of one MGET of S keys in one slot; `None` if no such set
-    /// could be built.
-    pub mget_ms: Option<f64>,
+    /// Median time of one read as S pipelined GETs grouped per node (the
+    /// median, not the mean, so a stall of a shared machine does not
+    /// dominate).
+    pub pipelined_get_p50_ms: f64,
+    /// Median time of one MGET of S keys in one slot; `None` if no such
+    /// set could be built (a template whose braces defeat the copy's tag).
+    pub mget_p50_ms: Option<f64>,
     /// Which keys the MGET read: `shard_keys` when they share a slot (or
-    /// on a standalone server), otherwise `same_slot_copy` (the S values
-    /// copied under one hash tag for the timing, then deleted).
+    /// on a standalone server), `same_slot_copy` (the S values copied
+    /// under one hash tag for the timing, then deleted), or `none`.
     pub mget_keys: String,
     /// The server's reply to one MGET over the shard keys when they span
     /// several slots; `None` when they do not.
@@ -351,11 +353,14 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     let single_key = config.single_key();
     let slots: Vec<u16> = shard_keys.iter().map(|k| slot_of(k.as_bytes())).collect();
     let spans_slots = config.cluster && slots.iter().any(|&s| s != slots[0]);
-    let mget_keys: Vec<String> = if spans_slots {
-        (0..config.shards).map(|i| config.mget_key(i)).collect()
-    } else {
-        Vec::new()
-    };
+    let mut mget_keys: Vec<String> = Vec::new();
+    if spans_slots {
+        mget_keys = (0..config.shards).map(|i| config.mget_key(i)).collect();
+        let first = slot_of(mget_keys[0].as_bytes());
+        if mget_keys.iter().any(|k| slot_of(k.as_bytes()) != first) {
+            mget_keys.clear();
+        }
+    }
     let mut all_keys: Vec<String> = shard_keys.clone();
     all_keys.push(single_key.clone());
     all_keys.extend(mget_keys.iter().cloned());
@@ -388,6 +393,7 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
         &mut admin,
         &shard_keys,
         &single_key,
+        spans_slots,
         &mget_keys,
     );
     // Clean up also when the measurement failed half way, so a failed run
@@ -408,6 +414,7 @@ fn measure(
     admin: &mut Conn,
     shard_keys: &[String],
     single_key: &str,
+    spans_slots: bool,
     mget_keys: &[String],
 ) -> anyhow::Result<MeasureReport> {
     let single = load_phase(
@@ -450,7 +457,15 @@ fn measure(
     }
     let nodes_reached = nodes.iter().filter(|n| n.shard_keys > 0).count() as u64;
 
-    let read = read_path(config, target, admin, shard_keys, &values, mget_keys)?;
+    let read = read_path(
+        config,
+        target,
+        admin,
+        shard_keys,
+        &values,
+        spans_slots,
+        mget_keys,
+    )?;
 
     let single_ops = single.sent as f64 / single.seconds;
     let sharded_ops = sharded.sent as f64 / sharded.seconds;
@@ -489,6 +504,7 @@ fn read_path(
     admin: &mut Conn,
     shard_keys: &[String],
     values: &[i64],
+    spans_slots: bool,
     mget_keys: &[String],
 ) -> anyhow::Result<ReadPath> {
     let reads = config.reads;
@@ -499,13 +515,15 @@ fn read_path(
     distinct.sort_unstable();
     distinct.dedup();
 
-    let start = Instant::now();
+    let mut times = Vec::with_capacity(reads as usize);
     for _ in 0..reads {
+        let start = Instant::now();
         admin.get_values(shard_keys)?;
+        times.push(ms(start.elapsed()));
     }
-    let pipelined_get_ms = ms(start.elapsed()) / reads as f64;
+    let pipelined_get_p50_ms = median(&mut times);
 
-    let (mget_set, mget_label, crossslot_error) = if mget_keys.is_empty() {
+    let (mget_set, mget_label, crossslot_error) = if !spans_slots {
         (shard_keys, "shard_keys", None)
     } else {
         // Show what the server says to an MGET over several slots, asked
@@ -525,25 +543,45 @@ fn read_path(
             },
             Ok(v) => format!("no error: the server answered {v:?}"),
         };
-        admin.mset(mget_keys, values)?;
-        (mget_keys, "same_slot_copy", Some(text))
-    };
-    let start = Instant::now();
-    for _ in 0..reads {
-        let got = admin.mget(mget_set)?;
-        if got.iter().sum::<i64>() != values.iter().sum::<i64>() {
-            bail!("MGET read back a different sum than the pipelined GETs");
+        if mget_keys.is_empty() {
+            (mget_keys, "none", Some(text))
+        } else {
+            admin.mset(mget_keys, values)?;
+            (mget_keys, "same_slot_copy", Some(text))
         }
+    };
+    let mut mget_p50_ms = None;
+    if !mget_set.is_empty() {
+        times.clear();
+        for _ in 0..reads {
+            let start = Instant::now();
+            let got = admin.mget(mget_set)?;
+            times.push(ms(start.elapsed()));
+            if got.iter().sum::<i64>() != values.iter().sum::<i64>() {
+                bail!("MGET read back a different sum than the pipelined GETs");
+            }
+        }
+        mget_p50_ms = Some(median(&mut times));
     }
-    let mget_ms = Some(ms(start.elapsed()) / reads as f64);
     Ok(ReadPath {
         reads,
         nodes_per_read: distinct.len() as u64,
-        pipelined_get_ms,
-        mget_ms,
+        pipelined_get_p50_ms,
+        mget_p50_ms,
         mget_keys: mget_label.to_string(),
         crossslot_error,
     })
+}
+
+/// Median of a non-empty sample (mean of the middle two for even sizes).
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    }
 }
 
 fn ms(d: Duration) -> f64 {
@@ -1180,6 +1218,13 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("slot 101"));
+    }
+
+    #[test]
+    fn median_of_odd_and_even_samples() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [7.0]), 7.0);
     }
 
     #[test]

@@ -220,7 +220,7 @@ fn standalone_counts_and_key_safety() {
     assert_eq!(r.nodes_reached, 1);
     assert_eq!(r.read.mget_keys, "shard_keys");
     assert_eq!(r.read.crossslot_error, None);
-    assert!(r.read.mget_ms.is_some());
+    assert!(r.read.mget_p50_ms.is_some());
     assert_eq!(keys_on(port).trim(), "", "keys were not cleaned up");
 
     // Pipelined, with --keep: the keys stay and hold the counts.
@@ -279,7 +279,7 @@ fn cluster_spreads_tag_free_keys_and_pins_tagged_ones() {
     let crossslot = r.read.crossslot_error.as_deref().unwrap_or("");
     assert!(crossslot.contains("CROSSSLOT"), "{crossslot}");
     assert_eq!(r.read.mget_keys, "same_slot_copy");
-    assert!(r.read.mget_ms.is_some());
+    assert!(r.read.mget_p50_ms.is_some());
 
     // One hash tag: every shard key in one slot, so one node takes it all.
     let mut c = config(&url, true, 16, "{likes}:<shard>");
