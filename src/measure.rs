@@ -1088,6 +1088,14 @@ mod tests {
         assert_ne!(slot_of(b"foo{}{bar}"), slot_of(b"bar"));
         assert_eq!(slot_of(b"foo{{bar}}zap"), slot_of(b"{bar"));
         assert_eq!(slot_of(b"foo{bar}{zap}"), slot_of(b"bar"));
+        // `redis-cli CLUSTER KEYSLOT` on Redis 7.0.15 (also quoted in
+        // shared/design/sharded-counters.txt).
+        assert_eq!(slot_of(b"{reel:8841}:likes:3"), 5809);
+        assert_eq!(slot_of(b"{reel:8841}:likes:19"), 5809);
+        assert_eq!(slot_of(b"reel:8841:likes:3"), 7443);
+        assert_eq!(slot_of(b"reel:8841:likes:19"), 6464);
+        assert_eq!(slot_of(b"likes:single"), 12767);
+        assert_eq!(slot_of(b"{likes}:0"), 10723);
     }
 
     #[test]
