@@ -23,7 +23,7 @@ use hdrhistogram::Histogram;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use redis::cluster::{ClusterClient, ClusterConnection};
-use redis::{Connection, IntoConnectionInfo, Value};
+use redis::{Connection, ConnectionAddr, ConnectionInfo, IntoConnectionInfo, Value};
 
 use crate::error::{InputError, InputResult};
 use crate::validate;
@@ -52,7 +52,7 @@ const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
 /// A validated `shardplan measure` invocation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeasureConfig {
-    /// `--redis`: a `redis://` or `rediss://` URL (for a cluster, any node).
+    /// `--redis`: a `redis://` URL (for a cluster, any node).
     pub redis: String,
     /// `--cluster`: talk Redis Cluster (route by slot, follow MOVED).
     pub cluster: bool,
@@ -194,12 +194,34 @@ fn check_url(url: &str) -> InputResult<()> {
         )
     };
     // redis-rs accepts a bare `host:port` as TCP too; we insist on the
-    // scheme so a typo cannot silently mean something else.
-    if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-        return Err(bad("the scheme must be redis:// or rediss://".into()));
+    // scheme so a typo cannot silently mean something else. TLS
+    // (`rediss://`) is not compiled in.
+    if !url.starts_with("redis://") {
+        return Err(bad("the scheme must be redis://".into()));
     }
     url.into_connection_info().map_err(|e| bad(e.to_string()))?;
     Ok(())
+}
+
+/// The URL with any password replaced by `***`, for reports and messages.
+pub fn redact(url: &str) -> String {
+    let Some(rest) = url.strip_prefix("redis://") else {
+        return url.to_string();
+    };
+    let host_start = rest.find('/').unwrap_or(rest.len());
+    match rest[..host_start].rfind('@') {
+        Some(at) => {
+            let user = rest[..at].split(':').next().unwrap_or("");
+            let has_password = rest[..at].contains(':');
+            let shown = if has_password {
+                format!("{user}:***")
+            } else {
+                user.to_string()
+            };
+            format!("redis://{shown}@{}", &rest[at + 1..])
+        }
+        None => url.to_string(),
+    }
 }
 
 /// Latency percentiles of one phase, in milliseconds.
@@ -471,7 +493,7 @@ fn measure(
     let sharded_ops = sharded.sent as f64 / sharded.seconds;
     let sharded_latency = sharded.latency();
     Ok(MeasureReport {
-        redis: config.redis.clone(),
+        redis: redact(&config.redis),
         cluster: config.cluster,
         shards: config.shards,
         clients: config.clients,
@@ -490,7 +512,12 @@ fn measure(
         latency_p99_ms: sharded_latency.p99_ms,
         shard_sum,
         counts_match: shard_sum == sharded.sent as i64 && single_value == single.sent as i64,
-        speedup: sharded_ops / single_ops,
+        // A phase too short for one INCR would divide by zero.
+        speedup: if single_ops > 0.0 {
+            sharded_ops / single_ops
+        } else {
+            0.0
+        },
         nodes_reached,
         nodes,
         read,
@@ -530,7 +557,7 @@ fn read_path(
         // directly of the node owning the first key (the cluster client
         // would refuse it before sending).
         let node = &target.nodes[target.node_of(slot_of(shard_keys[0].as_bytes()))];
-        let mut direct = target.node_connection(&node.addr)?;
+        let mut direct = target.node_connection(node)?;
         let reply = redis::cmd("MGET")
             .arg(shard_keys)
             .query::<Value>(&mut direct);
@@ -744,7 +771,10 @@ fn load_phase(
 /// A node of the deployment and the slots it owns.
 #[derive(Debug, Clone)]
 struct Node {
+    /// `host:port`, as reported.
     addr: String,
+    host: String,
+    port: u16,
     slots: u64,
 }
 
@@ -756,6 +786,8 @@ struct Target {
     nodes: Vec<Node>,
     /// Node index for each of the 16384 slots.
     slot_node: Vec<usize>,
+    /// The parsed `--redis` URL; its credentials are reused for every node.
+    info: ConnectionInfo,
 }
 
 fn connect_message(url: &str, e: &redis::RedisError) -> String {
@@ -771,16 +803,29 @@ fn connect_message(url: &str, e: &redis::RedisError) -> String {
 
 impl Target {
     fn connect(config: &MeasureConfig) -> anyhow::Result<Target> {
-        let url = config.redis.clone();
-        let client = redis::Client::open(url.as_str())
+        let url = redact(&config.redis);
+        let client = redis::Client::open(config.redis.as_str())
             .map_err(|e| InputError::new("--redis", e.to_string()))?;
         let mut seed = client
             .get_connection_with_timeout(CONNECT_TIMEOUT)
             .map_err(|e| anyhow!(connect_message(&url, &e)))?;
         seed.set_read_timeout(Some(RESPONSE_TIMEOUT))?;
+        // The handshake does not check a password the URL lacks; the first
+        // command does. Fail here with a hint instead of mid-run.
+        redis::cmd("PING")
+            .query::<String>(&mut seed)
+            .map_err(|e| match e.code() {
+                Some("NOAUTH") | Some("WRONGPASS") => anyhow!(
+                    "{url} refused the login ({e}); put the password in the URL: redis://:PASSWORD@host:port"
+                ),
+                _ => anyhow!("{url} did not answer PING: {e}"),
+            })?;
         let info = client.get_connection_info().clone();
         if !config.cluster {
-            let addr = info.addr().to_string();
+            let (host, port) = match info.addr() {
+                ConnectionAddr::Tcp(h, p) => (h.clone(), *p),
+                other => bail!("{url}: unsupported address {other}"),
+            };
             // A cluster node answers keys of other nodes with MOVED; say so
             // now rather than after the first INCR.
             let enabled: redis::RedisResult<String> =
@@ -795,10 +840,13 @@ impl Target {
                 cluster: None,
                 single: Some(client),
                 nodes: vec![Node {
-                    addr,
+                    addr: format!("{host}:{port}"),
+                    host,
+                    port,
                     slots: CLUSTER_SLOTS as u64,
                 }],
                 slot_node: vec![0; CLUSTER_SLOTS as usize],
+                info,
             });
         }
         let raw: Value = redis::cmd("CLUSTER").arg("SLOTS").query(&mut seed).map_err(|e| {
@@ -810,7 +858,7 @@ impl Target {
         })?;
         let (nodes, slot_node) = parse_cluster_slots(&raw)
             .with_context(|| format!("reading CLUSTER SLOTS from {url}"))?;
-        let cluster = ClusterClient::builder(vec![info])
+        let cluster = ClusterClient::builder(vec![info.clone()])
             .connection_timeout(CONNECT_TIMEOUT)
             .response_timeout(RESPONSE_TIMEOUT)
             .build()
@@ -821,6 +869,7 @@ impl Target {
             single: None,
             nodes,
             slot_node,
+            info,
         })
     }
 
@@ -845,14 +894,14 @@ impl Target {
     }
 
     /// A plain connection to one node, by `host:port`.
-    fn node_connection(&self, addr: &str) -> anyhow::Result<Connection> {
-        let scheme = if self.url.starts_with("rediss://") {
-            "rediss"
-        } else {
-            "redis"
-        };
-        let url = format!("{scheme}://{addr}");
-        let client = redis::Client::open(url.as_str())?;
+    /// Keeps the URL's credentials, so it works on a server with a password.
+    fn node_connection(&self, node: &Node) -> anyhow::Result<Connection> {
+        let info = self
+            .info
+            .clone()
+            .set_addr(ConnectionAddr::Tcp(node.host.clone(), node.port));
+        let url = format!("redis://{}", node.addr);
+        let client = redis::Client::open(info)?;
         let conn = client
             .get_connection_with_timeout(CONNECT_TIMEOUT)
             .map_err(|e| anyhow!(connect_message(&url, &e)))?;
@@ -866,7 +915,7 @@ impl Target {
         self.nodes
             .iter()
             .map(|n| {
-                let mut c = self.node_connection(&n.addr).ok()?;
+                let mut c = self.node_connection(n).ok()?;
                 let text: String = redis::cmd("INFO").arg("commandstats").query(&mut c).ok()?;
                 Some(parse_incr_calls(&text))
             })
@@ -921,9 +970,15 @@ fn parse_cluster_slots(raw: &Value) -> anyhow::Result<(Vec<Node>, Vec<usize>)> {
         {
             bail!("slot range {start}-{end} is outside 0-16383");
         }
+        let port = u16::try_from(port).map_err(|_| anyhow!("bad port {port}"))?;
         let addr = format!("{ip}:{port}");
         let idx = *by_addr.entry(addr.clone()).or_insert_with(|| {
-            nodes.push(Node { addr, slots: 0 });
+            nodes.push(Node {
+                addr,
+                host: ip,
+                port,
+                slots: 0,
+            });
             nodes.len() - 1
         });
         nodes[idx].slots += (end - start + 1) as u64;
@@ -1121,6 +1176,7 @@ mod tests {
             "http://127.0.0.1:7000",
             "redis://",
             "redis://host:notaport",
+            "rediss://127.0.0.1:6379",
         ] {
             let e = MeasureConfig::new(
                 url,
@@ -1163,6 +1219,17 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.what, "--duration");
+    }
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact("redis://:s3cret@127.0.0.1:7000"),
+            "redis://:***@127.0.0.1:7000"
+        );
+        assert_eq!(redact("redis://app:pw@h:1/0"), "redis://app:***@h:1/0");
+        assert_eq!(redact("redis://app@h:1"), "redis://app@h:1");
+        assert_eq!(redact("redis://127.0.0.1:7000"), "redis://127.0.0.1:7000");
     }
 
     #[test]
