@@ -19,6 +19,7 @@ pub mod cli;
 pub mod commands;
 pub mod duration;
 pub mod error;
+pub mod measure;
 pub mod output;
 pub mod partitions;
 pub mod placement;

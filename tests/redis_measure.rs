@@ -1,0 +1,342 @@
+//! `measure` against real Redis servers on loopback ports: one standalone
+//! server and a 3-node cluster without replicas, started here and killed in
+//! `Drop` (so also when an assertion fails). Needs `redis-server` and
+//! `redis-cli` on PATH (CI installs Debian's); without them these tests fail.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use shardplan::error::InputError;
+use shardplan::measure::{run, MeasureConfig, MeasureReport};
+
+/// Loads stay small: a few thousand INCRs per phase.
+const OPS: u64 = 3_000;
+
+/// Held while picking ports and until the servers on them are up, so two
+/// tests running in parallel cannot pick the same free port.
+static PORTS: Mutex<()> = Mutex::new(());
+
+fn port_lock() -> MutexGuard<'static, ()> {
+    PORTS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn require(tool: &str) {
+    let found = Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    assert!(
+        matches!(found, Ok(s) if s.success()),
+        "`{tool}` is not installed or not on PATH: these tests start real Redis servers; install it (Debian: apt-get install redis-server)"
+    );
+}
+
+/// A loopback port that is free, and whose cluster bus port (+10000) is too.
+fn free_port() -> u16 {
+    for _ in 0..100 {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        if port <= 55_535 && TcpListener::bind(("127.0.0.1", port + 10_000)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free loopback port pair found");
+}
+
+fn redis_cli(port: u16, args: &[&str]) -> String {
+    let out = Command::new("redis-cli")
+        .args(["-h", "127.0.0.1", "-p", &port.to_string()])
+        .args(args)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Servers that die with this value (children killed before the dir goes).
+struct Servers {
+    ports: Vec<u16>,
+    children: Vec<Child>,
+    dir: tempfile::TempDir,
+}
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        for c in &mut self.children {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Servers {
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.ports[0])
+    }
+
+    fn spawn(n: usize, cluster: bool) -> Servers {
+        require("redis-server");
+        require("redis-cli");
+        let _ports = port_lock();
+        let mut s = Servers {
+            ports: Vec::new(),
+            children: Vec::new(),
+            dir: tempfile::tempdir().unwrap(),
+        };
+        let dir = s.dir.path().to_path_buf();
+        for _ in 0..n {
+            let port = free_port();
+            let mut cmd = Command::new("redis-server");
+            cmd.args([
+                "--port",
+                &port.to_string(),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ]);
+            cmd.arg("--dir").arg(&dir);
+            if cluster {
+                cmd.args(["--cluster-enabled", "yes", "--cluster-config-file"]);
+                cmd.arg(dir.join(format!("nodes-{port}.conf")));
+            }
+            let child = cmd
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("spawn redis-server");
+            s.ports.push(port);
+            s.children.push(child);
+        }
+        for &p in &s.ports {
+            wait_for(&format!("redis-server on port {p} answers PING"), || {
+                redis_cli(p, &["PING"]).contains("PONG")
+            });
+        }
+        // A server that could not bind exits; then PONG came from someone else.
+        for (c, p) in s.children.iter_mut().zip(&s.ports) {
+            assert!(
+                matches!(c.try_wait(), Ok(None)),
+                "redis-server on port {p} exited"
+            );
+        }
+        if cluster {
+            let addrs: Vec<String> = s.ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
+            let out = Command::new("redis-cli")
+                .arg("--cluster")
+                .arg("create")
+                .args(&addrs)
+                .args(["--cluster-replicas", "0", "--cluster-yes"])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "redis-cli --cluster create failed: {}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            for &p in &s.ports {
+                wait_for(&format!("node {p} reports cluster_state:ok"), || {
+                    redis_cli(p, &["CLUSTER", "INFO"]).contains("cluster_state:ok")
+                });
+            }
+        }
+        s
+    }
+}
+
+fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !ok() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn config(url: &str, cluster: bool, shards: u64, template: &str) -> MeasureConfig {
+    MeasureConfig::new(
+        url,
+        cluster,
+        shards,
+        4,
+        Duration::from_secs(20),
+        Some(OPS),
+        1,
+        template,
+    )
+    .unwrap()
+}
+
+fn check_counts(r: &MeasureReport) {
+    assert_eq!(r.single_incr_sent, OPS, "max-ops bounds the single phase");
+    assert_eq!(r.incr_sent, OPS, "max-ops bounds the sharded phase");
+    assert_eq!(
+        r.single_value, OPS as i64,
+        "single key lost or double counted INCRs"
+    );
+    assert_eq!(r.shard_sum, OPS as i64, "shard sum differs from INCRs sent");
+    assert!(r.counts_match);
+    assert_eq!(r.nodes.iter().map(|n| n.sharded_incr).sum::<u64>(), OPS);
+    // Nothing else talks to these private servers, so each node's own INCR
+    // count must equal what we sent to its keys.
+    for n in &r.nodes {
+        assert_eq!(n.server_incr, Some(n.sharded_incr), "{}", n.node);
+    }
+    assert!(r.single_ops_per_second > 0.0 && r.sharded_ops_per_second > 0.0);
+    assert!(r.latency_p99_ms > 0.0 && r.sharded_latency.p50_ms <= r.latency_p99_ms);
+    let json = serde_json::to_value(r).unwrap();
+    for field in [
+        "single_ops_per_second",
+        "sharded_ops_per_second",
+        "incr_sent",
+        "shard_sum",
+        "nodes_reached",
+        "latency_p99_ms",
+    ] {
+        assert!(json.get(field).is_some(), "JSON lacks {field}");
+    }
+}
+
+fn keys_on(port: u16) -> String {
+    redis_cli(port, &["--scan"])
+}
+
+#[test]
+fn standalone_counts_and_key_safety() {
+    let s = Servers::spawn(1, false);
+    let port = s.ports[0];
+    let url = s.url();
+
+    let r = run(&config(&url, false, 8, "likes:<shard>")).unwrap();
+    check_counts(&r);
+    assert_eq!(r.nodes_reached, 1);
+    assert_eq!(r.read.mget_keys, "shard_keys");
+    assert_eq!(r.read.crossslot_error, None);
+    assert!(r.read.mget_p50_ms.is_some());
+    assert_eq!(keys_on(port).trim(), "", "keys were not cleaned up");
+
+    // Pipelined, with --keep: the keys stay and hold the counts.
+    let mut c = config(&url, false, 8, "likes:<shard>");
+    c.pipeline = 16;
+    c.keep = true;
+    let r = run(&c).unwrap();
+    check_counts(&r);
+    let mut total = 0;
+    for i in 0..8 {
+        total += redis_cli(port, &["GET", &format!("likes:{i}")])
+            .trim()
+            .parse::<i64>()
+            .unwrap_or(0);
+    }
+    assert_eq!(total, OPS as i64);
+
+    // Now the keys exist: refused without --overwrite, and nothing changed.
+    let err = run(&config(&url, false, 8, "likes:<shard>")).unwrap_err();
+    let input = err
+        .downcast_ref::<InputError>()
+        .expect("refusal is an input error (exit 2)");
+    assert_eq!(input.what, "--overwrite");
+    assert!(input.message.contains("already exist"), "{input}");
+    assert_eq!(
+        redis_cli(port, &["GET", "likes:single"]).trim(),
+        OPS.to_string()
+    );
+
+    // With --overwrite they are reset, so the sums still match exactly.
+    let mut c = config(&url, false, 8, "likes:<shard>");
+    c.overwrite = true;
+    check_counts(&run(&c).unwrap());
+    assert_eq!(keys_on(port).trim(), "");
+
+    // --cluster against a standalone server says so.
+    let err = run(&config(&url, true, 8, "likes:<shard>"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a Redis Cluster node"), "{err}");
+}
+
+#[test]
+fn cluster_spreads_tag_free_keys_and_pins_tagged_ones() {
+    let s = Servers::spawn(3, true);
+    let url = s.url();
+
+    // Tag-free template: 16 keys land on all three nodes.
+    let r = run(&config(&url, true, 16, "likes:<shard>")).unwrap();
+    check_counts(&r);
+    assert_eq!(r.nodes.len(), 3);
+    assert_eq!(r.nodes_reached, 3, "{:?}", r.nodes);
+    assert!(r.nodes.iter().all(|n| n.sharded_incr > 0));
+    assert_eq!(r.nodes.iter().map(|n| n.slots).sum::<u64>(), 16_384);
+    assert_eq!(r.read.nodes_per_read, 3);
+    let crossslot = r.read.crossslot_error.as_deref().unwrap_or("");
+    assert!(crossslot.contains("CROSSSLOT"), "{crossslot}");
+    assert_eq!(r.read.mget_keys, "same_slot_copy");
+    assert!(r.read.mget_p50_ms.is_some());
+
+    // One hash tag: every shard key in one slot, so one node takes it all.
+    let mut c = config(&url, true, 16, "{likes}:<shard>");
+    c.pipeline = 8;
+    let r = run(&c).unwrap();
+    check_counts(&r);
+    assert_eq!(r.nodes_reached, 1, "{:?}", r.nodes);
+    assert_eq!(r.nodes.iter().filter(|n| n.sharded_incr > 0).count(), 1);
+    assert_eq!(r.read.nodes_per_read, 1);
+    assert_eq!(r.read.crossslot_error, None);
+    assert_eq!(r.read.mget_keys, "shard_keys");
+
+    for &p in &s.ports {
+        assert_eq!(keys_on(p).trim(), "", "keys left on node {p}");
+    }
+
+    // Without --cluster, a cluster node is recognised.
+    let err = run(&config(&url, false, 16, "likes:<shard>"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("pass --cluster"), "{err}");
+}
+
+#[test]
+fn a_server_that_is_down_and_a_bad_url_give_clear_errors() {
+    // A port nobody listens on: bound then released, and no other test may
+    // start a server on it meanwhile.
+    let _ports = port_lock();
+    let port = free_port();
+    for cluster in [false, true] {
+        let url = format!("redis://127.0.0.1:{port}");
+        let err = run(&config(&url, cluster, 4, "likes:<shard>")).unwrap_err();
+        assert!(
+            err.downcast_ref::<InputError>().is_none(),
+            "a down server is not an input error (exit 1)"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!("cannot connect to {url}: connection refused")
+        );
+    }
+    for url in [
+        "http://127.0.0.1:6379",
+        "127.0.0.1:6379",
+        "redis://127.0.0.1:port",
+    ] {
+        let e = MeasureConfig::new(
+            url,
+            false,
+            4,
+            1,
+            Duration::from_secs(1),
+            None,
+            1,
+            "likes:<shard>",
+        )
+        .unwrap_err();
+        assert_eq!(e.what, "--redis", "{url}");
+    }
+}
