@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::output::Format;
+use crate::store::Store;
 use crate::timeline::bucket::BurstStart;
 use crate::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 use crate::traffic::TrafficModel;
@@ -36,6 +37,14 @@ pub enum Command {
     Chart(ChartArgs),
     /// What readers see while the shard count grows or shrinks.
     Resize(ResizeArgs),
+    /// Where shard keys land: Redis Cluster slots and nodes, or sorted-store order.
+    Keys(KeysArgs),
+    /// Hashed store with P partitions: do shards share one?
+    Partitions(PartitionsArgs),
+    /// List the store presets and their sources.
+    Stores(StoresArgs),
+    /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
+    Measure(MeasureArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout.
@@ -88,6 +97,12 @@ pub struct SizingArgs {
     /// Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default 0.3).
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub headroom: Option<f64>,
+    /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
+    /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
+    #[arg(long, value_name = "FILE", conflicts_with = "cap")]
+    pub cap_from_measure: Option<PathBuf>,
 }
 
 /// How the count is read.
@@ -288,6 +303,103 @@ pub struct ResizeArgs {
     /// Seed of the simulated grow.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["stdin", "template"])))]
+pub struct KeysArgs {
+    /// Read keys from stdin, one per line (bytes as given).
+    #[arg(long)]
+    pub stdin: bool,
+    /// A key template with a <shard> placeholder, e.g. 'reel:8841:likes:<shard>'.
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: Option<String>,
+    /// Shards to expand the template for (0..S-1).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "20")]
+    pub shards: u64,
+    /// Zero-pad the shard number to this width.
+    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number, default_value = "0")]
+    pub pad: u64,
+    /// Cluster masters the 16,384 slots are split over (as redis-cli --cluster create does).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub nodes: Option<u64>,
+    /// redis-cluster (default): slots and nodes; sorted: key order and tablets.
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
+    /// Exit 1 when two shards share a slot, a node is over its share, or (sorted) the keys are contiguous.
+    #[arg(long)]
+    pub check: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PartitionsArgs {
+    /// Shard keys of the counter.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: u64,
+    /// Partitions the store hashes keys onto.
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = whole_number)]
+    pub partitions: u64,
+    /// Likes/s on the counter (adds the over-cap chance).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Writes/s one partition accepts (default 1000 with --rate).
+    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    pub cap: Option<f64>,
+    /// Likes per second: exactly the rate, or Poisson with that mean.
+    #[arg(long, value_enum, default_value = "fixed")]
+    pub traffic: TrafficModel,
+    /// Seed for the Monte Carlo parts.
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number, default_value = "2026")]
+    pub seed: u64,
+    /// Placements sampled when Monte Carlo is used.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub trials: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StoresArgs {
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MeasureArgs {
+    /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster).
+    #[arg(long, value_name = "URL")]
+    pub redis: String,
+    /// Talk Redis Cluster (route by slot, report ops per node).
+    #[arg(long)]
+    pub cluster: bool,
+    /// Shard keys.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "16")]
+    pub shards: u64,
+    /// Concurrent connections.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "50")]
+    pub clients: u64,
+    /// How long each phase runs, e.g. 10s.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    pub duration: String,
+    /// Stop each phase after this many INCRs.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub max_ops: Option<u64>,
+    /// Commands per pipeline (1 = no pipelining).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "1")]
+    pub pipeline: u64,
+    /// Shard key template with a <shard> placeholder.
+    #[arg(long, value_name = "TEMPLATE", default_value = "likes:<shard>")]
+    pub template: String,
+    /// Leave the keys in place afterwards.
+    #[arg(long)]
+    pub keep: bool,
+    /// Reset keys that already exist instead of refusing to run.
+    #[arg(long)]
+    pub overwrite: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }

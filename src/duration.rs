@@ -1,4 +1,4 @@
-//! Durations as users type them: `90`, `90s`, `10m`, `4h`, `2d`, `1.5h`.
+//! Durations as users type them: `90`, `90s`, `500ms`, `10m`, `4h`, `2d`, `1.5h`.
 
 /// Seconds in a duration string; the error says what is accepted.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -12,6 +12,7 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     };
     let scale = match unit.trim() {
         "" | "s" => 1.0,
+        "ms" => 0.001,
         "m" | "min" => 60.0,
         "h" => 3600.0,
         "d" => 86_400.0,
@@ -48,6 +49,7 @@ mod tests {
         assert_eq!(parse_seconds("4h"), Ok(14_400.0));
         assert_eq!(parse_seconds("1.5h"), Ok(5_400.0));
         assert_eq!(parse_seconds("2d"), Ok(172_800.0));
+        assert_eq!(parse_seconds("500ms"), Ok(0.5));
     }
 
     #[test]

@@ -20,15 +20,20 @@ fn run() -> anyhow::Result<()> {
             {
                 e.exit();
             }
-            // clap's message spans several lines; the first names the flag.
+            // clap's message spans several lines: keep its first paragraph
+            // (which names the flag) and the accepted values, on one line.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            let first = first.strip_prefix("error: ").unwrap_or(first);
-            // Keep clap's list of accepted values on the same line.
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let first = first.join(" ");
+            let first = first.strip_prefix("error: ").unwrap_or(&first);
             let accepted = text
                 .lines()
                 .map(str::trim)
-                .find(|l| l.starts_with("[possible values:"))
+                .find(|l| l.starts_with("[possible values:") && !first.contains(l))
                 .map(|l| format!(" {l}"))
                 .unwrap_or_default();
             return Err(InputError::new("usage", format!("{first}{accepted} (see --help)")).into());

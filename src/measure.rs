@@ -19,6 +19,8 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context};
+
+use crate::placement::key_slot;
 use hdrhistogram::Histogram;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -124,8 +126,8 @@ impl MeasureConfig {
             return Err(InputError::new(
                 "--duration",
                 format!(
-                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {})",
-                    humantime::format_duration(self.duration)
+                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
+                    self.duration.as_secs_f64()
                 ),
             ));
         }
@@ -163,27 +165,12 @@ impl MeasureConfig {
     }
 }
 
-/// Parse `--duration`: a bare number of seconds (`10`, `0.5`) or a
-/// humantime string (`10s`, `500ms`, `1m 30s`).
+/// Parse `--duration` (`10`, `10s`, `500ms`, `2m`) with the project's
+/// duration syntax.
 pub fn parse_duration(what: &str, text: &str) -> InputResult<Duration> {
-    let t = text.trim();
-    if let Ok(secs) = t.parse::<f64>() {
-        return Duration::try_from_secs_f64(secs)
-            .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                InputError::new(
-                    what,
-                    format!("must be a duration above 0, e.g. 10s or 500ms (got {text:?})"),
-                )
-            });
-    }
-    humantime::parse_duration(t).map_err(|e| {
-        InputError::new(
-            what,
-            format!("must be a duration such as 10s, 500ms or 2m ({e}; got {text:?})"),
-        )
-    })
+    crate::duration::parse_seconds(text)
+        .map(Duration::from_secs_f64)
+        .map_err(|e| InputError::new(what, e))
 }
 
 fn check_url(url: &str) -> InputResult<()> {
@@ -347,22 +334,6 @@ pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
     }
 }
 
-/// Redis Cluster's key slot: CRC16-XMODEM of the key (or of its hash tag,
-/// the part between the first `{` and the next `}` if non-empty) mod 16384.
-/// Source: Redis cluster specification, "Keys distribution model".
-/// Private copy of the placement module's `key_slot`, to be deduped on merge.
-pub fn slot_of(key: &[u8]) -> u16 {
-    const CRC16: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
-    let hashed = match key.iter().position(|&b| b == b'{') {
-        Some(open) => match key[open + 1..].iter().position(|&b| b == b'}') {
-            Some(len) if len > 0 => &key[open + 1..open + 1 + len],
-            _ => key,
-        },
-        None => key,
-    };
-    CRC16.checksum(hashed) % CLUSTER_SLOTS
-}
-
 /// Run both phases and the read path against the server in `config`.
 ///
 /// Errors: a bad config or keys that already exist (without `--overwrite`)
@@ -373,13 +344,13 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     let target = Target::connect(config)?;
     let shard_keys: Vec<String> = (0..config.shards).map(|i| config.shard_key(i)).collect();
     let single_key = config.single_key();
-    let slots: Vec<u16> = shard_keys.iter().map(|k| slot_of(k.as_bytes())).collect();
+    let slots: Vec<u16> = shard_keys.iter().map(|k| key_slot(k.as_bytes())).collect();
     let spans_slots = config.cluster && slots.iter().any(|&s| s != slots[0]);
     let mut mget_keys: Vec<String> = Vec::new();
     if spans_slots {
         mget_keys = (0..config.shards).map(|i| config.mget_key(i)).collect();
-        let first = slot_of(mget_keys[0].as_bytes());
-        if mget_keys.iter().any(|k| slot_of(k.as_bytes()) != first) {
+        let first = key_slot(mget_keys[0].as_bytes());
+        if mget_keys.iter().any(|k| key_slot(k.as_bytes()) != first) {
             mget_keys.clear();
         }
     }
@@ -455,7 +426,7 @@ fn measure(
     let shard_sum: i64 = values.iter().sum();
 
     // Map each key to its node through the slot table.
-    let single_node = target.node_of(slot_of(single_key.as_bytes()));
+    let single_node = target.node_of(key_slot(single_key.as_bytes()));
     let mut nodes: Vec<NodeOps> = target
         .nodes
         .iter()
@@ -473,7 +444,7 @@ fn measure(
         })
         .collect();
     for (key, count) in shard_keys.iter().zip(&sharded.per_key) {
-        let node = &mut nodes[target.node_of(slot_of(key.as_bytes()))];
+        let node = &mut nodes[target.node_of(key_slot(key.as_bytes()))];
         node.shard_keys += 1;
         node.sharded_incr += count;
     }
@@ -537,7 +508,7 @@ fn read_path(
     let reads = config.reads;
     let mut distinct: Vec<usize> = shard_keys
         .iter()
-        .map(|k| target.node_of(slot_of(k.as_bytes())))
+        .map(|k| target.node_of(key_slot(k.as_bytes())))
         .collect();
     distinct.sort_unstable();
     distinct.dedup();
@@ -556,7 +527,7 @@ fn read_path(
         // Show what the server says to an MGET over several slots, asked
         // directly of the node owning the first key (the cluster client
         // would refuse it before sending).
-        let node = &target.nodes[target.node_of(slot_of(shard_keys[0].as_bytes()))];
+        let node = &target.nodes[target.node_of(key_slot(shard_keys[0].as_bytes()))];
         let mut direct = target.node_connection(node)?;
         let reply = redis::cmd("MGET")
             .arg(shard_keys)
@@ -1134,36 +1105,16 @@ mod tests {
     }
 
     #[test]
-    fn slot_of_matches_the_cluster_spec() {
-        // Values from the Redis cluster spec and `CLUSTER KEYSLOT`.
-        assert_eq!(slot_of(b"123456789"), 0x31C3); // CRC16-XMODEM check value, below 16384
-        assert_eq!(slot_of(b"foo"), 12182);
-        assert_eq!(slot_of(b"bar"), 5061);
-        assert_eq!(slot_of(b"{user1000}.following"), slot_of(b"user1000"));
-        assert_ne!(slot_of(b"foo{}{bar}"), slot_of(b"bar"));
-        assert_eq!(slot_of(b"foo{{bar}}zap"), slot_of(b"{bar"));
-        assert_eq!(slot_of(b"foo{bar}{zap}"), slot_of(b"bar"));
-        // `redis-cli CLUSTER KEYSLOT` on Redis 7.0.15 (also quoted in
-        // shared/design/sharded-counters.txt).
-        assert_eq!(slot_of(b"{reel:8841}:likes:3"), 5809);
-        assert_eq!(slot_of(b"{reel:8841}:likes:19"), 5809);
-        assert_eq!(slot_of(b"reel:8841:likes:3"), 7443);
-        assert_eq!(slot_of(b"reel:8841:likes:19"), 6464);
-        assert_eq!(slot_of(b"likes:single"), 12767);
-        assert_eq!(slot_of(b"{likes}:0"), 10723);
-    }
-
-    #[test]
     fn keys_follow_the_template() {
         let c = config("likes:<shard>").unwrap();
         assert_eq!(c.shard_key(0), "likes:0");
         assert_eq!(c.shard_key(15), "likes:15");
         assert_eq!(c.single_key(), "likes:single");
         assert_eq!(c.mget_key(3), "{likes:mget}:3");
-        let slot = slot_of(c.mget_key(0).as_bytes());
-        assert!((0..16).all(|i| slot_of(c.mget_key(i).as_bytes()) == slot));
+        let slot = key_slot(c.mget_key(0).as_bytes());
+        assert!((0..16).all(|i| key_slot(c.mget_key(i).as_bytes()) == slot));
         let tagged = config("{likes}:<shard>").unwrap();
-        assert!((0..16).all(|i| slot_of(tagged.shard_key(i).as_bytes()) == slot_of(b"likes")));
+        assert!((0..16).all(|i| key_slot(tagged.shard_key(i).as_bytes()) == key_slot(b"likes")));
     }
 
     #[test]
@@ -1247,7 +1198,7 @@ mod tests {
             Duration::from_secs(2)
         );
         assert_eq!(
-            parse_duration("--duration", "1m 30s").unwrap(),
+            parse_duration("--duration", "1.5m").unwrap(),
             Duration::from_secs(90)
         );
         for bad in ["", "0", "-1", "ten", "10 parsecs", "NaN"] {

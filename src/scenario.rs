@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::error::{InputError, InputResult};
+use crate::store::Store;
 use crate::timeline::bucket::StoreConfig;
 use crate::timeline::curve::CurveConfig;
 use crate::timeline::monitor::MonitorConfig;
@@ -73,6 +74,9 @@ pub struct Scenario {
     pub read_cap: Option<f64>,
     /// Overall likes a day across all reels (context for the whole table).
     pub likes_per_day: Option<f64>,
+    /// A store preset (dynamodb, firestore, redis-cluster, sorted): its cap,
+    /// read cap and batch size apply unless the scenario or flags set them.
+    pub store_preset: Option<Store>,
     /// The like rate over time (a time-line simulation).
     pub curve: Option<CurveConfig>,
     /// Burst capacity per shard key (a time-line simulation).

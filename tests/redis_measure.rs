@@ -305,10 +305,10 @@ fn cluster_spreads_tag_free_keys_and_pins_tagged_ones() {
 
 #[test]
 fn a_server_that_is_down_and_a_bad_url_give_clear_errors() {
-    // A port nobody listens on: bound then released, and no other test may
-    // start a server on it meanwhile.
-    let _ports = port_lock();
-    let port = free_port();
+    // Port 1 (tcpmux) has no listener here; an ephemeral port picked at
+    // random could meet another test's cluster traffic and be reset
+    // instead of refused.
+    let port = 1;
     for cluster in [false, true] {
         let url = format!("redis://127.0.0.1:{port}");
         let err = run(&config(&url, cluster, 4, "likes:<shard>")).unwrap_err();
@@ -339,4 +339,66 @@ fn a_server_that_is_down_and_a_bad_url_give_clear_errors() {
         .unwrap_err();
         assert_eq!(e.what, "--redis", "{url}");
     }
+}
+
+#[test]
+fn measure_command_as_a_user_types_it() {
+    let servers = Servers::spawn(3, true);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("measure.json");
+    assert_cmd::Command::cargo_bin("shardplan")
+        .unwrap()
+        .args([
+            "measure",
+            "--cluster",
+            "--shards",
+            "16",
+            "--clients",
+            "4",
+            "--duration",
+            "5s",
+        ])
+        .args([
+            "--max-ops",
+            "2000",
+            "--template",
+            "likes:<shard>",
+            "--redis",
+        ])
+        .arg(servers.url())
+        .arg("--output")
+        .arg(&json)
+        .assert()
+        .success();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["incr_sent"], 2000);
+    assert_eq!(v["shard_sum"], 2000);
+    assert_eq!(v["nodes_reached"], 3);
+    for field in [
+        "single_ops_per_second",
+        "sharded_ops_per_second",
+        "latency_p99_ms",
+    ] {
+        assert!(v[field].as_f64().unwrap() > 0.0, "{field}");
+    }
+    // The measured single-key rate feeds the planner.
+    let out = assert_cmd::Command::cargo_bin("shardplan")
+        .unwrap()
+        .args([
+            "size",
+            "--peak",
+            "14000",
+            "--format",
+            "json",
+            "--cap-from-measure",
+        ])
+        .arg(&json)
+        .assert()
+        .success();
+    let size: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        size["cap"],
+        v["single_ops_per_second"].as_f64().unwrap().floor()
+    );
 }

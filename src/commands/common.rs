@@ -6,6 +6,7 @@ use crate::cli::{ReadArgs, ScenarioArgs, SizingArgs};
 use crate::error::{InputError, InputResult};
 use crate::scenario::{self, Loaded};
 use crate::sizing::{ReadPlan, SafeRate, SizingPlan};
+use crate::store::{Store, StorePreset};
 use crate::validate;
 
 /// Built-in defaults (the design's reference figures).
@@ -172,9 +173,20 @@ pub fn sizing_plan_or(
         }
         (Err(e), _) => return Err(e),
     };
-    let cap = match a.cap {
-        Some(c) => validate::rate("--cap", c)?,
-        None => s.cap.unwrap_or(DEFAULT_CAP),
+    let (flag_preset, scenario_preset) = presets(l, a.store);
+    let cap = match (a.cap, &a.cap_from_measure) {
+        (Some(c), _) => validate::rate("--cap", c)?,
+        // A measured rate is a lower bound on the key's capacity; whole
+        // writes per second keep the simulator's "over the cap" exact.
+        (None, Some(path)) => crate::measure::cap_from_measure_file(path)?
+            .floor()
+            .max(1.0),
+        (None, None) => flag_preset
+            .as_ref()
+            .map(|p| p.write_cap_per_key)
+            .or(s.cap)
+            .or(scenario_preset.as_ref().map(|p| p.write_cap_per_key))
+            .unwrap_or(DEFAULT_CAP),
     };
     let safe = match (a.safe, a.headroom, s.safe, s.headroom) {
         (Some(v), _, _, _) => SafeRate::PerKey(v),
@@ -195,16 +207,37 @@ pub fn sizing_plan_or(
     Ok((peak, SizingPlan::new(peak.peak, cap, safe)?))
 }
 
-/// The read-path inputs from flags over the scenario.
-pub fn read_plan(l: &Loaded, a: &ReadArgs) -> InputResult<ReadPlan> {
+/// The store presets in force: one named by `--store` (ranks above the
+/// scenario's values) and one named by the scenario (ranks below them).
+pub fn presets(l: &Loaded, flag: Option<Store>) -> (Option<StorePreset>, Option<StorePreset>) {
+    (
+        flag.map(Store::preset),
+        l.scenario.store_preset.map(Store::preset),
+    )
+}
+
+/// The read-path inputs from flags over the scenario (and store presets).
+pub fn read_plan(l: &Loaded, a: &ReadArgs, store: Option<Store>) -> InputResult<ReadPlan> {
     let s = &l.scenario;
+    let (flag_preset, scenario_preset) = presets(l, store);
+    let batch =
+        |p: &Option<StorePreset>| p.as_ref().and_then(|p| p.batch_read_items).map(u64::from);
+    let read_cap = |p: &Option<StorePreset>| p.as_ref().and_then(|p| p.read_cap_per_key);
     ReadPlan::new(
         a.views.or(s.views).unwrap_or(DEFAULT_VIEWS),
         a.servers.or(s.servers).unwrap_or(DEFAULT_SERVERS),
         a.cache_seconds
             .or(s.cache_seconds)
             .unwrap_or(DEFAULT_CACHE_SECONDS),
-        a.batch_size.or(s.batch_size).unwrap_or(DEFAULT_BATCH),
-        a.read_cap.or(s.read_cap).unwrap_or(DEFAULT_READ_CAP),
+        a.batch_size
+            .or(batch(&flag_preset))
+            .or(s.batch_size)
+            .or(batch(&scenario_preset))
+            .unwrap_or(DEFAULT_BATCH),
+        a.read_cap
+            .or(read_cap(&flag_preset))
+            .or(s.read_cap)
+            .or(read_cap(&scenario_preset))
+            .unwrap_or(DEFAULT_READ_CAP),
     )
 }

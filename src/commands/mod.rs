@@ -5,6 +5,8 @@
 pub mod chart;
 pub mod common;
 pub mod docs;
+pub mod measure;
+pub mod placement;
 pub mod scenarios;
 pub mod simulate;
 pub mod size;
@@ -20,6 +22,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Scenarios(a) => scenarios::run(a),
         Command::Chart(a) => chart::run(a),
         Command::Resize(a) => timeline::run_resize(a),
+        Command::Keys(a) => placement::run_keys(a),
+        Command::Partitions(a) => placement::run_partitions(a),
+        Command::Stores(a) => placement::run_stores(a),
+        Command::Measure(a) => measure::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),
     }

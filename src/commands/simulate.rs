@@ -219,7 +219,7 @@ pub fn resolve(args: &SimInputs) -> anyhow::Result<Resolved> {
     let scenario = common::load_scenario(&args.scenario)?;
     let s = &scenario.scenario;
     let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
-    let reads = common::read_plan(&scenario, &args.reads)?;
+    let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let rate = match args.rate {
         Some(r) => validate::rate("--rate", r)?,
         None => s.rate.unwrap_or(peak.peak),

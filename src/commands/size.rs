@@ -131,7 +131,7 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let scenario = common::load_scenario(&args.scenario)?;
     let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
-    let reads = common::read_plan(&scenario, &args.reads)?;
+    let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let sizing = plan.size();
     let report = SizeRow {

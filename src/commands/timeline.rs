@@ -56,6 +56,12 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         (None, None) => RateCurve::flat(s.rate.unwrap_or(peak.peak))?,
     };
     let mut store = s.store.clone().unwrap_or_default();
+    // A --store preset ranks above the scenario: its burst applies.
+    let (flag_preset, scenario_preset) = common::presets(&loaded, sim.sizing.store);
+    match (flag_preset, &s.store, scenario_preset) {
+        (Some(p), _, _) | (None, None, Some(p)) => store.burst_seconds = p.burst_seconds as u64,
+        _ => {}
+    }
     if let Some(b) = t.burst_seconds {
         store.burst_seconds = b;
     }

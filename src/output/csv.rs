@@ -30,6 +30,11 @@ fn flatten(row: &Value) -> Vec<(String, String)> {
 
 impl Exporter for CsvExporter {
     fn render(&self, report: &dyn Report) -> anyhow::Result<Vec<u8>> {
+        if self.delimiter == b'\t' {
+            if let Some(raw) = report.tsv() {
+                return Ok(raw);
+            }
+        }
         let mut w = ::csv::WriterBuilder::new()
             .delimiter(self.delimiter)
             .from_writer(Vec::new());

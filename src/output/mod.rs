@@ -57,6 +57,10 @@ pub trait Report {
     }
     /// The human view for tables and Markdown.
     fn sections(&self) -> Vec<Section>;
+    /// A report whose TSV is not its CSV with tabs (raw key bytes) says so.
+    fn tsv(&self) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// Serialises a row struct into a JSON object (fields in declaration order).

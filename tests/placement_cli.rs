@@ -1,0 +1,260 @@
+//! End-to-end tests of `keys`, `partitions`, `stores`, `--store` and the
+//! `measure` error paths that need no server.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn shardplan() -> Command {
+    Command::cargo_bin("shardplan").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = shardplan()
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn keys_from_stdin_as_tsv() {
+    // Known answers from Redis 7 (CLUSTER KEYSLOT).
+    shardplan()
+        .args(["keys", "--stdin", "--format", "tsv"])
+        .write_stdin("{reel:8841}:likes:3\n{reel:8841}:likes:19\nreel:8841:likes:3\nreel:8841:likes:19\n")
+        .assert()
+        .success()
+        .stdout("{reel:8841}:likes:3\t5809\n{reel:8841}:likes:19\t5809\nreel:8841:likes:3\t7443\nreel:8841:likes:19\t6464\n");
+    // Bytes as given, UTF-8 or not; CRLF line ends are trimmed.
+    let out = shardplan()
+        .args(["keys", "--stdin", "--format", "tsv"])
+        .write_stdin(b"caf\xe9\r\n123456789\n".to_vec())
+        .assert()
+        .success();
+    let stdout = out.get_output().stdout.clone();
+    assert!(stdout.starts_with(b"caf\xe9\t"));
+    // CRC16 check value 0x31C3 = 12739 (below 16384, so also the slot).
+    assert!(stdout.ends_with(b"123456789\t12739\n"));
+}
+
+#[test]
+fn keys_template_with_nodes() {
+    let v = json_of(&[
+        "keys",
+        "--template",
+        "reel:8841:likes:<shard>",
+        "--shards",
+        "20",
+        "--nodes",
+        "3",
+    ]);
+    assert_eq!(v["keys"].as_array().unwrap().len(), 20);
+    assert_eq!(v["keys"][3]["key"], "reel:8841:likes:3");
+    assert_eq!(v["keys"][3]["slot"], 7443);
+    assert_eq!(v["keys"][19]["slot"], 6464);
+    assert_eq!(v["distinct_slots"], 20);
+    assert_eq!(v["distinct_nodes"], 3);
+    assert!(v["busiest_node_share"].as_f64().unwrap() >= 0.35);
+    let tagged = json_of(&[
+        "keys",
+        "--template",
+        "{reel:8841}:likes:<shard>",
+        "--shards",
+        "20",
+        "--nodes",
+        "3",
+    ]);
+    assert_eq!(tagged["distinct_slots"], 1);
+    assert_eq!(tagged["distinct_nodes"], 1);
+    assert_eq!(tagged["busiest_node_share"], 1.0);
+    let padded = json_of(&[
+        "keys",
+        "--template",
+        "r:<shard>",
+        "--shards",
+        "12",
+        "--pad",
+        "3",
+    ]);
+    assert_eq!(padded["keys"][7]["key"], "r:007");
+}
+
+#[test]
+fn keys_check_exit_codes() {
+    // One hash tag: every shard in one slot, exit 1 and the fix named.
+    let out = shardplan()
+        .args([
+            "keys",
+            "--template",
+            "{reel:8841}:likes:<shard>",
+            "--shards",
+            "20",
+            "--check",
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("SHARED SLOT"), "{stderr}");
+    // The shard number inside the tag spreads them; 4 shards over 2 nodes.
+    shardplan()
+        .args([
+            "keys",
+            "--template",
+            "{reel:8841:<shard>}:likes",
+            "--shards",
+            "20",
+            "--check",
+        ])
+        .assert()
+        .success();
+    shardplan()
+        .args([
+            "keys",
+            "--store",
+            "sorted",
+            "--template",
+            "reel#8841#likes#<shard>",
+            "--check",
+        ])
+        .assert()
+        .code(1);
+    let sorted = json_of(&[
+        "keys",
+        "--store",
+        "sorted",
+        "--template",
+        "reel#8841#likes#<shard>",
+    ]);
+    assert_eq!(sorted["contiguous"], true);
+    assert_eq!(sorted["keys"][7]["shard_first_key"], "07#reel#8841#likes");
+}
+
+#[test]
+fn keys_bad_input() {
+    for (args, what) in [
+        (
+            vec!["keys", "--template", "reel:likes", "--shards", "3"],
+            "--template",
+        ),
+        (
+            vec!["keys", "--template", "r:<shard>", "--shards", "0"],
+            "--shards",
+        ),
+        (
+            vec!["keys", "--template", "r:<shard>", "--nodes", "0"],
+            "--nodes",
+        ),
+        (
+            vec!["keys", "--template", "r:<shard>", "--store", "dynamodb"],
+            "--store",
+        ),
+        (vec!["keys"], "--stdin"),
+    ] {
+        let out = shardplan().args(&args).assert().code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(what), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn partitions_birthday_figures() {
+    // 20 shards over 10 partitions: sharing is certain (pigeonhole).
+    let v = json_of(&["partitions", "--shards", "20", "--partitions", "10"]);
+    assert_eq!(v["p_shared_partition"], 1.0);
+    // E[partitions with 2+] = P (1 - (1-1/P)^S - S/P (1-1/P)^(S-1)) = 6.0825...
+    let e = 10.0 * (1.0 - 0.9f64.powi(20) - 2.0 * 0.9f64.powi(19));
+    assert!((v["expected_shared_partitions"].as_f64().unwrap() - e).abs() < 1e-9);
+    // The classic birthday case: 23 over 365 is 0.5072972343.
+    let v = json_of(&["partitions", "--shards", "23", "--partitions", "365"]);
+    assert!((v["p_shared_partition"].as_f64().unwrap() - 0.507_297_234_3).abs() < 1e-9);
+    let v = json_of(&[
+        "partitions",
+        "--shards",
+        "20",
+        "--partitions",
+        "1000",
+        "--rate",
+        "14000",
+        "--cap",
+        "1000",
+    ]);
+    assert!(v["p_partition_over_cap_per_second"].as_f64().is_some());
+}
+
+#[test]
+fn stores_and_presets() {
+    let v = json_of(&["stores"]);
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["store"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["dynamodb", "firestore", "redis-cluster", "sorted"]);
+    // Firestore: about one write a second per document; 70% of it is safe.
+    let v = json_of(&["size", "--peak", "140", "--store", "firestore"]);
+    assert_eq!(v["cap"], 1.0);
+    assert_eq!(v["shards"], 200);
+    // A flag still overrides the preset.
+    let v = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--store",
+        "redis-cluster",
+        "--cap",
+        "1000",
+    ]);
+    assert_eq!(v["shards"], 20);
+}
+
+#[test]
+fn measure_errors_without_a_server() {
+    let out = shardplan()
+        .args(["measure", "--redis", "http://127.0.0.1:6379"])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("--redis"));
+    // Nothing listens on port 1: a refused connection is exit 1.
+    let out = shardplan()
+        .args([
+            "measure",
+            "--redis",
+            "redis://127.0.0.1:1",
+            "--duration",
+            "1s",
+            "--max-ops",
+            "10",
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("127.0.0.1:1"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn cap_from_measure_sets_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("m.json");
+    std::fs::write(&f, r#"{"single_ops_per_second": 1500.7}"#).unwrap();
+    let v = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--headroom",
+        "0.3",
+        "--cap-from-measure",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(v["cap"], 1500.0);
+    assert_eq!(v["shards"], 14); // 14,000 / 1,050 = 13.3 -> 14
+    std::fs::write(&f, "not json").unwrap();
+    let out = shardplan()
+        .args(["size", "--cap-from-measure", f.to_str().unwrap()])
+        .assert()
+        .code(2);
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("--cap-from-measure"));
+}
