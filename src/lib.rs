@@ -15,9 +15,10 @@
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
 
 pub mod error;
-pub mod traffic;
-pub mod validate;
+pub mod exact;
 pub mod sampler;
 pub mod simulate;
 pub mod sizing;
 pub mod stats;
+pub mod traffic;
+pub mod validate;
