@@ -22,10 +22,12 @@ use crate::error::{InputError, InputResult};
 use crate::traffic::TrafficModel;
 use crate::validate;
 
-use special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_pois_cdf, ln_pois_sf};
+use special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf};
 
-/// The table starts where `P(max <= c)` drops below this (ln 1e-300).
-const LN_TABLE_LO: f64 = -690.775_527_898_213_7;
+/// The table starts where `P(max <= c)` drops below this (ln 1e-30): no
+/// mean, quantile (q >= 1e-30) or run quantile needs less; smaller values
+/// are computed on demand.
+const LN_TABLE_LO: f64 = -69.077_552_789_821_37;
 /// ...and ends where `P(max > c)` is below this (ln 1e-17): beyond it the
 /// CDF is 1 to double precision.
 const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
@@ -54,24 +56,36 @@ impl BusiestShard {
         let point = Point::new(rate, shards, model)?;
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
-        let cs: Vec<u64> = (lo..=hi).collect();
-        // Walk down from the top: the tail formula serves the upper part,
-        // Levin's formula the rest (the costly part, so it runs on rayon).
-        let tails: Vec<Option<f64>> = cs
-            .iter()
-            .map(|&c| point.ln_sf_tail(c).map(|(ln_sf, _)| ln_sf))
-            .collect();
-        let pairs: Vec<(f64, f64)> = cs
-            .par_iter()
-            .zip(tails.par_iter())
-            .map(|(&c, tail)| match *tail {
-                Some(ln_sf) => (ln_1m_exp(ln_sf), ln_sf),
-                None => {
-                    let ln_cdf = point.ln_cdf(c);
-                    (ln_cdf, ln_1m_exp(ln_cdf))
-                }
-            })
-            .collect();
+        let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
+        let pairs: Vec<(f64, f64)> = match model {
+            TrafficModel::Poisson => {
+                let s = shards as f64;
+                ln_q1
+                    .iter()
+                    .zip(&ln_f1)
+                    .map(|(&ln_q, &ln_f)| (s * ln_f, ln_sf_independent(ln_q, shards)))
+                    .collect()
+            }
+            TrafficModel::Fixed => {
+                // The tail formula serves the upper part, Levin's formula
+                // the rest; each c is independent, so the table fills on
+                // rayon.
+                ln_q1
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, &ln_q)| {
+                        let c = lo + i as u64;
+                        match point.ln_sf_tail_given(c, ln_q) {
+                            Some((ln_sf, _)) => (ln_1m_exp(ln_sf), ln_sf),
+                            None => {
+                                let ln_cdf = point.ln_cdf_levin(c);
+                                (ln_cdf, ln_1m_exp(ln_cdf))
+                            }
+                        }
+                    })
+                    .collect()
+            }
+        };
         let (ln_cdf, ln_sf) = pairs.into_iter().unzip();
         Ok(BusiestShard {
             rate: point.rate,
@@ -108,7 +122,7 @@ impl BusiestShard {
         (i < self.ln_cdf.len()).then_some(i)
     }
 
-    /// The range of `c` held in the table: below it `P(max <= c) < 1e-300`,
+    /// The range of `c` held in the table: below it `P(max <= c) < 1e-30`,
     /// above it `P(max > c) < 1e-17`. Other values are computed on demand.
     pub fn table_range(&self) -> (u64, u64) {
         (self.lo, self.lo + self.ln_cdf.len() as u64 - 1)
@@ -243,12 +257,23 @@ impl Point {
                 }
                 match self.ln_sf_tail(c) {
                     Some((ln_sf, _)) => ln_1m_exp(ln_sf),
-                    None => levin::ln_cdf_fixed(self.likes(), self.shards, c),
+                    None => self.ln_cdf_levin(c),
                 }
             }
             TrafficModel::Poisson => {
                 self.shards as f64 * ln_pois_cdf(c, self.rate / self.shards as f64)
             }
+        }
+    }
+
+    /// `ln P(max <= c)` by Levin's formula (fixed traffic), or the closed
+    /// form (Poisson traffic), without trying the tail formula first.
+    fn ln_cdf_levin(&self, c: u64) -> f64 {
+        match self.model {
+            TrafficModel::Fixed if c >= self.c_min() => {
+                levin::ln_cdf_fixed(self.likes(), self.shards, c)
+            }
+            _ => self.ln_cdf(c),
         }
     }
 
@@ -289,13 +314,21 @@ impl Point {
     /// `(S q1)^2 / 6`. The midpoint is returned (error at most half the
     /// width).
     fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
+        let ln_q1 = match self.model {
+            TrafficModel::Fixed if c >= self.likes() || c < self.c_min() || self.shards == 1 => {
+                f64::NAN // not needed
+            }
+            _ => self.ln_one_sf(c),
+        };
+        self.ln_sf_tail_given(c, ln_q1)
+    }
+
+    /// [`Point::ln_sf_tail`] with `ln P(N_1 > c)` already known.
+    fn ln_sf_tail_given(&self, c: u64, ln_q1: f64) -> Option<(f64, f64)> {
         // Rounding of the log-space tail sums, relative.
         const TAIL_ROUNDING: f64 = 1e-14;
         match self.model {
-            TrafficModel::Poisson => Some((
-                levin::ln_sf_poisson(self.rate, self.shards, c),
-                TAIL_ROUNDING,
-            )),
+            TrafficModel::Poisson => Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)),
             TrafficModel::Fixed => {
                 let (l, s) = (self.likes(), self.shards);
                 if c >= l {
@@ -305,7 +338,6 @@ impl Point {
                     // Some shard must exceed c (with one shard, it has all L).
                     return Some((0.0, 0.0));
                 }
-                let ln_q1 = self.ln_one_sf(c);
                 let ln_s = (s as f64).ln();
                 // Two shards cannot both exceed c: the first term is exact.
                 if 2 * (c + 1) > l {
@@ -339,6 +371,54 @@ impl Point {
         }
     }
 
+    /// Per-shard `ln P(N_1 > c)` and `ln P(N_1 <= c)` for `c` in
+    /// `lo..=hi` by the pmf recurrences `Q(c-1) = Q(c) + p(c)` and
+    /// `F(c+1) = F(c) + p(c+1)`: O(1) per value instead of a tail sum of
+    /// O(sd) terms, which matters when one shard's sd is in the thousands.
+    /// A direct tail sum re-anchors every `ANCHOR_EVERY` values, so the
+    /// rounding of the sums (relative, ~1e-16 per step) cannot build up.
+    fn one_shard_tails(&self, lo: u64, hi: u64) -> (Vec<f64>, Vec<f64>) {
+        const ANCHOR_EVERY: u64 = 1024;
+        let (s, l) = (self.shards as f64, self.likes());
+        let lambda = self.rate / s;
+        let ln_pmf = |c: u64| match self.model {
+            TrafficModel::Fixed => ln_dbinom(c, l, 1.0 / s, (s - 1.0) / s),
+            TrafficModel::Poisson => ln_dpois(c, lambda),
+        };
+        let ln_one_cdf = |c: u64| match self.model {
+            TrafficModel::Fixed => ln_1m_exp(ln_binom_sf(c, l, 1.0 / s, (s - 1.0) / s)),
+            TrafficModel::Poisson => ln_pois_cdf(c, lambda),
+        };
+        let starts: Vec<u64> = (lo..=hi).step_by(ANCHOR_EVERY as usize).collect();
+        let chunks: Vec<(Vec<f64>, Vec<f64>)> = starts
+            .par_iter()
+            .map(|&a| {
+                let b = (a + ANCHOR_EVERY - 1).min(hi);
+                let n = (b - a + 1) as usize;
+                let mut q = vec![0.0; n];
+                q[n - 1] = self.ln_one_sf(b);
+                for i in (0..n - 1).rev() {
+                    q[i] = ln_add(q[i + 1], ln_pmf(a + i as u64 + 1));
+                }
+                let mut f = vec![0.0; n];
+                if self.model == TrafficModel::Poisson {
+                    f[0] = ln_one_cdf(a);
+                    for i in 1..n {
+                        f[i] = ln_add(f[i - 1], ln_pmf(a + i as u64));
+                    }
+                }
+                (q, f)
+            })
+            .collect();
+        let mut ln_q = Vec::with_capacity((hi - lo + 1) as usize);
+        let mut ln_f = Vec::with_capacity((hi - lo + 1) as usize);
+        for (q, f) in chunks {
+            ln_q.extend(q);
+            ln_f.extend(f);
+        }
+        (ln_q, ln_f)
+    }
+
     /// Top of the table: the smallest `c` with `S P(N_1 > c) < 1e-17`, an
     /// upper bound on `P(max > c)` (union bound).
     fn table_hi(&self) -> u64 {
@@ -366,7 +446,7 @@ impl Point {
     }
 
     /// Bottom of the table: the largest `c <= hi` with
-    /// `P(max <= c) < 1e-300`, or the smallest possible count if none.
+    /// `P(max <= c) < 1e-30`, or the smallest possible count if none.
     fn table_lo(&self, hi: u64) -> u64 {
         let c_min = self.c_min();
         let tiny = |c: u64| self.ln_cdf(c) < LN_TABLE_LO;
@@ -404,13 +484,27 @@ fn ln_two_over(likes: u64, shards: u64, c: u64) -> f64 {
             ln_binom_sf(c, likes - a, p2, q2)
         };
         let term = ln_dbinom(a, likes, p1, q1) + cond;
-        if term == f64::NEG_INFINITY || (total.is_finite() && term < total - 42.0) {
+        // Terms below e^-37 (1e-16) of the sum: q2 enters the result only as
+        // a correction of relative size <= S q1 / 2 <= 5e-3.
+        if term == f64::NEG_INFINITY || (total.is_finite() && term < total - 37.0) {
             break;
         }
         total = ln_add(total, term);
         a += 1;
     }
     total
+}
+
+/// `ln P(max > c) = ln(1 - (1 - Q)^S)` for `S` independent shards each over
+/// `c` with probability `Q = e^ln_q`.
+fn ln_sf_independent(ln_q: f64, shards: u64) -> f64 {
+    let s = shards as f64;
+    if ln_q + s.ln() < -40.0 {
+        // S Q < 4e-18: 1 - (1-Q)^S = S Q (1 - (S-1) Q / 2 + ...) to double
+        // precision, and this stays finite below f64's range.
+        return s.ln() + ln_q;
+    }
+    ln_1m_exp(s * ln_1m_exp(ln_q))
 }
 
 /// `ln(1 - (1 - p)^T)` from `ln p`: the chance that at least one of
