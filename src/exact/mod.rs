@@ -31,6 +31,9 @@ const LN_TABLE_LO: f64 = -69.077_552_789_821_37;
 /// ...and ends where `P(max > c)` is below this (ln 1e-17): beyond it the
 /// CDF is 1 to double precision.
 const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
+/// Levin's formula fills the table in pieces of at least this many `c`
+/// values, one rayon task each.
+const LEVIN_PIECE: usize = 64;
 /// The two-term Bonferroni value is used once its relative error is this
 /// small, or smaller than that of `1 - P(max <= c)` by Levin's formula.
 const BONFERRONI_REL_GAP: f64 = 1e-12;
@@ -67,20 +70,43 @@ impl BusiestShard {
                     .collect()
             }
             TrafficModel::Fixed => {
-                // The tail formula serves the upper part, Levin's formula
-                // the rest; each c is independent, so the table fills on
-                // rayon.
-                ln_q1
+                // The tail formula serves the upper part of the table...
+                let tails: Vec<Option<(f64, f64)>> = ln_q1
                     .par_iter()
                     .enumerate()
-                    .map(|(i, &ln_q)| {
-                        let c = lo + i as u64;
-                        match point.ln_sf_tail_given(c, ln_q) {
-                            Some((ln_sf, _)) => (ln_1m_exp(ln_sf), ln_sf),
-                            None => {
-                                let ln_cdf = point.ln_cdf_levin(c);
-                                (ln_cdf, ln_1m_exp(ln_cdf))
-                            }
+                    .map(|(i, &ln_q)| point.ln_sf_tail_given(lo + i as u64, ln_q))
+                    .collect();
+                // ...and Levin's formula the rest, a run at the bottom (the
+                // tail formula only gets better as c grows). The run is cut
+                // in a few pieces for rayon; each piece updates its sums
+                // from one c to the next.
+                let run = tails.iter().take_while(|t| t.is_none()).count();
+                // Starting a piece costs about one point evaluation, so use
+                // as few pieces as keep every core busy.
+                let piece = LEVIN_PIECE.max(run.div_ceil(2 * rayon::current_num_threads()));
+                let pieces = run.div_ceil(piece).max(1);
+                let levin: Vec<f64> = (0..pieces)
+                    .into_par_iter()
+                    .flat_map_iter(|k| {
+                        let from = lo + (k * piece) as u64;
+                        let to = (lo + run as u64).min(from + piece as u64);
+                        if from >= to {
+                            Vec::new()
+                        } else {
+                            levin::ln_cdf_fixed_range(point.likes(), shards, from, to - 1)
+                        }
+                    })
+                    .collect();
+                tails
+                    .iter()
+                    .enumerate()
+                    .map(|(i, tail)| match (tail, levin.get(i)) {
+                        (Some((ln_sf, _)), _) => (ln_1m_exp(*ln_sf), *ln_sf),
+                        (None, Some(&ln_cdf)) => (ln_cdf, ln_1m_exp(ln_cdf)),
+                        // A gap above the run (not expected): point formula.
+                        (None, None) => {
+                            let ln_cdf = point.ln_cdf_levin(lo + i as u64);
+                            (ln_cdf, ln_1m_exp(ln_cdf))
                         }
                     })
                     .collect()
@@ -165,7 +191,8 @@ impl BusiestShard {
     }
 
     /// The smallest `c` with `P(max <= c) >= q`, for `q` in (0, 1); `q <= 0`
-    /// gives the table start and `q >= 1` its end.
+    /// gives the table start and `q >= 1` its end (the first `c` with
+    /// `P(max > c) < 1e-17`).
     pub fn quantile(&self, q: f64) -> u64 {
         self.run_quantile(1.0, q)
     }
@@ -185,6 +212,14 @@ impl BusiestShard {
         let ok = |ln_cdf: f64| seconds * ln_cdf >= ln_q;
         // First index whose CDF reaches q (the table is monotone).
         let i = self.ln_cdf.partition_point(|&x| !ok(x));
+        if i == 0 {
+            // q below 1e-30: the answer can lie under the table.
+            let (mut c, c_min) = (lo, self.point().c_min());
+            while c > c_min && ok(self.ln_cdf(c - 1)) {
+                c -= 1;
+            }
+            return c;
+        }
         if i < self.ln_cdf.len() {
             return lo + i as u64;
         }
@@ -470,27 +505,46 @@ impl Point {
 /// `ln P(N_1 > c, N_2 > c)` for Multinomial(L; 1/S, ...), `S >= 2`:
 /// `sum_{a > c} P(N_1 = a) P(N_2 > c | N_1 = a)` with
 /// `N_2 | N_1 = a ~ Binomial(L - a, 1/(S-1))`. Called only with `c` above
-/// the mean, where both factors fall as `a` grows.
+/// the mean, where both factors fall as `a` grows, so the first term is the
+/// largest and terms below e^-40 of it are dropped (q2 only corrects the
+/// result by a relative <= S q1 / 2 <= 5e-3).
+///
+/// The sum runs from the last `a` down, so the binomial tail can grow by
+/// the recurrence `P(Bin(n+1) > c) = P(Bin(n) > c) + p P(Bin(n) = c)`
+/// (additions only): O(1) per term instead of a tail sum each.
 fn ln_two_over(likes: u64, shards: u64, c: u64) -> f64 {
     let s = shards as f64;
     let (p1, q1) = (1.0 / s, (s - 1.0) / s);
     let (p2, q2) = (1.0 / (s - 1.0), (s - 2.0) / (s - 1.0));
+    // Both shards over c needs a >= c + 1 and L - a >= c + 1.
+    if likes < 2 * (c + 1) {
+        return f64::NEG_INFINITY;
+    }
+    let a_lo = c + 1;
+    let a_top = likes - c - 1;
+    let ln_first = ln_dbinom(a_lo, likes, p1, q1);
+    let mut a_hi = a_lo;
+    while a_hi < a_top && ln_dbinom(a_hi + 1, likes, p1, q1) > ln_first - 40.0 {
+        a_hi += 1;
+    }
     let mut total = f64::NEG_INFINITY;
-    let mut a = c + 1;
-    while a + c < likes {
-        let cond = if shards == 2 {
-            0.0 // N_2 = L - a > c
-        } else {
-            ln_binom_sf(c, likes - a, p2, q2)
-        };
-        let term = ln_dbinom(a, likes, p1, q1) + cond;
-        // Terms below e^-37 (1e-16) of the sum: q2 enters the result only as
-        // a correction of relative size <= S q1 / 2 <= 5e-3.
-        if term == f64::NEG_INFINITY || (total.is_finite() && term < total - 37.0) {
+    let mut ln_tail = if shards == 2 {
+        0.0 // N_2 = L - a > c
+    } else {
+        ln_binom_sf(c, likes - a_hi, p2, q2)
+    };
+    let mut a = a_hi;
+    loop {
+        total = ln_add(total, ln_dbinom(a, likes, p1, q1) + ln_tail);
+        if a == a_lo {
             break;
         }
-        total = ln_add(total, term);
-        a += 1;
+        if shards > 2 {
+            // n = L - a grows by one as a steps down.
+            let n = likes - a;
+            ln_tail = ln_add(ln_tail, p2.ln() + ln_dbinom(c, n, p2, q2));
+        }
+        a -= 1;
     }
     total
 }
