@@ -677,6 +677,21 @@ fn validate_seconds(seconds: f64) -> InputResult<f64> {
     Ok(seconds)
 }
 
+/// One [`Risk`] row per shard count, in the order given (for `sweep`).
+/// Rows are independent, so they are computed on rayon.
+pub fn sweep(
+    rate: f64,
+    shard_counts: &[u64],
+    cap: f64,
+    seconds: f64,
+    model: TrafficModel,
+) -> InputResult<Vec<Risk>> {
+    shard_counts
+        .par_iter()
+        .map(|&shards| Risk::compute(rate, shards, cap, seconds, model))
+        .collect()
+}
+
 /// `ln P(any second over the cap during the run)` for `shards` shards:
 /// needs only the one point `c = cap`, not the whole table.
 pub fn ln_p_any_over_cap(
