@@ -18,7 +18,7 @@
 //! grid of about 30 standard deviations of `W` holds all its mass (no
 //! aliasing) and only the first ~100 frequencies are above 1e-18.
 
-use super::special::{ln_dpois, ln_pois_cdf};
+use super::special::{ln_dpois, ln_pois_cdf, stirlerr};
 
 /// `|psi_j|^S` below this is negligible next to `P(W = L) M >= 1`...
 const QUIET: f64 = 1e-20;
@@ -201,9 +201,14 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
         return f64::NEG_INFINITY;
     }
     if sc == likes as u128 {
-        // Every shard has exactly c: L! / (c!^S S^L).
-        let (l, s) = (likes as f64, shards as f64);
-        return libm::lgamma(l + 1.0) - s * libm::lgamma(c as f64 + 1.0) - l * s.ln();
+        // Every shard has exactly c: L! / (c!^S S^L). With Stirling's
+        // form ln n! = (n + 1/2) ln n - n + ln(2 pi)/2 + stirlerr(n) and
+        // L = S c, the n ln n and n terms cancel exactly, leaving no
+        // cancellation of size L ln L.
+        let (l, s, cf) = (likes as f64, shards as f64, c as f64);
+        let half_ln_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
+        return 0.5 * l.ln() - 0.5 * s * cf.ln() + half_ln_2pi * (1.0 - s) + stirlerr(l)
+            - s * stirlerr(cf);
     }
     let lambda = tilt(likes, shards, c);
     let y = truncated(lambda, c);
@@ -455,6 +460,19 @@ mod tests {
         assert!(v.iter().all(|x| x.is_finite()));
         assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
         eprintln!("3001 cuts in {:?}", t.elapsed());
+    }
+
+    #[test]
+    fn all_shards_equal_is_exact() {
+        // P(max <= 100) for 1000 likes over 10 shards = 1000! / (100!^10 10^1000);
+        // exact rational (scripts/check_exact.py): 8.0280057518333943e-13.
+        let got = ln_cdf_fixed(1000, 10, 100).exp();
+        assert!(
+            (got / 8.028_005_751_833_394e-13 - 1.0).abs() < 1e-14,
+            "{got:e}"
+        );
+        // L = 6, S = 3, c = 2: 90/729.
+        assert!((ln_cdf_fixed(6, 3, 2).exp() / (90.0 / 729.0) - 1.0).abs() < 1e-15);
     }
 
     #[test]
