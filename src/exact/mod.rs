@@ -163,8 +163,8 @@ impl BusiestShard {
         }
     }
 
-    /// `ln P(max > c)`, finite however small (down to about -1e300); `-inf`
-    /// only where it is exactly 0 (fixed traffic, `c >= rate`).
+    /// `ln P(max > c)`, finite however small the probability; `-inf` only
+    /// where it is exactly 0 (fixed traffic, `c >= rate`).
     pub fn ln_sf(&self, c: u64) -> f64 {
         match self.index(c) {
             Some(i) => self.ln_sf[i],
@@ -199,13 +199,14 @@ impl BusiestShard {
 
     /// The busiest shard over a run of `seconds` independent seconds: the
     /// smallest `c` with `P(max <= c)^seconds >= q`. `seconds = 1` is
-    /// [`BusiestShard::quantile`].
+    /// [`BusiestShard::quantile`]; `seconds` need not be whole.
     pub fn run_quantile(&self, seconds: f64, q: f64) -> u64 {
         let (lo, hi) = self.table_range();
         if q.is_nan() || q <= 0.0 {
             return lo;
         }
-        if q >= 1.0 {
+        if q >= 1.0 || !seconds.is_finite() || seconds <= 0.0 {
+            // A run must be a positive, finite length ([`Risk`] checks it).
             return hi;
         }
         let ln_q = q.ln();
