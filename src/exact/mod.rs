@@ -388,6 +388,12 @@ impl Point {
                     return None;
                 }
                 let sf = s as f64;
+                // C(S,2) q2 <= C(S,2) q1^2 (negative association), so below
+                // (S-1) q1 / 2 < 1e-17 the first term is exact to double
+                // precision and q2 need not be summed.
+                if ((sf - 1.0) / 2.0).ln() + ln_q1 < LN_TABLE_HI {
+                    return Some((ln_s + ln_q1, TAIL_ROUNDING));
+                }
                 let ln_q2 = ln_two_over(l, s, c);
                 let ln_pairs = (sf * (sf - 1.0) / 2.0).ln();
                 let ln_triples = (sf * (sf - 1.0) * (sf - 2.0) / 6.0).ln();
