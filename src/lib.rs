@@ -19,6 +19,7 @@ pub mod cli;
 pub mod commands;
 pub mod duration;
 pub mod error;
+pub mod exact;
 pub mod measure;
 pub mod output;
 pub mod partitions;
