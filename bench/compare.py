@@ -164,6 +164,7 @@ def main():
                    help="10x fewer simulated seconds everywhere (a smoke run)")
     p.add_argument("--loop-seconds", type=int, default=200,
                    help="simulated seconds for the pure-Python loop (default 200)")
+    p.add_argument("--revision", default="", help="source revision, for the report")
     p.add_argument("--out", default=os.path.join(here, "results.md"))
     a = p.parse_args()
     if a.runs < 1:
@@ -302,7 +303,7 @@ def main():
                  f"{cases[0][3]:,} simulated s, {mb(rss_big['rss_kib'])} MB at {big:,} s "
                  f"(target under 64 MB: {'met' if rss_big['rss_kib'] < 64 * 1024 else 'NOT met'}); "
                  f"that run took {rss_big['wall']:.2f} s wall; RSS by {rss_big['rss_how']}.")
-    lines.append(f"- Versions: {subprocess.run([sp, '--version'], capture_output=True, text=True).stdout.strip()}, "
+    lines.append(f"- Versions: {a.revision + ' ' if a.revision else ''}{subprocess.run([sp, '--version'], capture_output=True, text=True).stdout.strip()}, "
                  f"numpy {rows[0]['refj'].get('numpy_version', '?')}, "
                  f"Python {subprocess.run([py, '-c', 'import platform; print(platform.python_version())'], capture_output=True, text=True).stdout.strip()}.")
     lines.append("")

@@ -17,6 +17,12 @@ echo "building shardplan (release)..." >&2
 cargo build --release --quiet
 bin="${CARGO_TARGET_DIR:-target}/release/shardplan"
 [ -x "$bin" ] || { echo "no binary at $bin" >&2; exit 1; }
+# A shared CARGO_TARGET_DIR may be rebuilt by another checkout mid-run:
+# time a private copy of this build.
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp "$bin" "$work/shardplan"
+rev="$(git describe --always --dirty 2>/dev/null || echo unknown)"
 
 has_numpy() { env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$1" -c 'import numpy' 2>/dev/null; }
 if [ -x bench/.venv/bin/python ] && has_numpy bench/.venv/bin/python; then
@@ -34,4 +40,4 @@ else
 fi
 command -v hyperfine >/dev/null || echo "hyperfine not installed: timing with a plain loop" >&2
 
-exec "$py" bench/compare.py --shardplan "$bin" --python "$py" "$@"
+"$py" bench/compare.py --shardplan "$work/shardplan" --revision "$rev" --python "$py" "$@"

@@ -93,7 +93,9 @@ fn merge(c: &mut Criterion) {
     let lo = a.min().unwrap_or(0).min(b.min().unwrap_or(0));
     a.record(lo.saturating_sub(50));
     b.record(lo + 150);
-    let bins = a.bins().len().max(b.bins().len());
+    // Dense bins from smallest to largest value (empty ones included).
+    let span = |h: &Histogram| h.max().unwrap_or(0) - h.min().unwrap_or(0) + 1;
+    let bins = span(&a).max(span(&b));
     c.bench_function(&format!("histogram_merge/{bins}_bins"), |bench| {
         bench.iter_batched_ref(
             || a.clone(),
@@ -104,20 +106,25 @@ fn merge(c: &mut Criterion) {
 }
 
 fn run(c: &mut Criterion) {
-    let mut g = c.benchmark_group("simulate_run_100k_seconds");
+    let mut g = c.benchmark_group("simulate_run");
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(10));
-    g.throughput(Throughput::Elements(100_000));
-    for (rate, shards) in CASES {
-        let plan = SimPlan::new(rate as f64, shards, 1000.0, 100_000, TrafficModel::Fixed, 1)
+    // 100,000 seconds of the small case; the large case costs ~14x more per
+    // second, so 10,000 keeps one iteration under a second.
+    for (rate, shards, seconds) in [(14_000, 20, 100_000), (200_000, 286, 10_000)] {
+        g.throughput(Throughput::Elements(seconds));
+        let plan = SimPlan::new(rate as f64, shards, 1000.0, seconds, TrafficModel::Fixed, 1)
             .expect("valid plan");
         for threads in [1usize, 2] {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()
                 .expect("thread pool");
-            let id = BenchmarkId::new(format!("{rate}x{shards}"), format!("{threads}_threads"));
+            let id = BenchmarkId::new(
+                format!("{rate}x{shards}x{seconds}s"),
+                format!("{threads}_threads"),
+            );
             g.bench_function(id, |b| {
                 b.iter(|| pool.install(|| simulate::run(&plan, None, &|_| {}).expect("run")))
             });
