@@ -125,9 +125,12 @@ def numpy_env():
     return env
 
 
+USE_HYPERFINE = True
+
+
 def time_runs(cmd, runs, env=None):
-    """Wall and CPU seconds of `runs` runs: dict with min, median, cpu_median."""
-    if shutil.which("hyperfine"):
+    """Wall and CPU seconds of `runs` runs: dict with min, median, cpu."""
+    if USE_HYPERFINE and shutil.which("hyperfine"):
         with tempfile.NamedTemporaryFile(suffix=".json") as tmp:
             hf = ["hyperfine", "--shell=none", "--style", "none", "--runs", str(runs),
                   "--export-json", tmp.name, "--", subprocess.list2cmdline(cmd)]
@@ -164,11 +167,15 @@ def main():
                    help="10x fewer simulated seconds everywhere (a smoke run)")
     p.add_argument("--loop-seconds", type=int, default=200,
                    help="simulated seconds for the pure-Python loop (default 200)")
+    p.add_argument("--no-hyperfine", action="store_true",
+                   help="time with the plain loop even when hyperfine is installed")
     p.add_argument("--revision", default="", help="source revision, for the report")
     p.add_argument("--out", default=os.path.join(here, "results.md"))
     a = p.parse_args()
     if a.runs < 1:
         raise SystemExit("--runs must be at least 1")
+    global USE_HYPERFINE
+    USE_HYPERFINE = not a.no_hyperfine
 
     scale = 10 if a.quick else 1
     sp = os.path.abspath(a.shardplan)

@@ -6,6 +6,7 @@
 #   bash bench/compare.sh            # full run, 3 timed runs per command (~3-5 min)
 #   bash bench/compare.sh --quick    # 10x fewer seconds: a smoke run
 #   bash bench/compare.sh --runs 5   # more repetitions on a quiet machine
+#   bash bench/compare.sh --no-hyperfine   # plain timing loop
 #
 # Needs: cargo, python3 (3.9+). numpy is taken from bench/.venv, else from
 # python3, else installed into bench/.venv with pip. hyperfine is used when
