@@ -17,6 +17,7 @@
 pub mod chart;
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod duration;
 pub mod error;
 pub mod exact;
