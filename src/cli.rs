@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::output::Format;
+use crate::simulate::SamplerKind;
 use crate::store::Store;
 use crate::timeline::bucket::BurstStart;
 use crate::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
@@ -174,6 +175,10 @@ pub struct SimInputs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub threads: Option<u64>,
+    /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
+    /// multinomial (every shard, S - 1 binomials a second) or exact-table.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub sampler: SamplerKind,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]

@@ -110,6 +110,60 @@ impl ShardSampler {
     }
 }
 
+/// Draws a whole value from a tabulated distribution by inversion: one
+/// uniform and a binary search. Below 0.5 it searches the CDF, above it the
+/// survival function, so both tails keep their digits down to 2^-53.
+#[derive(Debug, Clone)]
+pub struct TableSampler {
+    lo: u64,
+    cdf: Vec<f64>,
+    sf: Vec<f64>,
+}
+
+impl TableSampler {
+    /// `cdf[i] = P(X <= lo + i)`, `sf[i] = P(X > lo + i)`; the table must
+    /// end where `sf` is below 2^-53 (nothing past it can be drawn).
+    pub fn new(lo: u64, cdf: Vec<f64>, sf: Vec<f64>) -> Self {
+        debug_assert_eq!(cdf.len(), sf.len());
+        TableSampler { lo, cdf, sf }
+    }
+
+    /// The distribution of the busiest shard in one second.
+    pub fn busiest(b: &crate::exact::BusiestShard) -> Self {
+        let (lo, hi) = b.table_range();
+        Self::new(
+            lo,
+            (lo..=hi).map(|c| b.cdf(c)).collect(),
+            (lo..=hi).map(|c| b.sf(c)).collect(),
+        )
+    }
+
+    /// The distribution of the quietest shard in one second.
+    pub fn quietest(q: &crate::exact::QuietestShard) -> Self {
+        let (lo, hi) = q.table_range();
+        Self::new(
+            lo,
+            (lo..=hi).map(|c| q.cdf(c)).collect(),
+            (lo..=hi).map(|c| q.sf(c)).collect(),
+        )
+    }
+
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
+        use rand::RngExt;
+        // 53 random bits: u = k / 2^53, so 1 - u is exact too.
+        let u: f64 = rng.random();
+        let i = if u < 0.5 {
+            // The first value whose CDF exceeds u.
+            self.cdf.partition_point(|&f| f <= u)
+        } else {
+            // The same value, found from the upper tail: first sf < 1 - u.
+            let v = 1.0 - u;
+            self.sf.partition_point(|&g| g >= v)
+        };
+        self.lo + i.min(self.cdf.len() - 1) as u64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,12 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{InputError, InputResult};
-use crate::sampler::{chunk_rng, ShardSampler};
+use std::sync::Arc;
+
+use rand_distr::{Distribution, Poisson};
+
+use crate::exact::{BusiestShard, QuietestShard};
+use crate::sampler::{chunk_rng, ShardSampler, TableSampler};
 use crate::stats::Histogram;
 use crate::traffic::TrafficModel;
 use crate::validate;
@@ -25,6 +30,46 @@ const ROW_BATCH_CHUNKS: u64 = 16;
 /// Largest run we accept: 1e12 seconds is 31,700 years.
 pub const MAX_SECONDS: u64 = 1_000_000_000_000;
 
+/// How each simulated second is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SamplerKind {
+    /// The exact table where it is cheap to build, else multinomial; always
+    /// multinomial with --per-second (which needs each second's joint counts).
+    #[default]
+    Auto,
+    /// Every shard's count, as S - 1 conditional binomials per second.
+    Multinomial,
+    /// The busiest and the quietest shard drawn straight from their exact
+    /// per-second distributions: one uniform and a table lookup each.
+    ExactTable,
+}
+
+impl SamplerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SamplerKind::Auto => "auto",
+            SamplerKind::Multinomial => "multinomial",
+            SamplerKind::ExactTable => "exact-table",
+        }
+    }
+}
+
+/// The busiest and quietest shards' exact per-second distributions, as
+/// samplers (the fast path).
+#[derive(Debug, Clone)]
+pub struct ExactTables {
+    exact: BusiestShard,
+    busiest: TableSampler,
+    quietest: TableSampler,
+    /// Poisson traffic draws the second's like count (for the total).
+    poisson: Option<Poisson<f64>>,
+}
+
+/// Above this mean per shard, fixed traffic builds its exact table slowly
+/// (Levin's sums grow with the spread of a shard's count), so `auto` keeps
+/// the multinomial sampler.
+const AUTO_TABLE_MAX_MEAN_PER_SHARD: f64 = 20_000.0;
+
 /// A validated simulation.
 #[derive(Debug, Clone)]
 pub struct SimPlan {
@@ -35,6 +80,7 @@ pub struct SimPlan {
     pub traffic: TrafficModel,
     pub seed: u64,
     sampler: ShardSampler,
+    tables: Option<Arc<ExactTables>>,
 }
 
 impl SimPlan {
@@ -65,7 +111,72 @@ impl SimPlan {
             traffic,
             seed,
             sampler,
+            tables: None,
         })
+    }
+
+    /// Chooses how seconds are drawn. `per_second` runs need the joint
+    /// counts of each second, so they always use the multinomial sampler.
+    pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> InputResult<Self> {
+        let use_table = match kind {
+            SamplerKind::Auto => !per_second && self.exact_is_cheap(),
+            SamplerKind::Multinomial => false,
+            SamplerKind::ExactTable if per_second => {
+                return Err(InputError::new(
+                    "--sampler",
+                    "exact-table draws each second's busiest and quietest shard from their own \
+                     distributions, so it cannot write joint --per-second rows; use --sampler \
+                     multinomial or auto",
+                ))
+            }
+            SamplerKind::ExactTable => true,
+        };
+        self.tables = if use_table {
+            let busiest = BusiestShard::new(self.rate, self.shards, self.traffic)?;
+            let quietest = QuietestShard::new(self.rate, self.shards, self.traffic)?;
+            let poisson = match self.traffic {
+                TrafficModel::Poisson => Some(Poisson::new(self.rate).map_err(|e| {
+                    InputError::new("--rate", format!("not a usable Poisson mean ({e})"))
+                })?),
+                TrafficModel::Fixed => None,
+            };
+            Some(Arc::new(ExactTables {
+                busiest: TableSampler::busiest(&busiest),
+                exact: busiest,
+                quietest: TableSampler::quietest(&quietest),
+                poisson,
+            }))
+        } else {
+            None
+        };
+        Ok(self)
+    }
+
+    /// Whether the exact per-second tables build in well under a second.
+    pub fn exact_is_cheap(&self) -> bool {
+        self.traffic == TrafficModel::Poisson
+            || self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD
+    }
+
+    /// The exact distribution of the busiest shard per second: the one the
+    /// table sampler uses, or a new one when it is cheap to build.
+    pub fn exact_busiest(&self) -> Option<BusiestShard> {
+        match &self.tables {
+            Some(t) => Some(t.exact.clone()),
+            None if self.exact_is_cheap() => {
+                BusiestShard::new(self.rate, self.shards, self.traffic).ok()
+            }
+            None => None,
+        }
+    }
+
+    /// The sampler in use: `multinomial` or `exact-table`.
+    pub fn sampler_name(&self) -> &'static str {
+        if self.tables.is_some() {
+            SamplerKind::ExactTable.name()
+        } else {
+            SamplerKind::Multinomial.name()
+        }
     }
 
     fn chunks(&self) -> u64 {
@@ -112,7 +223,34 @@ impl SimTally {
     }
 }
 
+/// The fast path: the busiest and quietest shard straight from their
+/// exact distributions (marginals only, which is all a tally needs).
+fn run_chunk_table(plan: &SimPlan, tables: &ExactTables, chunk: u64) -> SimTally {
+    let mut rng = chunk_rng(plan.seed, chunk);
+    let (start, end) = plan.chunk_range(chunk);
+    let mut tally = SimTally::default();
+    let mut quietest_min = u64::MAX;
+    let fixed_likes = plan.rate as u64;
+    for _ in start..end {
+        let busiest = tables.busiest.sample(&mut rng);
+        let quietest = tables.quietest.sample(&mut rng);
+        let likes = match &tables.poisson {
+            Some(p) => p.sample(&mut rng) as u64,
+            None => fixed_likes,
+        };
+        tally.likes += likes as u128;
+        tally.busiest.record(busiest);
+        quietest_min = quietest_min.min(quietest);
+    }
+    tally.seconds = end - start;
+    tally.quietest_min = Some(quietest_min);
+    tally
+}
+
 fn run_chunk(plan: &SimPlan, chunk: u64, rows: Option<&mut Vec<SecondRow>>) -> SimTally {
+    if let (Some(tables), None) = (&plan.tables, &rows) {
+        return run_chunk_table(plan, tables, chunk);
+    }
     let mut rng = chunk_rng(plan.seed, chunk);
     let mut counts = vec![0u64; plan.shards as usize];
     let (start, end) = plan.chunk_range(chunk);

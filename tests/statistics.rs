@@ -126,3 +126,82 @@ fn poisson_counts_have_poisson_totals() {
     assert!((mean - 14_000.0).abs() < 5.0 * 0.837, "mean {mean}");
     assert!((var - 14_000.0).abs() < 5.0 * 140.0, "variance {var}");
 }
+
+/// Two-sample chi-square over 10 quantile bins of `b` (9 df).
+fn two_sample_chi2(a: &Histogram, b: &Histogram) -> f64 {
+    let edges: Vec<u64> = (1..10).map(|i| b.quantile(i as f64 / 10.0).unwrap()).collect();
+    let bin_counts = |h: &Histogram| {
+        let mut c = [0f64; 10];
+        for bin in h.bins() {
+            let i = edges.iter().filter(|&&e| bin.value > e).count();
+            c[i] += bin.count as f64;
+        }
+        c
+    };
+    let (ca, cb) = (bin_counts(a), bin_counts(b));
+    let (na, nb) = (a.total() as f64, b.total() as f64);
+    (0..10)
+        .filter(|&i| ca[i] + cb[i] > 0.0)
+        .map(|i| {
+            let pooled = (ca[i] + cb[i]) / (na + nb);
+            (ca[i] - na * pooled).powi(2) / (na * pooled)
+                + (cb[i] - nb * pooled).powi(2) / (nb * pooled)
+        })
+        .sum()
+}
+
+#[test]
+fn exact_table_sampler_matches_the_multinomial_one() {
+    use shardplan::simulate::SamplerKind;
+    // The fast path draws the busiest shard from its exact distribution; it
+    // must give the same distribution as drawing every shard. Two-sample
+    // chi-square over 10 quantile bins, 9 df, alpha 0.001 -> 27.88, for
+    // both traffic models and two sizes.
+    for (rate, shards, traffic) in [
+        (14_000.0, 20, TrafficModel::Fixed),
+        (14_000.0, 20, TrafficModel::Poisson),
+        (200_000.0, 286, TrafficModel::Fixed),
+    ] {
+        let seconds = if shards > 100 { 10_000 } else { 40_000 };
+        let plan = |kind| {
+            SimPlan::new(rate, shards, 1000.0, seconds, traffic, 31)
+                .unwrap()
+                .with_sampler(kind, false)
+                .unwrap()
+        };
+        let table = plan(SamplerKind::ExactTable);
+        assert_eq!(table.sampler_name(), "exact-table");
+        let multi = plan(SamplerKind::Multinomial);
+        assert_eq!(multi.sampler_name(), "multinomial");
+        let a = run(&table, None, &|_| {}).unwrap();
+        let b = run(&multi, None, &|_| {}).unwrap();
+        let chi2 = two_sample_chi2(&a.busiest, &b.busiest);
+        assert!(chi2 < 27.88, "{rate}/{shards} {traffic:?}: chi-square {chi2:.2}");
+        // Means agree within 5 SE of the difference (sd of the busiest
+        // is about 16 at 14,000/20 and 26 at 200,000/286; 5 x sd x sqrt(2/n)).
+        let sd = if shards > 100 { 26.0 } else { 16.0 };
+        let tol = 5.0 * sd * (2.0 / seconds as f64).sqrt();
+        let (ma, mb) = (a.busiest.mean().unwrap(), b.busiest.mean().unwrap());
+        assert!((ma - mb).abs() < tol, "{rate}/{shards}: {ma} vs {mb} (tol {tol})");
+    }
+}
+
+#[test]
+fn quietest_shard_table_matches_simulation() {
+    use shardplan::exact::QuietestShard;
+    // The exact mean of the per-second quietest shard against the mean of
+    // the multinomial sampler's quietest over n = 20,000 seconds. The
+    // quietest's sd is about 16 at 14,000/20, so the SE is 0.11; allow 5 SE.
+    let q = QuietestShard::new(14_000.0, 20, TrafficModel::Fixed).unwrap();
+    let sampler = ShardSampler::new(14_000.0, 20, TrafficModel::Fixed).unwrap();
+    let mut rng = chunk_rng(8, 0);
+    let mut counts = [0u64; 20];
+    let n = 20_000;
+    let mut sum = 0.0;
+    for _ in 0..n {
+        sampler.sample_second(&mut rng, &mut counts);
+        sum += *counts.iter().min().unwrap() as f64;
+    }
+    let mean = sum / n as f64;
+    assert!((mean - q.mean()).abs() < 5.0 * 0.11, "simulated {mean} vs exact {}", q.mean());
+}

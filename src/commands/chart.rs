@@ -23,7 +23,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
     let mut file = AtomicFile::create("--output", &args.output)?;
     let svg = match args.kind {
         ChartKind::Busiest => {
-            let resolved = simulate::resolve(&args.sim)?;
+            let resolved = simulate::resolve(&args.sim, false)?;
             let tally = resolved.execute(false, None)?;
             let p = &resolved.plan;
             chart::busiest_histogram(

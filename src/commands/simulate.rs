@@ -11,6 +11,7 @@ use crate::cli::{SimInputs, SimulateArgs};
 use crate::error::InputError;
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::exact::{BusiestShard, Risk};
 use crate::simulate::{self, SimPlan, SimTally};
 use crate::sizing::{ReadCost, ReadPlan, SizingPlan};
 use crate::stats::{self, Histogram};
@@ -41,6 +42,21 @@ pub struct SimulateRow {
     /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
     pub p_any_over_cap: f64,
     pub p_any_over_cap_ci95: [f64; 2],
+    /// `multinomial` or `exact-table`.
+    pub sampler: &'static str,
+    /// The same figures from the exact distribution (null when it is too
+    /// costly to build for this rate and shard count; `shardplan risk` has them).
+    pub exact_busiest_mean: Option<f64>,
+    pub exact_busiest_p50: Option<u64>,
+    pub exact_busiest_p99: Option<u64>,
+    pub exact_busiest_p999: Option<u64>,
+    /// The busiest shard over a run this long: median, 1% and 99% quantiles.
+    pub exact_busiest_over_run_median: Option<u64>,
+    pub exact_busiest_over_run_q01: Option<u64>,
+    pub exact_busiest_over_run_q99: Option<u64>,
+    pub exact_p_over_cap_per_second: Option<f64>,
+    pub exact_ln_p_over_cap_per_second: Option<f64>,
+    pub exact_p_any_over_cap: Option<f64>,
     #[serde(flatten)]
     pub reads: ReadCost,
 }
@@ -59,6 +75,11 @@ impl SimulateReport {
         let p = over as f64 / n as f64;
         let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
         let t = n as f64;
+        let exact = plan
+            .exact_busiest()
+            .and_then(|b| Risk::from_busiest(&b, plan.cap as f64, t).ok().map(|r| (b, r)));
+        let ex = |f: &dyn Fn(&BusiestShard, &Risk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
+        let exq = |f: &dyn Fn(&BusiestShard, &Risk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
         SimulateReport {
             row: SimulateRow {
                 scenario,
@@ -80,6 +101,17 @@ impl SimulateReport {
                 p_over_cap_ci95: [lo, hi],
                 p_any_over_cap: stats::p_any(p, t),
                 p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
+                sampler: plan.sampler_name(),
+                exact_busiest_mean: ex(&|b, _| b.mean()),
+                exact_busiest_p50: exq(&|b, _| b.quantile(0.5)),
+                exact_busiest_p99: exq(&|b, _| b.quantile(0.99)),
+                exact_busiest_p999: exq(&|b, _| b.quantile(0.999)),
+                exact_busiest_over_run_median: exq(&|_, r| r.busiest_over_run_median),
+                exact_busiest_over_run_q01: exq(&|_, r| r.busiest_over_run_q01),
+                exact_busiest_over_run_q99: exq(&|_, r| r.busiest_over_run_q99),
+                exact_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
+                exact_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
+                exact_p_any_over_cap: ex(&|_, r| r.p_any_over_cap),
                 reads,
             },
             busiest: h.clone(),
@@ -114,6 +146,34 @@ pub fn sparkline(h: &Histogram, width: usize) -> String {
         })
         .collect();
     format!("{lo} {bars} {hi}")
+}
+
+impl SimulateReport {
+    /// Monte Carlo figures beside the exact ones, so a reader sees them agree.
+    fn versus_exact(&self) -> Section {
+        let r = &self.row;
+        let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
+        let rows = vec![
+            vec!["mean".into(), format!("{:.2}", r.busiest_mean), r.exact_busiest_mean.map(|m| format!("{m:.2}")).unwrap_or_else(|| "-".into())],
+            vec!["p50".into(), fmt::count(r.busiest_p50), opt(r.exact_busiest_p50)],
+            vec!["p99".into(), fmt::count(r.busiest_p99), opt(r.exact_busiest_p99)],
+            vec!["p99.9".into(), fmt::count(r.busiest_p999), opt(r.exact_busiest_p999)],
+            vec![
+                "max over the run".into(),
+                fmt::count(r.busiest_max),
+                match (r.exact_busiest_over_run_q01, r.exact_busiest_over_run_median, r.exact_busiest_over_run_q99) {
+                    (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
+                    _ => "-".into(),
+                },
+            ],
+            vec!["quietest shard, min over the run".into(), fmt::count(r.quietest_min), "-".into()],
+        ];
+        Section::Grid {
+            title: format!("Busiest shard per second, writes ({} sampler vs exact)", r.sampler),
+            header: vec!["figure".into(), "Monte Carlo".into(), "exact".into()],
+            rows,
+        }
+    }
 }
 
 impl Report for SimulateReport {
@@ -153,46 +213,32 @@ impl Report for SimulateReport {
                     ),
                 ],
             ),
+            self.versus_exact(),
             Section::pairs(
-                "Busiest shard per second (writes)",
-                vec![
-                    ("max over the run", fmt::count(r.busiest_max)),
-                    ("mean", format!("{:.1}", r.busiest_mean)),
-                    ("p50", fmt::count(r.busiest_p50)),
-                    ("p99", fmt::count(r.busiest_p99)),
-                    ("p99.9", fmt::count(r.busiest_p999)),
-                    (
-                        "quietest shard, min over the run",
-                        fmt::count(r.quietest_min),
-                    ),
-                ],
-            ),
-            Section::pairs(
-                "Over the cap",
+                "Over the cap (more than the cap in one second)",
                 vec![
                     (
                         "seconds over the cap",
-                        format!(
-                            "{} of {}",
-                            fmt::count(r.seconds_over_cap),
-                            fmt::count(r.seconds)
-                        ),
+                        format!("{} of {}", fmt::count(r.seconds_over_cap), fmt::count(r.seconds)),
                     ),
                     (
-                        "P(a second over the cap)",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_over_cap_per_second),
-                            ci(r.p_over_cap_ci95)
-                        ),
+                        "P(a second over), Monte Carlo",
+                        format!("{} ({})", fmt::prob(r.p_over_cap_per_second), ci(r.p_over_cap_ci95)),
                     ),
                     (
-                        "P(any second over, in a run this long)",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_any_over_cap),
-                            ci(r.p_any_over_cap_ci95)
-                        ),
+                        "P(a second over), exact",
+                        match (r.exact_p_over_cap_per_second, r.exact_ln_p_over_cap_per_second) {
+                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
+                            _ => "not computed (see shardplan risk)".into(),
+                        },
+                    ),
+                    (
+                        "P(any second over in a run this long), Monte Carlo",
+                        format!("{} ({})", fmt::prob(r.p_any_over_cap), ci(r.p_any_over_cap_ci95)),
+                    ),
+                    (
+                        "P(any second over in a run this long), exact",
+                        r.exact_p_any_over_cap.map(fmt::prob).unwrap_or_else(|| "not computed".into()),
                     ),
                 ],
             ),
@@ -214,8 +260,9 @@ pub struct Resolved {
     pub threads: usize,
 }
 
-/// Flags over scenario over defaults, validated.
-pub fn resolve(args: &SimInputs) -> anyhow::Result<Resolved> {
+/// Flags over scenario over defaults, validated. `per_second` runs need the
+/// multinomial sampler.
+pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
     let scenario = common::load_scenario(&args.scenario)?;
     let s = &scenario.scenario;
     let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
@@ -237,7 +284,8 @@ pub fn resolve(args: &SimInputs) -> anyhow::Result<Resolved> {
             .unwrap_or(common::DEFAULT_SECONDS),
         args.traffic.or(s.traffic).unwrap_or_default(),
         args.seed.or(s.seed).unwrap_or(common::DEFAULT_SEED),
-    )?;
+    )?
+    .with_sampler(args.sampler, per_second)?;
     let threads = match args.threads {
         Some(t) => validate::count("--threads", t, 1024)? as usize,
         None => 0, // rayon's default: one per core
@@ -300,7 +348,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     if scenario.scenario.is_timeline() || args.timeline.any() {
         return super::timeline::run_simulate(&args);
     }
-    let resolved = resolve(&args.sim)?;
+    let resolved = resolve(&args.sim, args.per_second.is_some())?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = match &args.per_second {
         Some(p) => {

@@ -31,15 +31,15 @@ fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
 }
 
 /// Pmf terms below this (relative to the mode) cannot move `P(W = L)`.
-const PMF_FLOOR: f64 = 1e-30;
+pub(super) const PMF_FLOOR: f64 = 1e-30;
 
 /// A truncated Poisson(lambda) on `0..=c`, kept on its significant support
 /// `first..first + w.len()`, normalised to sum 1.
-struct Truncated {
-    first: u64,
-    w: Vec<f64>,
-    mean: f64,
-    var: f64,
+pub(super) struct Truncated {
+    pub(super) first: u64,
+    pub(super) w: Vec<f64>,
+    pub(super) mean: f64,
+    pub(super) var: f64,
 }
 
 fn truncated(lambda: f64, c: u64) -> Truncated {
@@ -124,7 +124,7 @@ fn tilt(likes: u64, shards: u64, c: u64) -> f64 {
 }
 
 /// `P(W = L)` by the grid sum over frequencies.
-fn prob_sum_is(likes: u64, shards: u64, y: &Truncated) -> f64 {
+pub(super) fn prob_sum_is(likes: u64, shards: u64, y: &Truncated) -> f64 {
     let s = shards as i64;
     let l = likes as i64;
     let sd_w = (shards as f64 * y.var).sqrt();

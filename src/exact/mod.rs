@@ -13,7 +13,10 @@
 //! keep their value (`ln_sf`), and figures are exact (no simulation).
 
 mod levin;
+mod quietest;
 mod special;
+
+pub use quietest::QuietestShard;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -235,14 +238,14 @@ impl BusiestShard {
 
 /// The per-`c` formulas, without a table.
 #[derive(Debug, Clone, Copy)]
-struct Point {
+pub(crate) struct Point {
     rate: f64,
     shards: u64,
     model: TrafficModel,
 }
 
 impl Point {
-    fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+    pub(crate) fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
         let rate = validate::rate("--rate", rate)?;
         let shards = validate::count("--shards", shards, validate::MAX_SHARDS)?;
         if model == TrafficModel::Fixed && rate.fract() != 0.0 {

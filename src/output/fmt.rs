@@ -54,6 +54,18 @@ pub fn prob(p: f64) -> String {
     format!("{p:.4}")
 }
 
+/// A probability known by its natural log too: where the value underflows
+/// f64 (prints 0), the log still gives mantissa and exponent.
+pub fn prob_ln(p: f64, ln_p: f64) -> String {
+    if p == 0.0 && ln_p.is_finite() {
+        let log10 = ln_p / std::f64::consts::LN_10;
+        let exponent = log10.floor();
+        let mantissa = 10f64.powf(log10 - exponent);
+        return format!("{mantissa:.3}e{exponent} (below f64's range; from its log)");
+    }
+    prob(p)
+}
+
 /// A share as a percentage; a small positive share keeps two significant
 /// digits instead of rounding to 0.0%.
 pub fn percent(share: f64) -> String {
@@ -82,6 +94,15 @@ mod tests {
         assert_eq!(num(0.0833333), "0.083");
         assert_eq!(num(13_500.25), "13,500.2");
         assert_eq!(num(-5.0), "-5");
+    }
+
+    #[test]
+    fn underflowed_probabilities_print_from_their_log() {
+        // P = 1.347e-377: ln = -867.78 (14,000 likes over 20 shards, cap 2,000).
+        let ln = 1.347f64.ln() - 377.0 * std::f64::consts::LN_10;
+        assert!(prob_ln(0.0, ln).starts_with("1.347e-377"));
+        assert_eq!(prob_ln(0.0, f64::NEG_INFINITY), "0");
+        assert_eq!(prob_ln(2.5e-9, 2.5e-9f64.ln()), "2.500e-9");
     }
 
     #[test]
