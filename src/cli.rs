@@ -32,6 +32,10 @@ pub enum Command {
     Size(SizeArgs),
     /// Monte Carlo of the busiest shard, second by second.
     Simulate(SimulateArgs),
+    /// Exact over-cap risk per second and over a long run.
+    Risk(RiskArgs),
+    /// Exact risk over a range of shard counts (and rates): the design-doc table.
+    Sweep(SweepArgs),
     /// List the bundled scenarios.
     Scenarios(ScenariosArgs),
     /// Draw one SVG chart to a file.
@@ -140,12 +144,67 @@ pub struct OutputArgs {
     pub quiet: bool,
 }
 
+/// How long the hot spell lasts and how its likes arrive (exact math).
+#[derive(Debug, Clone, Args)]
+pub struct RiskSpan {
+    /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
+    #[arg(long, value_name = "DURATION", value_parser = crate::duration::parse_seconds)]
+    pub duration: Option<f64>,
+    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RiskArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Likes/s (default: the planned peak).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Shard count (default: what `size` gives).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Shard counts: an inclusive range 10..40, a list 10,20,30, or one count.
+    #[arg(long, value_name = "RANGE", default_value = "10..40")]
+    pub shards: String,
+    /// Likes/s: one rate or a list 9000,14000,18000 (default: the planned peak).
+    #[arg(long, value_name = "LIST")]
+    pub rate: Option<String>,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub sizing: SizingArgs,
+    /// Size by risk: the fewest shards whose chance of any second over the cap
+    /// during --duration is at most this (e.g. 0.01).
+    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    pub risk: Option<f64>,
+    #[command(flatten)]
+    pub span: RiskSpan,
     #[command(flatten)]
     pub reads: ReadArgs,
     #[command(flatten)]

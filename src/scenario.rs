@@ -65,6 +65,10 @@ pub struct Scenario {
     /// Shard count (default: what sizing gives).
     pub shards: Option<u64>,
     pub seconds: Option<u64>,
+    /// How long the hot spell lasts, seconds (risk, sweep, size --risk).
+    pub duration_seconds: Option<f64>,
+    /// Accepted risk of any second over the cap during the duration (size).
+    pub risk: Option<f64>,
     pub traffic: Option<TrafficModel>,
     pub seed: Option<u64>,
     pub views: Option<f64>,

@@ -118,19 +118,18 @@ impl SimPlan {
     /// Chooses how seconds are drawn. `per_second` runs need the joint
     /// counts of each second, so they always use the multinomial sampler.
     pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> InputResult<Self> {
-        let use_table = match kind {
-            SamplerKind::Auto => !per_second && self.exact_is_cheap(),
-            SamplerKind::Multinomial => false,
-            SamplerKind::ExactTable if per_second => {
-                return Err(InputError::new(
+        let use_table =
+            match kind {
+                SamplerKind::Auto => !per_second && self.exact_is_cheap(),
+                SamplerKind::Multinomial => false,
+                SamplerKind::ExactTable if per_second => return Err(InputError::new(
                     "--sampler",
                     "exact-table draws each second's busiest and quietest shard from their own \
                      distributions, so it cannot write joint --per-second rows; use --sampler \
                      multinomial or auto",
-                ))
-            }
-            SamplerKind::ExactTable => true,
-        };
+                )),
+                SamplerKind::ExactTable => true,
+            };
         self.tables = if use_table {
             let busiest = BusiestShard::new(self.rate, self.shards, self.traffic)?;
             let quietest = QuietestShard::new(self.rate, self.shards, self.traffic)?;

@@ -129,7 +129,9 @@ fn poisson_counts_have_poisson_totals() {
 
 /// Two-sample chi-square over 10 quantile bins of `b` (9 df).
 fn two_sample_chi2(a: &Histogram, b: &Histogram) -> f64 {
-    let edges: Vec<u64> = (1..10).map(|i| b.quantile(i as f64 / 10.0).unwrap()).collect();
+    let edges: Vec<u64> = (1..10)
+        .map(|i| b.quantile(i as f64 / 10.0).unwrap())
+        .collect();
     let bin_counts = |h: &Histogram| {
         let mut c = [0f64; 10];
         for bin in h.bins() {
@@ -176,7 +178,10 @@ fn exact_table_sampler_matches_the_multinomial_one() {
         let a = run(&table, None, &|_| {}).unwrap();
         let b = run(&multi, None, &|_| {}).unwrap();
         let chi2 = two_sample_chi2(&a.busiest, &b.busiest);
-        assert!(chi2 < 27.88, "{rate}/{shards} {traffic:?}: chi-square {chi2:.2}");
+        assert!(
+            chi2 < 27.88,
+            "{rate}/{shards} {traffic:?}: chi-square {chi2:.2}"
+        );
         // Means agree within 5 SE of the difference: the busiest shard's sd
         // is 12.8 at 14,000/20 (Poisson adds sqrt(14000)/20 ~ 6 in
         // quadrature: 14.2) and 10.5 at 200,000/286 (measured), so the
@@ -188,7 +193,10 @@ fn exact_table_sampler_matches_the_multinomial_one() {
         };
         let tol = 5.0 * sd * (2.0 / seconds as f64).sqrt();
         let (ma, mb) = (a.busiest.mean().unwrap(), b.busiest.mean().unwrap());
-        assert!((ma - mb).abs() < tol, "{rate}/{shards}: {ma} vs {mb} (tol {tol})");
+        assert!(
+            (ma - mb).abs() < tol,
+            "{rate}/{shards}: {ma} vs {mb} (tol {tol})"
+        );
     }
 }
 
@@ -210,5 +218,9 @@ fn quietest_shard_table_matches_simulation() {
         sum += *counts.iter().min().unwrap() as f64;
     }
     let mean = sum / n as f64;
-    assert!((mean - q.mean()).abs() < 0.43, "simulated {mean} vs exact {}", q.mean());
+    assert!(
+        (mean - q.mean()).abs() < 0.43,
+        "simulated {mean} vs exact {}",
+        q.mean()
+    );
 }

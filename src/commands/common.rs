@@ -20,6 +20,18 @@ pub const DEFAULT_SERVERS: u64 = 40;
 pub const DEFAULT_CACHE_SECONDS: f64 = 2.0;
 pub const DEFAULT_BATCH: u64 = 100;
 pub const DEFAULT_READ_CAP: f64 = 3000.0;
+/// Four hours: a viral evening.
+pub const DEFAULT_DURATION_SECONDS: f64 = 14_400.0;
+
+/// The hot spell's length and traffic model, flags over scenario.
+pub fn span(l: &Loaded, a: &crate::cli::RiskSpan) -> (f64, crate::traffic::TrafficModel) {
+    (
+        a.duration
+            .or(l.scenario.duration_seconds)
+            .unwrap_or(DEFAULT_DURATION_SECONDS),
+        a.traffic.or(l.scenario.traffic).unwrap_or_default(),
+    )
+}
 
 /// The scenario named by --scenario, or the default one.
 pub fn load_scenario(args: &ScenarioArgs) -> InputResult<Loaded> {
@@ -49,6 +61,17 @@ pub fn check_scenario(l: &Loaded) -> InputResult<()> {
                 validate::rate(&l.field(field), v)?;
             }
         }
+    }
+    if let Some(d) = s.duration_seconds {
+        if !d.is_finite() || !(1.0..=1e12).contains(&d) {
+            return Err(InputError::new(
+                l.field("duration_seconds"),
+                format!("must be from 1 to 1e12 seconds (got {d})"),
+            ));
+        }
+    }
+    if let Some(r) = s.risk {
+        validate::probability_open(&l.field("risk"), r)?;
     }
     if let Some(h) = s.headroom {
         validate::in_half_open(&l.field("headroom"), h, 0.0, 1.0)?;

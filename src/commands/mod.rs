@@ -7,6 +7,7 @@ pub mod common;
 pub mod docs;
 pub mod measure;
 pub mod placement;
+pub mod risk;
 pub mod scenarios;
 pub mod simulate;
 pub mod size;
@@ -19,6 +20,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Size(a) => size::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Risk(a) => risk::run_risk(a),
+        Command::Sweep(a) => risk::run_sweep(a),
         Command::Scenarios(a) => scenarios::run(a),
         Command::Chart(a) => chart::run(a),
         Command::Resize(a) => timeline::run_resize(a),

@@ -9,9 +9,9 @@ use serde_json::{json, Value};
 use super::{common, size::read_cost_section};
 use crate::cli::{SimInputs, SimulateArgs};
 use crate::error::InputError;
+use crate::exact::{BusiestShard, Risk};
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::exact::{BusiestShard, Risk};
 use crate::simulate::{self, SimPlan, SimTally};
 use crate::sizing::{ReadCost, ReadPlan, SizingPlan};
 use crate::stats::{self, Histogram};
@@ -75,9 +75,11 @@ impl SimulateReport {
         let p = over as f64 / n as f64;
         let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
         let t = n as f64;
-        let exact = plan
-            .exact_busiest()
-            .and_then(|b| Risk::from_busiest(&b, plan.cap as f64, t).ok().map(|r| (b, r)));
+        let exact = plan.exact_busiest().and_then(|b| {
+            Risk::from_busiest(&b, plan.cap as f64, t)
+                .ok()
+                .map(|r| (b, r))
+        });
         let ex = |f: &dyn Fn(&BusiestShard, &Risk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
         let exq = |f: &dyn Fn(&BusiestShard, &Risk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
         SimulateReport {
@@ -154,22 +156,51 @@ impl SimulateReport {
         let r = &self.row;
         let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
         let rows = vec![
-            vec!["mean".into(), format!("{:.2}", r.busiest_mean), r.exact_busiest_mean.map(|m| format!("{m:.2}")).unwrap_or_else(|| "-".into())],
-            vec!["p50".into(), fmt::count(r.busiest_p50), opt(r.exact_busiest_p50)],
-            vec!["p99".into(), fmt::count(r.busiest_p99), opt(r.exact_busiest_p99)],
-            vec!["p99.9".into(), fmt::count(r.busiest_p999), opt(r.exact_busiest_p999)],
+            vec![
+                "mean".into(),
+                format!("{:.2}", r.busiest_mean),
+                r.exact_busiest_mean
+                    .map(|m| format!("{m:.2}"))
+                    .unwrap_or_else(|| "-".into()),
+            ],
+            vec![
+                "p50".into(),
+                fmt::count(r.busiest_p50),
+                opt(r.exact_busiest_p50),
+            ],
+            vec![
+                "p99".into(),
+                fmt::count(r.busiest_p99),
+                opt(r.exact_busiest_p99),
+            ],
+            vec![
+                "p99.9".into(),
+                fmt::count(r.busiest_p999),
+                opt(r.exact_busiest_p999),
+            ],
             vec![
                 "max over the run".into(),
                 fmt::count(r.busiest_max),
-                match (r.exact_busiest_over_run_q01, r.exact_busiest_over_run_median, r.exact_busiest_over_run_q99) {
+                match (
+                    r.exact_busiest_over_run_q01,
+                    r.exact_busiest_over_run_median,
+                    r.exact_busiest_over_run_q99,
+                ) {
                     (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
                     _ => "-".into(),
                 },
             ],
-            vec!["quietest shard, min over the run".into(), fmt::count(r.quietest_min), "-".into()],
+            vec![
+                "quietest shard, min over the run".into(),
+                fmt::count(r.quietest_min),
+                "-".into(),
+            ],
         ];
         Section::Grid {
-            title: format!("Busiest shard per second, writes ({} sampler vs exact)", r.sampler),
+            title: format!(
+                "Busiest shard per second, writes ({} sampler vs exact)",
+                r.sampler
+            ),
             header: vec!["figure".into(), "Monte Carlo".into(), "exact".into()],
             rows,
         }
@@ -219,26 +250,43 @@ impl Report for SimulateReport {
                 vec![
                     (
                         "seconds over the cap",
-                        format!("{} of {}", fmt::count(r.seconds_over_cap), fmt::count(r.seconds)),
+                        format!(
+                            "{} of {}",
+                            fmt::count(r.seconds_over_cap),
+                            fmt::count(r.seconds)
+                        ),
                     ),
                     (
                         "P(a second over), Monte Carlo",
-                        format!("{} ({})", fmt::prob(r.p_over_cap_per_second), ci(r.p_over_cap_ci95)),
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_over_cap_per_second),
+                            ci(r.p_over_cap_ci95)
+                        ),
                     ),
                     (
                         "P(a second over), exact",
-                        match (r.exact_p_over_cap_per_second, r.exact_ln_p_over_cap_per_second) {
+                        match (
+                            r.exact_p_over_cap_per_second,
+                            r.exact_ln_p_over_cap_per_second,
+                        ) {
                             (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
                             _ => "not computed (see shardplan risk)".into(),
                         },
                     ),
                     (
                         "P(any second over in a run this long), Monte Carlo",
-                        format!("{} ({})", fmt::prob(r.p_any_over_cap), ci(r.p_any_over_cap_ci95)),
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_any_over_cap),
+                            ci(r.p_any_over_cap_ci95)
+                        ),
                     ),
                     (
                         "P(any second over in a run this long), exact",
-                        r.exact_p_any_over_cap.map(fmt::prob).unwrap_or_else(|| "not computed".into()),
+                        r.exact_p_any_over_cap
+                            .map(fmt::prob)
+                            .unwrap_or_else(|| "not computed".into()),
                     ),
                 ],
             ),

@@ -5,8 +5,11 @@ use serde_json::Value;
 
 use super::common;
 use crate::cli::SizeArgs;
+use crate::commands::risk::whole_rate;
+use crate::exact;
 use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::sizing::{ReadCost, Sizing};
+use crate::validate;
 
 /// The one row of `size` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize)]
@@ -16,6 +19,16 @@ pub struct SizeRow {
     pub growth: Option<f64>,
     #[serde(flatten)]
     pub sizing: Sizing,
+    /// With --risk: the accepted chance of any second over the cap.
+    pub risk: Option<f64>,
+    pub duration_seconds: Option<f64>,
+    pub traffic: Option<&'static str>,
+    /// With --risk: peak / safe, rounded up, and its chance of any second
+    /// over the cap during the duration (`shards` is then the risk-based count).
+    pub rule_of_thumb_shards: Option<u64>,
+    pub rule_of_thumb_p_any_over_cap: Option<f64>,
+    /// With --risk: the chance for the risk-based count.
+    pub p_any_over_cap: Option<f64>,
     #[serde(flatten)]
     pub reads: ReadCost,
 }
@@ -45,12 +58,20 @@ impl Report for SizeRow {
             ),
             (
                 "shards",
-                format!(
-                    "{} = ceil({} / {})",
-                    s.shards,
-                    fmt::num(s.peak),
-                    fmt::num(s.safe_per_shard)
-                ),
+                match self.rule_of_thumb_shards {
+                    None => format!(
+                        "{} = ceil({} / {})",
+                        s.shards,
+                        fmt::num(s.peak),
+                        fmt::num(s.safe_per_shard)
+                    ),
+                    Some(rule) => format!(
+                        "{} by risk (rule of thumb: {rule} = ceil({} / {}))",
+                        s.shards,
+                        fmt::num(s.peak),
+                        fmt::num(s.safe_per_shard)
+                    ),
+                },
             ),
             (
                 "average per shard at peak",
@@ -58,10 +79,42 @@ impl Report for SizeRow {
             ),
             ("headroom left at peak", fmt::percent(s.headroom_left)),
         ]);
-        vec![
-            Section::pairs("Sizing", plan),
-            read_cost_section(&self.reads),
-        ]
+        let mut out = vec![Section::pairs("Sizing", plan)];
+        if let (Some(risk), Some(secs), Some(rule), Some(rule_p), Some(p)) = (
+            self.risk,
+            self.duration_seconds,
+            self.rule_of_thumb_shards,
+            self.rule_of_thumb_p_any_over_cap,
+            self.p_any_over_cap,
+        ) {
+            out.push(Section::Grid {
+                title: format!(
+                    "Sizing by risk: P(any second over the cap in {} s, {} traffic) <= {}",
+                    fmt::num(secs),
+                    self.traffic.unwrap_or("fixed"),
+                    fmt::prob(risk)
+                ),
+                header: vec![
+                    "method".into(),
+                    "shards".into(),
+                    "P(any second over the cap)".into(),
+                ],
+                rows: vec![
+                    vec![
+                        "rule of thumb (peak / safe)".into(),
+                        rule.to_string(),
+                        fmt::prob(rule_p),
+                    ],
+                    vec![
+                        "by risk (fewest shards meeting it)".into(),
+                        s.shards.to_string(),
+                        fmt::prob(p),
+                    ],
+                ],
+            });
+        }
+        out.push(read_cost_section(&self.reads));
+        out
     }
 }
 
@@ -132,14 +185,49 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let scenario = common::load_scenario(&args.scenario)?;
     let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
+    let risk = match args.risk.or(scenario.scenario.risk) {
+        Some(r) => Some(validate::probability_open("--risk", r)?),
+        None => None,
+    };
+    let (seconds, traffic) = common::span(&scenario, &args.span);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let sizing = plan.size();
-    let report = SizeRow {
+    let mut sizing = plan.size();
+    let mut report = SizeRow {
         scenario: scenario.name.clone(),
         observed: peak.observed,
         growth: peak.growth,
         reads: reads.cost(sizing.shards),
-        sizing,
+        sizing: sizing.clone(),
+        risk,
+        duration_seconds: None,
+        traffic: None,
+        rule_of_thumb_shards: None,
+        rule_of_thumb_p_any_over_cap: None,
+        p_any_over_cap: None,
     };
+    if let Some(risk) = risk {
+        let rate = whole_rate(sizing.peak, traffic);
+        let p_any = |shards: u64| -> anyhow::Result<f64> {
+            Ok(exact::ln_p_any_over_cap(rate, shards, sizing.cap, seconds, traffic)?.exp())
+        };
+        let by_risk = exact::shards_for_risk(
+            rate,
+            sizing.cap,
+            seconds,
+            risk,
+            traffic,
+            validate::MAX_SHARDS,
+        )?;
+        report.rule_of_thumb_shards = Some(sizing.shards);
+        report.rule_of_thumb_p_any_over_cap = Some(p_any(sizing.shards)?);
+        report.p_any_over_cap = Some(p_any(by_risk)?);
+        report.duration_seconds = Some(seconds);
+        report.traffic = Some(traffic.name());
+        sizing.shards = by_risk;
+        sizing.mean_per_shard_at_peak = sizing.peak / by_risk as f64;
+        sizing.headroom_left = (sizing.cap - sizing.mean_per_shard_at_peak) / sizing.cap;
+        report.reads = reads.cost(by_risk);
+        report.sizing = sizing;
+    }
     out.emit(&report)
 }

@@ -266,7 +266,10 @@ mod tests {
             for c in 0..=likes {
                 let want = brute_min_at_least(likes, shards, c);
                 let got = ln_min_at_least_fixed(likes, shards, c).exp();
-                assert!((got - want).abs() <= 1e-12 * want.max(1e-300) + 1e-15, "L={likes} S={shards} c={c}: {got} vs {want}");
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.max(1e-300) + 1e-15,
+                    "L={likes} S={shards} c={c}: {got} vs {want}"
+                );
             }
         }
     }
@@ -282,7 +285,10 @@ mod tests {
                     assert!(q.sf(lo - 1) >= 1.0 - 1e-12);
                 }
                 for c in lo..=hi {
-                    assert!((q.cdf(c) + q.sf(c) - 1.0).abs() < 1e-9, "{rate}/{shards} c={c}");
+                    assert!(
+                        (q.cdf(c) + q.sf(c) - 1.0).abs() < 1e-9,
+                        "{rate}/{shards} c={c}"
+                    );
                 }
                 // The quietest holds at most the average.
                 assert!(q.mean() <= rate / shards as f64 + 1e-9);
