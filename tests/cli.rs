@@ -1,37 +1,10 @@
 //! End-to-end tests of the binary, as a user types it.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bad_input, json_of, shardplan};
 use predicates::prelude::*;
 use serde_json::Value;
-
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
-
-/// Runs a command that must fail with exit 2 and one stderr line naming `what`.
-fn bad_input(args: &[&str], what: &str) {
-    let out = shardplan().args(args).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "one line for {args:?}, got {stderr:?}"
-    );
-    assert!(
-        stderr.contains(what),
-        "{args:?}: {stderr:?} should name {what}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
-}
 
 #[test]
 fn size_reference_figures() {

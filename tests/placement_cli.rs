@@ -1,21 +1,9 @@
 //! End-to-end tests of `keys`, `partitions`, `stores`, `--store` and the
 //! `measure` error paths that need no server.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
+use common::{bad_input, json_of, shardplan};
 
 #[test]
 fn keys_from_stdin_as_tsv() {
@@ -151,10 +139,7 @@ fn keys_bad_input() {
         ),
         (vec!["keys"], "--stdin"),
     ] {
-        let out = shardplan().args(&args).assert().code(2);
-        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(what), "{args:?}: {stderr}");
+        bad_input(&args, what);
     }
 }
 

@@ -1,20 +1,8 @@
 //! End-to-end tests of `risk`, `sweep` and `size --risk`.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
+use common::{bad_input, json_of, shardplan};
 
 #[test]
 fn risk_fields_and_reference_figures() {
@@ -198,9 +186,6 @@ fn risk_bad_input() {
         (vec!["sweep", "--shards", "40..10"], "--shards"),
         (vec!["sweep", "--rate", "9000,x"], "--rate"),
     ] {
-        let out = shardplan().args(&args).assert().code(2);
-        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(what), "{args:?}: {stderr}");
+        bad_input(&args, what);
     }
 }

@@ -1,18 +1,9 @@
 //! End-to-end tests of time-line simulation and `resize`, on cases whose
 //! answers are computed by hand.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn json_of(args: &[&str]) -> Value {
-    let out = Command::cargo_bin("shardplan")
-        .unwrap()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
+use common::{bad_input, json_of, shardplan};
 
 #[test]
 fn burst_runs_out_after_300_seconds() {
@@ -69,8 +60,7 @@ fn viral_evening_with_and_without_the_monitor() {
 fn per_second_timeline_rows() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.csv");
-    Command::cargo_bin("shardplan")
-        .unwrap()
+    shardplan()
         .args([
             "simulate",
             "--rate",
@@ -187,31 +177,18 @@ fn bad_timeline_input() {
             "--burst-seconds",
         ),
     ] {
-        let out = Command::cargo_bin("shardplan")
-            .unwrap()
-            .args(&args)
-            .assert()
-            .code(2);
-        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.contains(what), "{args:?}: {stderr}");
+        bad_input(&args, what);
     }
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.toml");
     std::fs::write(&bad, "[curve]\npoints = [[0, 50], [0, 90]]\n").unwrap();
-    let out = Command::cargo_bin("shardplan")
-        .unwrap()
-        .args(["simulate", "--scenario", bad.to_str().unwrap()])
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(stderr.contains("bad.toml"), "{stderr}");
+    bad_input(
+        &["simulate", "--scenario", bad.to_str().unwrap()],
+        "bad.toml",
+    );
     std::fs::write(&bad, "[monitor]\nthreshhold = 3\n").unwrap();
-    let out = Command::cargo_bin("shardplan")
-        .unwrap()
-        .args(["simulate", "--scenario", bad.to_str().unwrap()])
-        .assert()
-        .code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert!(stderr.contains("threshhold"), "{stderr}");
+    bad_input(
+        &["simulate", "--scenario", bad.to_str().unwrap()],
+        "threshhold",
+    );
 }

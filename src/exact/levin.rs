@@ -31,7 +31,7 @@ fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
 }
 
 /// Pmf terms below this (relative to the mode) cannot move `P(W = L)`.
-pub(super) const PMF_FLOOR: f64 = 1e-30;
+const PMF_FLOOR: f64 = 1e-30;
 
 /// A truncated Poisson(lambda) on `0..=c`, kept on its significant support
 /// `first..first + w.len()`, normalised to sum 1.
@@ -43,11 +43,18 @@ pub(super) struct Truncated {
 }
 
 fn truncated(lambda: f64, c: u64) -> Truncated {
-    let mode = c.min(lambda.floor() as u64);
+    truncated_between(lambda, 0, Some(c))
+}
+
+/// A Poisson(lambda) conditioned on `lo <= X <= hi` (no upper end for
+/// `None`), kept on its significant support and normalised to sum 1.
+pub(super) fn truncated_between(lambda: f64, lo: u64, hi: Option<u64>) -> Truncated {
+    let hi = hi.unwrap_or(u64::MAX);
+    let mode = (lambda.floor() as u64).clamp(lo, hi);
     // Walk down and up from the mode by the pmf ratio k / lambda.
     let mut down = Vec::new();
     let (mut t, mut k) = (1.0_f64, mode);
-    while k > 0 {
+    while k > lo {
         t *= k as f64 / lambda;
         if t < PMF_FLOOR {
             break;
@@ -60,7 +67,7 @@ fn truncated(lambda: f64, c: u64) -> Truncated {
     let mut w = down;
     w.push(1.0);
     let (mut t, mut k) = (1.0_f64, mode);
-    while k < c {
+    while k < hi {
         t *= lambda / (k + 1) as f64;
         if t < PMF_FLOOR {
             break;

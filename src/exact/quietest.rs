@@ -15,7 +15,7 @@
 //! 1e-17` (the union bound, which is also used for the lower tail itself
 //! where it is below 1e-8, so tiny tails keep their digits).
 
-use super::levin::{prob_sum_is, Truncated, PMF_FLOOR};
+use super::levin::{prob_sum_is, truncated_between, Truncated};
 use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
 use crate::error::InputResult;
 use crate::traffic::TrafficModel;
@@ -40,47 +40,7 @@ pub struct QuietestShard {
 
 /// Poisson(lambda) conditioned on `X >= c`, on its significant support.
 fn truncated_below(lambda: f64, c: u64) -> Truncated {
-    let mode = c.max(lambda.floor() as u64);
-    let mut down = Vec::new();
-    let (mut t, mut k) = (1.0_f64, mode);
-    while k > c {
-        t *= k as f64 / lambda;
-        if t < PMF_FLOOR {
-            break;
-        }
-        down.push(t);
-        k -= 1;
-    }
-    let first = mode - down.len() as u64;
-    down.reverse();
-    let mut w = down;
-    w.push(1.0);
-    let (mut t, mut k) = (1.0_f64, mode);
-    loop {
-        t *= lambda / (k + 1) as f64;
-        if t < PMF_FLOOR {
-            break;
-        }
-        w.push(t);
-        k += 1;
-    }
-    let z: f64 = w.iter().sum();
-    let mut mean = 0.0;
-    for (i, x) in w.iter_mut().enumerate() {
-        *x /= z;
-        mean += *x * (first + i as u64) as f64;
-    }
-    let var = w
-        .iter()
-        .enumerate()
-        .map(|(i, x)| x * ((first + i as u64) as f64 - mean).powi(2))
-        .sum::<f64>();
-    Truncated {
-        first,
-        w,
-        mean,
-        var,
-    }
+    truncated_between(lambda, c, None)
 }
 
 /// The Poisson mean that makes `E[X | X >= c] = L / S` (needs `c < L/S`):
