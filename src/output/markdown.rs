@@ -11,10 +11,16 @@ impl Exporter for MarkdownExporter {
         let mut out = String::new();
         for section in report.sections() {
             match &section {
-                Section::Pairs { title, .. } => {
+                Section::Pairs { title, rows } => {
                     out.push_str(&format!("### {title}\n\n"));
-                    // The pair table's header cell is the title: keep it, it reads well.
-                    out.push_str(&draw(&section, presets::ASCII_MARKDOWN));
+                    // The heading carries the title; the table's header row
+                    // just names its two columns.
+                    let grid = Section::Grid {
+                        title: String::new(),
+                        header: vec!["what".into(), "value".into()],
+                        rows: rows.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect(),
+                    };
+                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
                 }
                 Section::Grid {
                     title,
