@@ -555,7 +555,7 @@ impl Report for FleetView {
         );
         let answer = match (sr.shards, sr.threshold) {
             (Some(s), Some(t)) => format!(
-                "{s} shards, threshold {} likes/s ({} hot reels; P(over the cap in {} s) <= {})",
+                "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
                 fmt::num(t),
                 fmt::count(sr.hot_reels.unwrap_or(0)),
                 fmt::count(sr.seconds),

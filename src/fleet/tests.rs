@@ -290,3 +290,27 @@ fn p_over_skips_only_negligible_partitions() {
     }
     assert_eq!(p_over(0.0, 1000.0), 0.0);
 }
+
+#[test]
+fn one_pinned_reel_agrees_with_the_birthday_bound() {
+    // 100 keys of 700 likes/s on 20,000 partitions, a background of 1 like/s:
+    // a partition goes over 1,000 exactly when two keys share it, so the
+    // chance is the birthday bound of `partitions::p_shared_partition`.
+    let mut plan = zipf_plan(1000, 1.0, 1.0);
+    plan.partitions = 20_000;
+    plan.pinned = vec![PinnedReel {
+        name: "post".into(),
+        rate: 70_000.0,
+        shards: Some(100),
+    }];
+    let l = plan.partition_load(300.0, 1, 2000);
+    let want = crate::partitions::p_shared_partition(100, 20_000);
+    assert!((want - 0.2188).abs() < 1e-3, "{want}");
+    // 4 standard errors of the 2,000-placement mean.
+    assert!(
+        (l.p_over_cap_per_second - want).abs() < 4.0 * l.p_over_cap_se,
+        "{} vs {want} (se {})",
+        l.p_over_cap_per_second,
+        l.p_over_cap_se
+    );
+}
