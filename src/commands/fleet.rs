@@ -135,7 +135,11 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         args.likes_per_day,
         "--likes-per-day",
         f.likes_per_day.or(s.likes_per_day),
-        fld("likes_per_day"),
+        if f.likes_per_day.is_some() {
+            fld("likes_per_day")
+        } else {
+            l.field("likes_per_day")
+        },
         DEFAULT_LIKES_PER_DAY,
     );
     let per_day = validate::positive(&what, per_day)?;
