@@ -48,6 +48,8 @@ pub enum Command {
     Partitions(PartitionsArgs),
     /// List the store presets and their sources.
     Stores(StoresArgs),
+    /// The whole table: hot reels, items and reads per policy, partition load.
+    Fleet(FleetArgs),
     /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
     Measure(MeasureArgs),
     /// Print a shell completion script to stdout.
@@ -422,6 +424,80 @@ pub struct PartitionsArgs {
     /// Placements sampled when Monte Carlo is used.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub trials: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// The whole table of reels (`shardplan fleet`).
+#[derive(Debug, Clone, Args)]
+pub struct FleetArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Background reels (default 1,000,000; at most 100,000,000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub reels: Option<u64>,
+    /// Likes a day over all background reels (default 100,000,000).
+    #[arg(long, value_name = "LIKES", allow_negative_numbers = true)]
+    pub likes_per_day: Option<f64>,
+    /// Peak-hour rate over the day's mean rate (default 2).
+    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    pub peak_factor: Option<f64>,
+    /// Zipf exponent s: rank i gets i^-s / H(n, s) of the likes (default 1).
+    #[arg(
+        long,
+        value_name = "S",
+        allow_negative_numbers = true,
+        conflicts_with = "rates_csv"
+    )]
+    pub zipf: Option<f64>,
+    /// Per-reel peak rates instead of Zipf: a CSV with a reel_id,rate header.
+    #[arg(long, value_name = "FILE")]
+    pub rates_csv: Option<PathBuf>,
+    /// A reel pinned on top of the background: NAME=RATE or NAME=RATE:SHARDS (repeatable).
+    #[arg(long, value_name = "NAME=RATE[:SHARDS]")]
+    pub hot_reel: Vec<String>,
+    /// Views of a reel's count per like it gets (default 10).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub views_per_like: Option<f64>,
+    /// Monitor: likes/s at which a reel is raised (default 300).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    /// Monitor: shards a raised reel gets (default 20).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub target_shards: Option<u64>,
+    /// Partitions the store hashes shard keys onto (default 1000).
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = whole_number)]
+    pub partitions: Option<u64>,
+    /// Writes/s one partition accepts (default 1000).
+    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    pub cap: Option<f64>,
+    /// Likes servers, each caching each reel's sum (default 40).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub servers: Option<u64>,
+    /// Seconds each server caches a sum; 0 = no cache (default 2).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub cache_seconds: Option<f64>,
+    /// How long the peak lasts, e.g. 1h (default 1h): the risk covers every second of it.
+    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    pub duration: Option<u64>,
+    /// Accepted P(some partition over the cap during --duration) (default 0.01).
+    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    pub risk: Option<f64>,
+    /// Largest shard count the search tries (default 4096).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub max_shards: Option<u64>,
+    /// Placements sampled for the partition load (default 400).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub trials: Option<u64>,
+    /// Placements sampled per search step (default 100).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub search_trials: Option<u64>,
+    /// Seed of the placements: the same seed gives the same output for any --threads.
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub threads: Option<u64>,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -21,6 +21,7 @@ pub mod compare;
 pub mod duration;
 pub mod error;
 pub mod exact;
+pub mod fleet;
 pub mod measure;
 pub mod output;
 pub mod partitions;

@@ -89,6 +89,8 @@ pub struct Scenario {
     pub monitor: Option<MonitorConfig>,
     /// A grow or shrink (the `resize` command).
     pub resize: Option<ResizeConfig>,
+    /// The whole table of reels (the `fleet` command).
+    pub fleet: Option<crate::fleet::FleetConfig>,
 }
 
 impl Scenario {

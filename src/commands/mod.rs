@@ -5,6 +5,7 @@
 pub mod chart;
 pub mod common;
 pub mod docs;
+pub mod fleet;
 pub mod measure;
 pub mod placement;
 pub mod risk;
@@ -28,6 +29,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Keys(a) => placement::run_keys(a),
         Command::Partitions(a) => placement::run_partitions(a),
         Command::Stores(a) => placement::run_stores(a),
+        Command::Fleet(a) => fleet::run(a),
         Command::Measure(a) => measure::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),

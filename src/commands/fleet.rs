@@ -1,0 +1,623 @@
+//! `shardplan fleet`: the whole table of reels. Flags over the scenario's
+//! `[fleet]` section over the scenario's top-level figures over defaults.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::common;
+use crate::cli::FleetArgs;
+use crate::error::{InputError, InputResult};
+use crate::fleet::{Background, FleetPlan, FleetReport, PinnedReel, PolicyCost};
+use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::sizing::ReadPlan;
+use crate::validate;
+
+pub const DEFAULT_REELS: u64 = 1_000_000;
+pub const DEFAULT_LIKES_PER_DAY: f64 = 100_000_000.0;
+pub const DEFAULT_PEAK_FACTOR: f64 = 2.0;
+pub const DEFAULT_ZIPF: f64 = 1.0;
+pub const DEFAULT_VIEWS_PER_LIKE: f64 = 10.0;
+pub const DEFAULT_THRESHOLD: f64 = 300.0;
+pub const DEFAULT_TARGET: u64 = 20;
+pub const DEFAULT_PARTITIONS: u64 = 1000;
+pub const DEFAULT_DURATION: u64 = 3600;
+pub const DEFAULT_RISK: f64 = 0.01;
+pub const DEFAULT_MAX_SHARDS: u64 = 4096;
+pub const DEFAULT_TRIALS: u64 = 400;
+pub const DEFAULT_SEARCH_TRIALS: u64 = 100;
+/// Most pinned reels (each is placed key by key).
+pub const MAX_PINNED: usize = 1000;
+
+/// A flag's value, else the scenario's, else the default, with the name to
+/// use in an error about it.
+fn pick<T>(
+    flag: Option<T>,
+    flag_name: &str,
+    field: Option<T>,
+    field_name: String,
+    default: T,
+) -> (T, String) {
+    match (flag, field) {
+        (Some(v), _) => (v, flag_name.to_string()),
+        (None, Some(v)) => (v, field_name),
+        (None, None) => (default, flag_name.to_string()),
+    }
+}
+
+/// `NAME=RATE` or `NAME=RATE:SHARDS`.
+fn parse_hot_reel(text: &str) -> InputResult<PinnedReel> {
+    let bad = || {
+        InputError::new(
+            "--hot-reel",
+            format!("must be NAME=RATE or NAME=RATE:SHARDS, e.g. post-1=200000:286 (got {text:?})"),
+        )
+    };
+    let (name, rest) = text.split_once('=').ok_or_else(bad)?;
+    let (rate, shards) = match rest.split_once(':') {
+        Some((r, s)) => (r, Some(s.trim().parse::<u64>().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
+    let rate: f64 = rate.trim().parse().map_err(|_| bad())?;
+    if name.trim().is_empty() {
+        return Err(bad());
+    }
+    pinned(name.trim(), rate, shards, "--hot-reel")
+}
+
+fn pinned(name: &str, rate: f64, shards: Option<u64>, what: &str) -> InputResult<PinnedReel> {
+    let rate = validate::rate(what, rate)?;
+    if let Some(s) = shards {
+        validate::count(what, s, validate::MAX_SHARDS)?;
+    }
+    Ok(PinnedReel {
+        name: name.to_string(),
+        rate,
+        shards,
+    })
+}
+
+/// Streams a `reel_id,rate` CSV into a rate per reel.
+fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(std::io::BufReader::new(file));
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::new(what, format!("{}: {e}", path.display())))?;
+    let col = headers.iter().position(|h| h == "rate").ok_or_else(|| {
+        InputError::new(
+            what,
+            format!("{} needs a header line reel_id,rate", path.display()),
+        )
+    })?;
+    let mut rates = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| InputError::new(what, format!("line {line}: {e}")))?;
+        let field = rec.get(col).unwrap_or("");
+        let r: f64 = field.parse().map_err(|_| {
+            InputError::new(
+                what,
+                format!("line {line}: rate must be a number (got {field:?})"),
+            )
+        })?;
+        if !r.is_finite() || r < 0.0 {
+            return Err(InputError::new(
+                what,
+                format!("line {line}: rate must be a finite number >= 0 (got {field})"),
+            ));
+        }
+        rates.push(r);
+        if rates.len() as u64 > crate::fleet::MAX_REELS {
+            return Err(InputError::new(
+                what,
+                format!("has more than {} reels", crate::fleet::MAX_REELS),
+            ));
+        }
+    }
+    Ok(rates)
+}
+
+/// Flags over scenario over defaults, validated; and the thread count.
+pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
+    let l = common::load_scenario(&args.scenario)?;
+    let s = &l.scenario;
+    let f = s.fleet.clone().unwrap_or_default();
+    let fld = |name: &str| l.field(&format!("fleet.{name}"));
+
+    let (reels, what) = pick(args.reels, "--reels", f.reels, fld("reels"), DEFAULT_REELS);
+    let reels = validate::count(&what, reels, crate::fleet::MAX_REELS)?;
+    let (per_day, what) = pick(
+        args.likes_per_day,
+        "--likes-per-day",
+        f.likes_per_day.or(s.likes_per_day),
+        if f.likes_per_day.is_some() {
+            fld("likes_per_day")
+        } else {
+            l.field("likes_per_day")
+        },
+        DEFAULT_LIKES_PER_DAY,
+    );
+    let per_day = validate::positive(&what, per_day)?;
+    let (peak_factor, what) = pick(
+        args.peak_factor,
+        "--peak-factor",
+        f.peak_factor,
+        fld("peak_factor"),
+        DEFAULT_PEAK_FACTOR,
+    );
+    let peak_factor = validate::positive(&what, peak_factor)?;
+    let background_rate = per_day / 86_400.0 * peak_factor;
+    validate::rate(&what, background_rate)?;
+
+    let csv_path = args
+        .rates_csv
+        .as_ref()
+        .map(|p| (p.clone(), "--rates-csv".to_string()))
+        .or_else(|| {
+            if args.zipf.is_some() {
+                None
+            } else {
+                f.rates_csv.as_ref().map(|p| (p.into(), fld("rates_csv")))
+            }
+        });
+    let background = match csv_path {
+        Some((path, what)) => Background::rates(read_rates(&path, &what)?, &what)?,
+        None => {
+            let (z, what) = pick(
+                args.zipf,
+                "--zipf",
+                f.zipf_exponent,
+                fld("zipf_exponent"),
+                DEFAULT_ZIPF,
+            );
+            Background::zipf(reels, background_rate, z).map_err(|e| rename(e, "--zipf", &what))?
+        }
+    };
+
+    let mut pinned_reels = Vec::new();
+    if args.hot_reel.is_empty() {
+        for p in &f.hot_reels {
+            pinned_reels.push(pinned(&p.name, p.rate, p.shards, &fld("hot_reels"))?);
+        }
+    } else {
+        for text in &args.hot_reel {
+            pinned_reels.push(parse_hot_reel(text)?);
+        }
+    }
+    if pinned_reels.len() > MAX_PINNED {
+        return Err(InputError::new(
+            "--hot-reel",
+            format!(
+                "at most {MAX_PINNED} pinned reels (got {})",
+                pinned_reels.len()
+            ),
+        )
+        .into());
+    }
+
+    let (views_per_like, what) = pick(
+        args.views_per_like,
+        "--views-per-like",
+        f.views_per_like,
+        fld("views_per_like"),
+        DEFAULT_VIEWS_PER_LIKE,
+    );
+    let views_per_like = validate::positive(&what, views_per_like)?;
+    let (threshold, what) = pick(
+        args.threshold,
+        "--threshold",
+        f.threshold,
+        fld("threshold"),
+        DEFAULT_THRESHOLD,
+    );
+    let threshold = validate::rate(&what, threshold)?;
+    let (target, what) = pick(
+        args.target_shards,
+        "--target-shards",
+        f.target_shards,
+        fld("target_shards"),
+        DEFAULT_TARGET,
+    );
+    let target = validate::count(&what, target, validate::MAX_SHARDS)?;
+    let (partitions, what) = pick(
+        args.partitions,
+        "--partitions",
+        f.partitions,
+        fld("partitions"),
+        DEFAULT_PARTITIONS,
+    );
+    let partitions = validate::count(&what, partitions, crate::fleet::MAX_PARTITIONS)?;
+    let (cap, what) = pick(
+        args.cap,
+        "--cap",
+        f.cap.or(s.cap),
+        fld("cap"),
+        common::DEFAULT_CAP,
+    );
+    let cap = validate::rate(&what, cap)?;
+    let (servers, what) = pick(
+        args.servers,
+        "--servers",
+        f.servers.or(s.servers),
+        fld("servers"),
+        common::DEFAULT_SERVERS,
+    );
+    let servers = validate::count(&what, servers, 10_000_000)?;
+    let (cache, what) = pick(
+        args.cache_seconds,
+        "--cache-seconds",
+        f.cache_seconds.or(s.cache_seconds),
+        fld("cache_seconds"),
+        common::DEFAULT_CACHE_SECONDS,
+    );
+    let cache = validate::non_negative(&what, cache)?;
+    // Views are set per reel; ReadPlan checks the rest.
+    let reads = ReadPlan::new(
+        1.0,
+        servers,
+        cache,
+        common::DEFAULT_BATCH,
+        common::DEFAULT_READ_CAP,
+    )?;
+    let (duration, what) = pick(
+        args.duration,
+        "--duration",
+        f.duration,
+        fld("duration"),
+        DEFAULT_DURATION,
+    );
+    let duration = validate::count(&what, duration, 365 * 86_400)?;
+    let (risk, what) = pick(args.risk, "--risk", f.risk, fld("risk"), DEFAULT_RISK);
+    let risk = validate::probability_open(&what, risk)?;
+    let (max_shards, what) = pick(
+        args.max_shards,
+        "--max-shards",
+        f.max_shards,
+        fld("max_shards"),
+        DEFAULT_MAX_SHARDS,
+    );
+    let max_shards = validate::count(&what, max_shards, validate::MAX_SHARDS)?;
+    let (trials, what) = pick(
+        args.trials,
+        "--trials",
+        f.trials,
+        fld("trials"),
+        DEFAULT_TRIALS,
+    );
+    let trials = validate::count(&what, trials, crate::fleet::MAX_TRIALS)?;
+    let (search_trials, what) = pick(
+        args.search_trials,
+        "--search-trials",
+        f.search_trials,
+        fld("search_trials"),
+        DEFAULT_SEARCH_TRIALS,
+    );
+    let search_trials = validate::count(&what, search_trials, crate::fleet::MAX_TRIALS)?;
+    let seed = args
+        .seed
+        .or(f.seed)
+        .or(s.seed)
+        .unwrap_or(common::DEFAULT_SEED);
+    let threads = match args.threads {
+        Some(t) => validate::count("--threads", t, 1024)? as usize,
+        None => 0,
+    };
+    let plan = FleetPlan {
+        background,
+        pinned: pinned_reels,
+        views_per_like,
+        threshold,
+        target_shards: target,
+        partitions,
+        cap,
+        safe: cap * (1.0 - common::DEFAULT_HEADROOM),
+        reads,
+        seconds: duration,
+        risk,
+        trials,
+        search_trials,
+        max_shards,
+        seed,
+    };
+    Ok((l.name, plan, threads))
+}
+
+fn rename(e: InputError, from: &str, to: &str) -> InputError {
+    if e.what == from {
+        InputError::new(to, e.message)
+    } else {
+        e
+    }
+}
+
+/// The report with its scenario name.
+pub struct FleetView {
+    pub scenario: String,
+    pub report: FleetReport,
+}
+
+/// One CSV line: a policy with the fleet's figures repeated.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    scenario: &'a str,
+    #[serde(flatten)]
+    policy: &'a PolicyCost,
+    reels: u64,
+    total_rate: f64,
+    threshold: f64,
+    target_shards: u64,
+    hot_reels: u64,
+    hottest_reel_rate: f64,
+    partitions: u64,
+    cap: f64,
+    hottest_partition_rate: f64,
+    hottest_to_mean: f64,
+    p_over_cap_per_second: f64,
+    p_any_over_cap: f64,
+    seconds: u64,
+    search_found: bool,
+    search_shards: Option<u64>,
+    search_threshold: Option<f64>,
+    search_risk: f64,
+}
+
+impl Report for FleetView {
+    fn rows(&self) -> Vec<Value> {
+        let r = &self.report;
+        let l = &r.partition_load;
+        r.policies
+            .iter()
+            .map(|p| {
+                row(&CsvRow {
+                    scenario: &self.scenario,
+                    policy: p,
+                    reels: r.reels,
+                    total_rate: r.total_rate,
+                    threshold: r.threshold,
+                    target_shards: r.target_shards,
+                    hot_reels: r.hot_reels,
+                    hottest_reel_rate: r.hottest_reel_rate,
+                    partitions: l.partitions,
+                    cap: l.cap,
+                    hottest_partition_rate: l.hottest_partition_rate,
+                    hottest_to_mean: l.hottest_to_mean,
+                    p_over_cap_per_second: l.p_over_cap_per_second,
+                    p_any_over_cap: l.p_any_over_cap,
+                    seconds: l.seconds,
+                    search_found: r.search.found,
+                    search_shards: r.search.shards,
+                    search_threshold: r.search.threshold,
+                    search_risk: r.search.risk,
+                })
+            })
+            .collect()
+    }
+
+    fn json(&self) -> Value {
+        let mut v = row(&self.report);
+        if let Value::Object(m) = &mut v {
+            m.insert("scenario".into(), self.scenario.clone().into());
+        }
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.report;
+        let l = &r.partition_load;
+        let sr = &r.search;
+        let popularity = match r.zipf_exponent {
+            Some(s) => format!("Zipf, s = {}", fmt::num(s)),
+            None => "per-reel rates from CSV".to_string(),
+        };
+        let fleet = Section::pairs(
+            "Fleet at the peak hour",
+            vec![
+                ("scenario", self.scenario.clone()),
+                (
+                    "reels",
+                    format!(
+                        "{} ({} background, {} pinned)",
+                        fmt::count(r.reels),
+                        fmt::count(r.background_reels),
+                        r.pinned_reels
+                    ),
+                ),
+                ("popularity", popularity),
+                (
+                    "likes/s",
+                    format!(
+                        "{} ({} background)",
+                        fmt::num(r.total_rate),
+                        fmt::num(r.background_rate)
+                    ),
+                ),
+                (
+                    "views/s",
+                    format!(
+                        "{} ({} per like)",
+                        fmt::num(r.views_per_second),
+                        fmt::num(r.views_per_like)
+                    ),
+                ),
+                (
+                    "monitor",
+                    format!(
+                        "raise at {} likes/s to {} shards",
+                        fmt::num(r.threshold),
+                        r.target_shards
+                    ),
+                ),
+                (
+                    "reels over the threshold",
+                    format!(
+                        "{} ({} background)",
+                        fmt::count(r.hot_reels),
+                        fmt::count(r.hot_background_reels)
+                    ),
+                ),
+                (
+                    "hottest reel",
+                    format!(
+                        "{} likes/s (hottest background reel {})",
+                        fmt::num(r.hottest_reel_rate),
+                        fmt::num(r.hottest_background_rate)
+                    ),
+                ),
+            ],
+        );
+        let policies = Section::Grid {
+            title: "Items and shard reads per policy".into(),
+            header: [
+                "policy",
+                "items",
+                "items/reel",
+                "shard reads/s, no cache",
+                "shard reads/s, cached",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: r
+                .policies
+                .iter()
+                .map(|p| {
+                    vec![
+                        p.policy.replace('_', " "),
+                        fmt::count(p.items),
+                        format!("{:.4}", p.items_per_reel),
+                        fmt::num(p.shard_reads_per_second_uncached.round()),
+                        fmt::num(p.shard_reads_per_second_cached.round()),
+                    ]
+                })
+                .collect(),
+        };
+        let partitions = Section::pairs(
+            "Partitions (hot reels only)",
+            vec![
+                (
+                    "partitions / cap",
+                    format!(
+                        "{} / {} writes/s each",
+                        fmt::count(l.partitions),
+                        fmt::num(l.cap)
+                    ),
+                ),
+                (
+                    "shard keys",
+                    format!(
+                        "{} ({} placed one by one, {} as the Normal tail)",
+                        fmt::count(l.shard_keys),
+                        fmt::count(l.explicit_keys),
+                        fmt::count(l.tail_keys)
+                    ),
+                ),
+                (
+                    "tail load per partition",
+                    format!(
+                        "{} writes/s, sd {}",
+                        fmt::num(l.tail_partition_mean),
+                        fmt::num(l.tail_partition_sd)
+                    ),
+                ),
+                (
+                    "mean partition",
+                    format!("{} writes/s", fmt::num(l.mean_partition_rate)),
+                ),
+                (
+                    "hottest partition",
+                    format!(
+                        "{} writes/s (+- {}), {:.2}x the mean",
+                        fmt::num(l.hottest_partition_rate),
+                        fmt::num(l.hottest_partition_rate_se),
+                        l.hottest_to_mean
+                    ),
+                ),
+                (
+                    "P(some partition over the cap in a second)",
+                    format!(
+                        "{} (95% CI {} to {}; {} placements, seed {})",
+                        fmt::prob(l.p_over_cap_per_second),
+                        fmt::prob(l.p_over_cap_ci95[0]),
+                        fmt::prob(l.p_over_cap_ci95[1]),
+                        l.trials,
+                        l.seed
+                    ),
+                ),
+                (
+                    "P(some second over the cap)",
+                    format!(
+                        "{} over {} s",
+                        fmt::prob(l.p_any_over_cap),
+                        fmt::count(l.seconds)
+                    ),
+                ),
+            ],
+        );
+        let answer = match (sr.shards, sr.threshold) {
+            (Some(s), Some(t)) => format!(
+                "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
+                fmt::num(t),
+                fmt::count(sr.hot_reels.unwrap_or(0)),
+                fmt::count(sr.seconds),
+                fmt::prob(sr.p_any_over_cap_upper.unwrap_or(f64::NAN))
+            ),
+            _ => format!(
+                "none: no threshold in the grid meets the risk with at most {} shards",
+                sr.max_shards
+            ),
+        };
+        let tried = sr
+            .per_threshold
+            .iter()
+            .map(|(t, s)| {
+                format!(
+                    "{}: {}",
+                    fmt::num(*t),
+                    s.map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let search = Section::pairs(
+            "Smallest plan within the risk",
+            vec![
+                (
+                    "risk",
+                    format!(
+                        "P(some partition over the cap during {} s) <= {} (upper 95% bound, {} placements a step)",
+                        fmt::count(sr.seconds),
+                        fmt::prob(sr.risk),
+                        sr.trials
+                    ),
+                ),
+                ("answer", answer),
+                ("fewest shards per threshold", tried),
+            ],
+        );
+        vec![
+            fleet,
+            policies,
+            partitions,
+            search,
+            Section::Note(
+                "Assumes each shard key hashes to a uniformly random partition and likes arrive \
+                 as Poisson; the tail of small reels is a Normal load per partition (see docs/fleet.md)."
+                    .into(),
+            ),
+        ]
+    }
+}
+
+pub fn run(args: FleetArgs) -> anyhow::Result<()> {
+    let (scenario, plan, threads) = resolve(&args)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let report = pool.install(|| plan.evaluate());
+    out.emit(&FleetView { scenario, report })
+}

@@ -1,0 +1,192 @@
+//! End-to-end tests of `shardplan fleet`.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn shardplan() -> Command {
+    Command::cargo_bin("shardplan").unwrap()
+}
+
+/// A small, quick fleet.
+const SMALL: &[&str] = &[
+    "fleet",
+    "--reels",
+    "100000",
+    "--partitions",
+    "100",
+    "--trials",
+    "64",
+    "--search-trials",
+    "32",
+    "--max-shards",
+    "256",
+];
+
+fn run(args: &[&str]) -> Vec<u8> {
+    let out = shardplan().args(args).assert().success();
+    out.get_output().stdout.clone()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let mut a = args.to_vec();
+    a.extend(["--format", "json"]);
+    serde_json::from_slice(&run(&a)).unwrap()
+}
+
+fn bad_input(args: &[&str], what: &str) {
+    let out = shardplan().args(args).assert().code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "one line for {args:?}, got {stderr:?}"
+    );
+    assert!(
+        stderr.contains(what),
+        "{args:?}: {stderr:?} should name {what}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn every_format_works() {
+    let table = String::from_utf8(run(SMALL)).unwrap();
+    assert!(table.contains("hot reels only"), "{table}");
+    assert!(table.contains("Smallest plan within the risk"), "{table}");
+    let mut a = SMALL.to_vec();
+    a.extend(["--format", "markdown"]);
+    let md = String::from_utf8(run(&a)).unwrap();
+    assert!(md.contains("| one counter per reel |"), "{md}");
+    let mut a = SMALL.to_vec();
+    a.extend(["--format", "csv"]);
+    let csv = String::from_utf8(run(&a)).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "header + one row per policy: {csv}");
+    assert!(
+        lines[0].starts_with("scenario,policy,items,"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[3].contains("hot_reels_only"));
+    let j = json_of(SMALL);
+    assert_eq!(j["reels"], 100_000);
+    assert_eq!(j["policies"].as_array().unwrap().len(), 3);
+    assert!(j["partition_load"]["p_over_cap_per_second"].is_number());
+    assert!(j["search"]["per_threshold"].is_array());
+}
+
+#[test]
+fn interview_scenario() {
+    let mut a = vec!["fleet", "--scenario", "interview", "--trials", "100"];
+    a.extend(["--search-trials", "20", "--max-shards", "8192"]);
+    let j = json_of(&a);
+    assert_eq!(j["background_reels"], 10_000_000);
+    assert_eq!(j["reels"], 10_000_001);
+    // 100M likes a day x 2 at the peak hour / 86,400 s.
+    let bg = j["background_rate"].as_f64().unwrap();
+    assert!((bg - 2e8 / 86_400.0).abs() < 1e-9);
+    assert_eq!(j["hottest_reel_rate"], 200_000.0);
+    // Zipf s = 1 over 10M reels: the top reel gets 2,314.8 / H(1e7) = 138.65
+    // likes/s, under the 300 threshold: only the pinned post is hot.
+    assert_eq!(j["hot_reels"], 1);
+    assert_eq!(j["hot_background_reels"], 0);
+    let top = j["hottest_background_rate"].as_f64().unwrap();
+    assert!((top - 138.65).abs() < 0.01, "{top}");
+    let p = &j["policies"];
+    assert_eq!(p[0]["items"], 10_000_001);
+    assert_eq!(p[1]["items"], 200_000_286u64);
+    assert_eq!(p[2]["items"], 10_000_286);
+    // 286 keys of 699.3 likes/s on 1,000 partitions: some partition holds
+    // two (birthday bound ~1), so the 20-shard plan goes over the cap.
+    assert!(
+        j["partition_load"]["p_over_cap_per_second"]
+            .as_f64()
+            .unwrap()
+            > 0.99
+    );
+    assert_eq!(j["search"]["found"], true);
+    let s = j["search"]["shards"].as_u64().unwrap();
+    assert!((1000..=8192).contains(&s), "{s}");
+}
+
+#[test]
+fn three_reels_from_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rates.csv");
+    std::fs::write(&path, "reel_id,rate\na,600\nb,300\nc,100\n").unwrap();
+    let j = json_of(&[
+        "fleet",
+        "--rates-csv",
+        path.to_str().unwrap(),
+        "--threshold",
+        "250",
+        "--target-shards",
+        "2",
+        "--partitions",
+        "2",
+        "--views-per-like",
+        "2",
+        "--trials",
+        "64",
+        "--search-trials",
+        "16",
+        "--max-shards",
+        "8",
+    ]);
+    assert_eq!(j["popularity"], "rates");
+    assert_eq!(j["hot_reels"], 2);
+    let items: Vec<u64> = (0..3)
+        .map(|i| j["policies"][i]["items"].as_u64().unwrap())
+        .collect();
+    assert_eq!(items, vec![3, 6, 5]);
+    assert_eq!(j["policies"][2]["shard_reads_per_second_uncached"], 3800.0);
+    assert_eq!(j["policies"][2]["shard_reads_per_second_cached"], 100.0);
+    assert_eq!(j["partition_load"]["mean_partition_rate"], 500.0);
+}
+
+#[test]
+fn same_seed_same_bytes_for_any_thread_count() {
+    let mut a = SMALL.to_vec();
+    a.extend(["--format", "json", "--seed", "11"]);
+    let mut one = a.clone();
+    one.extend(["--threads", "1"]);
+    let mut two = a.clone();
+    two.extend(["--threads", "2"]);
+    assert_eq!(run(&one), run(&two));
+    let mut other = SMALL.to_vec();
+    other.extend(["--format", "json", "--seed", "12"]);
+    assert_ne!(run(&one), run(&other));
+}
+
+#[test]
+fn bad_inputs_name_the_flag() {
+    bad_input(&["fleet", "--reels", "0"], "--reels");
+    bad_input(&["fleet", "--reels", "100000001"], "--reels");
+    bad_input(&["fleet", "--reels", "-5"], "--reels");
+    bad_input(&["fleet", "--zipf", "-1"], "--zipf");
+    bad_input(&["fleet", "--partitions", "0"], "--partitions");
+    bad_input(&["fleet", "--risk", "1.5"], "--risk");
+    bad_input(&["fleet", "--peak-factor", "0"], "--peak-factor");
+    bad_input(&["fleet", "--likes-per-day", "nan"], "--likes-per-day");
+    bad_input(&["fleet", "--threshold", "-3"], "--threshold");
+    bad_input(&["fleet", "--hot-reel", "post"], "--hot-reel");
+    bad_input(&["fleet", "--hot-reel", "post=-4"], "--hot-reel");
+    bad_input(&["fleet", "--threads", "0"], "--threads");
+    bad_input(&["fleet", "--duration", "0s"], "--duration");
+    bad_input(
+        &["fleet", "--rates-csv", "/no/such/file.csv"],
+        "--rates-csv",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("bad.csv");
+    std::fs::write(&csv, "reel_id,rate\na,1\nb,lots\n").unwrap();
+    bad_input(&["fleet", "--rates-csv", csv.to_str().unwrap()], "line 3");
+    let toml = dir.path().join("f.toml");
+    std::fs::write(&toml, "description = \"x\"\n[fleet]\nreels = 0\n").unwrap();
+    bad_input(
+        &["fleet", "--scenario", toml.to_str().unwrap()],
+        "fleet.reels",
+    );
+    std::fs::write(&toml, "description = \"x\"\n[fleet]\nreelz = 5\n").unwrap();
+    bad_input(&["fleet", "--scenario", toml.to_str().unwrap()], "reelz");
+}
