@@ -519,8 +519,12 @@ pub fn like_rows(inputs: &ApproxInputs) -> LikeRows {
 /// kept: one distribution at 200K likes/s over 286 shards takes ~0.1 s.
 struct RiskCache<'a> {
     inputs: &'a ApproxInputs,
-    seen: Vec<((u64, u64), (Option<f64>, Option<f64>))>,
+    /// ((rate bits, keys), (P over cap per second, P any second over)).
+    seen: Vec<((u64, u64), KeyRisk)>,
 }
+
+/// P(over the cap) per second and in any second of the duration.
+type KeyRisk = (Option<f64>, Option<f64>);
 
 impl<'a> RiskCache<'a> {
     fn new(inputs: &'a ApproxInputs) -> Self {
@@ -530,7 +534,7 @@ impl<'a> RiskCache<'a> {
         }
     }
 
-    fn risk(&mut self, rate: f64, keys: u64) -> anyhow::Result<(Option<f64>, Option<f64>)> {
+    fn risk(&mut self, rate: f64, keys: u64) -> anyhow::Result<KeyRisk> {
         let whole = rate.ceil();
         let key = (whole.to_bits(), keys);
         if let Some((_, r)) = self.seen.iter().find(|(k, _)| *k == key) {
