@@ -252,6 +252,12 @@ fn rows_for_the_viral_post() {
     let cm = by("count-min");
     assert_eq!(cm.memory_bytes, Some(54_380.0));
     assert!(cm.verdict.contains("2719x5"), "{}", cm.verdict);
+    assert!(
+        cm.verdict
+            .contains("<= 912 by the (loose) Markov bound (17,330 extra items)"),
+        "{}",
+        cm.verdict
+    );
     // 200K likes + 20K shares + 50K views on one hash.
     assert_eq!(by("hash").writes_per_key_per_second, 270_000.0);
     assert_eq!(
