@@ -564,7 +564,8 @@ pub fn like_rows(inputs: &ApproxInputs) -> LikeRows {
 
 /// Risk of the busiest of `keys` keys sharing `rate` writes/s (fixed
 /// traffic, rate rounded up to a whole number). `None` past the exact
-/// model's range. Several rows share a (rate, keys) pair, so results are
+/// model's range (over 1e9 writes/s or 100,000 keys, e.g. auto partitions
+/// of a huge rate on a small cap). Several rows share a (rate, keys) pair, so results are
 /// kept: one distribution at 200K likes/s over 286 shards takes ~0.1 s.
 struct RiskCache<'a> {
     inputs: &'a ApproxInputs,
@@ -589,7 +590,7 @@ impl<'a> RiskCache<'a> {
         if let Some((_, r)) = self.seen.iter().find(|(k, _)| *k == key) {
             return Ok(*r);
         }
-        let r = if whole > validate::MAX_RATE {
+        let r = if whole > validate::MAX_RATE || keys > validate::MAX_SHARDS {
             (None, None)
         } else {
             let i = self.inputs;
@@ -607,7 +608,7 @@ fn pct(x: f64) -> String {
 }
 
 /// A figure for a sentence: scientific below 0.001, 4 decimals below 1,
-/// 2 below 100, else whole with separators; never a bare 0.
+/// 2 below 100, else whole with separators; a positive value never prints as 0.
 fn small(x: f64) -> String {
     let trim = |s: String| s.trim_end_matches('0').trim_end_matches('.').to_string();
     let a = x.abs();

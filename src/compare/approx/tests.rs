@@ -304,3 +304,19 @@ fn bad_inputs_name_the_flag() {
         "--shards"
     );
 }
+
+#[test]
+fn out_of_model_range_gives_no_risk_not_an_error() {
+    // 1e8 likes/s on a 1,000/s cap: 200,000 auto partitions, past the exact
+    // model's 100,000 keys; and a hash at 1e8 likes + 1e7 shares + 1e9
+    // views a second, past 1e9.
+    let mut i = ApproxInputs::new(1e8, 1e9, 1, 1000.0, 1.0).unwrap();
+    i.reels = 10;
+    let rows = approx_rows(&i).unwrap();
+    let lr = rows.iter().find(|r| r.strategy == "like-rows").unwrap();
+    assert_eq!(lr.writes_per_key_per_second, 500.0);
+    assert_eq!(lr.p_over_cap_per_second, None);
+    let hash = rows.iter().find(|r| r.strategy == "hash").unwrap();
+    assert_eq!(hash.writes_per_key_per_second, 1e8 + 1e7 + 1e9);
+    assert_eq!(hash.p_any_over_cap, None);
+}
