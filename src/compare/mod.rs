@@ -1,6 +1,8 @@
 //! Comparing counter designs: one row per strategy, every figure from the
 //! same models as `size`, `simulate` and `risk` (sizing, exact, store).
 
+pub mod approx;
+
 use serde::Serialize;
 
 /// One design in the comparison (CSV columns and JSON fields).
