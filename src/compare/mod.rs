@@ -1,6 +1,9 @@
 //! Comparing counter designs: one row per strategy, every figure from the
 //! same models as `size`, `simulate` and `risk` (sizing, exact, store).
 
+pub mod exactly_once;
+pub mod strategies;
+
 use serde::Serialize;
 
 /// One design in the comparison (CSV columns and JSON fields).
