@@ -4,6 +4,7 @@
 
 pub mod chart;
 pub mod common;
+pub mod compare;
 pub mod docs;
 pub mod measure;
 pub mod placement;
@@ -26,6 +27,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Partitions(a) => placement::run_partitions(a),
         Command::Stores(a) => placement::run_stores(a),
         Command::Measure(a) => measure::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),
     }

@@ -72,7 +72,7 @@ pub struct Conflicts {
     pub write_cost: f64,
     /// P(a transaction is cancelled by a conflict) = 1 - exp(-r d / 1000).
     pub p_conflict: f64,
-    /// Expected attempts per like = 1 / (1 - p).
+    /// Expected attempts per like = 1 / (1 - p) = exp(r d / 1000).
     pub attempts_per_like: f64,
     /// Cancelled transactions a second on the shard = r p / (1 - p): each
     /// is retried once more, so this is also the retries a second.
@@ -107,8 +107,10 @@ impl ConflictModel {
 
     pub fn conflicts(&self) -> Conflicts {
         let p = self.p_conflict();
-        let attempts = 1.0 / (1.0 - p);
+        // 1 / (1 - p) = exp(r d / 1000) exactly: no rounding to 1 / 0 when
+        // p is within an ulp of 1 (beyond e^709 it is infinite: JSON null).
         let r = self.rate_per_shard;
+        let attempts = (r * self.txn_ms / 1000.0).exp();
         Conflicts {
             rate_per_shard: r,
             txn_ms: self.txn_ms,
@@ -261,11 +263,14 @@ impl DriftModel {
     /// Per hour: each times rate x 3600.
     pub fn drift(&self) -> Drift {
         let (t, a, k) = (self.timeout_rate, self.applied_share, self.retries);
-        let attempts: f64 = (0..=k).map(|i| t.powi(i as i32)).sum();
-        let applied = attempts * (1.0 - t * (1.0 - a));
+        let kept = 1.0 - t * (1.0 - a);
+        let tk1 = t.powi(k as i32 + 1);
+        let attempts = (1.0 - tk1) / (1.0 - t);
+        let applied = attempts * kept;
         let never = (t * (1.0 - a)).powi(k as i32 + 1);
-        // Clamp the last-bit rounding of applied - 1 + never to 0.
-        let extra = (applied - 1.0 + never).max(0.0);
+        // applied - 1 = (t a - t^(k+1) kept) / (1 - t), written without
+        // subtracting 1 so a tiny drift keeps its digits; clamp rounding.
+        let extra = ((t * a - tk1 * kept) / (1.0 - t) + never).max(0.0);
         let per_hour = self.rate * 3600.0;
         let over = per_hour * extra;
         let under = per_hour * never;
