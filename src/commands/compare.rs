@@ -9,7 +9,7 @@ use crate::compare::exactly_once::{
     shards_for_conflicts, transactional_write_cost, DriftModel, MAX_TXN_MS,
 };
 use crate::compare::strategies::{
-    compare, num, CompareInputs, Comparison, StrategyRow, Transactional,
+    compare, num, run_length, CompareInputs, Comparison, StrategyRow, Transactional,
 };
 use crate::error::InputError;
 use crate::output::{fmt, row, OutputSet, Report, Section};
@@ -46,7 +46,7 @@ impl Report for CompareReport {
     fn sections(&self) -> Vec<Section> {
         let c = &self.comparison;
         let i = &c.inputs;
-        let hours = i.duration_seconds / 3600.0;
+        let run = run_length(i.duration_seconds);
         let mut inputs = vec![
             ("scenario", self.scenario.clone()),
             (
@@ -85,8 +85,7 @@ impl Report for CompareReport {
                 "over-cap chance",
                 format!(
                     "exact (as `risk`) for per-like writes; buffered and log writes are steady, \
-                     so over the cap is 1 or 0; run of {} h",
-                    fmt::num(hours)
+                     so over the cap is 1 or 0; run of {run}"
                 ),
             ),
         ];
@@ -105,7 +104,7 @@ impl Report for CompareReport {
             "keys",
             "writes/key/s",
             "P(second over cap)",
-            &format!("P(any over, {} h)", fmt::num(hours)),
+            &format!("P(any over, {run})"),
             "reads/s cached (uncached)",
             "lag s",
             "crash loss",

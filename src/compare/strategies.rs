@@ -206,7 +206,8 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
             freshness_lag_seconds: i.reads.cache_seconds,
             crash_loss_likes: 0.0,
             // A retried increment that had been applied counts one like twice;
-            // a transaction retried with its idempotency token does not.
+            // a retried transaction finds its like row (the condition that it
+            // does not exist yet) and is cancelled: no second count.
             double_count_likes: if retries && !tx { 1.0 } else { 0.0 },
             memory_bytes: None,
             verdict: String::new(),
@@ -231,7 +232,13 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
 
     let (mut single, _) = per_like(1)?;
     single.row.strategy = "single".into();
-    single.row.verdict = if single.row.p_any_over_cap.unwrap_or(1.0) > RISK_OK {
+    single.row.verdict = if single.p_conflict.unwrap_or(0.0) > 0.5 {
+        format!(
+            "one key: transactions conflict (p = {}), {} attempts a like",
+            crate::output::fmt::prob(single.p_conflict.unwrap_or(1.0)),
+            num(single.attempts_per_like.unwrap_or(f64::INFINITY))
+        )
+    } else if single.row.p_any_over_cap.unwrap_or(1.0) > RISK_OK {
         format!(
             "over the cap: {} likes/s on one key that takes {}",
             num(i.rate),
@@ -246,7 +253,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
     sharded.row.verdict = if sharded.row.p_any_over_cap.unwrap_or(1.0) > RISK_OK {
         format!(
             "add shards: P(a second over the cap in {}) = {}",
-            crate::output::fmt::num(i.duration_seconds) + " s",
+            run_length(i.duration_seconds),
             crate::output::fmt::prob(sharded.row.p_any_over_cap.unwrap_or(1.0))
         )
     } else {
@@ -411,6 +418,17 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
         drift,
         buffered_shards,
     })
+}
+
+/// "4 h", "90 min" or "45 s".
+pub fn run_length(seconds: f64) -> String {
+    if seconds >= 3600.0 && seconds % 3600.0 == 0.0 {
+        format!("{} h", num(seconds / 3600.0))
+    } else if seconds >= 60.0 && seconds % 60.0 == 0.0 {
+        format!("{} min", num(seconds / 60.0))
+    } else {
+        format!("{} s", num(seconds))
+    }
 }
 
 fn zero_drift(d: &Drift) -> Drift {
