@@ -255,3 +255,17 @@ fn bad_input_names_the_flag() {
     bad_input(&["compare", "--duration", "0"], "--duration");
     bad_input(&["compare", "--servers", "0"], "--servers");
 }
+
+#[test]
+fn size_table_says_the_cap_was_divided() {
+    let out = shardplan()
+        .args(["size", "--transactional"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("500 likes/s = 1,000 writes/s / 2 units"),
+        "{text}"
+    );
+    assert!(text.contains("40 = ceil(14,000 / 350)"), "{text}");
+}
