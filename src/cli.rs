@@ -52,6 +52,8 @@ pub enum Command {
     Fleet(FleetArgs),
     /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
     Measure(MeasureArgs),
+    /// One row per design: single key, shards, buffers, sharded buffers, a log.
+    Compare(CompareArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Print the man page (roff) to stdout.
@@ -110,6 +112,10 @@ pub struct SizingArgs {
     /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
     #[arg(long, value_name = "FILE", conflicts_with = "cap")]
     pub cap_from_measure: Option<PathBuf>,
+    /// Like row and shard increment commit in one transaction: each write costs the
+    /// store's transactional units (2 on DynamoDB), so a key takes cap / cost likes/s.
+    #[arg(long)]
+    pub transactional: bool,
 }
 
 /// How the count is read.
@@ -559,6 +565,49 @@ pub fn whole_number(text: &str) -> Result<u64, String> {
             }
             _ => format!("must be a whole number (got {t:?})"),
         })
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Likes/s to compare at (default: the planned peak).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Shards of the sharded design (default: what `size` gives; with
+    /// --transactional, the fewest that absorb the conflicts' retries).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    /// The run the "any second over the cap" chance covers, e.g. 4h (default 4h).
+    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    pub duration: Option<u64>,
+    /// Likes per second: exactly the rate, or Poisson with that mean.
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+    /// Buffered designs: each server writes its tally every this many seconds (default 1).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub flush_seconds: Option<f64>,
+    /// Log design: the consumer writes totals every this many seconds (default 5).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub log_commit_seconds: Option<f64>,
+    /// With --transactional: how long a transaction holds its shard, ms (default 10).
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    pub txn_ms: Option<f64>,
+    /// Share of increments that time out (default 0.001).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub timeout_rate: Option<f64>,
+    /// Share of timed-out increments that had in fact been applied (default 0.5).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub applied_share: Option<f64>,
+    /// Retries after a timeout: 0 = never, k = up to k more attempts (default 2).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = whole_number)]
+    pub retries: Option<u64>,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
 }
 
 #[derive(Debug, Clone, Args)]

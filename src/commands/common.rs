@@ -3,6 +3,7 @@
 //! under the scenario's field names; values from flags under the flag names.
 
 use crate::cli::{ReadArgs, ScenarioArgs, SizingArgs};
+use crate::compare::exactly_once::{transactional_cap, transactional_write_cost};
 use crate::error::{InputError, InputResult};
 use crate::scenario::{self, Loaded};
 use crate::sizing::{ReadPlan, SafeRate, SizingPlan};
@@ -227,7 +228,30 @@ pub fn sizing_plan_or(
             ));
         }
     }
+    // --transactional: every figure per key is in likes, and a like now
+    // costs `write_cost` units, so the cap and a given safe rate shrink by it.
+    let (cap, safe) = if a.transactional {
+        let store = a.store.or(s.store_preset);
+        let cost = transactional_write_cost(store);
+        let safe = match safe {
+            SafeRate::PerKey(v) => SafeRate::PerKey(v / cost),
+            h => h,
+        };
+        (transactional_cap(cap, store), safe)
+    } else {
+        (cap, safe)
+    };
     Ok((peak, SizingPlan::new(peak.peak, cap, safe)?))
+}
+
+/// Write units one like costs: the store's transactional cost with
+/// `--transactional` (2 on DynamoDB, the default), else 1.
+pub fn write_cost(l: &Loaded, a: &SizingArgs) -> f64 {
+    if a.transactional {
+        transactional_write_cost(a.store.or(l.scenario.store_preset))
+    } else {
+        1.0
+    }
 }
 
 /// The store presets in force: one named by `--store` (ranks above the

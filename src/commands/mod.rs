@@ -4,6 +4,7 @@
 
 pub mod chart;
 pub mod common;
+pub mod compare;
 pub mod docs;
 pub mod fleet;
 pub mod measure;
@@ -31,6 +32,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Stores(a) => placement::run_stores(a),
         Command::Fleet(a) => fleet::run(a),
         Command::Measure(a) => measure::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man => docs::man(),
     }

@@ -17,6 +17,11 @@ pub struct SizeRow {
     pub scenario: String,
     pub observed: Option<f64>,
     pub growth: Option<f64>,
+    /// --transactional: the cap and safe rate below are per like, the
+    /// store's figures divided by `write_cost`.
+    pub transactional: bool,
+    /// Write units one like costs (2 for a DynamoDB transaction, else 1).
+    pub write_cost: f64,
     #[serde(flatten)]
     pub sizing: Sizing,
     /// With --risk: the accepted chance of any second over the cap.
@@ -47,12 +52,25 @@ impl Report for SizeRow {
         }
         plan.extend([
             ("planned peak", format!("{} likes/s", fmt::num(s.peak))),
-            ("cap per key", format!("{} writes/s", fmt::num(s.cap))),
+            (
+                "cap per key",
+                if self.transactional {
+                    format!(
+                        "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
+                        fmt::num(s.cap),
+                        fmt::num(s.cap * self.write_cost),
+                        fmt::num(self.write_cost)
+                    )
+                } else {
+                    format!("{} writes/s", fmt::num(s.cap))
+                },
+            ),
             (
                 "safe per key",
                 format!(
-                    "{} writes/s ({} headroom)",
+                    "{} {}/s ({} headroom)",
                     fmt::num(s.safe_per_shard),
+                    if self.transactional { "likes" } else { "writes" },
                     fmt::percent(s.headroom)
                 ),
             ),
@@ -196,6 +214,8 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         scenario: scenario.name.clone(),
         observed: peak.observed,
         growth: peak.growth,
+        transactional: args.sizing.transactional,
+        write_cost: common::write_cost(&scenario, &args.sizing),
         reads: reads.cost(sizing.shards),
         sizing: sizing.clone(),
         risk,

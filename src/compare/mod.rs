@@ -2,6 +2,8 @@
 //! same models as `size`, `simulate` and `risk` (sizing, exact, store).
 
 pub mod approx;
+pub mod exactly_once;
+pub mod strategies;
 
 use serde::Serialize;
 

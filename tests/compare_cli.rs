@@ -1,0 +1,271 @@
+//! End-to-end tests of `shardplan compare`, as a user types it.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn shardplan() -> Command {
+    Command::cargo_bin("shardplan").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = shardplan()
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+fn strategy<'a>(rows: &'a Value, name: &str) -> &'a Value {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == name)
+        .unwrap_or_else(|| panic!("no {name} row in {rows}"))
+}
+
+/// Runs a command that must fail with exit 2 and one stderr line naming `what`.
+fn bad_input(args: &[&str], what: &str) {
+    let out = shardplan().args(args).assert().code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr.lines().count(),
+        1,
+        "one line for {args:?}, got {stderr:?}"
+    );
+    assert!(
+        stderr.contains(what),
+        "{args:?}: {stderr:?} should name {what}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn one_row_per_strategy_with_the_hand_computed_figures() {
+    let rows = json_of(&["compare", "--rate", "9000"]);
+    let names: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["strategy"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["single", "sharded", "buffered", "sharded-buffered", "log"]
+    );
+    // One key takes all 9,000 likes/s: over its 1,000 cap every second.
+    let single = strategy(&rows, "single");
+    assert_eq!(single["writes_per_key_per_second"], 9000.0);
+    assert_eq!(single["p_over_cap_per_second"], 1.0);
+    // 20 shards (size's answer for the 14,000 peak): 450 each; 20 sums/s
+    // of 20 keys cached = 400 reads/s, 50,000 x 20 uncached.
+    let sharded = strategy(&rows, "sharded");
+    assert_eq!(sharded["keys"], 20);
+    assert_eq!(sharded["writes_per_key_per_second"], 450.0);
+    assert_eq!(sharded["reads_per_second"], 400.0);
+    assert_eq!(sharded["reads_uncached_per_second"], 1_000_000.0);
+    // 40 servers at 1 s: 40 writes/s on the key; one crash loses
+    // 9,000 / 40 x 1 = 225 likes.
+    let buffered = strategy(&rows, "buffered");
+    assert_eq!(buffered["writes_per_key_per_second"], 40.0);
+    assert_eq!(buffered["crash_loss_likes"], 225.0);
+    assert_eq!(buffered["p_over_cap_per_second"], 0.0);
+    // Log: 1 write per 5 s; a replay double counts 5 s of likes.
+    let log = strategy(&rows, "log");
+    assert_eq!(log["writes_per_key_per_second"], 0.2);
+    assert_eq!(log["double_count_likes"], 45_000.0);
+    assert_eq!(log["freshness_lag_seconds"], 7.0);
+}
+
+#[test]
+fn sharded_risk_is_the_risk_model() {
+    // The same figure `size`'s shards get from exact::Risk (20 shards,
+    // 14,000 likes/s fixed, cap 1,000, 4 h).
+    let rows = json_of(&["compare"]);
+    let sharded = strategy(&rows, "sharded");
+    let risk = shardplan::exact::Risk::compute(
+        14_000.0,
+        20,
+        1000.0,
+        14_400.0,
+        shardplan::traffic::TrafficModel::Fixed,
+    )
+    .unwrap();
+    assert_eq!(sharded["p_over_cap_per_second"], risk.p_over_cap_per_second);
+    assert_eq!(sharded["p_any_over_cap"], risk.p_any_over_cap);
+}
+
+#[test]
+fn flush_period_and_servers_set_the_buffered_writes() {
+    let rows = json_of(&[
+        "compare",
+        "--servers",
+        "40",
+        "--flush-seconds",
+        "2",
+        "--rate",
+        "9000",
+    ]);
+    let b = strategy(&rows, "buffered");
+    assert_eq!(b["writes_per_key_per_second"], 20.0);
+    assert_eq!(b["crash_loss_likes"], 450.0);
+    // Firestore: 1 write/s per key. 40 servers need a key each at 1 s.
+    let rows = json_of(&["compare", "--store", "firestore", "--rate", "9000"]);
+    assert_eq!(strategy(&rows, "buffered")["p_over_cap_per_second"], 1.0);
+    let sb = strategy(&rows, "sharded-buffered");
+    assert_eq!(sb["keys"], 40);
+    assert_eq!(sb["writes_per_key_per_second"], 1.0);
+}
+
+#[test]
+fn transactional_halves_the_cap_and_doubles_the_shards() {
+    let plain = json_of(&["size"]);
+    let tx = json_of(&["size", "--transactional"]);
+    assert_eq!(plain["shards"], 20);
+    assert_eq!(tx["shards"], 40);
+    assert_eq!(tx["cap"], 500.0);
+    assert_eq!(tx["safe_per_shard"], 350.0);
+    assert_eq!(tx["headroom"], plain["headroom"]);
+    assert_eq!(tx["transactional"], true);
+    assert_eq!(tx["write_cost"], 2.0);
+    assert_eq!(plain["write_cost"], 1.0);
+    // A given safe rate is in write units: 700 units = 350 likes.
+    let tx = json_of(&["size", "--transactional", "--safe", "700"]);
+    assert_eq!(tx["shards"], 40);
+    // simulate takes the halved cap too.
+    let sim = json_of(&["simulate", "--transactional", "--seconds", "50"]);
+    assert_eq!(sim["cap"], 500);
+    assert_eq!(sim["shards"], 40);
+}
+
+#[test]
+fn transactional_compare_reports_conflicts_and_no_drift() {
+    // No conflicts (0 ms): 40 shards, 350 likes/s each, cap 500 likes.
+    let rows = json_of(&["compare", "--transactional", "--txn-ms", "0"]);
+    let s = strategy(&rows, "sharded");
+    assert_eq!(s["keys"], 40);
+    assert_eq!(s["cap_likes_per_key"], 500.0);
+    assert_eq!(s["p_conflict"], 0.0);
+    assert_eq!(s["net_drift_per_hour"], 0.0);
+    assert_eq!(strategy(&rows, "log")["double_count_likes"], 0.0);
+    // 2 ms at 40 shards: r d = 0.7, p = 1 - e^-0.7, attempts e^0.7.
+    let rows = json_of(&[
+        "compare",
+        "--transactional",
+        "--txn-ms",
+        "2",
+        "--shards",
+        "40",
+    ]);
+    let s = strategy(&rows, "sharded");
+    let p = 1.0 - (-0.7f64).exp();
+    assert!((s["p_conflict"].as_f64().unwrap() - p).abs() < 1e-12);
+    let cancels = s["cancellations_per_second"].as_f64().unwrap();
+    assert!((cancels - 14_000.0 * (0.7f64.exp() - 1.0)).abs() < 1e-6);
+    // Sized for the retries by default: more than 40 shards.
+    let rows = json_of(&["compare", "--transactional", "--txn-ms", "2"]);
+    assert!(strategy(&rows, "sharded")["keys"].as_u64().unwrap() > 40);
+}
+
+#[test]
+fn drift_fields_follow_the_retry_policy() {
+    // Never retry: nothing counted twice; t (1 - a) of likes missing:
+    // 9,000 x 3,600 x 0.01 x 0.5 = 162,000 an hour.
+    let rows = json_of(&[
+        "compare",
+        "--rate",
+        "9000",
+        "--timeout-rate",
+        "0.01",
+        "--retries",
+        "0",
+    ]);
+    let s = strategy(&rows, "sharded");
+    assert_eq!(s["overcount_per_hour"], 0.0);
+    let under = s["undercount_per_hour"].as_f64().unwrap();
+    assert!((under - 162_000.0).abs() < 1e-6, "{under}");
+    assert!((s["net_drift_per_hour"].as_f64().unwrap() + 162_000.0).abs() < 1e-6);
+    // With retries the over-count is about rate x 3600 x t x a.
+    let rows = json_of(&["compare", "--rate", "9000", "--timeout-rate", "0.01"]);
+    let over = strategy(&rows, "sharded")["overcount_per_hour"]
+        .as_f64()
+        .unwrap();
+    assert!((over / 162_000.0 - 1.0).abs() < 0.02, "{over}");
+}
+
+#[test]
+fn every_format_works() {
+    for format in ["table", "csv", "json", "markdown", "tsv"] {
+        let out = shardplan()
+            .args(["compare", "--transactional", "--format", format])
+            .assert()
+            .success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(text.contains("sharded-buffered"), "{format}: {text}");
+    }
+    let out = shardplan()
+        .args(["compare", "--format", "csv"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // A header and five rows, every row with the header's column count.
+    let mut reader = csv_rows(&text);
+    assert_eq!(reader.len(), 6);
+    let width = reader.remove(0);
+    assert!(reader.iter().all(|w| *w == width));
+}
+
+/// Fields per CSV record (quotes respected).
+fn csv_rows(text: &str) -> Vec<usize> {
+    text.lines()
+        .map(|line| {
+            let mut fields = 1;
+            let mut quoted = false;
+            for ch in line.chars() {
+                match ch {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => fields += 1,
+                    _ => {}
+                }
+            }
+            fields
+        })
+        .collect()
+}
+
+#[test]
+fn bad_input_names_the_flag() {
+    bad_input(&["compare", "--rate", "0"], "--rate");
+    bad_input(&["compare", "--rate", "-5"], "--rate");
+    bad_input(&["compare", "--rate", "9000.5"], "--rate");
+    bad_input(&["compare", "--shards", "0"], "--shards");
+    bad_input(&["compare", "--flush-seconds", "0"], "--flush-seconds");
+    bad_input(
+        &["compare", "--log-commit-seconds", "-1"],
+        "--log-commit-seconds",
+    );
+    bad_input(&["compare", "--timeout-rate", "1"], "--timeout-rate");
+    bad_input(&["compare", "--applied-share", "2"], "--applied-share");
+    bad_input(&["compare", "--retries", "1000"], "--retries");
+    bad_input(&["compare", "--txn-ms", "5"], "--txn-ms");
+    bad_input(
+        &["compare", "--transactional", "--txn-ms", "-1"],
+        "--txn-ms",
+    );
+    bad_input(&["compare", "--duration", "0"], "--duration");
+    bad_input(&["compare", "--servers", "0"], "--servers");
+}
+
+#[test]
+fn size_table_says_the_cap_was_divided() {
+    let out = shardplan()
+        .args(["size", "--transactional"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("500 likes/s = 1,000 writes/s / 2 units"),
+        "{text}"
+    );
+    assert!(text.contains("40 = ceil(14,000 / 350)"), "{text}");
+}
