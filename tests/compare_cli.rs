@@ -51,8 +51,32 @@ fn one_row_per_strategy_with_the_hand_computed_figures() {
         .collect();
     assert_eq!(
         names,
-        ["single", "sharded", "buffered", "sharded-buffered", "log"]
+        [
+            "single",
+            "sharded",
+            "buffered",
+            "sharded-buffered",
+            "log",
+            // The uniqueness and approximate designs (src/compare/approx.rs).
+            "set",
+            "set-sharded",
+            "like-rows",
+            "hll",
+            "hll-sharded",
+            "count-min",
+            "hash",
+            "hash-sharded",
+        ]
     );
+    // Every row: store reads per uncached view = cached reads/s / 20 sums/s.
+    for r in rows.as_array().unwrap() {
+        let per_view = r["reads_per_view"].as_f64().unwrap();
+        let per_second = r["reads_per_second"].as_f64().unwrap();
+        assert!((per_view * 20.0 - per_second).abs() < 1e-6, "{r}");
+    }
+    let hll = strategy(&rows, "hll");
+    assert_eq!(hll["exact"], false);
+    assert_eq!(hll["memory_bytes"], 12_304.0);
     // One key takes all 9,000 likes/s: over its 1,000 cap every second.
     let single = strategy(&rows, "single");
     assert_eq!(single["writes_per_key_per_second"], 9000.0);
@@ -208,9 +232,9 @@ fn every_format_works() {
         .assert()
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    // A header and five rows, every row with the header's column count.
+    // A header and thirteen rows, every row with the header's column count.
     let mut reader = csv_rows(&text);
-    assert_eq!(reader.len(), 6);
+    assert_eq!(reader.len(), 14);
     let width = reader.remove(0);
     assert!(reader.iter().all(|w| *w == width));
 }

@@ -5,6 +5,8 @@ use serde_json::Value;
 
 use super::common;
 use crate::cli::CompareArgs;
+use crate::commands::risk::whole_rate;
+use crate::compare::approx::{approx_rows, ApproxInputs};
 use crate::compare::exactly_once::{
     shards_for_conflicts, transactional_write_cost, DriftModel, MAX_TXN_MS,
 };
@@ -140,6 +142,34 @@ impl Report for CompareReport {
                 title: "Strategies".into(),
                 header: header.iter().map(|h| h.to_string()).collect(),
                 rows,
+            },
+            Section::Grid {
+                title: "Exactness and memory".into(),
+                header: [
+                    "strategy",
+                    "count",
+                    "error",
+                    "memory",
+                    "store reads per sum",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: c
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        let x = &r.row;
+                        vec![
+                            x.strategy.clone(),
+                            if x.exact { "exact" } else { "approximate" }.to_string(),
+                            x.error.clone().unwrap_or_else(|| "none".into()),
+                            x.memory_bytes
+                                .map(|b| format!("{} bytes", fmt::num(b.round())))
+                                .unwrap_or_else(|| "-".into()),
+                            fmt::num(x.reads_per_view),
+                        ]
+                    })
+                    .collect(),
             },
         ];
 
@@ -313,8 +343,32 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         )?,
     }
     .validate()?;
+    // The uniqueness and approximate designs (sets, like rows, HyperLogLog,
+    // Count-Min, hashes) from their own model, on the same inputs.
+    let mut approx = ApproxInputs::new(
+        whole_rate(rate, inputs.traffic),
+        inputs.reads.views,
+        shards,
+        cap,
+        inputs.duration_seconds,
+    )?;
+    approx.servers = inputs.reads.servers;
+    approx.cache_seconds = inputs.reads.cache_seconds;
+    if let Some(day) = s.likes_per_day {
+        approx.likes_per_day = day;
+    }
+    approx.validate()?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let comparison = compare(&inputs)?;
+    let mut comparison = compare(&inputs)?;
+    comparison
+        .rows
+        .extend(approx_rows(&approx)?.into_iter().map(StrategyRow::from));
+    // One meaning for every row: the store reads one sum of the count (an
+    // uncached view) costs; the cached reads/s are that times the sums/s.
+    let sums = inputs.reads.cost(shards).sums_cached_per_second;
+    for r in &mut comparison.rows {
+        r.row.reads_per_view = r.row.reads_per_second / sums;
+    }
     out.emit(&CompareReport {
         scenario: scenario.name.clone(),
         comparison,

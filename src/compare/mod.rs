@@ -26,7 +26,8 @@ pub struct CompareRow {
     pub p_any_over_cap: Option<f64>,
     /// Store reads per second to show the count (with the cache where the design has one).
     pub reads_per_second: f64,
-    /// Store reads per view of the count.
+    /// Store reads one view costs when it is not cached: the reads of one
+    /// sum of the count (`reads_per_second` / the cached sums per second).
     pub reads_per_view: f64,
     /// How far the shown count lags behind the truth, seconds.
     pub freshness_lag_seconds: f64,

@@ -18,7 +18,10 @@ impl Exporter for MarkdownExporter {
                     let grid = Section::Grid {
                         title: String::new(),
                         header: vec!["what".into(), "value".into()],
-                        rows: rows.iter().map(|(k, v)| vec![k.clone(), v.clone()]).collect(),
+                        rows: rows
+                            .iter()
+                            .map(|(k, v)| vec![k.clone(), v.clone()])
+                            .collect(),
                     };
                     out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
                 }
