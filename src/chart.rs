@@ -198,6 +198,15 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
     Ok(svg)
 }
 
+/// An axis label: whole numbers without ".0", small steps with one decimal.
+fn axis_number(v: f64) -> String {
+    if v.fract() == 0.0 || v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// One panel of a time-line chart: a series over seconds.
 pub struct TimelinePanel {
     pub y_desc: String,
@@ -230,7 +239,9 @@ pub fn timeline(panels: &[TimelinePanel], title: &str) -> anyhow::Result<String>
             let mut mesh = chart.configure_mesh();
             mesh.y_desc(panel.y_desc.as_str())
                 .axis_desc_style(LABEL_FONT)
-                .label_style(("sans-serif", 13));
+                .label_style(("sans-serif", 13))
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| axis_number(*v));
             if last {
                 mesh.x_desc("time (seconds)");
             }

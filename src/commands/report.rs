@@ -75,7 +75,7 @@ enum Simulation {
         chart: (String, String),
     },
     Timeline {
-        view: TimelineView,
+        view: Box<TimelineView>,
         chart: (String, String),
     },
 }
@@ -395,11 +395,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             })?;
             Simulation::Timeline {
                 chart: charts::timeline_svg(&loaded.name, &rows)?,
-                view: TimelineView {
+                view: Box::new(TimelineView {
                     scenario: loaded.name.clone(),
                     report,
                     grid: timeline::grid(tplan)?,
-                },
+                }),
             }
         }
         (None, None) => unreachable!("a scenario is flat or a time line"),
@@ -543,7 +543,7 @@ fn render(
                 "The scenario is a time line (a rate curve, burst capacity or the hot-key monitor), \
                  simulated second by second (`shardplan simulate`).",
             );
-            push(&markdown(view)?);
+            push(&markdown(view.as_ref())?);
             push(
                 "The chart shows the rate, the shard count writers use and the writes the store \
                  rejected, per second (each point the highest of its stretch of seconds when the run \
