@@ -438,23 +438,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 
 /// Which of risk and duration came from the built-in defaults.
 fn defaults_note(l: &Loaded, risk_given: bool) -> String {
-    let mut missing = Vec::new();
-    if !risk_given {
-        missing.push(format!("no risk, so {} applies", fmt::prob(DEFAULT_RISK)));
-    }
-    if l.scenario.duration_seconds.is_none() {
-        missing.push(format!(
-            "no duration_seconds, so {}",
-            duration_text(common::DEFAULT_DURATION_SECONDS)
-        ));
-    }
-    if missing.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " The scenario gives {} (the defaults).",
-            missing.join(" and ")
-        )
+    let risk = fmt::num(DEFAULT_RISK);
+    let duration = duration_text(common::DEFAULT_DURATION_SECONDS);
+    match (risk_given, l.scenario.duration_seconds.is_some()) {
+        (true, true) => String::new(),
+        (false, false) => format!(
+            " The scenario sets neither risk nor duration_seconds: the defaults {risk} and {duration} apply."
+        ),
+        (false, true) => format!(" The scenario sets no risk: the default {risk} applies."),
+        (true, false) => {
+            format!(" The scenario sets no duration_seconds: the default {duration} applies.")
+        }
     }
 }
 
