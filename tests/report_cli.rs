@@ -271,6 +271,10 @@ fn bad_out_is_named() {
         "--scenario",
     );
     bad_input(&["report", "-q", "--seconds", "0"], "--seconds");
+    bad_input(
+        &["report", "-q", "--scenario", "shrink-fold", "--out", "x"],
+        "--scenario",
+    );
     // Nothing half-written next to the file.
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
@@ -343,4 +347,53 @@ fn completions_and_man_know_report() {
     let bash = shardplan().args(["completions", "bash"]).assert().success();
     let bash = String::from_utf8(bash.get_output().stdout.clone()).unwrap();
     assert!(bash.contains("report") && bash.contains("--shard-range"));
+}
+
+/// A scenario file in a temp folder.
+fn scenario_file(dir: &Path, toml: &str) -> String {
+    let path = dir.join("s.toml");
+    std::fs::write(&path, toml).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn sorted_store_and_bad_placement_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let sorted = scenario_file(
+        dir.path(),
+        "description = \"sorted\"\npeak = 2000\nstore_preset = \"sorted\"\n\
+         key_template = \"likes:reel:8841:<shard>\"\nrisk = 0.001\nduration_seconds = 3600\n",
+    );
+    let out = dir.path().join("out");
+    let md = report(&out, &["--scenario", &sorted, "--seconds", "200"]);
+    assert!(md.contains("### Sorted store key order"), "{md}");
+    assert!(md.contains("> WARNING: all "), "{md}");
+    assert!(md.contains("&lt;shard&gt;"), "{md}");
+    // Risk and duration from the scenario: no "(default)" and no defaults sentence.
+    assert!(!md.contains("(default)"), "{md}");
+    assert!(!md.contains("the defaults"), "{md}");
+    assert!(
+        md.contains("during the 1 h hot spell is at most 0.0010"),
+        "{md}"
+    );
+
+    let store_only = scenario_file(dir.path(), "peak = 2000\nstore_preset = \"dynamodb\"\n");
+    let md = report(&out, &["--scenario", &store_only, "--seconds", "200"]);
+    assert!(md.contains("## Key placement"));
+    assert!(
+        md.contains("names the dynamodb store but no key_template"),
+        "{md}"
+    );
+
+    let plain = scenario_file(dir.path(), "peak = 2000\n");
+    assert!(!report(&out, &["--scenario", &plain, "--seconds", "200"]).contains("## Key placement"));
+
+    let o = out.to_str().unwrap();
+    let bad = scenario_file(dir.path(), "peak = 2000\nkey_template = \"likes\"\n");
+    bad_input(
+        &["report", "-q", "--scenario", &bad, "--out", o],
+        "key_template",
+    );
+    let bad = scenario_file(dir.path(), "peak = 2000\nnodes = 0\n");
+    bad_input(&["report", "-q", "--scenario", &bad, "--out", o], "nodes");
 }

@@ -317,7 +317,23 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         sizing: no_sizing(),
         reads: no_reads(),
     };
-    // Everything is validated before the folder is touched.
+    // Everything is validated before the folder is touched. `report` has
+    // no --peak flag, so a scenario without a rate names itself.
+    if s.peak.is_none() && s.observed.is_none() && curve_peak(&loaded).is_none() {
+        return Err(InputError::new(
+            "--scenario",
+            format!(
+                "scenario {} gives no peak, observed rate or [curve] to size for{}",
+                loaded.name,
+                if s.resize.is_some() {
+                    " (it describes a resize: use `shardplan resize`)"
+                } else {
+                    ""
+                }
+            ),
+        )
+        .into());
+    }
     let (peak, plan) = common::sizing_plan_or(&loaded, &no_sizing(), curve_peak(&loaded))?;
     let reads = common::read_plan(&loaded, &no_reads(), None)?;
     let span = common::span(
