@@ -126,7 +126,14 @@ fn power_of_ten(v: f64) -> String {
 /// the probability drawn linearly and labelled as powers of ten: plotters'
 /// own log axis puts its labels badly over the 100+ decades a risk table
 /// spans. Zero probabilities (ln = -inf) are left out.
-pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyhow::Result<String> {
+/// `accepted`: a probability drawn as a thin black horizontal line (the risk
+/// the sizing accepts), with its legend label.
+pub fn risk_by_shards(
+    series: &[RiskSeries],
+    accepted: Option<(&str, f64)>,
+    title: &str,
+    y_desc: &str,
+) -> anyhow::Result<String> {
     let xs = series.iter().flat_map(|s| s.ln_points.iter().map(|p| p.0));
     let (x_lo, x_hi) = xs.fold((u64::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let (x_lo, x_hi) = if x_lo > x_hi {
@@ -139,6 +146,7 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
         .iter()
         .flat_map(|s| s.ln_points.iter().map(|p| p.1))
         .filter(|ln| ln.is_finite())
+        .chain(accepted.map(|a| a.1.ln()))
         .map(log10);
     let y_min = ys.clone().fold(0.0, f64::min);
     let y_max = ys.fold(f64::NEG_INFINITY, f64::max).max(y_min);
@@ -183,6 +191,19 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
             chart
                 .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
                 .map_err(err)?;
+        }
+        if let Some((label, p)) = accepted.filter(|a| a.1 > 0.0) {
+            let y = log10(p.ln());
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x_lo, y), (x_hi, y)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(err)?
+                .label(label.to_string())
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
+                });
         }
         // Risk falls with the shard count: the lower left stays empty.
         chart
@@ -287,7 +308,14 @@ mod tests {
                 (40, f64::NEG_INFINITY),
             ],
         };
-        let svg = risk_by_shards(&[s], "Risk by shard count", "probability (log scale)").unwrap();
+        let svg = risk_by_shards(
+            &[s],
+            Some(("accepted risk 0.01", 0.01)),
+            "Risk by shard count",
+            "probability (log scale)",
+        )
+        .unwrap();
+        assert!(svg.contains("accepted risk 0.01"));
         assert!(svg.contains("Risk by shard count"));
         assert!(svg.contains("shards"));
         assert_eq!(power_of_ten(0.0), "1");

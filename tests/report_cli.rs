@@ -194,6 +194,7 @@ fn every_svg_parses_and_has_its_title_and_axis_labels() {
         "probability (log scale)",
         "P(a second over the cap)",
         "P(any second over the cap in 4 h)",
+        "accepted risk 0.0100 in 4 h",
         "1e-20",
     ] {
         assert!(risk.contains(needle), "risk.svg lacks {needle:?}");

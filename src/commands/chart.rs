@@ -74,7 +74,8 @@ pub fn duration_text(seconds: f64) -> String {
 }
 
 /// Risk against shard count: per second and over the whole hot spell.
-pub fn risk_svg(rows: &[SweepRow]) -> anyhow::Result<(String, String)> {
+/// `accepted`: the risk the sizing accepts, drawn as a horizontal line.
+pub fn risk_svg(rows: &[SweepRow], accepted: Option<f64>) -> anyhow::Result<(String, String)> {
     let Some(first) = rows.first() else {
         anyhow::bail!("no shard counts to chart");
     };
@@ -100,7 +101,19 @@ pub fn risk_svg(rows: &[SweepRow]) -> anyhow::Result<(String, String)> {
                 .collect(),
         },
     ];
-    let svg = chart::risk_by_shards(&series, &title, "probability (log scale)")?;
+    let label = accepted.map(|p| {
+        format!(
+            "accepted risk {} in {}",
+            fmt::prob(p),
+            duration_text(r.seconds)
+        )
+    });
+    let svg = chart::risk_by_shards(
+        &series,
+        label.as_deref().zip(accepted),
+        &title,
+        "probability (log scale)",
+    )?;
     Ok((title, svg))
 }
 
@@ -221,7 +234,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let file = AtomicFile::create("--output", &args.output)?;
             let rows = sweep_rows(rate, &counts, sizing.cap, span, &reads)?;
-            (file, risk_svg(&rows)?.1)
+            (file, risk_svg(&rows, loaded.scenario.risk)?.1)
         }
         ChartKind::Timeline => {
             let sim_args = SimulateArgs {

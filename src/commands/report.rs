@@ -394,7 +394,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         span,
         &reads,
     )?;
-    let risk_chart = charts::risk_svg(&sweep)?;
+    let risk_chart = charts::risk_svg(&sweep, Some(risk))?;
     let sim = match (&flat, &tl) {
         (Some(resolved), _) => {
             let tally = resolved.execute(args.quiet, None)?;
