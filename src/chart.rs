@@ -104,28 +104,54 @@ pub fn busiest_histogram(
     Ok(svg)
 }
 
-/// One line of a risk chart: (shards, probability) points.
+/// One line of a risk chart: (shards, ln probability) points. The log is
+/// what the exact code computes, so values below f64's range still plot.
 pub struct RiskSeries {
     pub label: String,
-    pub points: Vec<(u64, f64)>,
+    pub ln_points: Vec<(u64, f64)>,
 }
 
-/// Probability against shard count on a log scale. Zero probabilities are
-/// left out (a log scale has no zero) and the floor is 1e-300.
-pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyhow::Result<String> {
-    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+/// "1e-40" for a whole power of ten, else the probability itself.
+fn power_of_ten(v: f64) -> String {
+    if v == 0.0 {
+        "1".to_string()
+    } else if v.fract() == 0.0 {
+        format!("1e{v:.0}")
+    } else {
+        format!("{:.1e}", 10f64.powf(v))
+    }
+}
+
+/// Probability against shard count on a log scale. The axis is log10 of
+/// the probability drawn linearly and labelled as powers of ten: plotters'
+/// own log axis puts its labels badly over the 100+ decades a risk table
+/// spans. Zero probabilities (ln = -inf) are left out.
+/// `accepted`: a probability drawn as a thin black horizontal line (the risk
+/// the sizing accepts), with its legend label.
+pub fn risk_by_shards(
+    series: &[RiskSeries],
+    accepted: Option<(&str, f64)>,
+    title: &str,
+    y_desc: &str,
+) -> anyhow::Result<String> {
+    let xs = series.iter().flat_map(|s| s.ln_points.iter().map(|p| p.0));
     let (x_lo, x_hi) = xs.fold((u64::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
     let (x_lo, x_hi) = if x_lo > x_hi {
         (1, 2)
     } else {
         (x_lo, x_hi.max(x_lo + 1))
     };
+    let log10 = |ln: f64| (ln / std::f64::consts::LN_10).min(0.0);
     let ys = series
         .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .filter(|p| *p > 0.0);
-    let y_lo = ys.clone().fold(1.0, f64::min).max(1e-300) / 10.0;
-    let y_hi = ys.fold(0.0, f64::max).clamp(1e-300, 1.0) * 10.0;
+        .flat_map(|s| s.ln_points.iter().map(|p| p.1))
+        .filter(|ln| ln.is_finite())
+        .chain(accepted.map(|a| a.1.ln()))
+        .map(log10);
+    let y_min = ys.clone().fold(0.0, f64::min);
+    let y_max = ys.fold(f64::NEG_INFINITY, f64::max).max(y_min);
+    let pad = ((y_max - y_min) * 0.05).max(0.5);
+    let (y_lo, y_hi) = ((y_min - pad).floor(), (y_max + pad).min(0.5));
     let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let mut svg = String::new();
     {
@@ -136,7 +162,7 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
             .margin(16)
             .x_label_area_size(48)
             .y_label_area_size(80)
-            .build_cartesian_2d(x_lo..x_hi, (y_lo..y_hi).log_scale())
+            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -144,12 +170,17 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
             .y_desc(y_desc)
             .axis_desc_style(LABEL_FONT)
             .label_style(("sans-serif", 13))
-            .y_label_formatter(&|v| format!("{v:.0e}"))
+            .y_label_formatter(&|v| power_of_ten(*v))
             .draw()
             .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
             let colour = colours[i % colours.len()];
-            let pts: Vec<(u64, f64)> = s.points.iter().copied().filter(|p| p.1 > 0.0).collect();
+            let pts: Vec<(u64, f64)> = s
+                .ln_points
+                .iter()
+                .filter(|p| p.1.is_finite())
+                .map(|p| (p.0, log10(p.1)))
+                .collect();
             chart
                 .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
                 .map_err(err)?
@@ -161,8 +192,23 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
                 .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
                 .map_err(err)?;
         }
+        if let Some((label, p)) = accepted.filter(|a| a.1 > 0.0) {
+            let y = log10(p.ln());
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x_lo, y), (x_hi, y)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(err)?
+                .label(label.to_string())
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 12, y)], BLACK.stroke_width(1))
+                });
+        }
+        // Risk falls with the shard count: the lower left stays empty.
         chart
             .configure_series_labels()
+            .position(SeriesLabelPosition::LowerLeft)
             .background_style(WHITE.mix(0.9))
             .border_style(BLACK)
             .label_font(("sans-serif", 13))
@@ -171,6 +217,15 @@ pub fn risk_by_shards(series: &[RiskSeries], title: &str, y_desc: &str) -> anyho
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+/// An axis label: whole numbers without ".0", small steps with one decimal.
+fn axis_number(v: f64) -> String {
+    if v.fract() == 0.0 || v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// One panel of a time-line chart: a series over seconds.
@@ -205,7 +260,9 @@ pub fn timeline(panels: &[TimelinePanel], title: &str) -> anyhow::Result<String>
             let mut mesh = chart.configure_mesh();
             mesh.y_desc(panel.y_desc.as_str())
                 .axis_desc_style(LABEL_FONT)
-                .label_style(("sans-serif", 13));
+                .label_style(("sans-serif", 13))
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| axis_number(*v));
             if last {
                 mesh.x_desc("time (seconds)");
             }
@@ -244,11 +301,25 @@ mod tests {
     fn risk_chart_handles_tiny_and_zero_values() {
         let s = RiskSeries {
             label: "P(second over cap)".into(),
-            points: vec![(10, 0.5), (20, 1e-9), (30, 1e-250), (40, 0.0)],
+            ln_points: vec![
+                (10, 0.5f64.ln()),
+                (20, 1e-9f64.ln()),
+                (30, -2000.0),
+                (40, f64::NEG_INFINITY),
+            ],
         };
-        let svg = risk_by_shards(&[s], "Risk by shard count", "probability (log scale)").unwrap();
+        let svg = risk_by_shards(
+            &[s],
+            Some(("accepted risk 0.01", 0.01)),
+            "Risk by shard count",
+            "probability (log scale)",
+        )
+        .unwrap();
+        assert!(svg.contains("accepted risk 0.01"));
         assert!(svg.contains("Risk by shard count"));
         assert!(svg.contains("shards"));
+        assert_eq!(power_of_ten(0.0), "1");
+        assert_eq!(power_of_ten(-40.0), "1e-40");
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub enum Command {
     Scenarios(ScenariosArgs),
     /// Draw one SVG chart to a file.
     Chart(ChartArgs),
+    /// Write a Markdown design-doc report with SVG charts to a folder.
+    Report(ReportArgs),
     /// What readers see while the shard count grows or shrinks.
     Resize(ResizeArgs),
     /// Where shard keys land: Redis Cluster slots and nodes, or sorted-store order.
@@ -327,6 +329,10 @@ pub struct SimulateArgs {
 pub enum ChartKind {
     /// Histogram of the per-second busiest shard, cap and safe rate marked.
     Busiest,
+    /// Exact over-cap risk against shard count (log scale), per second and over --duration.
+    Risk,
+    /// Rate, shard count and rejected writes over time (a time-line scenario or flags).
+    Timeline,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -337,8 +343,35 @@ pub struct ChartArgs {
     /// The SVG file to write.
     #[arg(long, short = 'o', value_name = "FILE.svg")]
     pub output: PathBuf,
+    /// --kind risk: shard counts, a range 10..40 or a list 10,20,30
+    /// (default: half to twice the sized count).
+    #[arg(long, value_name = "RANGE")]
+    pub shard_range: Option<String>,
+    /// --kind risk: how long the hot spell lasts, e.g. 4h (default 4h).
+    #[arg(long, value_name = "DURATION", value_parser = crate::duration::parse_seconds)]
+    pub duration: Option<f64>,
     #[command(flatten)]
     pub sim: SimInputs,
+    #[command(flatten)]
+    pub timeline: TimelineArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// The folder to write report.md and its SVG charts to (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "report")]
+    pub out: PathBuf,
+    /// Master seed of the simulation (default: the scenario's, else 2026).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// Simulated seconds (default: the scenario's, else 2000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub seconds: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Clone, Args)]

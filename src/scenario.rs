@@ -81,6 +81,12 @@ pub struct Scenario {
     /// A store preset (dynamodb, firestore, redis-cluster, sorted): its cap,
     /// read cap and batch size apply unless the scenario or flags set them.
     pub store_preset: Option<Store>,
+    /// The shard key template with a `<shard>` placeholder, e.g.
+    /// `reel:8841:likes:<shard>` (`report` checks where the keys land).
+    pub key_template: Option<String>,
+    /// Redis Cluster masters the 16,384 slots are split over (`report`'s
+    /// key placement).
+    pub nodes: Option<u64>,
     /// The like rate over time (a time-line simulation).
     pub curve: Option<CurveConfig>,
     /// Burst capacity per shard key (a time-line simulation).

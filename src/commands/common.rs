@@ -90,6 +90,14 @@ pub fn check_scenario(l: &Loaded) -> InputResult<()> {
             validate::count(&l.field(field), v, max)?;
         }
     }
+    if let Some(n) = s.nodes {
+        if !(1..=16_384).contains(&n) {
+            return Err(InputError::new(
+                l.field("nodes"),
+                format!("must be a whole number from 1 to 16384 (got {n})"),
+            ));
+        }
+    }
     if s.safe.is_some() && s.headroom.is_some() {
         return Err(InputError::new(
             l.field("safe"),

@@ -9,6 +9,7 @@ pub mod docs;
 pub mod fleet;
 pub mod measure;
 pub mod placement;
+pub mod report;
 pub mod risk;
 pub mod scenarios;
 pub mod simulate;
@@ -26,6 +27,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Sweep(a) => risk::run_sweep(a),
         Command::Scenarios(a) => scenarios::run(a),
         Command::Chart(a) => chart::run(a),
+        Command::Report(a) => report::run(a),
         Command::Resize(a) => timeline::run_resize(a),
         Command::Keys(a) => placement::run_keys(a),
         Command::Partitions(a) => placement::run_partitions(a),

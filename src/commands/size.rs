@@ -8,7 +8,7 @@ use crate::cli::SizeArgs;
 use crate::commands::risk::whole_rate;
 use crate::exact;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::sizing::{ReadCost, Sizing};
+use crate::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
 use crate::validate;
 
 /// The one row of `size` (CSV columns and JSON fields).
@@ -207,11 +207,25 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         Some(r) => Some(validate::probability_open("--risk", r)?),
         None => None,
     };
-    let (seconds, traffic) = common::span(&scenario, &args.span);
+    let span = common::span(&scenario, &args.span);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    out.emit(&size_row(&scenario.name, &peak, &plan, &reads, risk, span)?)
+}
+
+/// The `size` result: the rule of thumb, and with `risk` the fewest shards
+/// whose chance of any second over the cap during the span is at most it
+/// (`span` = duration in seconds and traffic model). Shared with `report`.
+pub fn size_row(
+    scenario: &str,
+    peak: &common::Peak,
+    plan: &SizingPlan,
+    reads: &ReadPlan,
+    risk: Option<f64>,
+    (seconds, traffic): (f64, crate::traffic::TrafficModel),
+) -> anyhow::Result<SizeRow> {
     let mut sizing = plan.size();
     let mut report = SizeRow {
-        scenario: scenario.name.clone(),
+        scenario: scenario.to_string(),
         observed: peak.observed,
         growth: peak.growth,
         transactional: args.sizing.transactional,
@@ -249,5 +263,5 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         report.reads = reads.cost(by_risk);
         report.sizing = sizing;
     }
-    out.emit(&report)
+    Ok(report)
 }

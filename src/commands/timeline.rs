@@ -311,7 +311,7 @@ impl Report for TimelineView {
 
 /// The grid around the configured monitor: half, same and double the
 /// threshold and window; no cache, the TTL and double the TTL.
-fn grid(plan: &TimelinePlan) -> InputResult<Option<Vec<MonitorGridRow>>> {
+pub fn grid(plan: &TimelinePlan) -> InputResult<Option<Vec<MonitorGridRow>>> {
     let Some(m) = &plan.monitor else {
         return Ok(None);
     };

@@ -1,0 +1,400 @@
+//! End-to-end tests of `shardplan report` and `shardplan chart`: the
+//! report's sections hold the same numbers as the same run's JSON, every
+//! SVG parses as XML with its title and axis labels, and a rerun with the
+//! same seed gives the same bytes.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn shardplan() -> Command {
+    Command::cargo_bin("shardplan").unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = shardplan()
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+fn bad_input(args: &[&str], what: &str) {
+    let out = shardplan().args(args).assert().code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+    assert!(
+        stderr.contains(what),
+        "{args:?}: {stderr:?} should name {what}"
+    );
+}
+
+fn report(dir: &Path, args: &[&str]) -> String {
+    shardplan()
+        .arg("report")
+        .args(args)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(dir)
+        .assert()
+        .success();
+    std::fs::read_to_string(dir.join("report.md")).unwrap()
+}
+
+/// Every pipe-table row of the Markdown, as trimmed cells.
+fn table_rows(md: &str) -> Vec<Vec<String>> {
+    md.lines()
+        .filter(|l| l.starts_with('|'))
+        .map(|l| {
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// The table row whose first cell is `label` (the first one, in order).
+fn row<'a>(rows: &'a [Vec<String>], label: &str) -> &'a [String] {
+    rows.iter()
+        .find(|r| r[0] == label)
+        .unwrap_or_else(|| panic!("no row {label:?}"))
+}
+
+/// 1234567 -> "1,234,567", as the report prints counts.
+fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// All text of an SVG, after checking it parses as XML.
+fn svg_text(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let doc = roxmltree::Document::parse(&text)
+        .unwrap_or_else(|e| panic!("{} is not XML: {e}", path.display()));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    doc.descendants()
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn report_sections_hold_the_same_numbers_as_the_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--scenario",
+        "viral-reel",
+        "--seconds",
+        "300",
+        "--seed",
+        "7",
+    ];
+    let md = report(dir.path(), &args);
+    for heading in [
+        "# Sharded counter capacity report: viral-reel",
+        "## Inputs",
+        "## Sizing",
+        "## Risk by shard count",
+        "## Simulation",
+        "## Read cost",
+        "## Key placement",
+        "![Over-cap risk by shard count at 14,000 likes/s (cap 1,000 writes/s)](risk.svg)",
+        "![Busiest of 20 shards per second at 14,000 likes/s (300 s simulated)](busiest.svg)",
+    ] {
+        assert!(md.contains(heading), "missing {heading:?}");
+    }
+    let rows = table_rows(&md);
+
+    // Sizing beside the risk-based size: `size --risk 0.01` over 4 h.
+    let size = json_of(&["size", "--scenario", "viral-reel", "--risk", "0.01"]);
+    assert_eq!(size["rule_of_thumb_shards"], 20);
+    assert_eq!(
+        row(&rows, "rule of thumb (peak / safe)")[1],
+        size["rule_of_thumb_shards"].to_string()
+    );
+    assert_eq!(
+        row(&rows, "by risk (fewest shards meeting it)")[1],
+        size["shards"].to_string()
+    );
+
+    // The simulation, seed for seed.
+    let sim = json_of(&[
+        "simulate",
+        "--scenario",
+        "viral-reel",
+        "--seconds",
+        "300",
+        "--seed",
+        "7",
+    ]);
+    let n = |k: &str| thousands(sim[k].as_u64().unwrap());
+    assert_eq!(row(&rows, "max over the run")[1], n("busiest_max"));
+    assert_eq!(row(&rows, "p50")[1], n("busiest_p50"));
+    assert_eq!(row(&rows, "p99")[1], n("busiest_p99"));
+    assert_eq!(row(&rows, "p99")[2], n("exact_busiest_p99"));
+    assert_eq!(
+        row(&rows, "mean")[1],
+        format!("{:.2}", sim["busiest_mean"].as_f64().unwrap())
+    );
+    assert_eq!(
+        row(&rows, "seconds over the cap")[1],
+        format!("{} of 300", n("seconds_over_cap"))
+    );
+    assert_eq!(row(&rows, "seed")[1], "7");
+
+    // Read cost at 20 shards: 50,000 views x 20 and 20 sums/s x 20.
+    assert!(row(&rows, "shard reads, no cache")[1].starts_with("1,000,000/s"));
+    assert!(row(&rows, "shard reads, cached")[1].starts_with("400/s"));
+    assert_eq!(sim["reads_uncached_per_second"], 1_000_000.0);
+    assert_eq!(sim["reads_cached_per_second"], 400.0);
+
+    // The risk table: S/2 to 2S for S = 20, one row per count.
+    let sweep_rows: Vec<_> = rows.iter().filter(|r| r[0] == "14,000").collect();
+    assert_eq!(sweep_rows.len(), 31);
+    assert_eq!(sweep_rows[0][1], "10");
+    assert_eq!(sweep_rows[30][1], "40");
+
+    // Key placement: 20 keys over 3 masters put 8 on one (fair: 7).
+    assert_eq!(row(&rows, "distinct slots")[1], "20");
+    assert!(md.contains("> WARNING: NODE OVER ITS SHARE"), "{md}");
+    // A bare <shard> would vanish in a Markdown viewer.
+    assert!(md.contains("`reel:8841:likes:<shard>`"));
+    // No absolute paths (the folder is a temp dir).
+    assert!(!md.contains(&*dir.path().to_string_lossy()));
+}
+
+#[test]
+fn every_svg_parses_and_has_its_title_and_axis_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    report(dir.path(), &["--seconds", "300"]);
+    let busiest = svg_text(&dir.path().join("busiest.svg"));
+    for needle in [
+        "Busiest of 20 shards per second at 14,000 likes/s (300 s simulated)",
+        "busiest shard's writes in one second (writes/s)",
+        "share of simulated seconds",
+        "cap 1000 writes/s",
+        "safe 700 writes/s",
+    ] {
+        assert!(busiest.contains(needle), "busiest.svg lacks {needle:?}");
+    }
+    let risk = svg_text(&dir.path().join("risk.svg"));
+    for needle in [
+        "Over-cap risk by shard count at 14,000 likes/s (cap 1,000 writes/s)",
+        "shards",
+        "probability (log scale)",
+        "P(a second over the cap)",
+        "P(any second over the cap in 4 h)",
+        "accepted risk 0.0100 in 4 h",
+        "1e-20",
+    ] {
+        assert!(risk.contains(needle), "risk.svg lacks {needle:?}");
+    }
+
+    let tl = tempfile::tempdir().unwrap();
+    let md = report(
+        tl.path(),
+        &["--scenario", "viral-evening", "--seconds", "900"],
+    );
+    assert!(!tl.path().join("busiest.svg").exists());
+    let text = svg_text(&tl.path().join("timeline.svg"));
+    for needle in [
+        "Time line of viral-evening: rate, shards and rejected writes",
+        "likes/s",
+        "shards",
+        "rejected writes/s",
+        "time (seconds)",
+    ] {
+        assert!(text.contains(needle), "timeline.svg lacks {needle:?}");
+    }
+    assert!(md.contains("](timeline.svg)"));
+    let sim = json_of(&[
+        "simulate",
+        "--scenario",
+        "viral-evening",
+        "--seconds",
+        "900",
+    ]);
+    let rows = table_rows(&md);
+    let rejected = row(&rows, "rejected")[1].clone();
+    assert!(
+        rejected.starts_with(&thousands(sim["rejected_writes"].as_u64().unwrap())),
+        "{rejected}"
+    );
+    assert_eq!(
+        row(&rows, "likes sent")[1],
+        thousands(sim["total_writes"].as_u64().unwrap())
+    );
+}
+
+#[test]
+fn the_same_seed_gives_the_same_bytes() {
+    for scenario in ["viral-reel", "viral-evening-monitor"] {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let args = ["--scenario", scenario, "--seconds", "600", "--seed", "11"];
+        report(a.path(), &args);
+        report(b.path(), &args);
+        let mut names: Vec<_> = std::fs::read_dir(a.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 3, "{names:?}");
+        for name in names {
+            assert_eq!(
+                std::fs::read(a.path().join(&name)).unwrap(),
+                std::fs::read(b.path().join(&name)).unwrap(),
+                "{scenario}: {name:?} differs"
+            );
+        }
+    }
+}
+
+#[test]
+fn bad_out_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "x").unwrap();
+    let f = file.to_str().unwrap();
+    bad_input(&["report", "-q", "--out", f], "--out");
+    bad_input(&["report", "-q", "--out", &format!("{f}/sub")], "--out");
+    bad_input(
+        &["report", "-q", "--scenario", "nope", "--out", "x"],
+        "--scenario",
+    );
+    bad_input(&["report", "-q", "--seconds", "0"], "--seconds");
+    bad_input(
+        &["report", "-q", "--scenario", "shrink-fold", "--out", "x"],
+        "--scenario",
+    );
+    // Nothing half-written next to the file.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn chart_draws_risk_and_timeline() {
+    let dir = tempfile::tempdir().unwrap();
+    let risk = dir.path().join("risk.svg");
+    shardplan()
+        .args([
+            "chart",
+            "--kind",
+            "risk",
+            "--shard-range",
+            "15..25",
+            "--output",
+        ])
+        .arg(&risk)
+        .assert()
+        .success();
+    let text = svg_text(&risk);
+    assert!(text.contains("Over-cap risk by shard count at 14,000 likes/s"));
+    assert!(text.contains("probability (log scale)"));
+
+    let tl = dir.path().join("tl.svg");
+    shardplan()
+        .args([
+            "chart",
+            "--kind",
+            "timeline",
+            "--scenario",
+            "viral-evening-monitor",
+            "--seconds",
+            "1200",
+            "--output",
+        ])
+        .arg(&tl)
+        .assert()
+        .success();
+    let text = svg_text(&tl);
+    assert!(text.contains("Time line of viral-evening-monitor"));
+    assert!(text.contains("rejected writes/s"));
+
+    let out = dir.path().join("x.svg");
+    let o = out.to_str().unwrap();
+    bad_input(
+        &["chart", "--kind", "risk", "--shard-range", "9..3", "-o", o],
+        "--shard-range",
+    );
+    bad_input(
+        &[
+            "chart",
+            "--kind",
+            "busiest",
+            "--shard-range",
+            "9..30",
+            "-o",
+            o,
+        ],
+        "--shard-range",
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn completions_and_man_know_report() {
+    let man = shardplan().arg("man").assert().success();
+    let man = String::from_utf8(man.get_output().stdout.clone()).unwrap();
+    assert!(man.contains("report"));
+    let bash = shardplan().args(["completions", "bash"]).assert().success();
+    let bash = String::from_utf8(bash.get_output().stdout.clone()).unwrap();
+    assert!(bash.contains("report") && bash.contains("--shard-range"));
+}
+
+/// A scenario file in a temp folder.
+fn scenario_file(dir: &Path, toml: &str) -> String {
+    let path = dir.join("s.toml");
+    std::fs::write(&path, toml).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn sorted_store_and_bad_placement_fields() {
+    let dir = tempfile::tempdir().unwrap();
+    let sorted = scenario_file(
+        dir.path(),
+        "description = \"sorted\"\npeak = 2000\nstore_preset = \"sorted\"\n\
+         key_template = \"likes:reel:8841:<shard>\"\nrisk = 0.001\nduration_seconds = 3600\n",
+    );
+    let out = dir.path().join("out");
+    let md = report(&out, &["--scenario", &sorted, "--seconds", "200"]);
+    assert!(md.contains("### Sorted store key order"), "{md}");
+    assert!(md.contains("> WARNING: all "), "{md}");
+    assert!(md.contains("&lt;shard&gt;"), "{md}");
+    // Risk and duration from the scenario: no "(default)" and no defaults sentence.
+    assert!(!md.contains("(default)"), "{md}");
+    assert!(!md.contains("the defaults"), "{md}");
+    assert!(
+        md.contains("during the 1 h hot spell is at most 0.0010"),
+        "{md}"
+    );
+
+    let store_only = scenario_file(dir.path(), "peak = 2000\nstore_preset = \"dynamodb\"\n");
+    let md = report(&out, &["--scenario", &store_only, "--seconds", "200"]);
+    assert!(md.contains("## Key placement"));
+    assert!(
+        md.contains("names the dynamodb store but no key_template"),
+        "{md}"
+    );
+
+    let plain = scenario_file(dir.path(), "peak = 2000\n");
+    assert!(!report(&out, &["--scenario", &plain, "--seconds", "200"]).contains("## Key placement"));
+
+    let o = out.to_str().unwrap();
+    let bad = scenario_file(dir.path(), "peak = 2000\nkey_template = \"likes\"\n");
+    bad_input(
+        &["report", "-q", "--scenario", &bad, "--out", o],
+        "key_template",
+    );
+    let bad = scenario_file(dir.path(), "peak = 2000\nnodes = 0\n");
+    bad_input(&["report", "-q", "--scenario", &bad, "--out", o], "nodes");
+}
