@@ -108,6 +108,7 @@ fn no_sizing() -> SizingArgs {
         headroom: None,
         store: None,
         cap_from_measure: None,
+        transactional: false,
     }
 }
 
@@ -385,7 +386,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         BUSIEST_SVG
     })?;
 
-    let size = size::size_row(&loaded.name, &peak, &plan, &reads, Some(risk), span)?;
+    let size = size::size_row(&loaded.name, &peak, &plan, &reads, Some(risk), span, None)?;
     let rate = whole_rate(peak.peak, span.1);
     let sweep = charts::sweep_rows(
         rate,

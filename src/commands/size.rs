@@ -209,12 +209,26 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     };
     let span = common::span(&scenario, &args.span);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    out.emit(&size_row(&scenario.name, &peak, &plan, &reads, risk, span)?)
+    let write_cost = args
+        .sizing
+        .transactional
+        .then(|| common::write_cost(&scenario, &args.sizing));
+    out.emit(&size_row(
+        &scenario.name,
+        &peak,
+        &plan,
+        &reads,
+        risk,
+        span,
+        write_cost,
+    )?)
 }
 
 /// The `size` result: the rule of thumb, and with `risk` the fewest shards
 /// whose chance of any second over the cap during the span is at most it
-/// (`span` = duration in seconds and traffic model). Shared with `report`.
+/// (`span` = duration in seconds and traffic model). `transactional_cost`
+/// is the write cost of a transactional like (`--transactional`), else
+/// `None`. Shared with `report`.
 pub fn size_row(
     scenario: &str,
     peak: &common::Peak,
@@ -222,14 +236,15 @@ pub fn size_row(
     reads: &ReadPlan,
     risk: Option<f64>,
     (seconds, traffic): (f64, crate::traffic::TrafficModel),
+    transactional_cost: Option<f64>,
 ) -> anyhow::Result<SizeRow> {
     let mut sizing = plan.size();
     let mut report = SizeRow {
         scenario: scenario.to_string(),
         observed: peak.observed,
         growth: peak.growth,
-        transactional: args.sizing.transactional,
-        write_cost: common::write_cost(&scenario, &args.sizing),
+        transactional: transactional_cost.is_some(),
+        write_cost: transactional_cost.unwrap_or(1.0),
         reads: reads.cost(sizing.shards),
         sizing: sizing.clone(),
         risk,
