@@ -24,7 +24,11 @@ def run(args: str) -> str:
     if "|" in args:
         feed, args = args.split("|", 1)
         stdin = subprocess.run(feed, shell=True, capture_output=True, check=True).stdout
-    cmd = [BIN] + shlex.split(args.strip().removeprefix("shardplan").strip())
+    if args.startswith("sh -c "):
+        # A plain shell command (e.g. showing a file a run just wrote).
+        cmd = shlex.split(args)
+    else:
+        cmd = [BIN] + shlex.split(args.strip().removeprefix("shardplan").strip())
     out = subprocess.run(cmd, input=stdin, capture_output=True, cwd=ROOT)
     text = out.stdout.decode("utf-8", "replace") + out.stderr.decode("utf-8", "replace")
     if out.returncode not in (0, 1):
