@@ -1,20 +1,9 @@
 //! End-to-end tests of `shardplan compare`, as a user types it.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{bad_input, json_of, shardplan};
 use serde_json::Value;
-
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
 
 fn strategy<'a>(rows: &'a Value, name: &str) -> &'a Value {
     rows.as_array()
@@ -22,22 +11,6 @@ fn strategy<'a>(rows: &'a Value, name: &str) -> &'a Value {
         .iter()
         .find(|r| r["strategy"] == name)
         .unwrap_or_else(|| panic!("no {name} row in {rows}"))
-}
-
-/// Runs a command that must fail with exit 2 and one stderr line naming `what`.
-fn bad_input(args: &[&str], what: &str) {
-    let out = shardplan().args(args).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "one line for {args:?}, got {stderr:?}"
-    );
-    assert!(
-        stderr.contains(what),
-        "{args:?}: {stderr:?} should name {what}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

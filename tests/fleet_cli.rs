@@ -1,11 +1,8 @@
 //! End-to-end tests of `shardplan fleet`.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
+use common::{bad_input, json_of, shardplan};
 
 /// A small, quick fleet.
 const SMALL: &[&str] = &[
@@ -25,27 +22,6 @@ const SMALL: &[&str] = &[
 fn run(args: &[&str]) -> Vec<u8> {
     let out = shardplan().args(args).assert().success();
     out.get_output().stdout.clone()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let mut a = args.to_vec();
-    a.extend(["--format", "json"]);
-    serde_json::from_slice(&run(&a)).unwrap()
-}
-
-fn bad_input(args: &[&str], what: &str) {
-    let out = shardplan().args(args).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "one line for {args:?}, got {stderr:?}"
-    );
-    assert!(
-        stderr.contains(what),
-        "{args:?}: {stderr:?} should name {what}"
-    );
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 #[test]

@@ -5,31 +5,9 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn shardplan() -> Command {
-    Command::cargo_bin("shardplan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
-
-fn bad_input(args: &[&str], what: &str) {
-    let out = shardplan().args(args).assert().code(2);
-    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
-    assert!(
-        stderr.contains(what),
-        "{args:?}: {stderr:?} should name {what}"
-    );
-}
+use common::{bad_input, json_of, shardplan};
 
 fn report(dir: &Path, args: &[&str]) -> String {
     shardplan()
