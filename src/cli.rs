@@ -451,9 +451,12 @@ pub struct PartitionsArgs {
     /// Likes/s on the counter (adds the over-cap chance).
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
-    /// Writes/s one partition accepts (default 1000 with --rate).
+    /// Writes/s one partition accepts (default: the --store preset's, else 1000).
     #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
+    /// A store preset for the partition cap (see `shardplan stores`).
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
     #[arg(long, value_enum, default_value = "fixed")]
     pub traffic: TrafficModel,

@@ -166,6 +166,19 @@ fn partitions_birthday_figures() {
         "1000",
     ]);
     assert!(v["p_partition_over_cap_per_second"].as_f64().is_some());
+    // A store preset sets the partition cap (Firestore: one write a second).
+    let v = json_of(&[
+        "partitions",
+        "--shards",
+        "20",
+        "--partitions",
+        "100",
+        "--rate",
+        "14000",
+        "--store",
+        "firestore",
+    ]);
+    assert_eq!(v["cap"], 1.0);
 }
 
 #[test]

@@ -306,8 +306,12 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     if let Some(t) = args.trials {
         plan = plan.with_trials(t)?;
     }
+    let preset_cap = args.store.map(|s| s.preset().write_cap_per_key);
     match (args.rate, args.cap) {
-        (Some(rate), cap) => plan = plan.with_load(rate, cap.unwrap_or(1000.0), args.traffic)?,
+        (Some(rate), cap) => {
+            let cap = cap.or(preset_cap).unwrap_or(super::common::DEFAULT_CAP);
+            plan = plan.with_load(rate, cap, args.traffic)?
+        }
         (None, Some(_)) => {
             return Err(
                 InputError::new("--cap", "needs --rate (the likes/s to check against it)").into(),
