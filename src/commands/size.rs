@@ -32,8 +32,11 @@ pub struct SizeRow {
     /// over the cap during the duration (`shards` is then the risk-based count).
     pub rule_of_thumb_shards: Option<u64>,
     pub rule_of_thumb_p_any_over_cap: Option<f64>,
-    /// With --risk: the chance for the risk-based count.
+    /// Its natural log: finite where the chance underflows f64 (prints 0).
+    pub rule_of_thumb_ln_p_any_over_cap: Option<f64>,
+    /// With --risk: the chance for the risk-based count, and its log.
     pub p_any_over_cap: Option<f64>,
+    pub ln_p_any_over_cap: Option<f64>,
     #[serde(flatten)]
     pub reads: ReadCost,
 }
@@ -121,12 +124,15 @@ impl Report for SizeRow {
                     vec![
                         "rule of thumb (peak / safe)".into(),
                         rule.to_string(),
-                        fmt::prob(rule_p),
+                        fmt::prob_ln(
+                            rule_p,
+                            self.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
+                        ),
                     ],
                     vec![
                         "by risk (fewest shards meeting it)".into(),
                         s.shards.to_string(),
-                        fmt::prob(p),
+                        fmt::prob_ln(p, self.ln_p_any_over_cap.unwrap_or(f64::NAN)),
                     ],
                 ],
             });
@@ -252,12 +258,16 @@ pub fn size_row(
         traffic: None,
         rule_of_thumb_shards: None,
         rule_of_thumb_p_any_over_cap: None,
+        rule_of_thumb_ln_p_any_over_cap: None,
         p_any_over_cap: None,
+        ln_p_any_over_cap: None,
     };
     if let Some(risk) = risk {
         let rate = whole_rate(sizing.peak, traffic);
-        let p_any = |shards: u64| -> anyhow::Result<f64> {
-            Ok(exact::ln_p_any_over_cap(rate, shards, sizing.cap, seconds, traffic)?.exp())
+        let ln_p_any = |shards: u64| -> anyhow::Result<f64> {
+            Ok(exact::ln_p_any_over_cap(
+                rate, shards, sizing.cap, seconds, traffic,
+            )?)
         };
         let by_risk = exact::shards_for_risk(
             rate,
@@ -268,8 +278,11 @@ pub fn size_row(
             validate::MAX_SHARDS,
         )?;
         report.rule_of_thumb_shards = Some(sizing.shards);
-        report.rule_of_thumb_p_any_over_cap = Some(p_any(sizing.shards)?);
-        report.p_any_over_cap = Some(p_any(by_risk)?);
+        let (rule_ln, risk_ln) = (ln_p_any(sizing.shards)?, ln_p_any(by_risk)?);
+        report.rule_of_thumb_p_any_over_cap = Some(rule_ln.exp());
+        report.rule_of_thumb_ln_p_any_over_cap = Some(rule_ln);
+        report.p_any_over_cap = Some(risk_ln.exp());
+        report.ln_p_any_over_cap = Some(risk_ln);
         report.duration_seconds = Some(seconds);
         report.traffic = Some(traffic.name());
         sizing.shards = by_risk;
