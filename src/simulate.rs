@@ -65,9 +65,9 @@ pub struct ExactTables {
     poisson: Option<Poisson<f64>>,
 }
 
-/// Above this mean per shard, fixed traffic builds its exact table slowly
-/// (Levin's sums grow with the spread of a shard's count), so `auto` keeps
-/// the multinomial sampler.
+/// Above this mean per shard the exact tables build slowly (Levin's sums and
+/// the quietest shard's tail sums grow with the spread of a shard's count),
+/// so `auto` keeps the multinomial sampler.
 const AUTO_TABLE_MAX_MEAN_PER_SHARD: f64 = 20_000.0;
 
 /// A validated simulation.
@@ -153,8 +153,9 @@ impl SimPlan {
 
     /// Whether the exact per-second tables build in well under a second.
     pub fn exact_is_cheap(&self) -> bool {
-        self.traffic == TrafficModel::Poisson
-            || self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD
+        // Both tables walk the values a shard takes, so their cost grows
+        // with the mean per shard under either traffic model.
+        self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD
     }
 
     /// The exact distribution of the busiest shard per second: the one the

@@ -369,6 +369,52 @@ fn unwritable_outputs_fail_cleanly() {
         .code(2);
     assert!(!good.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    // A device is not replaced by a file.
+    #[cfg(unix)]
+    use std::os::unix::fs::FileTypeExt;
+    bad_input(
+        &["size", "--output", "/dev/full", "--format", "json"],
+        "--output",
+    );
+    assert!(std::fs::metadata("/dev/full")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}
+
+#[cfg(unix)]
+#[test]
+fn outputs_write_through_symlinks_and_keep_the_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("target.json");
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    shardplan()
+        .args(["size", "--output"])
+        .arg(&link)
+        .assert()
+        .success();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("\"shards\": 20"));
+    let private = dir.path().join("private.csv");
+    std::fs::write(&private, "old").unwrap();
+    std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
+    shardplan()
+        .args(["size", "--output"])
+        .arg(&private)
+        .assert()
+        .success();
+    let mode = std::fs::metadata(&private).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(std::fs::read_to_string(&private)
+        .unwrap()
+        .starts_with("scenario,"));
 }
 
 #[test]

@@ -2,8 +2,6 @@
 //! own design doc. The chart builders here are shared with `report`, so a
 //! chart drawn alone is the same picture the report links to.
 
-use std::io::Write;
-
 use super::risk::{parse_shard_counts, whole_rate, SweepRow};
 use super::simulate::{self, Resolved};
 use super::{common, timeline};
@@ -258,7 +256,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
     };
     let (mut file, svg) = svg;
-    file.writer().write_all(svg.as_bytes())?;
+    file.write_all(svg.as_bytes())?;
     file.commit()
 }
 

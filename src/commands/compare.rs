@@ -278,7 +278,10 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let rate = match args.rate {
         Some(r) => validate::rate("--rate", r)?,
-        None => s.rate.unwrap_or(peak.peak),
+        None => whole_rate(
+            s.rate.unwrap_or(peak.peak),
+            args.traffic.or(s.traffic).unwrap_or_default(),
+        ),
     };
     // The sizing's cap and safe rate are per like; the comparison wants the
     // store's own units (buffered and log writes are not transactions).

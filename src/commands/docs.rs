@@ -9,8 +9,11 @@ use crate::cli::{Cli, CompletionsArgs};
 
 pub fn completions(args: CompletionsArgs) -> anyhow::Result<()> {
     let mut cmd = Cli::command();
+    // clap_complete panics on a write error; render first, then write.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "shardplan", &mut script);
     let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut cmd, "shardplan", &mut out);
+    out.write_all(&script)?;
     out.flush()?;
     Ok(())
 }

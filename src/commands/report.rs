@@ -4,7 +4,6 @@
 //! report and the JSON of those commands hold the same numbers. No
 //! timestamps and no absolute paths: the same seed gives the same bytes.
 
-use std::io::Write;
 use std::path::Path;
 
 use serde_json::Value;
@@ -433,12 +432,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         placement,
         s.risk.is_some(),
     )?;
-    md_file.writer().write_all(text.as_bytes())?;
-    risk_file.writer().write_all(risk_chart.1.as_bytes())?;
+    md_file.write_all(text.as_bytes())?;
+    risk_file.write_all(risk_chart.1.as_bytes())?;
     let sim_svg = match &sim {
         Simulation::Flat { chart, .. } | Simulation::Timeline { chart, .. } => &chart.1,
     };
-    sim_file.writer().write_all(sim_svg.as_bytes())?;
+    sim_file.write_all(sim_svg.as_bytes())?;
     // Charts first, the report last: a report never links to a missing chart.
     risk_file.commit()?;
     sim_file.commit()?;

@@ -317,7 +317,10 @@ pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let rate = match args.rate {
         Some(r) => validate::rate("--rate", r)?,
-        None => s.rate.unwrap_or(peak.peak),
+        None => super::risk::whole_rate(
+            s.rate.unwrap_or(peak.peak),
+            args.traffic.or(s.traffic).unwrap_or_default(),
+        ),
     };
     let shards = args
         .shards
@@ -379,7 +382,11 @@ impl Resolved {
         let tally = pool.install(|| {
             let tick = |n: u64| bar.inc(n);
             match per_second {
-                Some(f) => simulate::run(plan, Some(f.writer()), &tick),
+                // The run's only I/O is the per-second file: a failure there
+                // (a full disk) is the flag's.
+                Some(f) => simulate::run(plan, Some(f.writer()), &tick).map_err(|e| {
+                    InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
+                }),
                 None => simulate::run(plan, None, &tick),
             }
         })?;

@@ -340,8 +340,12 @@ pub fn run_simulate(args: &SimulateArgs) -> anyhow::Result<()> {
     let report = match per_second.as_mut() {
         Some(file) => {
             let mut w = csv::Writer::from_writer(file.writer());
-            let r = timeline::run_with_rows(&plan, |row: &TimelineRow| w.serialize(row))?;
-            w.flush()?;
+            let cannot = |e: &dyn std::fmt::Display| {
+                InputError::new("--per-second", format!("cannot write the rows: {e}"))
+            };
+            let r = timeline::run_with_rows(&plan, |row: &TimelineRow| w.serialize(row))
+                .map_err(|e| cannot(&e))?;
+            w.flush().map_err(|e| cannot(&e))?;
             r
         }
         None => timeline::run(&plan),

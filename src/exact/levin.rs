@@ -459,14 +459,12 @@ mod tests {
     }
 
     #[test]
-    fn range_is_fast_for_few_shards() {
-        // 3,001 cuts over 10 shards of 100,000 likes each (mean + 9.5 sd): per point this
-        // takes minutes.
-        let t = std::time::Instant::now();
+    fn long_ranges_stay_finite_and_monotone() {
+        // 3,001 cuts over 10 shards of 100,000 likes each (mean + 9.5 sd);
+        // its speed is shown by `cargo bench --bench exact`, not timed here.
         let v = ln_cdf_fixed_range(1_000_000, 10, 100_000, 103_000);
-        assert!(v.iter().all(|x| x.is_finite()));
-        assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
-        eprintln!("3001 cuts in {:?}", t.elapsed());
+        assert!(v.iter().all(|x| x.is_finite() && *x <= 0.0));
+        assert!(v.windows(2).all(|w| w[1] >= w[0] - 1e-12));
     }
 
     #[test]

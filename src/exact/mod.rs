@@ -37,6 +37,9 @@ const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
 /// Levin's formula fills the table in pieces of at least this many `c`
 /// values, one rayon task each.
 const LEVIN_PIECE: usize = 64;
+/// Most pieces a Levin run is cut into (fixed, so results are the same on
+/// any number of cores).
+const LEVIN_PIECES: usize = 8;
 /// The two-term Bonferroni value is used once its relative error is this
 /// small, or smaller than that of `1 - P(max <= c)` by Levin's formula.
 const BONFERRONI_REL_GAP: f64 = 1e-12;
@@ -84,9 +87,11 @@ impl BusiestShard {
                 // in a few pieces for rayon; each piece updates its sums
                 // from one c to the next.
                 let run = tails.iter().take_while(|t| t.is_none()).count();
-                // Starting a piece costs about one point evaluation, so use
-                // as few pieces as keep every core busy.
-                let piece = LEVIN_PIECE.max(run.div_ceil(2 * rayon::current_num_threads()));
+                // Starting a piece costs about one point evaluation. Each
+                // piece restarts its running sums, so the cut points must not
+                // depend on the thread count (the last bits would): at most
+                // LEVIN_PIECES pieces, whatever the machine.
+                let piece = LEVIN_PIECE.max(run.div_ceil(LEVIN_PIECES));
                 let pieces = run.div_ceil(piece).max(1);
                 let levin: Vec<f64> = (0..pieces)
                     .into_par_iter()

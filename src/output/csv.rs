@@ -20,6 +20,12 @@ fn flatten(row: &Value) -> Vec<(String, String)> {
                     out.push((format!("{k}_high"), items[1].to_string()));
                 }
                 Value::String(s) => out.push((k.clone(), s.clone())),
+                // An interval that is absent in this run keeps its two
+                // columns, so every run of a command has the same header.
+                Value::Null if k.ends_with("_ci95") => {
+                    out.push((format!("{k}_low"), String::new()));
+                    out.push((format!("{k}_high"), String::new()));
+                }
                 Value::Null => out.push((k.clone(), String::new())),
                 other => out.push((k.clone(), other.to_string())),
             }

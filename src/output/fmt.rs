@@ -19,14 +19,21 @@ pub fn num(x: f64) -> String {
     if !x.is_finite() {
         return x.to_string();
     }
-    if x.fract() == 0.0 && x.abs() < 1e15 {
+    if x.abs() >= 1e15 {
+        return format!("{x:.3e}");
+    }
+    if x.fract() == 0.0 {
         let s = count(x.abs() as u64);
         return if x < 0.0 { format!("-{s}") } else { s };
     }
     if x.abs() >= 1000.0 {
-        let whole = x.trunc();
-        let frac = format!("{:.1}", x.fract().abs());
-        return format!("{}{}", num(whole), &frac[1..]);
+        // Round once, then put separators in the whole part (rounding the
+        // fraction alone would turn 1,999.97 into "1,999.0").
+        let text = format!("{:.1}", x.abs());
+        let (whole, frac) = text.split_once('.').unwrap_or((&text, "0"));
+        let whole: u64 = whole.parse().unwrap_or(0);
+        let sign = if x < 0.0 { "-" } else { "" };
+        return format!("{sign}{}.{frac}", count(whole));
     }
     let s = format!("{x:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -94,6 +101,10 @@ mod tests {
         assert_eq!(num(0.0833333), "0.083");
         assert_eq!(num(13_500.25), "13,500.2");
         assert_eq!(num(-5.0), "-5");
+        assert_eq!(num(1_999.97), "2,000.0");
+        assert_eq!(num(1e15), "1.000e15");
+        assert_eq!(num(1e300), "1.000e300");
+        assert_eq!(num(-12_345.44), "-12,345.4");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use crate::error::{InputError, InputResult};
 /// A file that appears at `path` only when committed.
 #[derive(Debug)]
 pub struct AtomicFile {
+    flag: String,
     path: PathBuf,
     temp: NamedTempFile,
 }
@@ -33,6 +34,33 @@ impl AtomicFile {
                 format!("{} is a folder; give a file name", path.display()),
             ));
         }
+        // A symlink is written through (its target is replaced), and an
+        // existing target must be a regular file: renaming over a device
+        // such as /dev/null would replace the device itself.
+        let path = match std::fs::canonicalize(path) {
+            Ok(real) => real,
+            // A dangling symlink: write where it points.
+            Err(_) => match std::fs::read_link(path) {
+                Ok(target) if target.is_relative() => {
+                    path.parent().map(|d| d.join(&target)).unwrap_or(target)
+                }
+                Ok(target) => target,
+                Err(_) => path.to_path_buf(),
+            },
+        };
+        let path = path.as_path();
+        let existing = std::fs::metadata(path).ok();
+        if let Some(meta) = &existing {
+            if !meta.is_file() {
+                return Err(InputError::new(
+                    flag,
+                    format!(
+                        "{} is not a regular file (a device or pipe?); give a file to write",
+                        path.display()
+                    ),
+                ));
+            }
+        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -41,15 +69,21 @@ impl AtomicFile {
         builder.prefix(".shardplan-").suffix(".tmp");
         // Temp files are private (0600) by default; the result is an
         // ordinary file that others may read, like one written by `>`.
+        // An existing file keeps its mode.
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            builder.permissions(std::fs::Permissions::from_mode(0o644));
+            let mode = existing
+                .as_ref()
+                .map(|m| m.permissions().mode() & 0o7777)
+                .unwrap_or(0o644);
+            builder.permissions(std::fs::Permissions::from_mode(mode));
         }
         let temp = builder
             .tempfile_in(&dir)
             .map_err(|e| InputError::new(flag, format!("cannot write {}: {e}", path.display())))?;
         Ok(AtomicFile {
+            flag: flag.to_string(),
             path: path.to_path_buf(),
             temp,
         })
@@ -59,13 +93,31 @@ impl AtomicFile {
         self.temp.as_file_mut()
     }
 
-    /// Flushes and renames the temp file into place.
+    /// Flushes and renames the temp file into place. A failure (a full
+    /// disk) names the flag; the temp file is removed, nothing half-written
+    /// is left.
     pub fn commit(mut self) -> anyhow::Result<()> {
-        self.temp.as_file_mut().flush()?;
+        let (flag, path) = (self.flag.clone(), self.path.clone());
+        let cannot = |e: &dyn std::fmt::Display| {
+            InputError::new(&flag, format!("cannot write {}: {e}", path.display()))
+        };
+        self.temp
+            .as_file_mut()
+            .flush()
+            .and_then(|_| self.temp.as_file_mut().sync_all())
+            .map_err(|e| cannot(&e))?;
         self.temp
             .persist(&self.path)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {}", self.path.display(), e.error))?;
+            .map_err(|e| cannot(&e.error))?;
         Ok(())
+    }
+
+    /// Writes all of `bytes`; a failure names the flag.
+    pub fn write_all(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
+        let (flag, path) = (self.flag.clone(), self.path.clone());
+        self.temp.as_file_mut().write_all(bytes).map_err(|e| {
+            InputError::new(flag, format!("cannot write {}: {e}", path.display())).into()
+        })
     }
 }
 
@@ -128,7 +180,7 @@ impl OutputSet {
                     out.flush()?;
                 }
                 Destination::File(mut f) => {
-                    f.writer().write_all(&bytes)?;
+                    f.write_all(&bytes)?;
                     f.commit()?;
                 }
             }
