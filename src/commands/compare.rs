@@ -114,28 +114,36 @@ impl Report for CompareReport {
             "verdict",
         ];
         let opt_prob = |p: Option<f64>| p.map_or("n/a".to_string(), fmt::prob);
-        let rows = c
-            .rows
-            .iter()
-            .map(|r: &StrategyRow| {
-                let x = &r.row;
-                vec![
-                    x.strategy.clone(),
-                    r.keys.map_or(String::new(), |k| k.to_string()),
-                    num(x.writes_per_key_per_second),
-                    opt_prob(x.p_over_cap_per_second),
-                    opt_prob(x.p_any_over_cap),
-                    match r.reads_uncached_per_second {
-                        Some(u) => format!("{} ({})", num(x.reads_per_second), num(u)),
-                        None => num(x.reads_per_second),
-                    },
-                    num(x.freshness_lag_seconds),
-                    num(x.crash_loss_likes),
-                    num(x.double_count_likes),
-                    x.verdict.clone(),
-                ]
-            })
-            .collect();
+        let rows =
+            c.rows
+                .iter()
+                .map(|r: &StrategyRow| {
+                    let x = &r.row;
+                    vec![
+                        x.strategy.clone(),
+                        r.keys.map_or(String::new(), |k| k.to_string()),
+                        num(x.writes_per_key_per_second),
+                        match (x.p_over_cap_per_second, r.ln_p_over_cap_per_second) {
+                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln)
+                                .replace(" (below f64's range; from its log)", "*"),
+                            (p, _) => opt_prob(p),
+                        },
+                        match (x.p_any_over_cap, r.ln_p_any_over_cap) {
+                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln)
+                                .replace(" (below f64's range; from its log)", "*"),
+                            (p, _) => opt_prob(p),
+                        },
+                        match r.reads_uncached_per_second {
+                            Some(u) => format!("{} ({})", num(x.reads_per_second), num(u)),
+                            None => num(x.reads_per_second),
+                        },
+                        num(x.freshness_lag_seconds),
+                        num(x.crash_loss_likes),
+                        num(x.double_count_likes),
+                        x.verdict.clone(),
+                    ]
+                })
+                .collect();
         let mut sections = vec![
             Section::pairs("Compare", inputs),
             Section::Grid {
@@ -200,6 +208,15 @@ impl Report for CompareReport {
                 .collect(),
             rows: drift_rows,
         });
+        let underflow = c.rows.iter().any(|r| {
+            r.row.p_over_cap_per_second == Some(0.0)
+                && r.ln_p_over_cap_per_second.is_some_and(f64::is_finite)
+        });
+        if underflow {
+            sections.push(Section::Note(
+                "* below f64's range, printed from its logarithm (JSON: the ln_ fields)".into(),
+            ));
+        }
         sections.push(Section::Note(
             "Increments are not idempotent: a retried increment that had been applied counts \
              twice, a like whose every attempt failed is missing. The nightly reconciliation \

@@ -80,6 +80,10 @@ pub struct StrategyRow {
     pub row: CompareRow,
     /// Keys the count is written to.
     pub keys: Option<u64>,
+    /// Natural logs of the two over-cap chances where they come from the
+    /// exact risk: finite where a chance underflows f64 (prints 0).
+    pub ln_p_over_cap_per_second: Option<f64>,
+    pub ln_p_any_over_cap: Option<f64>,
     /// Likes a second one key may take: cap / write cost / attempts per like.
     pub cap_likes_per_key: Option<f64>,
     /// Store reads per second without the servers' cache.
@@ -102,6 +106,8 @@ impl From<CompareRow> for StrategyRow {
         StrategyRow {
             row,
             keys: None,
+            ln_p_over_cap_per_second: None,
+            ln_p_any_over_cap: None,
             cap_likes_per_key: None,
             reads_uncached_per_second: None,
             p_conflict: None,
@@ -213,6 +219,8 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
             verdict: String::new(),
         };
         let mut s = StrategyRow::from(row);
+        s.ln_p_over_cap_per_second = Some(risk.ln_p_over_cap_per_second);
+        s.ln_p_any_over_cap = Some(risk.ln_p_any_over_cap);
         s.keys = Some(keys);
         s.cap_likes_per_key = Some(cap_likes);
         s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
@@ -372,6 +380,8 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
                 )
             },
         },
+        ln_p_over_cap_per_second: None,
+        ln_p_any_over_cap: None,
         keys: Some(1),
         cap_likes_per_key: Some(i.cap / log_cost),
         reads_uncached_per_second: Some(one_key.reads_uncached_per_second),
