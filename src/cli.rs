@@ -85,7 +85,7 @@ pub struct SizingArgs {
         long,
         value_name = "LIKES_PER_S",
         allow_negative_numbers = true,
-        conflicts_with = "observed"
+        conflicts_with_all = ["observed", "growth"]
     )]
     pub peak: Option<f64>,
     /// The highest rate seen so far, likes/s (peak = observed x growth).
@@ -158,7 +158,7 @@ pub struct OutputArgs {
 #[derive(Debug, Clone, Args)]
 pub struct RiskSpan {
     /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
-    #[arg(long, value_name = "DURATION", value_parser = crate::duration::parse_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::duration::parse_seconds)]
     pub duration: Option<f64>,
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
     #[arg(long, value_enum)]
@@ -272,10 +272,10 @@ pub struct TimelineArgs {
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Monitor: the window the rate is measured over, e.g. 60s or 2m (default 60s).
-    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub window: Option<u64>,
     /// Monitor: how long each likes server caches the shard settings (default 60s; 0 = no cache).
-    #[arg(long, value_name = "DURATION", value_parser = whole_seconds_or_zero)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
     pub settings_ttl: Option<u64>,
     /// Monitor: shards after the raise (default 20).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -348,7 +348,7 @@ pub struct ChartArgs {
     #[arg(long, value_name = "RANGE")]
     pub shard_range: Option<String>,
     /// --kind risk: how long the hot spell lasts, e.g. 4h (default 4h).
-    #[arg(long, value_name = "DURATION", value_parser = crate::duration::parse_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::duration::parse_seconds)]
     pub duration: Option<f64>,
     #[command(flatten)]
     pub sim: SimInputs,
@@ -394,7 +394,7 @@ pub struct ResizeArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub likes_after: Option<u64>,
     /// Grow: how long servers cache the shard settings, e.g. 60s (default 60s).
-    #[arg(long, value_name = "DURATION", value_parser = whole_seconds_or_zero)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
     pub settings_ttl: Option<u64>,
     /// Shrink: fold each old shard as two separate writes or one transaction.
     #[arg(long, value_enum)]
@@ -520,7 +520,7 @@ pub struct FleetArgs {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub cache_seconds: Option<f64>,
     /// How long the peak lasts, e.g. 1h (default 1h): the risk covers every second of it.
-    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Accepted P(some partition over the cap during --duration) (default 0.01).
     #[arg(long, value_name = "P", allow_negative_numbers = true)]
@@ -615,7 +615,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub shards: Option<u64>,
     /// The run the "any second over the cap" chance covers, e.g. 4h (default 4h).
-    #[arg(long, value_name = "DURATION", value_parser = whole_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
     #[arg(long, value_enum)]

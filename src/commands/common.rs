@@ -183,7 +183,14 @@ pub fn resolve_peak(l: &Loaded, a: &SizingArgs) -> InputResult<Peak> {
 
 /// The rule-of-thumb sizing inputs from flags over the scenario.
 pub fn sizing_plan(l: &Loaded, a: &SizingArgs) -> InputResult<(Peak, SizingPlan)> {
-    sizing_plan_or(l, a, None)
+    sizing_plan_or(l, a, curve_peak(l))
+}
+
+/// A time-line scenario's highest rate, to size for when it names no peak.
+pub fn curve_peak(l: &Loaded) -> Option<f64> {
+    let curve = l.scenario.curve.as_ref()?;
+    let peak = curve.points.iter().map(|p| p[1]).fold(0.0, f64::max);
+    (peak.is_finite() && peak > 0.0).then_some(peak)
 }
 
 /// As [`sizing_plan`], with a peak to fall back on when neither flags nor

@@ -96,7 +96,15 @@ impl Report for SizeRow {
             ),
             (
                 "average per shard at peak",
-                format!("{} writes/s", fmt::num(s.mean_per_shard_at_peak)),
+                if self.transactional {
+                    format!(
+                        "{} likes/s ({} write units/s)",
+                        fmt::num(s.mean_per_shard_at_peak),
+                        fmt::num(s.mean_per_shard_at_peak * self.write_cost)
+                    )
+                } else {
+                    format!("{} writes/s", fmt::num(s.mean_per_shard_at_peak))
+                },
             ),
             ("headroom left at peak", fmt::percent(s.headroom_left)),
         ]);

@@ -108,6 +108,15 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
             0 => common::DEFAULT_SECONDS,
             end => end,
         });
+    if let (Some(target), Some(_)) = (t.target_shards, &monitor) {
+        if target <= start_shards {
+            return Err(InputError::new(
+                "--target-shards",
+                format!("must be above the starting shard count {start_shards} (got {target})"),
+            )
+            .into());
+        }
+    }
     let plan = TimelinePlan::new(
         curve,
         sim.traffic.or(s.traffic).unwrap_or_default(),
