@@ -463,7 +463,13 @@ mod tests {
         // 3,001 cuts over 10 shards of 100,000 likes each (mean + 9.5 sd);
         // its speed is shown by `cargo bench --bench exact`, not timed here.
         let v = ln_cdf_fixed_range(1_000_000, 10, 100_000, 103_000);
-        assert!(v.iter().all(|x| x.is_finite() && *x <= 0.0));
+        // ln P(max <= c) near 0 in the far tail: a probability, up to
+        // rounding (Levin's terms are each good to ~1e-13 relative).
+        assert!(
+            v.iter().all(|x| x.is_finite() && *x <= 1e-12),
+            "{:?}",
+            v.iter().cloned().fold(f64::MIN, f64::max)
+        );
         assert!(v.windows(2).all(|w| w[1] >= w[0] - 1e-12));
     }
 
