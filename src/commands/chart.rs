@@ -137,24 +137,53 @@ pub fn busiest_svg(resolved: &Resolved, tally: &SimTally) -> anyhow::Result<(Str
 /// count and rejections (the peaks are what a reader looks for), so the
 /// chart has at most `max_points` points. Deterministic: no sampling.
 pub fn downsample(rows: &[TimelineRow], max_points: usize) -> Vec<TimelineRow> {
-    let width = rows.len().div_ceil(max_points.max(1)).max(1);
-    rows.chunks(width)
-        .map(|chunk| {
-            let mut top = chunk[0];
-            for r in &chunk[1..] {
-                top.rate = top.rate.max(r.rate);
-                top.shards = top.shards.max(r.shards);
-                top.rejected = top.rejected.max(r.rejected);
-                top.busiest = top.busiest.max(r.busiest);
-            }
-            top
-        })
-        .collect()
+    let mut d = Downsampler::new(rows.len() as u64, max_points);
+    rows.iter().for_each(|r| d.push(r));
+    d.finish()
+}
+
+/// [`downsample`] while the rows stream by: memory is the points kept, not
+/// the seconds run.
+pub struct Downsampler {
+    width: u64,
+    filled: u64,
+    top: Option<TimelineRow>,
+    points: Vec<TimelineRow>,
+}
+
+impl Downsampler {
+    /// For a run of `seconds` rows kept to at most `max_points`.
+    pub fn new(seconds: u64, max_points: usize) -> Self {
+        Downsampler {
+            width: seconds.div_ceil(max_points.max(1) as u64).max(1),
+            filled: 0,
+            top: None,
+            points: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, r: &TimelineRow) {
+        let top = self.top.get_or_insert(*r);
+        top.rate = top.rate.max(r.rate);
+        top.shards = top.shards.max(r.shards);
+        top.rejected = top.rejected.max(r.rejected);
+        top.busiest = top.busiest.max(r.busiest);
+        self.filled += 1;
+        if self.filled == self.width {
+            self.points.extend(self.top.take());
+            self.filled = 0;
+        }
+    }
+
+    pub fn finish(mut self) -> Vec<TimelineRow> {
+        self.points.extend(self.top.take());
+        self.points
+    }
 }
 
 /// Rate, shard count and rejected writes over time.
-pub fn timeline_svg(scenario: &str, rows: &[TimelineRow]) -> anyhow::Result<(String, String)> {
-    let points = downsample(rows, MAX_TIMELINE_POINTS);
+/// `points` are at most [`MAX_TIMELINE_POINTS`] rows (see [`Downsampler`]).
+pub fn timeline_svg(scenario: &str, points: &[TimelineRow]) -> anyhow::Result<(String, String)> {
     let title = format!("Time line of {scenario}: rate, shards and rejected writes");
     let panel = |y_desc: &str, f: &dyn Fn(&TimelineRow) -> f64| TimelinePanel {
         y_desc: y_desc.into(),
@@ -247,12 +276,12 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let (loaded, plan) = timeline::plan(&sim_args)?;
             let file = AtomicFile::create("--output", &args.output)?;
-            let mut rows = Vec::new();
+            let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);
             crate::timeline::run_with_rows(&plan, |r| {
-                rows.push(*r);
+                points.push(r);
                 Ok::<(), std::convert::Infallible>(())
             })?;
-            (file, timeline_svg(&loaded.name, &rows)?.1)
+            (file, timeline_svg(&loaded.name, &points.finish())?.1)
         }
     };
     let (mut file, svg) = svg;

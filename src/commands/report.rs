@@ -404,13 +404,13 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
         (None, Some(tplan)) => {
-            let mut rows = Vec::new();
+            let mut points = charts::Downsampler::new(tplan.seconds, charts::MAX_TIMELINE_POINTS);
             let report = crate::timeline::run_with_rows(tplan, |r| {
-                rows.push(*r);
+                points.push(r);
                 Ok::<(), std::convert::Infallible>(())
             })?;
             Simulation::Timeline {
-                chart: charts::timeline_svg(&loaded.name, &rows)?,
+                chart: charts::timeline_svg(&loaded.name, &points.finish())?,
                 view: Box::new(TimelineView {
                     scenario: loaded.name.clone(),
                     report,
