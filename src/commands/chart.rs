@@ -11,7 +11,6 @@ use crate::error::InputError;
 use crate::exact;
 use crate::output::fmt;
 use crate::output::sink::AtomicFile;
-use crate::scenario::Loaded;
 use crate::simulate::SimTally;
 use crate::sizing::ReadPlan;
 use crate::timeline::TimelineRow;
@@ -198,13 +197,6 @@ pub fn timeline_svg(scenario: &str, points: &[TimelineRow]) -> anyhow::Result<(S
     Ok((title, svg))
 }
 
-/// The highest rate of a scenario's curve: the planned peak of a time line
-/// that names none. Curve errors are reported by the time-line plan.
-pub fn curve_peak(l: &Loaded) -> Option<f64> {
-    let curve = l.scenario.curve.as_ref()?.validate().ok()?;
-    Some(curve.points().iter().map(|p| p.1).fold(0.0, f64::max)).filter(|p| *p > 0.0)
-}
-
 pub fn run(args: ChartArgs) -> anyhow::Result<()> {
     if args.output.extension().and_then(|e| e.to_str()) != Some("svg") {
         return Err(InputError::new(
@@ -235,8 +227,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
         ChartKind::Risk => {
             let loaded = common::load_scenario(&args.sim.scenario)?;
-            let (peak, sizing) =
-                common::sizing_plan_or(&loaded, &args.sim.sizing, curve_peak(&loaded))?;
+            let (peak, sizing) = common::sizing_plan(&loaded, &args.sim.sizing)?;
             let reads = common::read_plan(&loaded, &args.sim.reads, args.sim.sizing.store)?;
             let span = common::span(
                 &loaded,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::chart::{self as charts, curve_peak, duration_text};
+use super::chart::{self as charts, duration_text};
 use super::common;
 use super::risk::{whole_rate, SweepView};
 use super::simulate::{self, SimulateReport};
@@ -319,7 +319,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     };
     // Everything is validated before the folder is touched. `report` has
     // no --peak flag, so a scenario without a rate names itself.
-    if s.peak.is_none() && s.observed.is_none() && curve_peak(&loaded).is_none() {
+    if s.peak.is_none() && s.observed.is_none() && common::curve_peak(&loaded).is_none() {
         return Err(InputError::new(
             "--scenario",
             format!(
@@ -334,7 +334,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         )
         .into());
     }
-    let (peak, plan) = common::sizing_plan_or(&loaded, &no_sizing(), curve_peak(&loaded))?;
+    let (peak, plan) = common::sizing_plan(&loaded, &no_sizing())?;
     let reads = common::read_plan(&loaded, &no_reads(), None)?;
     let span = common::span(
         &loaded,

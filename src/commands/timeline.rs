@@ -44,12 +44,11 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         Some(c) => Some(c.validate().map_err(in_scenario(&loaded))?),
         None => None,
     };
-    let curve_peak = scenario_curve
-        .as_ref()
-        .map(|c| c.points().iter().map(|p| p.1).fold(0.0, f64::max))
-        .filter(|p| *p > 0.0);
-    let (peak, sizing) =
-        common::sizing_plan_or(&loaded, &sim.sizing, sim.rate.or(s.rate).or(curve_peak))?;
+    let (peak, sizing) = common::sizing_plan_or(
+        &loaded,
+        &sim.sizing,
+        sim.rate.or(s.rate).or(common::curve_peak(&loaded)),
+    )?;
     let curve = match (sim.rate, scenario_curve) {
         (Some(r), _) => RateCurve::flat(validate::rate("--rate", r)?)?,
         (None, Some(c)) => c,
