@@ -4,9 +4,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{InputError, InputResult};
-use crate::validate;
-
 /// Single-key `INCR` rate measured with `redis-benchmark -t incr -n 200000 -q`
 /// against redis-server 7.0.15 (Debian package) on 127.0.0.1, 50 clients, no
 /// pipelining, on a 2-core AMD EPYC VM shared with builds: 37,439, 36,108 and
@@ -152,79 +149,6 @@ pub struct StorePreset {
     pub source: &'static str,
 }
 
-/// Figures the user set by flag; `None` keeps the preset's.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct StoreOverrides {
-    /// `--cap`
-    pub write_cap_per_key: Option<f64>,
-    /// `--read-cap`
-    pub read_cap_per_key: Option<f64>,
-    /// `--burst-seconds`
-    pub burst_seconds: Option<f64>,
-    /// `--batch`
-    pub batch_read_items: Option<u32>,
-    /// `--txn-cost`
-    pub transactional_write_cost: Option<f64>,
-}
-
-impl StorePreset {
-    /// The preset with the user's flags applied, each validated and named.
-    pub fn with_overrides(mut self, o: &StoreOverrides) -> InputResult<Self> {
-        if let Some(v) = o.write_cap_per_key {
-            self.write_cap_per_key = validate::positive("--cap", v)?;
-        }
-        if let Some(v) = o.read_cap_per_key {
-            self.read_cap_per_key = Some(validate::positive("--read-cap", v)?);
-        }
-        if let Some(v) = o.burst_seconds {
-            self.burst_seconds = validate::non_negative("--burst-seconds", v)?;
-        }
-        if let Some(v) = o.batch_read_items {
-            if v == 0 {
-                return Err(InputError::new(
-                    "--batch",
-                    format!("must be a whole number of items, at least 1 (got {v})"),
-                ));
-            }
-            self.batch_read_items = Some(v);
-        }
-        if let Some(v) = o.transactional_write_cost {
-            let v = validate::positive("--txn-cost", v)?;
-            if v < 1.0 {
-                return Err(InputError::new(
-                    "--txn-cost",
-                    format!("must be at least 1 write unit per transactional write (got {v})"),
-                ));
-            }
-            self.transactional_write_cost = v;
-        }
-        Ok(self)
-    }
-
-    /// Writes a second one key takes when every like is a transaction.
-    pub fn transactional_write_cap(&self) -> f64 {
-        self.write_cap_per_key / self.transactional_write_cost
-    }
-
-    /// Batch reads needed to sum `shards` shards (one per shard without batches).
-    pub fn reads_per_sum(&self, shards: u64) -> u64 {
-        match self.batch_read_items {
-            Some(b) => shards.div_ceil(u64::from(b)),
-            None => shards,
-        }
-    }
-
-    /// Mean writes a second one key can absorb over a spike of `seconds`, counting
-    /// the burst allowance: cap + cap * burst_seconds / seconds, a
-    /// simplification of a token bucket that starts full.
-    pub fn burst_write_rate(&self, seconds: f64) -> f64 {
-        if seconds <= 0.0 {
-            return self.write_cap_per_key;
-        }
-        self.write_cap_per_key * (1.0 + self.burst_seconds / seconds)
-    }
-}
-
 /// One row of `shardplan stores`.
 pub fn all_presets() -> Vec<StorePreset> {
     Store::ALL.iter().map(|s| s.preset()).collect()
@@ -242,71 +166,18 @@ mod tests {
         assert_eq!(p.burst_seconds, 300.0);
         assert_eq!(p.batch_read_items, Some(100));
         assert_eq!(p.transactional_write_cost, 2.0);
-        assert_eq!(p.transactional_write_cap(), 500.0);
-        assert_eq!(p.reads_per_sum(20), 1);
-        assert_eq!(p.reads_per_sum(101), 2);
-        assert_eq!(p.burst_write_rate(300.0), 2_000.0);
     }
 
     #[test]
     fn other_presets() {
         assert_eq!(Store::Firestore.preset().write_cap_per_key, 1.0);
-        assert_eq!(Store::Firestore.preset().reads_per_sum(20), 20);
+        assert_eq!(Store::Firestore.preset().batch_read_items, None);
         let r = Store::RedisCluster.preset();
         assert_eq!(r.slots, Some(16_384));
         assert_eq!(r.write_cap_per_key, REDIS_MEASURED_INCR_PER_SECOND);
         assert_eq!(Store::Sorted.placement(), Placement::Sorted);
         assert_eq!(all_presets().len(), 4);
         assert!(all_presets().iter().all(|p| !p.source.is_empty()));
-    }
-
-    #[test]
-    fn overrides_apply_and_validate() {
-        let o = StoreOverrides {
-            write_cap_per_key: Some(700.0),
-            batch_read_items: Some(25),
-            ..Default::default()
-        };
-        let p = Store::Dynamodb.preset().with_overrides(&o).unwrap();
-        assert_eq!(p.write_cap_per_key, 700.0);
-        assert_eq!(p.batch_read_items, Some(25));
-        assert_eq!(p.read_cap_per_key, Some(3_000.0));
-        let bad = StoreOverrides {
-            write_cap_per_key: Some(0.0),
-            ..Default::default()
-        };
-        assert_eq!(
-            Store::Dynamodb
-                .preset()
-                .with_overrides(&bad)
-                .unwrap_err()
-                .what,
-            "--cap"
-        );
-        let bad = StoreOverrides {
-            batch_read_items: Some(0),
-            ..Default::default()
-        };
-        assert_eq!(
-            Store::Dynamodb
-                .preset()
-                .with_overrides(&bad)
-                .unwrap_err()
-                .what,
-            "--batch"
-        );
-        let bad = StoreOverrides {
-            transactional_write_cost: Some(0.5),
-            ..Default::default()
-        };
-        assert_eq!(
-            Store::Dynamodb
-                .preset()
-                .with_overrides(&bad)
-                .unwrap_err()
-                .what,
-            "--txn-cost"
-        );
     }
 
     #[test]

@@ -593,12 +593,6 @@ pub fn ln_p_any_over(ln_p: f64, seconds: f64) -> f64 {
     ln_1m_exp(seconds * ln_1m_exp(ln_p))
 }
 
-/// `1 - (1 - p)^T`, computed with ln_1p / exp_m1 so a tiny `p` keeps its
-/// digits.
-pub fn p_any_over(p_per_second: f64, seconds: f64) -> f64 {
-    crate::stats::p_any(p_per_second, seconds)
-}
-
 /// One row of risk figures: what `risk`, `sweep` and `size --risk` print.
 #[derive(Debug, Clone, Serialize)]
 pub struct Risk {
