@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use statrs::distribution::{Binomial, DiscreteCDF, Poisson};
 
-use crate::error::{InputError, InputResult};
+use crate::error::InputResult;
 use crate::traffic::TrafficModel;
 use crate::validate;
 
@@ -89,14 +89,8 @@ impl PartitionPlan {
     /// Add a like rate and a per-partition cap. Fixed traffic needs a whole
     /// number of likes a second.
     pub fn with_load(mut self, rate: f64, cap: f64, traffic: TrafficModel) -> InputResult<Self> {
-        let rate = validate::rate("--rate", rate)?;
+        let rate = validate::traffic_rate("--rate", rate, traffic)?;
         let cap = validate::positive("--cap", cap)?;
-        if traffic == TrafficModel::Fixed && rate.fract() != 0.0 {
-            return Err(InputError::new(
-                "--rate",
-                format!("must be a whole number of likes/s with --traffic fixed (got {rate})"),
-            ));
-        }
         self.load = Some(PartitionLoad { rate, cap, traffic });
         Ok(self)
     }

@@ -60,21 +60,10 @@ pub struct ShardSampler {
 impl ShardSampler {
     /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole rate.
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
-        let rate = validate::rate("--rate", rate)?;
+        let rate = validate::traffic_rate("--rate", rate, model)?;
         let shards = validate::count("--shards", shards, validate::MAX_SHARDS)?;
         let (fixed_likes, poisson) = match model {
-            TrafficModel::Fixed => {
-                if rate.fract() != 0.0 {
-                    return Err(InputError::new(
-                        "--rate",
-                        format!(
-                            "must be a whole number of likes per second with --traffic fixed \
-                             (got {rate}); use --traffic poisson for a fractional mean"
-                        ),
-                    ));
-                }
-                (rate as u64, None)
-            }
+            TrafficModel::Fixed => (rate as u64, None),
             TrafficModel::Poisson => {
                 let p = Poisson::new(rate).map_err(|e| {
                     InputError::new(

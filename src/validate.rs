@@ -2,6 +2,7 @@
 //! [`InputError`] naming the flag and what is accepted.
 
 use crate::error::{InputError, InputResult};
+use crate::traffic::TrafficModel;
 
 /// Largest like rate we accept: a billion likes a second is far beyond any
 /// real reel and keeps `rate x seconds` well inside `u64`.
@@ -66,6 +67,22 @@ pub fn rate(what: &str, v: f64) -> InputResult<f64> {
         return Err(InputError::new(
             what,
             format!("must be at most {MAX_RATE:e} likes/s (got {v})"),
+        ));
+    }
+    Ok(v)
+}
+
+/// A like rate for a traffic model: fixed traffic sends exactly `rate`
+/// likes a second, so the rate must be whole; Poisson takes any mean.
+pub fn traffic_rate(what: &str, v: f64, model: TrafficModel) -> InputResult<f64> {
+    let v = rate(what, v)?;
+    if model == TrafficModel::Fixed && v.fract() != 0.0 {
+        return Err(InputError::new(
+            what,
+            format!(
+                "must be a whole number of likes per second with --traffic fixed \
+                 (got {v}); use --traffic poisson for a fractional mean"
+            ),
         ));
     }
     Ok(v)

@@ -251,17 +251,8 @@ pub(crate) struct Point {
 
 impl Point {
     pub(crate) fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
-        let rate = validate::rate("--rate", rate)?;
+        let rate = validate::traffic_rate("--rate", rate, model)?;
         let shards = validate::count("--shards", shards, validate::MAX_SHARDS)?;
-        if model == TrafficModel::Fixed && rate.fract() != 0.0 {
-            return Err(InputError::new(
-                "--rate",
-                format!(
-                    "must be a whole number of likes per second with --traffic fixed \
-                     (got {rate}); use --traffic poisson for a fractional mean"
-                ),
-            ));
-        }
         Ok(Point {
             rate,
             shards,
