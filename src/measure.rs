@@ -30,8 +30,9 @@ use redis::{Connection, ConnectionAddr, ConnectionInfo, IntoConnectionInfo, Valu
 use crate::error::{InputError, InputResult};
 use crate::validate;
 
-/// The placeholder a `--template` must contain; replaced by 0..S-1.
-pub const SHARD_PLACEHOLDER: &str = "<shard>";
+/// The placeholder a `--template` must contain (the same one `keys` uses);
+/// replaced by 0..S-1.
+pub use crate::placement::SHARD_PLACEHOLDER;
 /// Most concurrent connections we open (each is a thread and, on a
 /// cluster, one socket per node).
 pub const MAX_CLIENTS: u64 = 1_000;
