@@ -93,20 +93,14 @@ impl SimPlan {
         seed: u64,
     ) -> InputResult<Self> {
         let sampler = ShardSampler::new(rate, shards, traffic)?;
-        validate::rate("--cap", cap)?;
-        if cap.fract() != 0.0 {
-            return Err(InputError::new(
-                "--cap",
-                format!("must be a whole number of writes per second for simulate (got {cap})"),
-            ));
-        }
+        let cap = validate::whole_cap("--cap", cap)?;
         validate::count("--seconds", seconds, MAX_SECONDS)?;
         // Total likes must fit the u128 sum comfortably and, per second, u64:
         // rate <= 1e9 and seconds <= 1e12 keep rate x seconds below 1e21 < 2^128.
         Ok(SimPlan {
             rate,
             shards,
-            cap: cap as u64,
+            cap,
             seconds,
             traffic,
             seed,

@@ -88,6 +88,19 @@ pub fn traffic_rate(what: &str, v: f64, model: TrafficModel) -> InputResult<f64>
     Ok(v)
 }
 
+/// A per-key write cap a simulation compares whole counts with: positive,
+/// at most [`MAX_RATE`], and whole.
+pub fn whole_cap(what: &str, v: f64) -> InputResult<u64> {
+    let v = rate(what, v)?;
+    if v.fract() != 0.0 {
+        return Err(InputError::new(
+            what,
+            format!("must be a whole number of writes per second for a simulation (got {v})"),
+        ));
+    }
+    Ok(v as u64)
+}
+
 /// An integer count in `1..=max`.
 pub fn count(what: &str, v: u64, max: u64) -> InputResult<u64> {
     if v == 0 || v > max {

@@ -67,13 +67,7 @@ impl TimelinePlan {
         store: StoreConfig,
         monitor: Option<Monitor>,
     ) -> InputResult<Self> {
-        validate::rate("--cap", cap)?;
-        if cap.fract() != 0.0 {
-            return Err(InputError::new(
-                "--cap",
-                format!("must be a whole number of writes per second for a time-line (got {cap})"),
-            ));
-        }
+        let cap = validate::whole_cap("--cap", cap)?;
         validate::count("--seconds", seconds, MAX_SECONDS)?;
         validate::count("--shards", start_shards, validate::MAX_SHARDS)?;
         store.validate()?;
@@ -101,7 +95,7 @@ impl TimelinePlan {
         Ok(TimelinePlan {
             curve,
             traffic,
-            cap: cap as u64,
+            cap,
             seconds,
             seed,
             start_shards,
