@@ -2,8 +2,8 @@
 //! (`Risk::compute`) for the default case and the large 200,000/s case.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use shardplan::exact::Risk;
-use shardplan::traffic::TrafficModel;
+use shardplan::model::exact::Risk;
+use shardplan::model::traffic::TrafficModel;
 
 fn risk(c: &mut Criterion) {
     let mut g = c.benchmark_group("risk_compute");

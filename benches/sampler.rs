@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_distr::{Binomial, Distribution};
-use shardplan::sampler::{chunk_rng, split_uniform, ShardSampler};
-use shardplan::simulate::{self, SimPlan};
-use shardplan::stats::Histogram;
-use shardplan::traffic::TrafficModel;
+use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
+use shardplan::model::simulation::{self, SimPlan};
+use shardplan::model::stats::Histogram;
+use shardplan::model::traffic::TrafficModel;
 
 /// The two cases of issue 4: 14,000 likes/s over 20 shards, and
 /// 200,000 likes/s over 286 shards.
@@ -126,7 +126,7 @@ fn run(c: &mut Criterion) {
                 format!("{threads}_threads"),
             );
             g.bench_function(id, |b| {
-                b.iter(|| pool.install(|| simulate::run(&plan, None, &|_| {}).expect("run")))
+                b.iter(|| pool.install(|| simulation::run(&plan, None, &|_| {}).expect("run")))
             });
         }
     }

@@ -4,8 +4,8 @@
 
 use std::io::BufRead;
 
-use shardplan::exact::BusiestShard;
-use shardplan::traffic::TrafficModel;
+use shardplan::model::exact::BusiestShard;
+use shardplan::model::traffic::TrafficModel;
 
 fn main() -> anyhow::Result<()> {
     for line in std::io::stdin().lock().lines() {

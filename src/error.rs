@@ -1,20 +1,111 @@
-//! The one error type a user can cause. Anything that is the user's fault
-//! (a bad flag, a bad scenario field, an unwritable output) is an
-//! [`InputError`]; `main` maps it to exit code 2. Every other error exits 1.
+//! Errors a user can cause, in two layers.
+//!
+//! - A model constructor rejects a parameter with a [`ParamError`]: the
+//!   model's own name for the parameter (`cap`, `cache_seconds`) and a typed
+//!   [`Problem`]. The model does not know whether the value came from a flag,
+//!   a scenario field or a default.
+//! - The configuration layer knows where every value came from and turns a
+//!   `ParamError` into an [`InputError`] naming that source (`--cap`,
+//!   `scenario viral-evening.toml: monitor.settings_ttl_seconds`).
+//!
+//! `main` maps both to one stderr line and exit code 2; every other error
+//! exits 1.
 
 use std::fmt;
 
-/// Bad input: names the flag, file or field, and what is accepted.
+/// What is wrong with one value, and what is accepted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Problem {
+    /// NaN or infinite where a number greater than 0 is needed.
+    #[error("must be a finite number greater than 0 (got {0})")]
+    NotFinitePositive(f64),
+    /// Zero or negative where a number greater than 0 is needed.
+    #[error("must be greater than 0 (got {0})")]
+    NotPositive(f64),
+    /// Negative, NaN or infinite where a number >= 0 is needed.
+    #[error("must be a finite number >= 0 (got {0})")]
+    Negative(f64),
+    /// Outside `[lo, hi)`.
+    #[error("must be at least {lo} and below {hi} (got {got})")]
+    OutsideHalfOpen {
+        /// The value given.
+        got: f64,
+        /// The smallest accepted value.
+        lo: f64,
+        /// The bound no accepted value reaches.
+        hi: f64,
+    },
+    /// Not strictly between 0 and 1.
+    #[error("must be a probability strictly between 0 and 1 (got {0})")]
+    NotProbability(f64),
+    /// A rate above the largest one accepted.
+    #[error("must be at most {max:e} likes/s (got {got})")]
+    RateAbove {
+        /// The value given.
+        got: f64,
+        /// The largest accepted rate.
+        max: f64,
+    },
+    /// A fractional like rate under fixed traffic.
+    #[error(
+        "must be a whole number of likes per second with --traffic fixed (got {0}); \
+         use --traffic poisson for a fractional mean"
+    )]
+    FractionalFixedRate(f64),
+    /// A fractional cap where whole writes are compared.
+    #[error("must be a whole number of writes per second for a simulation (got {0})")]
+    FractionalCap(f64),
+    /// A whole number outside `1..=max`.
+    #[error("must be a whole number from 1 to {max} (got {got})")]
+    CountOutside {
+        /// The value given.
+        got: u64,
+        /// The largest accepted value.
+        max: u64,
+    },
+    /// Anything the variants above do not say: what is wrong and accepted.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A model parameter its constructor rejected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{param}: {problem}")]
+pub struct ParamError {
+    /// The model's name for the parameter (`cap`, `monitor.threshold`).
+    pub param: &'static str,
+    /// What is wrong with it.
+    pub problem: Problem,
+}
+
+impl ParamError {
+    /// A parameter with a typed problem.
+    pub fn new(param: &'static str, problem: Problem) -> Self {
+        ParamError { param, problem }
+    }
+
+    /// A parameter with a problem the typed variants do not cover.
+    pub fn other(param: &'static str, message: impl fmt::Display) -> Self {
+        ParamError {
+            param,
+            problem: Problem::Other(message.to_string()),
+        }
+    }
+}
+
+/// Bad input, attributed: names the flag, file or scenario field the user
+/// wrote, and what is accepted.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{what}: {message}")]
 pub struct InputError {
-    /// The flag (`--peak`), scenario field (`scenarios/x.toml: peak`) or file.
+    /// The flag (`--peak`), scenario field (`scenario x.toml: peak`) or file.
     pub what: String,
     /// What is wrong and what is accepted.
     pub message: String,
 }
 
 impl InputError {
+    /// An error about `what` (a flag, a scenario field, a file).
     pub fn new(what: impl fmt::Display, message: impl fmt::Display) -> Self {
         InputError {
             what: what.to_string(),
@@ -23,4 +114,15 @@ impl InputError {
     }
 }
 
+/// A parameter error no configuration layer attributed names the model's
+/// parameter (library users see the names they passed).
+impl From<ParamError> for InputError {
+    fn from(e: ParamError) -> Self {
+        InputError::new(e.param, e.problem)
+    }
+}
+
+/// The result of a user-facing check.
 pub type InputResult<T> = Result<T, InputError>;
+/// The result of a model constructor.
+pub type ParamResult<T> = Result<T, ParamError>;

@@ -17,9 +17,9 @@
 //! The reference case, from the library:
 //!
 //! ```
-//! use shardplan::exact::Risk;
-//! use shardplan::sizing::{SafeRate, SizingPlan};
-//! use shardplan::traffic::TrafficModel;
+//! use shardplan::model::exact::Risk;
+//! use shardplan::model::sizing::{SafeRate, SizingPlan};
+//! use shardplan::model::traffic::TrafficModel;
 //!
 //! // 14,000 likes/s at 700 safe writes/s per key (30% headroom on 1,000).
 //! let sizing = SizingPlan::new(14_000.0, 1000.0, SafeRate::Headroom(0.3))?.size();
@@ -36,21 +36,8 @@
 pub mod chart;
 pub mod cli;
 pub mod commands;
-pub mod compare;
-pub mod duration;
+pub mod config;
 pub mod error;
-pub mod exact;
-pub mod fleet;
 pub mod measure;
+pub mod model;
 pub mod output;
-pub mod partitions;
-pub mod placement;
-pub mod sampler;
-pub mod scenario;
-pub mod simulate;
-pub mod sizing;
-pub mod stats;
-pub mod store;
-pub mod timeline;
-pub mod traffic;
-pub mod validate;

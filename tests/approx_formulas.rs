@@ -2,7 +2,7 @@
 //! `compare::approx`: a HyperLogLog built here against 1.04 / sqrt(m), and
 //! real Count-Min sketches against the Markov false-raise bound.
 
-use shardplan::compare::approx::*;
+use shardplan::model::compare::approx::*;
 
 /// SplitMix64's finaliser: a well-mixed 64-bit hash of a distinct id.
 fn mix(x: u64) -> u64 {

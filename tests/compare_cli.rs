@@ -80,12 +80,12 @@ fn sharded_risk_is_the_risk_model() {
     // 14,000 likes/s fixed, cap 1,000, 4 h).
     let rows = json_of(&["compare"]);
     let sharded = strategy(&rows, "sharded");
-    let risk = shardplan::exact::Risk::compute(
+    let risk = shardplan::model::exact::Risk::compute(
         14_000.0,
         20,
         1000.0,
         14_400.0,
-        shardplan::traffic::TrafficModel::Fixed,
+        shardplan::model::traffic::TrafficModel::Fixed,
     )
     .unwrap();
     assert_eq!(sharded["p_over_cap_per_second"], risk.p_over_cap_per_second);

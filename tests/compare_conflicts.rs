@@ -3,7 +3,7 @@
 //! start placed uniformly in its second, a start within d ms of the previous
 //! one conflicting.
 
-use shardplan::compare::exactly_once::{simulate_conflicts, ConflictModel};
+use shardplan::model::compare::exactly_once::{simulate_conflicts, ConflictModel};
 
 /// The gaps between Poisson arrivals are independent, so the conflict
 /// indicators are independent Bernoulli(p): the estimate's standard error is

@@ -11,8 +11,8 @@
 use rand::SeedableRng;
 use rand_distr::{Binomial, Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shardplan::exact::BusiestShard;
-use shardplan::traffic::TrafficModel;
+use shardplan::model::exact::BusiestShard;
+use shardplan::model::traffic::TrafficModel;
 
 const Z: f64 = 4.5;
 

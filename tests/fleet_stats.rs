@@ -5,8 +5,8 @@
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shardplan::fleet::{p_over, Background, FleetPlan};
-use shardplan::sizing::ReadPlan;
+use shardplan::model::fleet::{p_over, Background, FleetPlan};
+use shardplan::model::sizing::ReadPlan;
 
 const REELS: u64 = 50_000;
 const TOTAL: f64 = 5_000.0;

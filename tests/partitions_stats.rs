@@ -6,10 +6,10 @@
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use shardplan::partitions::{
+use shardplan::model::partitions::{
     busiest_mean_exact, expected_shared_partitions, p_shared_partition, Method, PartitionPlan,
 };
-use shardplan::traffic::TrafficModel;
+use shardplan::model::traffic::TrafficModel;
 
 struct Stat {
     sum: f64,

@@ -2,7 +2,7 @@
 //! under tests/data were printed by `CLUSTER KEYSLOT` on a cluster-enabled
 //! redis-server and by `redis-cli --cluster create` (see docs/placement.md).
 
-use shardplan::placement::{cluster_create_ranges, key_slot};
+use shardplan::model::placement::{cluster_create_ranges, key_slot};
 
 fn hex(s: &str) -> Vec<u8> {
     (0..s.len())

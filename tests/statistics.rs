@@ -4,10 +4,10 @@
 //! alarm would have been with a fresh seed.
 
 use rand::RngExt;
-use shardplan::sampler::{chunk_rng, split_uniform, ShardSampler};
-use shardplan::simulate::{run, SimPlan};
-use shardplan::stats::Histogram;
-use shardplan::traffic::TrafficModel;
+use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
+use shardplan::model::simulation::{run, SimPlan};
+use shardplan::model::stats::Histogram;
+use shardplan::model::traffic::TrafficModel;
 
 /// Chi-square critical values at alpha = 0.001.
 const CHI2_999_DF19: f64 = 43.820;
@@ -154,7 +154,7 @@ fn two_sample_chi2(a: &Histogram, b: &Histogram) -> f64 {
 
 #[test]
 fn exact_table_sampler_matches_the_multinomial_one() {
-    use shardplan::simulate::SamplerKind;
+    use shardplan::model::simulation::SamplerKind;
     // The fast path draws the busiest shard from its exact distribution; it
     // must give the same distribution as drawing every shard. Two-sample
     // chi-square over 10 quantile bins, 9 df, alpha 0.001 -> 27.88, for
@@ -202,7 +202,7 @@ fn exact_table_sampler_matches_the_multinomial_one() {
 
 #[test]
 fn quietest_shard_table_matches_simulation() {
-    use shardplan::exact::QuietestShard;
+    use shardplan::model::exact::QuietestShard;
     // The exact mean of the per-second quietest shard against the mean of
     // the multinomial sampler's quietest over n = 20,000 seconds. The
     // quietest's sd is 12.25 at 14,000/20 (measured over 100,000 seconds),

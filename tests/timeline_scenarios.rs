@@ -4,12 +4,12 @@
 
 use std::convert::Infallible;
 
-use shardplan::timeline::bucket::StoreConfig;
-use shardplan::timeline::curve::CurveConfig;
-use shardplan::timeline::monitor::MonitorConfig;
-use shardplan::timeline::resize::{ResizeConfig, ResizePlan};
-use shardplan::timeline::{monitor_grid, run, TimelinePlan, TimelineReport};
-use shardplan::traffic::TrafficModel;
+use shardplan::model::timeline::bucket::StoreConfig;
+use shardplan::model::timeline::curve::CurveConfig;
+use shardplan::model::timeline::monitor::MonitorConfig;
+use shardplan::model::timeline::resize::{ResizeConfig, ResizePlan};
+use shardplan::model::timeline::{monitor_grid, run, TimelinePlan, TimelineReport};
+use shardplan::model::traffic::TrafficModel;
 
 fn load(name: &str) -> toml::Table {
     let path = format!("{}/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -77,7 +77,7 @@ fn monitor_grid_on_an_empty_bucket() {
     // With the bucket empty at the start, the writes rejected before the
     // raise depend on how fast the monitor and the caches react.
     let mut plan = timeline("viral-evening-monitor");
-    plan.store.burst_start = shardplan::timeline::bucket::BurstStart::Empty;
+    plan.store.burst_start = shardplan::model::timeline::bucket::BurstStart::Empty;
     plan.seconds = 900;
     let grid = monitor_grid(&plan, &[300.0, 1000.0, 2000.0], &[10, 60], &[10, 60]).unwrap();
     for g in &grid {

@@ -2,33 +2,30 @@
 //! own design doc. The chart builders here are shared with `report`, so a
 //! chart drawn alone is the same picture the report links to.
 
+use crate::config::check;
 use super::risk::{parse_shard_counts, whole_rate, SweepRow};
 use super::simulate::{self, Resolved};
-use super::{common, timeline};
+use super::timeline;
+use crate::config::resolve as common;
 use crate::chart::{self, RiskSeries, TimelinePanel};
 use crate::cli::{ChartArgs, ChartKind, OutputArgs, RiskSpan, SimulateArgs};
 use crate::error::InputError;
-use crate::exact;
+use crate::model::exact;
 use crate::output::fmt;
 use crate::output::sink::AtomicFile;
-use crate::simulate::SimTally;
-use crate::sizing::ReadPlan;
-use crate::timeline::TimelineRow;
-use crate::traffic::TrafficModel;
+use crate::model::simulation::SimTally;
+use crate::model::sizing::ReadPlan;
+use crate::model::timeline::TimelineRow;
+use crate::model::traffic::TrafficModel;
 
-/// At most this many rows in a risk table or points on a risk chart.
-pub const MAX_RISK_ROWS: u64 = 40;
 
-/// At most this many points per time-line panel: an SVG path of a 4-hour
-/// run second by second is 14,400 points, too heavy for a browser to pan.
-pub const MAX_TIMELINE_POINTS: usize = 2000;
 
 /// Shard counts around the sized count `s`: from max(1, s/2) to 2s, stepped
-/// so there are at most about [`MAX_RISK_ROWS`], and always holding `s`.
+/// so there are at most about [`crate::model::defaults::MAX_RISK_ROWS`], and always holding `s`.
 pub fn shard_counts_around(s: u64) -> Vec<u64> {
     let s = s.max(1);
     let (lo, hi) = ((s / 2).max(1), s.saturating_mul(2).max(2));
-    let step = (hi - lo).div_ceil(MAX_RISK_ROWS).max(1);
+    let step = (hi - lo).div_ceil(crate::model::defaults::MAX_RISK_ROWS).max(1);
     let mut counts: Vec<u64> = (lo..=hi).step_by(step as usize).collect();
     if !counts.contains(&s) {
         counts.push(s);
@@ -181,7 +178,7 @@ impl Downsampler {
 }
 
 /// Rate, shard count and rejected writes over time.
-/// `points` are at most [`MAX_TIMELINE_POINTS`] rows (see [`Downsampler`]).
+/// `points` are at most [`crate::model::defaults::MAX_TIMELINE_POINTS`] rows (see [`Downsampler`]).
 pub fn timeline_svg(scenario: &str, points: &[TimelineRow]) -> anyhow::Result<(String, String)> {
     let title = format!("Time line of {scenario}: rate, shards and rejected writes");
     let panel = |y_desc: &str, f: &dyn Fn(&TimelineRow) -> f64| TimelinePanel {
@@ -237,7 +234,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 },
             );
             let rate = match args.sim.rate {
-                Some(r) => crate::validate::rate("--rate", r)?,
+                Some(r) => check::rate("--rate", r)?,
                 None => whole_rate(loaded.scenario.rate.unwrap_or(peak.peak), span.1),
             };
             let counts = match &args.shard_range {
@@ -267,8 +264,8 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let (loaded, plan) = timeline::plan(&sim_args)?;
             let file = AtomicFile::create("--output", &args.output)?;
-            let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);
-            crate::timeline::run_with_rows(&plan, |r| {
+            let mut points = Downsampler::new(plan.seconds, crate::model::defaults::MAX_TIMELINE_POINTS);
+            crate::model::timeline::run_with_rows(&plan, |r| {
                 points.push(r);
                 Ok::<(), std::convert::Infallible>(())
             })?;
@@ -295,7 +292,7 @@ mod tests {
         assert_eq!(shard_counts_around(1), vec![1, 2]);
         // Large S: stepped, at most ~42 rows, S and 2S kept.
         let c = shard_counts_around(1001);
-        assert!(c.len() <= MAX_RISK_ROWS as usize + 2, "{}", c.len());
+        assert!(c.len() <= crate::model::defaults::MAX_RISK_ROWS as usize + 2, "{}", c.len());
         assert!(c.contains(&1001) && c.contains(&2002) && c[0] == 500);
         assert!(c.windows(2).all(|w| w[0] < w[1]));
     }

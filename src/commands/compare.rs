@@ -3,32 +3,21 @@
 
 use serde_json::Value;
 
-use super::common;
+use crate::config::resolve as common;
 use crate::cli::CompareArgs;
 use crate::commands::risk::whole_rate;
-use crate::compare::approx::{approx_rows, ApproxInputs};
-use crate::compare::exactly_once::{
-    shards_for_conflicts, transactional_write_cost, DriftModel, MAX_TXN_MS,
+use crate::model::compare::approx::{approx_rows, ApproxInputs};
+use crate::model::compare::exactly_once::{
+    shards_for_conflicts, transactional_write_cost, DriftModel,
 };
-use crate::compare::strategies::{
+use crate::model::compare::strategies::{
     compare, num, run_length, CompareInputs, Comparison, StrategyRow, Transactional,
 };
 use crate::error::InputError;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::validate;
+use crate::config::check;
+use crate::model::defaults::MAX_TXN_MS;
 
-/// Built-in defaults of the compare-only inputs.
-pub const DEFAULT_DURATION_SECONDS: u64 = 4 * 3600;
-pub const DEFAULT_FLUSH_SECONDS: f64 = 1.0;
-pub const DEFAULT_LOG_COMMIT_SECONDS: f64 = 5.0;
-/// An assumption, not a measurement: a DynamoDB transaction's server-side
-/// time is in the low tens of ms; set your own p50 with --txn-ms.
-pub const DEFAULT_TXN_MS: f64 = 10.0;
-/// 0.1% of increments time out (an assumption to override).
-pub const DEFAULT_TIMEOUT_RATE: f64 = 0.001;
-pub const DEFAULT_APPLIED_SHARE: f64 = 0.5;
-/// The AWS SDKs' standard retry mode makes 3 attempts: 2 retries.
-pub const DEFAULT_RETRIES: u64 = 2;
 
 /// `compare`'s report: the rows plus what the tables need.
 pub struct CompareReport {
@@ -294,7 +283,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let rate = match args.rate {
-        Some(r) => validate::rate("--rate", r)?,
+        Some(r) => check::rate("--rate", r)?,
         None => whole_rate(
             s.rate.unwrap_or(peak.peak),
             args.traffic.or(s.traffic).unwrap_or_default(),
@@ -305,7 +294,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let cost = common::write_cost(&scenario, &args.sizing);
     let (cap, safe) = (plan.cap * cost, plan.safe_per_shard() * cost);
     let transactional = if args.sizing.transactional {
-        let txn_ms = validate::non_negative("--txn-ms", args.txn_ms.unwrap_or(DEFAULT_TXN_MS))?;
+        let txn_ms = check::non_negative("--txn-ms", args.txn_ms.unwrap_or(crate::model::defaults::DEFAULT_TXN_MS))?;
         if txn_ms > MAX_TXN_MS {
             return Err(InputError::new(
                 "--txn-ms",
@@ -326,7 +315,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let shards = match (args.shards.or(s.shards), transactional) {
         (Some(n), _) => n,
         (None, Some(t)) => {
-            shards_for_conflicts(peak.peak, t.txn_ms, t.write_cost, safe, validate::MAX_SHARDS)
+            shards_for_conflicts(peak.peak, t.txn_ms, t.write_cost, safe, crate::model::defaults::MAX_SHARDS)
                 .ok_or_else(|| {
                     InputError::new(
                         "--txn-ms",
@@ -335,7 +324,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
                              count up to {} keeps under the safe rate; lower --txn-ms or give --shards",
                             t.txn_ms,
                             peak.peak,
-                            validate::MAX_SHARDS
+                            crate::model::defaults::MAX_SHARDS
                         ),
                     )
                 })?
@@ -348,18 +337,18 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         cap,
         safe,
         traffic: args.traffic.or(s.traffic).unwrap_or_default(),
-        duration_seconds: args.duration.unwrap_or(DEFAULT_DURATION_SECONDS) as f64,
+        duration_seconds: args.duration.map_or(crate::model::defaults::DEFAULT_DURATION_SECONDS, |d| d as f64),
         reads,
-        flush_seconds: args.flush_seconds.unwrap_or(DEFAULT_FLUSH_SECONDS),
+        flush_seconds: args.flush_seconds.unwrap_or(crate::model::defaults::DEFAULT_FLUSH_SECONDS),
         log_commit_seconds: args
             .log_commit_seconds
-            .unwrap_or(DEFAULT_LOG_COMMIT_SECONDS),
+            .unwrap_or(crate::model::defaults::DEFAULT_LOG_COMMIT_SECONDS),
         transactional,
         drift: DriftModel::new(
             rate,
-            args.timeout_rate.unwrap_or(DEFAULT_TIMEOUT_RATE),
-            args.applied_share.unwrap_or(DEFAULT_APPLIED_SHARE),
-            args.retries.unwrap_or(DEFAULT_RETRIES),
+            args.timeout_rate.unwrap_or(crate::model::defaults::DEFAULT_TIMEOUT_RATE),
+            args.applied_share.unwrap_or(crate::model::defaults::DEFAULT_APPLIED_SHARE),
+            args.retries.unwrap_or(crate::model::defaults::DEFAULT_RETRIES),
         )?,
     }
     .validate()?;

@@ -1,34 +1,20 @@
 //! `shardplan fleet`: the whole table of reels. Flags over the scenario's
 //! `[fleet]` section over the scenario's top-level figures over defaults.
 
+use crate::model::defaults::MAX_PINNED;
 use std::path::Path;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::common;
+use crate::config::resolve as common;
 use crate::cli::FleetArgs;
 use crate::error::{InputError, InputResult};
-use crate::fleet::{Background, FleetPlan, FleetReport, PinnedReel, PolicyCost};
+use crate::model::fleet::{Background, FleetPlan, FleetReport, PinnedReel, PolicyCost};
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::sizing::ReadPlan;
-use crate::validate;
+use crate::model::sizing::ReadPlan;
+use crate::config::check;
 
-pub const DEFAULT_REELS: u64 = 1_000_000;
-pub const DEFAULT_LIKES_PER_DAY: f64 = 100_000_000.0;
-pub const DEFAULT_PEAK_FACTOR: f64 = 2.0;
-pub const DEFAULT_ZIPF: f64 = 1.0;
-pub const DEFAULT_VIEWS_PER_LIKE: f64 = 10.0;
-pub const DEFAULT_THRESHOLD: f64 = 300.0;
-pub const DEFAULT_TARGET: u64 = 20;
-pub const DEFAULT_PARTITIONS: u64 = 1000;
-pub const DEFAULT_DURATION: u64 = 3600;
-pub const DEFAULT_RISK: f64 = 0.01;
-pub const DEFAULT_MAX_SHARDS: u64 = 4096;
-pub const DEFAULT_TRIALS: u64 = 400;
-pub const DEFAULT_SEARCH_TRIALS: u64 = 100;
-/// Most pinned reels (each is placed key by key).
-pub const MAX_PINNED: usize = 1000;
 
 /// A flag's value, else the scenario's, else the default, with the name to
 /// use in an error about it.
@@ -67,9 +53,9 @@ fn parse_hot_reel(text: &str) -> InputResult<PinnedReel> {
 }
 
 fn pinned(name: &str, rate: f64, shards: Option<u64>, what: &str) -> InputResult<PinnedReel> {
-    let rate = validate::rate(what, rate)?;
+    let rate = check::rate(what, rate)?;
     if let Some(s) = shards {
-        validate::count(what, s, validate::MAX_SHARDS)?;
+        check::count(what, s, crate::model::defaults::MAX_SHARDS)?;
     }
     Ok(PinnedReel {
         name: name.to_string(),
@@ -112,10 +98,10 @@ fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
             ));
         }
         rates.push(r);
-        if rates.len() as u64 > crate::fleet::MAX_REELS {
+        if rates.len() as u64 > crate::model::defaults::MAX_REELS {
             return Err(InputError::new(
                 what,
-                format!("has more than {} reels", crate::fleet::MAX_REELS),
+                format!("has more than {} reels", crate::model::defaults::MAX_REELS),
             ));
         }
     }
@@ -129,8 +115,8 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
     let f = s.fleet.clone().unwrap_or_default();
     let fld = |name: &str| l.field(&format!("fleet.{name}"));
 
-    let (reels, what) = pick(args.reels, "--reels", f.reels, fld("reels"), DEFAULT_REELS);
-    let reels = validate::count(&what, reels, crate::fleet::MAX_REELS)?;
+    let (reels, what) = pick(args.reels, "--reels", f.reels, fld("reels"), crate::model::defaults::DEFAULT_REELS);
+    let reels = check::count(&what, reels, crate::model::defaults::MAX_REELS)?;
     let (per_day, what) = pick(
         args.likes_per_day,
         "--likes-per-day",
@@ -140,19 +126,19 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         } else {
             l.field("likes_per_day")
         },
-        DEFAULT_LIKES_PER_DAY,
+        crate::model::defaults::DEFAULT_LIKES_PER_DAY,
     );
-    let per_day = validate::positive(&what, per_day)?;
+    let per_day = check::positive(&what, per_day)?;
     let (peak_factor, what) = pick(
         args.peak_factor,
         "--peak-factor",
         f.peak_factor,
         fld("peak_factor"),
-        DEFAULT_PEAK_FACTOR,
+        crate::model::defaults::DEFAULT_PEAK_FACTOR,
     );
-    let peak_factor = validate::positive(&what, peak_factor)?;
+    let peak_factor = check::positive(&what, peak_factor)?;
     let background_rate = per_day / 86_400.0 * peak_factor;
-    validate::rate(&what, background_rate)?;
+    check::rate(&what, background_rate)?;
 
     let csv_path = args
         .rates_csv
@@ -166,14 +152,15 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
             }
         });
     let background = match csv_path {
-        Some((path, what)) => Background::rates(read_rates(&path, &what)?, &what)?,
+        Some((path, what)) => Background::rates(read_rates(&path, &what)?)
+            .map_err(|e| InputError::new(&what, e.message))?,
         None => {
             let (z, what) = pick(
                 args.zipf,
                 "--zipf",
                 f.zipf_exponent,
                 fld("zipf_exponent"),
-                DEFAULT_ZIPF,
+                crate::model::defaults::DEFAULT_ZIPF_EXPONENT,
             );
             Background::zipf(reels, background_rate, z).map_err(|e| rename(e, "--zipf", &what))?
         }
@@ -189,7 +176,7 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
             pinned_reels.push(parse_hot_reel(text)?);
         }
     }
-    if pinned_reels.len() > MAX_PINNED {
+    if pinned_reels.len() > crate::model::defaults::MAX_PINNED {
         return Err(InputError::new(
             "--hot-reel",
             format!(
@@ -205,106 +192,106 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         "--views-per-like",
         f.views_per_like,
         fld("views_per_like"),
-        DEFAULT_VIEWS_PER_LIKE,
+        crate::model::defaults::DEFAULT_VIEWS_PER_LIKE,
     );
-    let views_per_like = validate::positive(&what, views_per_like)?;
+    let views_per_like = check::positive(&what, views_per_like)?;
     let (threshold, what) = pick(
         args.threshold,
         "--threshold",
         f.threshold,
         fld("threshold"),
-        DEFAULT_THRESHOLD,
+        crate::model::defaults::DEFAULT_THRESHOLD,
     );
-    let threshold = validate::rate(&what, threshold)?;
+    let threshold = check::rate(&what, threshold)?;
     let (target, what) = pick(
         args.target_shards,
         "--target-shards",
         f.target_shards,
         fld("target_shards"),
-        DEFAULT_TARGET,
+        crate::model::defaults::DEFAULT_TARGET_SHARDS,
     );
-    let target = validate::count(&what, target, validate::MAX_SHARDS)?;
+    let target = check::count(&what, target, crate::model::defaults::MAX_SHARDS)?;
     let (partitions, what) = pick(
         args.partitions,
         "--partitions",
         f.partitions,
         fld("partitions"),
-        DEFAULT_PARTITIONS,
+        crate::model::defaults::DEFAULT_FLEET_PARTITIONS,
     );
-    let partitions = validate::count(&what, partitions, crate::fleet::MAX_PARTITIONS)?;
+    let partitions = check::count(&what, partitions, crate::model::defaults::MAX_FLEET_PARTITIONS)?;
     let (cap, what) = pick(
         args.cap,
         "--cap",
         f.cap.or(s.cap),
         fld("cap"),
-        common::DEFAULT_CAP,
+        crate::model::defaults::DEFAULT_CAP,
     );
-    let cap = validate::rate(&what, cap)?;
+    let cap = check::rate(&what, cap)?;
     let (servers, what) = pick(
         args.servers,
         "--servers",
         f.servers.or(s.servers),
         fld("servers"),
-        common::DEFAULT_SERVERS,
+        crate::model::defaults::DEFAULT_SERVERS,
     );
-    let servers = validate::count(&what, servers, 10_000_000)?;
+    let servers = check::count(&what, servers, 10_000_000)?;
     let (cache, what) = pick(
         args.cache_seconds,
         "--cache-seconds",
         f.cache_seconds.or(s.cache_seconds),
         fld("cache_seconds"),
-        common::DEFAULT_CACHE_SECONDS,
+        crate::model::defaults::DEFAULT_CACHE_SECONDS,
     );
-    let cache = validate::non_negative(&what, cache)?;
+    let cache = check::non_negative(&what, cache)?;
     // Views are set per reel; ReadPlan checks the rest.
     let reads = ReadPlan::new(
         1.0,
         servers,
         cache,
-        common::DEFAULT_BATCH,
-        common::DEFAULT_READ_CAP,
+        crate::model::defaults::DEFAULT_BATCH,
+        crate::model::defaults::DEFAULT_READ_CAP,
     )?;
     let (duration, what) = pick(
         args.duration,
         "--duration",
         f.duration,
         fld("duration"),
-        DEFAULT_DURATION,
+        crate::model::defaults::DEFAULT_FLEET_DURATION_SECONDS,
     );
-    let duration = validate::count(&what, duration, 365 * 86_400)?;
-    let (risk, what) = pick(args.risk, "--risk", f.risk, fld("risk"), DEFAULT_RISK);
-    let risk = validate::probability_open(&what, risk)?;
+    let duration = check::count(&what, duration, 365 * 86_400)?;
+    let (risk, what) = pick(args.risk, "--risk", f.risk, fld("risk"), crate::model::defaults::DEFAULT_RISK);
+    let risk = check::probability_open(&what, risk)?;
     let (max_shards, what) = pick(
         args.max_shards,
         "--max-shards",
         f.max_shards,
         fld("max_shards"),
-        DEFAULT_MAX_SHARDS,
+        crate::model::defaults::DEFAULT_FLEET_MAX_SHARDS,
     );
-    let max_shards = validate::count(&what, max_shards, validate::MAX_SHARDS)?;
+    let max_shards = check::count(&what, max_shards, crate::model::defaults::MAX_SHARDS)?;
     let (trials, what) = pick(
         args.trials,
         "--trials",
         f.trials,
         fld("trials"),
-        DEFAULT_TRIALS,
+        crate::model::defaults::DEFAULT_FLEET_TRIALS,
     );
-    let trials = validate::count(&what, trials, crate::fleet::MAX_TRIALS)?;
+    let trials = check::count(&what, trials, crate::model::defaults::MAX_FLEET_TRIALS)?;
     let (search_trials, what) = pick(
         args.search_trials,
         "--search-trials",
         f.search_trials,
         fld("search_trials"),
-        DEFAULT_SEARCH_TRIALS,
+        crate::model::defaults::DEFAULT_FLEET_SEARCH_TRIALS,
     );
-    let search_trials = validate::count(&what, search_trials, crate::fleet::MAX_TRIALS)?;
+    let search_trials = check::count(&what, search_trials, crate::model::defaults::MAX_FLEET_TRIALS)?;
     let seed = args
         .seed
         .or(f.seed)
         .or(s.seed)
-        .unwrap_or(common::DEFAULT_SEED);
+        .unwrap_or(crate::model::defaults::DEFAULT_SEED);
     let threads = match args.threads {
-        Some(t) => validate::count("--threads", t, 1024)? as usize,
+        Some(t) => check::count("--threads", t, 1024)? as usize,
         None => 0,
     };
     let plan = FleetPlan {
@@ -315,7 +302,7 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         target_shards: target,
         partitions,
         cap,
-        safe: cap * (1.0 - common::DEFAULT_HEADROOM),
+        safe: cap * (1.0 - crate::model::defaults::DEFAULT_HEADROOM),
         reads,
         seconds: duration,
         risk,

@@ -3,7 +3,6 @@
 //! output set.
 
 pub mod chart;
-pub mod common;
 pub mod compare;
 pub mod docs;
 pub mod fleet;

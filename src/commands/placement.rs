@@ -7,9 +7,9 @@ use serde_json::Value;
 use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
 use crate::error::InputError;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::partitions::{PartitionPlan, PartitionReport};
-use crate::placement::{KeysReport, ShardTemplate, SortedReport};
-use crate::store::{all_presets, Store, StorePreset};
+use crate::model::partitions::{PartitionPlan, PartitionReport};
+use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
+use crate::model::store::{all_presets, Store, StorePreset};
 
 /// Keys in a Redis Cluster: slot and node per key.
 struct KeysView(KeysReport);
@@ -240,8 +240,8 @@ impl Report for PartitionsView {
     fn sections(&self) -> Vec<Section> {
         let r = &self.0;
         let method = match r.method {
-            crate::partitions::Method::Exact => "exact".to_string(),
-            crate::partitions::Method::MonteCarlo => format!(
+            crate::model::partitions::Method::Exact => "exact".to_string(),
+            crate::model::partitions::Method::MonteCarlo => format!(
                 "Monte Carlo, {} placements, seed {}",
                 r.trials.unwrap_or(0),
                 r.seed.unwrap_or(0)
@@ -309,7 +309,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     let preset_cap = args.store.map(|s| s.preset().write_cap_per_key);
     match (args.rate, args.cap) {
         (Some(rate), cap) => {
-            let cap = cap.or(preset_cap).unwrap_or(super::common::DEFAULT_CAP);
+            let cap = cap.or(preset_cap).unwrap_or(crate::model::defaults::DEFAULT_CAP);
             plan = plan.with_load(rate, cap, args.traffic)?
         }
         (None, Some(_)) => {

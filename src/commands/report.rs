@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::chart::{self as charts, duration_text};
-use super::common;
+use crate::config::resolve as common;
 use super::risk::{whole_rate, SweepView};
 use super::simulate::{self, SimulateReport};
 use super::size::{self, read_cost_section, SizeRow};
@@ -21,15 +21,12 @@ use crate::error::{InputError, InputResult};
 use crate::output::markdown::MarkdownExporter;
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, Exporter, Report, Section};
-use crate::placement::{KeysReport, ShardTemplate, SortedReport};
-use crate::scenario::Loaded;
-use crate::simulate::SamplerKind;
-use crate::sizing::ReadCost;
-use crate::store::Store;
+use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
+use crate::config::scenario::Loaded;
+use crate::model::simulation::SamplerKind;
+use crate::model::sizing::ReadCost;
+use crate::model::store::Store;
 
-/// The accepted risk when the scenario gives none: 1% chance of any
-/// second over the cap during the hot spell.
-pub const DEFAULT_RISK: f64 = 0.01;
 
 /// The file names inside the report folder.
 pub const REPORT_FILE: &str = "report.md";
@@ -154,7 +151,7 @@ fn inputs_section(l: &Loaded, size: &SizeRow, sim: &Simulation, risk_given: bool
             "accepted risk",
             format!(
                 "{}{}",
-                fmt::prob(size.risk.unwrap_or(DEFAULT_RISK)),
+                fmt::prob(size.risk.unwrap_or(crate::model::defaults::DEFAULT_RISK)),
                 if risk_given { "" } else { " (default)" }
             ),
         ),
@@ -343,7 +340,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             traffic: None,
         },
     );
-    let risk = s.risk.unwrap_or(DEFAULT_RISK);
+    let risk = s.risk.unwrap_or(crate::model::defaults::DEFAULT_RISK);
     let flat = if s.is_timeline() {
         None
     } else {
@@ -404,8 +401,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
         (None, Some(tplan)) => {
-            let mut points = charts::Downsampler::new(tplan.seconds, charts::MAX_TIMELINE_POINTS);
-            let report = crate::timeline::run_with_rows(tplan, |r| {
+            let mut points = charts::Downsampler::new(tplan.seconds, crate::model::defaults::MAX_TIMELINE_POINTS);
+            let report = crate::model::timeline::run_with_rows(tplan, |r| {
                 points.push(r);
                 Ok::<(), std::convert::Infallible>(())
             })?;
@@ -454,8 +451,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 
 /// Which of risk and duration came from the built-in defaults.
 fn defaults_note(l: &Loaded, risk_given: bool) -> String {
-    let risk = fmt::num(DEFAULT_RISK);
-    let duration = duration_text(common::DEFAULT_DURATION_SECONDS);
+    let risk = fmt::num(crate::model::defaults::DEFAULT_RISK);
+    let duration = duration_text(crate::model::defaults::DEFAULT_DURATION_SECONDS);
     match (risk_given, l.scenario.duration_seconds.is_some()) {
         (true, true) => String::new(),
         (false, false) => format!(
@@ -509,8 +506,8 @@ fn render(
         fmt::num(z.peak),
         fmt::num(z.safe_per_shard),
         size.rule_of_thumb_shards.unwrap_or(z.shards),
-        duration_text(size.duration_seconds.unwrap_or(common::DEFAULT_DURATION_SECONDS)),
-        fmt::prob(size.risk.unwrap_or(DEFAULT_RISK)),
+        duration_text(size.duration_seconds.unwrap_or(crate::model::defaults::DEFAULT_DURATION_SECONDS)),
+        fmt::prob(size.risk.unwrap_or(crate::model::defaults::DEFAULT_RISK)),
         defaults_note(l, risk_given),
     ));
     let size_sections: Vec<Section> = size

@@ -3,20 +3,20 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::common;
+use crate::config::resolve as common;
 use crate::cli::{RiskArgs, SweepArgs};
 use crate::error::{InputError, InputResult};
-use crate::exact::{self, Risk};
+use crate::model::exact::{self, Risk};
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::sizing::ReadCost;
-use crate::validate;
+use crate::model::sizing::ReadCost;
+use crate::config::check;
 
 /// Likes are whole: under fixed traffic a fractional planned rate is
 /// rounded up (planning errs on the busy side).
-pub fn whole_rate(rate: f64, traffic: crate::traffic::TrafficModel) -> f64 {
+pub fn whole_rate(rate: f64, traffic: crate::model::traffic::TrafficModel) -> f64 {
     match traffic {
-        crate::traffic::TrafficModel::Fixed => rate.ceil(),
-        crate::traffic::TrafficModel::Poisson => rate,
+        crate::model::traffic::TrafficModel::Fixed => rate.ceil(),
+        crate::model::traffic::TrafficModel::Poisson => rate,
     }
 }
 
@@ -104,7 +104,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let (peak, sizing) = common::sizing_plan(&loaded, &args.sizing)?;
     let (seconds, traffic) = common::span(&loaded, &args.span);
     let rate = match args.rate {
-        Some(r) => validate::rate("--rate", r)?,
+        Some(r) => check::rate("--rate", r)?,
         None => whole_rate(s.rate.unwrap_or(peak.peak), traffic),
     };
     let shards = args
@@ -199,7 +199,7 @@ pub fn parse_shard_counts(text: &str) -> InputResult<Vec<u64>> {
             .trim()
             .parse()
             .map_err(|_| bad(format!("{t:?} is not a whole number")))?;
-        validate::count("--shards", n, validate::MAX_SHARDS)
+        check::count("--shards", n, crate::model::defaults::MAX_SHARDS)
     };
     let counts: Vec<u64> = if let Some((a, b)) = text.split_once("..") {
         let (a, b) = (one(a)?, one(b.trim_start_matches('='))?);
@@ -229,7 +229,7 @@ pub fn parse_rates(text: &str) -> InputResult<Vec<f64>> {
                     format!("{t:?} is not a number; give likes/s, e.g. 9000,14000,18000"),
                 )
             })?;
-            validate::rate("--rate", v)
+            check::rate("--rate", v)
         })
         .collect()
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use crate::cli::ScenariosArgs;
 use crate::output::{row, OutputSet, Report, Section};
-use crate::scenario;
+use crate::config::scenario;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ScenarioRow {

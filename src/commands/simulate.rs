@@ -6,16 +6,17 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::{common, size::read_cost_section};
+use super::size::read_cost_section;
+use crate::config::resolve as common;
 use crate::cli::{SimInputs, SimulateArgs};
 use crate::error::InputError;
-use crate::exact::{BusiestShard, Risk};
+use crate::model::exact::{BusiestShard, Risk};
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::simulate::{self, SimPlan, SimTally};
-use crate::sizing::{ReadCost, ReadPlan, SizingPlan};
-use crate::stats::{self, Histogram};
-use crate::validate;
+use crate::model::simulation::{self, SimPlan, SimTally};
+use crate::model::sizing::{ReadCost, ReadPlan, SizingPlan};
+use crate::model::stats::{self, Histogram};
+use crate::config::check;
 
 /// The one row of `simulate` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize)]
@@ -316,7 +317,7 @@ pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
     let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let rate = match args.rate {
-        Some(r) => validate::rate("--rate", r)?,
+        Some(r) => check::rate("--rate", r)?,
         None => super::risk::whole_rate(
             s.rate.unwrap_or(peak.peak),
             args.traffic.or(s.traffic).unwrap_or_default(),
@@ -332,13 +333,13 @@ pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
         sizing.cap,
         args.seconds
             .or(s.seconds)
-            .unwrap_or(common::DEFAULT_SECONDS),
+            .unwrap_or(crate::model::defaults::DEFAULT_SECONDS),
         args.traffic.or(s.traffic).unwrap_or_default(),
-        args.seed.or(s.seed).unwrap_or(common::DEFAULT_SEED),
+        args.seed.or(s.seed).unwrap_or(crate::model::defaults::DEFAULT_SEED),
     )?
     .with_sampler(args.sampler, per_second)?;
     let threads = match args.threads {
-        Some(t) => validate::count("--threads", t, 1024)? as usize,
+        Some(t) => check::count("--threads", t, 1024)? as usize,
         None => 0, // rayon's default: one per core
     };
     Ok(Resolved {
@@ -384,10 +385,10 @@ impl Resolved {
             match per_second {
                 // The run's only I/O is the per-second file: a failure there
                 // (a full disk) is the flag's.
-                Some(f) => simulate::run(plan, Some(f.writer()), &tick).map_err(|e| {
+                Some(f) => simulation::run(plan, Some(f.writer()), &tick).map_err(|e| {
                     InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
                 }),
-                None => simulate::run(plan, None, &tick),
+                None => simulation::run(plan, None, &tick),
             }
         })?;
         bar.finish_and_clear();

@@ -3,13 +3,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::common;
+use crate::config::resolve as common;
 use crate::cli::SizeArgs;
 use crate::commands::risk::whole_rate;
-use crate::exact;
+use crate::model::exact;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
-use crate::validate;
+use crate::model::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
+use crate::config::check;
 
 /// The one row of `size` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize)]
@@ -218,7 +218,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
     let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
     let risk = match args.risk.or(scenario.scenario.risk) {
-        Some(r) => Some(validate::probability_open("--risk", r)?),
+        Some(r) => Some(check::probability_open("--risk", r)?),
         None => None,
     };
     let span = common::span(&scenario, &args.span);
@@ -249,7 +249,7 @@ pub fn size_row(
     plan: &SizingPlan,
     reads: &ReadPlan,
     risk: Option<f64>,
-    (seconds, traffic): (f64, crate::traffic::TrafficModel),
+    (seconds, traffic): (f64, crate::model::traffic::TrafficModel),
     transactional_cost: Option<f64>,
 ) -> anyhow::Result<SizeRow> {
     let mut sizing = plan.size();
@@ -283,7 +283,7 @@ pub fn size_row(
             seconds,
             risk,
             traffic,
-            validate::MAX_SHARDS,
+            crate::model::defaults::MAX_SHARDS,
         )?;
         report.rule_of_thumb_shards = Some(sizing.shards);
         let (rule_ln, risk_ln) = (ln_p_any(sizing.shards)?, ln_p_any(by_risk)?);

@@ -4,17 +4,17 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::common;
+use crate::config::resolve as common;
 use crate::cli::{ResizeArgs, SimulateArgs};
 use crate::error::{InputError, InputResult};
 use crate::output::sink::AtomicFile;
 use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::scenario::Loaded;
-use crate::timeline::curve::RateCurve;
-use crate::timeline::monitor::MonitorConfig;
-use crate::timeline::resize::{GrowReport, ResizeConfig, ResizePlan, ShrinkReport, ShrinkRow};
-use crate::timeline::{self, MonitorGridRow, TimelinePlan, TimelineReport, TimelineRow};
-use crate::validate;
+use crate::config::scenario::Loaded;
+use crate::model::timeline::curve::RateCurve;
+use crate::model::timeline::monitor::MonitorConfig;
+use crate::model::timeline::resize::{GrowReport, ResizeConfig, ResizePlan, ShrinkReport, ShrinkRow};
+use crate::model::timeline::{self, MonitorGridRow, TimelinePlan, TimelineReport, TimelineRow};
+use crate::config::check;
 
 /// The name a user types for an enum value (`writes-first`).
 fn name<T: clap::ValueEnum>(v: &T) -> String {
@@ -50,7 +50,7 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         sim.rate.or(s.rate).or(common::curve_peak(&loaded)),
     )?;
     let curve = match (sim.rate, scenario_curve) {
-        (Some(r), _) => RateCurve::flat(validate::rate("--rate", r)?)?,
+        (Some(r), _) => RateCurve::flat(check::rate("--rate", r)?)?,
         (None, Some(c)) => c,
         (None, None) => RateCurve::flat(s.rate.unwrap_or(peak.peak))?,
     };
@@ -77,7 +77,7 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         (cfg, _) => {
             let mut m: MonitorConfig = cfg.clone().unwrap_or_default();
             if let Some(v) = t.threshold {
-                m.threshold = validate::rate("--threshold", v)?;
+                m.threshold = check::rate("--threshold", v)?;
             }
             if let Some(v) = t.window {
                 m.window_seconds = v;
@@ -104,7 +104,7 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         .seconds
         .or(s.seconds)
         .unwrap_or_else(|| match curve.end_seconds() {
-            0 => common::DEFAULT_SECONDS,
+            0 => crate::model::defaults::DEFAULT_SECONDS,
             end => end,
         });
     if let (Some(target), Some(_)) = (t.target_shards, &monitor) {
@@ -121,7 +121,7 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         sim.traffic.or(s.traffic).unwrap_or_default(),
         sizing.cap,
         seconds,
-        sim.seed.or(s.seed).unwrap_or(common::DEFAULT_SEED),
+        sim.seed.or(s.seed).unwrap_or(crate::model::defaults::DEFAULT_SEED),
         start_shards,
         store,
         monitor,
@@ -584,7 +584,7 @@ pub fn run_resize(args: ResizeArgs) -> anyhow::Result<()> {
     let seed = args
         .seed
         .or(loaded.as_ref().and_then(|l| l.scenario.seed))
-        .unwrap_or(common::DEFAULT_SEED);
+        .unwrap_or(crate::model::defaults::DEFAULT_SEED);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let view = match plan {
         ResizePlan::Grow(g) => ResizeView::Grow {

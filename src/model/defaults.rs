@@ -1,0 +1,187 @@
+//! Every built-in default and every limit, once. Defaults are the design's
+//! reference figures (a reel planned at 14,000 likes/s on DynamoDB-like
+//! keys: 1,000 writes/s, 30% headroom, 50,000 views/s on 40 servers); the
+//! configuration layer fills any input no flag, scenario or store preset
+//! gives from here. Limits bound what the models accept, so that every
+//! count fits its integer type and every run finishes.
+
+use std::time::Duration;
+
+// ---- Load and sizing -------------------------------------------------
+
+/// Write cap per key (DynamoDB: 1,000 write units/s per partition).
+pub const DEFAULT_CAP: f64 = 1000.0;
+/// Share of the cap kept free: safe = cap x (1 - headroom).
+pub const DEFAULT_HEADROOM: f64 = 0.3;
+/// Planned peak = observed x growth.
+pub const DEFAULT_GROWTH: f64 = 1.5;
+/// Accepted chance of any second over the cap during the hot spell (and,
+/// in `fleet`, of some partition over its cap during the peak).
+pub const DEFAULT_RISK: f64 = 0.01;
+/// Four hours: a viral evening.
+pub const DEFAULT_DURATION_SECONDS: f64 = 14_400.0;
+/// Largest like rate accepted: far beyond any real reel, and it keeps
+/// `rate x seconds` well inside `u64`.
+pub const MAX_RATE: f64 = 1e9;
+/// Largest shard count accepted.
+pub const MAX_SHARDS: u64 = 100_000;
+
+// ---- Simulation ------------------------------------------------------
+
+/// Simulated seconds.
+pub const DEFAULT_SECONDS: u64 = 2000;
+/// Master seed of every random figure.
+pub const DEFAULT_SEED: u64 = 2026;
+/// Largest run accepted: 1e12 seconds is 31,700 years.
+pub const MAX_SECONDS: u64 = 1_000_000_000_000;
+/// Most worker threads accepted.
+pub const MAX_THREADS: u64 = 1024;
+/// Most likes a time line may expect in all (u64 counters with room to spare).
+pub const MAX_TOTAL_LIKES: f64 = 1e18;
+
+// ---- Reads -----------------------------------------------------------
+
+/// Views of the count per second.
+pub const DEFAULT_VIEWS: f64 = 50_000.0;
+/// Likes servers, each caching the sum.
+pub const DEFAULT_SERVERS: u64 = 40;
+/// Seconds each server caches the sum.
+pub const DEFAULT_CACHE_SECONDS: f64 = 2.0;
+/// Items one batch read fetches (DynamoDB BatchGetItem).
+pub const DEFAULT_BATCH: u64 = 100;
+/// Read cap per key (DynamoDB: 3,000 read units/s per partition).
+pub const DEFAULT_READ_CAP: f64 = 3000.0;
+/// Most likes servers accepted.
+pub const MAX_SERVERS: u64 = 10_000_000;
+/// Largest batch accepted.
+pub const MAX_BATCH: u64 = 1_000_000;
+
+// ---- Burst capacity and the hot-key monitor --------------------------
+
+/// DynamoDB's documented burst window: up to 300 seconds of unused capacity.
+pub const DEFAULT_BURST_SECONDS: u64 = 300;
+/// Largest burst window accepted: one day.
+pub const MAX_BURST_SECONDS: u64 = 86_400;
+/// Likes/s (mean over the window) that make the monitor raise a reel.
+pub const DEFAULT_THRESHOLD: f64 = 300.0;
+/// The window the monitor measures the rate over.
+pub const DEFAULT_WINDOW_SECONDS: u64 = 60;
+/// Shards a raised reel gets.
+pub const DEFAULT_TARGET_SHARDS: u64 = 20;
+/// How long each likes server caches the shard settings.
+pub const DEFAULT_SETTINGS_TTL_SECONDS: u64 = 60;
+/// Longest window, TTL or delay accepted: one day.
+pub const MAX_MONITOR_SECONDS: u64 = 86_400;
+
+// ---- Resize ----------------------------------------------------------
+
+/// Likes on the counter before a grow.
+pub const DEFAULT_LIKES_BEFORE: u64 = 500;
+/// Likes arriving during a grow.
+pub const DEFAULT_LIKES_AFTER: u64 = 1000;
+/// Largest like count accepted for a resize.
+pub const MAX_RESIZE_LIKES: u64 = 1_000_000_000_000;
+/// Longest settings TTL accepted for a resize: one day.
+pub const MAX_TTL_SECONDS: u64 = 86_400;
+
+// ---- Placement and partitions ----------------------------------------
+
+/// Redis Cluster is documented to scale to about 1,000 master nodes; more
+/// would also leave some nodes with a single slot.
+pub const MAX_NODES: u32 = 1_000;
+/// Widest `--pad` accepted: a u64 has at most 20 decimal digits.
+pub const MAX_PAD: usize = 20;
+/// Largest partition count `partitions` accepts.
+pub const MAX_PARTITIONS: u64 = 1_000_000_000;
+/// Placements `partitions` samples when Monte Carlo is used, unless that
+/// would draw more than its draw budget (then fewer).
+pub const DEFAULT_PARTITION_TRIALS: u64 = 2_000;
+/// Most placements `partitions` samples.
+pub const MAX_PARTITION_TRIALS: u64 = 10_000_000;
+
+// ---- The fleet -------------------------------------------------------
+
+/// Background reels.
+pub const DEFAULT_REELS: u64 = 1_000_000;
+/// Likes a day over all reels (the interview's 100M likes/day).
+pub const DEFAULT_LIKES_PER_DAY: f64 = 100_000_000.0;
+/// Peak-hour rate over the day's mean rate.
+pub const DEFAULT_PEAK_FACTOR: f64 = 2.0;
+/// Zipf exponent of reel popularity: rank k gets a share proportional to k^-s.
+pub const DEFAULT_ZIPF_EXPONENT: f64 = 1.0;
+/// Views of a reel's count per like it gets.
+pub const DEFAULT_VIEWS_PER_LIKE: f64 = 10.0;
+/// Partitions the store hashes shard keys onto.
+pub const DEFAULT_FLEET_PARTITIONS: u64 = 1000;
+/// How long the fleet's peak lasts.
+pub const DEFAULT_FLEET_DURATION_SECONDS: u64 = 3600;
+/// Largest shard count the fleet's search tries.
+pub const DEFAULT_FLEET_MAX_SHARDS: u64 = 4096;
+/// Placements sampled for the partition load.
+pub const DEFAULT_FLEET_TRIALS: u64 = 400;
+/// Placements sampled per search step.
+pub const DEFAULT_FLEET_SEARCH_TRIALS: u64 = 100;
+/// Largest fleet accepted.
+pub const MAX_REELS: u64 = 100_000_000;
+/// Largest partition count `fleet` accepts (its Monte Carlo is O(P) a placement).
+pub const MAX_FLEET_PARTITIONS: u64 = 1_000_000;
+/// Most placements `fleet` samples.
+pub const MAX_FLEET_TRIALS: u64 = 100_000;
+/// Most pinned reels (each is placed key by key).
+pub const MAX_PINNED: usize = 1000;
+
+// ---- Compare ---------------------------------------------------------
+
+/// Buffered designs: each server writes its tally every this many seconds.
+pub const DEFAULT_FLUSH_SECONDS: f64 = 1.0;
+/// Log design: the consumer writes totals every this many seconds.
+pub const DEFAULT_LOG_COMMIT_SECONDS: f64 = 5.0;
+/// An assumption, not a measurement: a DynamoDB transaction's server-side
+/// time is in the low tens of ms; set your own p50 with --txn-ms.
+pub const DEFAULT_TXN_MS: f64 = 10.0;
+/// 0.1% of increments time out (an assumption to override).
+pub const DEFAULT_TIMEOUT_RATE: f64 = 0.001;
+/// Share of timed-out increments that had in fact been applied.
+pub const DEFAULT_APPLIED_SHARE: f64 = 0.5;
+/// The AWS SDKs' standard retry mode makes 3 attempts: 2 retries.
+pub const DEFAULT_RETRIES: u64 = 2;
+/// Bytes of one user id as stored: a binary 64-bit id.
+pub const DEFAULT_USER_ID_BYTES: u64 = 8;
+/// Count-Min: error bound as a share of the window's total count.
+pub const DEFAULT_EPSILON: f64 = 0.001;
+/// Count-Min: probability the bound fails.
+pub const DEFAULT_DELTA: f64 = 0.01;
+/// Shares per like on the hot post (an assumption; only the hash row uses it).
+pub const DEFAULT_SHARES_PER_LIKE: f64 = 0.1;
+/// Longest flush or log-commit period accepted, seconds (one day).
+pub const MAX_PERIOD_SECONDS: f64 = 86_400.0;
+/// Longest transaction duration accepted, ms (a minute: far beyond any
+/// store's transaction timeout).
+pub const MAX_TXN_MS: f64 = 60_000.0;
+/// Largest retry count accepted (the AWS SDKs default to 2 or 3).
+pub const MAX_RETRIES: u64 = 100;
+/// Largest reel count `compare` accepts: its Zipf sums run term by term.
+pub const MAX_COMPARE_REELS: u64 = 10_000_000;
+
+// ---- Charts ----------------------------------------------------------
+
+/// At most this many rows in a risk table or points on a risk chart.
+pub const MAX_RISK_ROWS: u64 = 40;
+/// At most this many points per time-line panel: an SVG path of a 4-hour
+/// run second by second is 14,400 points, too heavy for a browser to pan.
+pub const MAX_TIMELINE_POINTS: usize = 2000;
+
+// ---- measure ---------------------------------------------------------
+
+/// Most concurrent connections `measure` opens (each is a thread and, on a
+/// cluster, one socket per node).
+pub const MAX_CLIENTS: u64 = 1_000;
+/// Longest pipeline: beyond this the batch RTT dominates and latency
+/// figures stop meaning "one INCR".
+pub const MAX_PIPELINE: u64 = 10_000;
+/// Longest phase `measure` runs; it is a probe, not a soak test.
+pub const MAX_DURATION: Duration = Duration::from_secs(3_600);
+/// Largest `--max-ops` per phase.
+pub const MAX_OPS: u64 = 1_000_000_000;
+/// Most repetitions of each read-path measurement.
+pub const MAX_READS: u64 = 100_000;

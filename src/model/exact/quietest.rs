@@ -1,0 +1,264 @@
+//! The quietest shard in one second: `P(min >= c)`, exact, for the same two
+//! traffic models as the busiest shard.
+//!
+//! - Poisson count: shards are independent Poisson(L/S), so
+//!   `P(min >= c) = P(X >= c)^S`.
+//! - Fixed count: Levin's (1981) representation holds for any box
+//!   `N_i in A_i`, not only `[0, c]`; with `A = [c, inf)`,
+//!   `P(min >= c) = L! / (s^L e^-s) x P(X >= c)^S x P(W = L)` where `W` sums
+//!   `S` copies of `X ~ Poisson(s / S)` conditioned on `X >= c`. The tilt
+//!   `s` is chosen so that `E[W] = L`, and `P(W = L)` comes from the same
+//!   frequency sum as the busiest shard's (`levin::prob_sum_is`).
+//!
+//! The table spans the values the quietest shard takes with probability
+//! above 1e-30 per second; below its start `P(min < c) <= S P(N_1 < c) <
+//! 1e-17` (the union bound, which is also used for the lower tail itself
+//! where it is below 1e-8, so tiny tails keep their digits).
+
+use super::levin::{prob_sum_is, truncated_between, Truncated};
+use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
+use crate::error::InputResult;
+use crate::model::traffic::TrafficModel;
+
+/// `ln` of the smallest probability kept in the table.
+const LN_TABLE_HI: f64 = -69.0; // about 1e-30
+/// `ln` of the tail below which `P(min < c)` is 0 to double precision.
+const LN_TABLE_LO: f64 = -39.1; // about 1e-17
+/// Below this the union bound is the lower tail to 1e-8 relative.
+const LN_UNION_EXACT: f64 = -18.4; // about 1e-8
+
+/// Per-second distribution of the quietest shard's writes.
+#[derive(Debug, Clone)]
+pub struct QuietestShard {
+    /// First `c` in the table.
+    lo: u64,
+    /// `ln P(min <= c)` for `c = lo, lo + 1, ...`.
+    ln_cdf: Vec<f64>,
+    /// `ln P(min > c)`.
+    ln_sf: Vec<f64>,
+}
+
+/// Poisson(lambda) conditioned on `X >= c`, on its significant support.
+fn truncated_below(lambda: f64, c: u64) -> Truncated {
+    truncated_between(lambda, c, None)
+}
+
+/// The Poisson mean that makes `E[X | X >= c] = L / S` (needs `c < L/S`):
+/// Newton on `ln lambda` (`dE/d ln lambda = Var`), kept inside a bracket.
+fn tilt_below(likes: u64, shards: u64, c: u64) -> f64 {
+    let mu = likes as f64 / shards as f64;
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::NAN);
+    let mut x = mu.ln();
+    for _ in 0..200 {
+        let t = truncated_below(x.exp(), c);
+        if (t.mean - mu).abs() * (shards as f64).sqrt() <= 0.05 * t.var.sqrt().max(1e-300) {
+            break;
+        }
+        if t.mean < mu {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        let mut next = x + (mu - t.mean) / t.var.max(1e-12);
+        let outside = next.is_nan() || next <= lo || (hi.is_finite() && next >= hi);
+        if outside {
+            next = match (lo.is_finite(), hi.is_finite()) {
+                (true, true) => 0.5 * (lo + hi),
+                (true, false) => lo + 1.0,
+                _ => hi - 1.0,
+            };
+        }
+        x = next;
+    }
+    x.exp()
+}
+
+/// `ln P(min >= c)` for exactly `likes` likes over `shards` shards.
+fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64) -> f64 {
+    if c == 0 {
+        return 0.0;
+    }
+    let sc = shards as u128 * c as u128;
+    if sc > likes as u128 {
+        return f64::NEG_INFINITY;
+    }
+    if shards == 1 {
+        return 0.0; // the one shard holds every like, and c <= likes
+    }
+    if sc == likes as u128 {
+        // Every shard holds exactly c: the same event as max <= c.
+        return super::levin::ln_cdf_fixed(likes, shards, c);
+    }
+    let lambda = tilt_below(likes, shards, c);
+    let y = truncated_below(lambda, c);
+    let p_w = prob_sum_is(likes, shards, &y);
+    shards as f64 * ln_pois_sf(c - 1, lambda) + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
+}
+
+impl QuietestShard {
+    /// `rate` likes/s over `shards` shards (checked like the busiest shard).
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+        // The same checks (and error names) as the busiest shard.
+        super::Point::new(rate, shards, model)?;
+        let s = shards as f64;
+        let ln_s = s.ln();
+        let (likes, mean) = match model {
+            TrafficModel::Fixed => (rate as u64, rate / s),
+            TrafficModel::Poisson => (0, rate / s),
+        };
+        // ln P(N_1 < c): one shard's lower tail.
+        let ln_one_below = |c: u64| -> f64 {
+            if c == 0 {
+                return f64::NEG_INFINITY;
+            }
+            match model {
+                // P(N < c) = P(N' > L - c) with N' ~ Binomial(L, 1 - 1/S).
+                TrafficModel::Fixed if shards == 1 => {
+                    if c > likes {
+                        0.0
+                    } else {
+                        f64::NEG_INFINITY
+                    }
+                }
+                TrafficModel::Fixed => {
+                    let p = 1.0 / s;
+                    if c > likes {
+                        0.0
+                    } else {
+                        ln_binom_sf(likes - c, likes, 1.0 - p, p)
+                    }
+                }
+                TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
+            }
+        };
+        let ln_at_least = |c: u64| -> f64 {
+            match model {
+                TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c),
+                TrafficModel::Poisson if c == 0 => 0.0,
+                TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
+            }
+        };
+        // Start: the largest c whose lower tail is still below 1e-17.
+        let top = match model {
+            TrafficModel::Fixed => likes / shards,
+            TrafficModel::Poisson => mean.ceil() as u64,
+        };
+        let mut lo = top;
+        while lo > 0 && ln_s + ln_one_below(lo) >= LN_TABLE_LO {
+            lo -= 1;
+        }
+        // ln P(min <= c) = ln P(min < c + 1), ln P(min > c) = ln P(min >= c + 1).
+        let mut ln_cdf = Vec::new();
+        let mut ln_sf = Vec::new();
+        let mut c = lo;
+        loop {
+            let ln_above = ln_at_least(c + 1);
+            let union = ln_s + ln_one_below(c + 1);
+            let ln_below = if union < LN_UNION_EXACT {
+                union
+            } else {
+                ln_1m_exp(ln_above)
+            };
+            ln_cdf.push(ln_below.min(0.0));
+            ln_sf.push(ln_above);
+            if ln_above < LN_TABLE_HI || ln_above == f64::NEG_INFINITY {
+                break;
+            }
+            c += 1;
+        }
+        Ok(QuietestShard { lo, ln_cdf, ln_sf })
+    }
+
+    /// The values held in the table.
+    pub fn table_range(&self) -> (u64, u64) {
+        (self.lo, self.lo + self.ln_cdf.len() as u64 - 1)
+    }
+
+    /// `P(min <= c)`.
+    pub fn cdf(&self, c: u64) -> f64 {
+        match c.checked_sub(self.lo).map(|i| i as usize) {
+            None => 0.0,
+            Some(i) if i < self.ln_cdf.len() => self.ln_cdf[i].exp(),
+            Some(_) => 1.0,
+        }
+    }
+
+    /// `P(min > c)`.
+    pub fn sf(&self, c: u64) -> f64 {
+        match c.checked_sub(self.lo).map(|i| i as usize) {
+            None => 1.0,
+            Some(i) if i < self.ln_sf.len() => self.ln_sf[i].exp(),
+            Some(_) => 0.0,
+        }
+    }
+
+    /// The mean quietest shard: `sum over c >= 0 of P(min > c)`.
+    pub fn mean(&self) -> f64 {
+        self.lo as f64 + self.ln_sf.iter().map(|x| x.exp()).sum::<f64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// P(min >= c) by enumerating every assignment of `likes` likes.
+    fn brute_min_at_least(likes: u64, shards: u64, c: u64) -> f64 {
+        let total = shards.pow(likes as u32);
+        let mut hits = 0u64;
+        for code in 0..total {
+            let mut counts = vec![0u64; shards as usize];
+            let mut x = code;
+            for _ in 0..likes {
+                counts[(x % shards) as usize] += 1;
+                x /= shards;
+            }
+            if counts.iter().all(|&n| n >= c) {
+                hits += 1;
+            }
+        }
+        hits as f64 / total as f64
+    }
+
+    #[test]
+    fn fixed_matches_enumeration() {
+        for (likes, shards) in [(6u64, 3u64), (8, 2), (9, 3), (10, 4)] {
+            for c in 0..=likes {
+                let want = brute_min_at_least(likes, shards, c);
+                let got = ln_min_at_least_fixed(likes, shards, c).exp();
+                assert!(
+                    (got - want).abs() <= 1e-12 * want.max(1e-300) + 1e-15,
+                    "L={likes} S={shards} c={c}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn table_is_a_distribution() {
+        for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
+            for (rate, shards) in [(14_000.0, 20), (200_000.0, 286), (50.0, 3)] {
+                let q = QuietestShard::new(rate, shards, model).unwrap();
+                let (lo, hi) = q.table_range();
+                assert!(q.cdf(hi) > 1.0 - 1e-12, "{rate}/{shards}");
+                if lo > 0 {
+                    assert!(q.sf(lo - 1) >= 1.0 - 1e-12);
+                }
+                for c in lo..=hi {
+                    assert!(
+                        (q.cdf(c) + q.sf(c) - 1.0).abs() < 1e-9,
+                        "{rate}/{shards} c={c}"
+                    );
+                }
+                // The quietest holds at most the average.
+                assert!(q.mean() <= rate / shards as f64 + 1e-9);
+            }
+        }
+    }
+
+    #[test]
+    fn one_shard_is_the_whole_count() {
+        let q = QuietestShard::new(9_000.0, 1, TrafficModel::Fixed).unwrap();
+        assert_eq!(q.mean(), 9_000.0);
+    }
+}

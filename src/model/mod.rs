@@ -1,0 +1,21 @@
+//! The model: every figure shardplan prints is computed here, from plain
+//! numbers and typed plans. Nothing in this module knows about flags,
+//! scenario files or output formats; the shell (`cli`, `config`,
+//! `commands`, `views`, `output`) turns those into plans and renders the
+//! results.
+
+pub mod compare;
+pub mod defaults;
+pub mod duration;
+pub mod exact;
+pub mod fleet;
+pub mod partitions;
+pub mod placement;
+pub mod sampler;
+pub mod simulation;
+pub mod sizing;
+pub mod stats;
+pub mod store;
+pub mod timeline;
+pub mod traffic;
+pub mod validate;

@@ -1,0 +1,385 @@
+//! The Monte Carlo engine: independent simulated seconds, split into
+//! fixed-size chunks, each chunk seeded from (seed, chunk index) and run on
+//! rayon. Chunk summaries merge exactly (integer histograms), so the result
+//! is byte-identical for any thread count. Memory is one histogram per
+//! chunk in flight, never a value per second.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::error::{InputError, InputResult};
+use std::sync::Arc;
+
+use rand_distr::{Distribution, Poisson};
+
+use crate::model::exact::{BusiestShard, QuietestShard};
+use crate::model::sampler::{chunk_rng, ShardSampler, TableSampler};
+use crate::model::stats::Histogram;
+use crate::model::traffic::TrafficModel;
+use crate::model::validate;
+
+/// Seconds per chunk: large enough to amortise rayon's scheduling, small
+/// enough to balance two cores on short runs. Fixed, so results never
+/// depend on the thread count.
+pub const CHUNK_SECONDS: u64 = 4096;
+/// Chunks simulated in parallel before their per-second rows are written
+/// in order (bounds the memory of `--per-second`).
+const ROW_BATCH_CHUNKS: u64 = 16;
+
+/// How each simulated second is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SamplerKind {
+    /// The exact table where it is cheap to build, else multinomial; always
+    /// multinomial with --per-second (which needs each second's joint counts).
+    #[default]
+    Auto,
+    /// Every shard's count, as S - 1 conditional binomials per second.
+    Multinomial,
+    /// The busiest and the quietest shard drawn straight from their exact
+    /// per-second distributions: one uniform and a table lookup each.
+    ExactTable,
+}
+
+impl SamplerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            SamplerKind::Auto => "auto",
+            SamplerKind::Multinomial => "multinomial",
+            SamplerKind::ExactTable => "exact-table",
+        }
+    }
+}
+
+/// The busiest and quietest shards' exact per-second distributions, as
+/// samplers (the fast path).
+#[derive(Debug, Clone)]
+pub struct ExactTables {
+    exact: BusiestShard,
+    busiest: TableSampler,
+    quietest: TableSampler,
+    /// Poisson traffic draws the second's like count (for the total).
+    poisson: Option<Poisson<f64>>,
+}
+
+/// Above this mean per shard the exact tables build slowly (Levin's sums and
+/// the quietest shard's tail sums grow with the spread of a shard's count),
+/// so `auto` keeps the multinomial sampler.
+const AUTO_TABLE_MAX_MEAN_PER_SHARD: f64 = 20_000.0;
+
+/// A validated simulation.
+#[derive(Debug, Clone)]
+pub struct SimPlan {
+    pub rate: f64,
+    pub shards: u64,
+    pub cap: u64,
+    pub seconds: u64,
+    pub traffic: TrafficModel,
+    pub seed: u64,
+    sampler: ShardSampler,
+    tables: Option<Arc<ExactTables>>,
+}
+
+impl SimPlan {
+    pub fn new(
+        rate: f64,
+        shards: u64,
+        cap: f64,
+        seconds: u64,
+        traffic: TrafficModel,
+        seed: u64,
+    ) -> InputResult<Self> {
+        let sampler = ShardSampler::new(rate, shards, traffic)?;
+        let cap = validate::whole_cap("--cap", cap)?;
+        validate::count("--seconds", seconds, crate::model::defaults::MAX_SECONDS)?;
+        // Total likes must fit the u128 sum comfortably and, per second, u64:
+        // rate <= 1e9 and seconds <= 1e12 keep rate x seconds below 1e21 < 2^128.
+        Ok(SimPlan {
+            rate,
+            shards,
+            cap,
+            seconds,
+            traffic,
+            seed,
+            sampler,
+            tables: None,
+        })
+    }
+
+    /// Chooses how seconds are drawn. `per_second` runs need the joint
+    /// counts of each second, so they always use the multinomial sampler.
+    pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> InputResult<Self> {
+        let use_table =
+            match kind {
+                SamplerKind::Auto => !per_second && self.exact_is_cheap(),
+                SamplerKind::Multinomial => false,
+                SamplerKind::ExactTable if per_second => return Err(InputError::new(
+                    "--sampler",
+                    "exact-table draws each second's busiest and quietest shard from their own \
+                     distributions, so it cannot write joint --per-second rows; use --sampler \
+                     multinomial or auto",
+                )),
+                SamplerKind::ExactTable => true,
+            };
+        self.tables = if use_table {
+            let busiest = BusiestShard::new(self.rate, self.shards, self.traffic)?;
+            let quietest = QuietestShard::new(self.rate, self.shards, self.traffic)?;
+            let poisson = match self.traffic {
+                TrafficModel::Poisson => Some(Poisson::new(self.rate).map_err(|e| {
+                    InputError::new("--rate", format!("not a usable Poisson mean ({e})"))
+                })?),
+                TrafficModel::Fixed => None,
+            };
+            Some(Arc::new(ExactTables {
+                busiest: TableSampler::busiest(&busiest),
+                exact: busiest,
+                quietest: TableSampler::quietest(&quietest),
+                poisson,
+            }))
+        } else {
+            None
+        };
+        Ok(self)
+    }
+
+    /// Whether the exact per-second tables build in well under a second.
+    pub fn exact_is_cheap(&self) -> bool {
+        // Both tables walk the values a shard takes, so their cost grows
+        // with the mean per shard under either traffic model.
+        self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD
+    }
+
+    /// The exact distribution of the busiest shard per second: the one the
+    /// table sampler uses, or a new one when it is cheap to build.
+    pub fn exact_busiest(&self) -> Option<BusiestShard> {
+        match &self.tables {
+            Some(t) => Some(t.exact.clone()),
+            None if self.exact_is_cheap() => {
+                BusiestShard::new(self.rate, self.shards, self.traffic).ok()
+            }
+            None => None,
+        }
+    }
+
+    /// The sampler in use: `multinomial` or `exact-table`.
+    pub fn sampler_name(&self) -> &'static str {
+        if self.tables.is_some() {
+            SamplerKind::ExactTable.name()
+        } else {
+            SamplerKind::Multinomial.name()
+        }
+    }
+
+    fn chunks(&self) -> u64 {
+        self.seconds.div_ceil(CHUNK_SECONDS)
+    }
+
+    fn chunk_range(&self, chunk: u64) -> (u64, u64) {
+        let start = chunk * CHUNK_SECONDS;
+        (start, (start + CHUNK_SECONDS).min(self.seconds))
+    }
+}
+
+/// One simulated second, as streamed to `--per-second`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SecondRow {
+    /// 1-based: the first simulated second is second 1.
+    pub second: u64,
+    pub likes: u64,
+    pub busiest: u64,
+    pub quietest: u64,
+    pub over_cap: bool,
+}
+
+/// What a run (or a chunk of it) saw. Merging is exact and order-free.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimTally {
+    pub seconds: u64,
+    pub likes: u128,
+    /// The per-second busiest shard's writes.
+    pub busiest: Histogram,
+    pub quietest_min: Option<u64>,
+}
+
+impl SimTally {
+    pub fn merge(mut self, other: SimTally) -> SimTally {
+        self.seconds += other.seconds;
+        self.likes += other.likes;
+        self.busiest.merge(&other.busiest);
+        self.quietest_min = match (self.quietest_min, other.quietest_min) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+}
+
+/// The fast path: the busiest and quietest shard straight from their
+/// exact distributions (marginals only, which is all a tally needs).
+fn run_chunk_table(plan: &SimPlan, tables: &ExactTables, chunk: u64) -> SimTally {
+    let mut rng = chunk_rng(plan.seed, chunk);
+    let (start, end) = plan.chunk_range(chunk);
+    let mut tally = SimTally::default();
+    let mut quietest_min = u64::MAX;
+    let fixed_likes = plan.rate as u64;
+    for _ in start..end {
+        let busiest = tables.busiest.sample(&mut rng);
+        let quietest = tables.quietest.sample(&mut rng);
+        let likes = match &tables.poisson {
+            Some(p) => p.sample(&mut rng) as u64,
+            None => fixed_likes,
+        };
+        tally.likes += likes as u128;
+        tally.busiest.record(busiest);
+        quietest_min = quietest_min.min(quietest);
+    }
+    tally.seconds = end - start;
+    tally.quietest_min = Some(quietest_min);
+    tally
+}
+
+fn run_chunk(plan: &SimPlan, chunk: u64, rows: Option<&mut Vec<SecondRow>>) -> SimTally {
+    if let (Some(tables), None) = (&plan.tables, &rows) {
+        return run_chunk_table(plan, tables, chunk);
+    }
+    let mut rng = chunk_rng(plan.seed, chunk);
+    let mut counts = vec![0u64; plan.shards as usize];
+    let (start, end) = plan.chunk_range(chunk);
+    let mut tally = SimTally::default();
+    let mut quietest_min = u64::MAX;
+    let mut rows = rows;
+    for second in start..end {
+        let likes = plan.sampler.sample_second(&mut rng, &mut counts);
+        let (mut busiest, mut quietest) = (0u64, u64::MAX);
+        for &c in &counts {
+            busiest = busiest.max(c);
+            quietest = quietest.min(c);
+        }
+        tally.likes += likes as u128;
+        tally.busiest.record(busiest);
+        quietest_min = quietest_min.min(quietest);
+        if let Some(rows) = rows.as_deref_mut() {
+            rows.push(SecondRow {
+                second: second + 1,
+                likes,
+                busiest,
+                quietest,
+                over_cap: busiest > plan.cap,
+            });
+        }
+    }
+    tally.seconds = end - start;
+    tally.quietest_min = Some(quietest_min);
+    tally
+}
+
+/// Runs the plan. `on_chunk` is called after each chunk (for progress).
+/// With `per_second`, one CSV row per simulated second is written in order.
+pub fn run(
+    plan: &SimPlan,
+    per_second: Option<&mut dyn Write>,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) -> anyhow::Result<SimTally> {
+    let chunks = plan.chunks();
+    match per_second {
+        None => Ok((0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let t = run_chunk(plan, c, None);
+                on_chunk(t.seconds);
+                t
+            })
+            .reduce(SimTally::default, SimTally::merge)),
+        Some(out) => {
+            let mut writer = csv::Writer::from_writer(out);
+            let mut total = SimTally::default();
+            let mut first = 0;
+            while first < chunks {
+                let last = (first + ROW_BATCH_CHUNKS).min(chunks);
+                let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
+                    .into_par_iter()
+                    .map(|c| {
+                        let mut rows = Vec::with_capacity(CHUNK_SECONDS as usize);
+                        let t = run_chunk(plan, c, Some(&mut rows));
+                        on_chunk(t.seconds);
+                        (t, rows)
+                    })
+                    .collect();
+                for (t, rows) in done {
+                    for r in &rows {
+                        writer.serialize(r)?;
+                    }
+                    total = total.merge(t);
+                }
+                first = last;
+            }
+            writer.flush()?;
+            Ok(total)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(seconds: u64, seed: u64) -> SimPlan {
+        SimPlan::new(14_000.0, 20, 1000.0, seconds, TrafficModel::Fixed, seed).unwrap()
+    }
+
+    #[test]
+    fn counts_every_like_and_second() {
+        let t = run(&plan(10_000, 1), None, &|_| {}).unwrap();
+        assert_eq!(t.seconds, 10_000);
+        assert_eq!(t.likes, 140_000_000);
+        assert_eq!(t.busiest.total(), 10_000);
+        // The busiest of 20 shards holds at least the average.
+        assert!(t.busiest.min().unwrap() >= 700);
+        assert!(t.quietest_min.unwrap() <= 700);
+    }
+
+    #[test]
+    fn same_seed_same_tally_any_thread_count() {
+        let p = plan(20_000, 99);
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let a = one.install(|| run(&p, None, &|_| {}).unwrap());
+        let b = two.install(|| run(&p, None, &|_| {}).unwrap());
+        assert_eq!(a, b);
+        let c = run(&plan(20_000, 100), None, &|_| {}).unwrap();
+        assert_ne!(a.busiest, c.busiest);
+    }
+
+    #[test]
+    fn per_second_rows_match_tally() {
+        let p = plan(5_000, 3);
+        let mut buf = Vec::new();
+        let t = run(&p, Some(&mut buf), &|_| {}).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("second,likes,busiest,quietest,over_cap"));
+        let rows: Vec<_> = lines.collect();
+        assert_eq!(rows.len(), 5_000);
+        assert!(rows[0].starts_with("1,14000,"));
+        assert!(rows[4_999].starts_with("5000,14000,"));
+        // The same run without rows gives the same tally.
+        assert_eq!(t, run(&p, None, &|_| {}).unwrap());
+    }
+
+    #[test]
+    fn rejects_bad_plans() {
+        let e = SimPlan::new(14_000.0, 20, 1000.0, 0, TrafficModel::Fixed, 1).unwrap_err();
+        assert_eq!(e.what, "--seconds");
+        let e = SimPlan::new(14_000.0, 0, 1000.0, 10, TrafficModel::Fixed, 1).unwrap_err();
+        assert_eq!(e.what, "--shards");
+        let e = SimPlan::new(14_000.0, 20, 999.5, 10, TrafficModel::Fixed, 1).unwrap_err();
+        assert_eq!(e.what, "--cap");
+    }
+}

@@ -1,0 +1,333 @@
+//! The hot-key monitor and the likes servers' settings caches.
+//!
+//! Every reel starts with few shards (1 by default). The monitor measures
+//! the like rate as the mean of the last `window_seconds` seconds' likes
+//! (seconds before the run count as 0 likes: the reel is new) and, at the
+//! end of the first second t where that mean is at or above `threshold`,
+//! decides to raise the reel to `target_shards`. The new settings are
+//! stored at the start of second e = t + 1 + delay_seconds.
+//!
+//! The raise follows the design's rule "readers never sum fewer shards than
+//! any writer uses" when `order = reads-first`: read_shards is stored at e
+//! and write_shards one TTL later, at e + TTL, when every cache holding the
+//! old read_shards has expired. `writes-first` swaps the two (the unsafe
+//! order, kept to show the undercount).
+//!
+//! Each likes server caches the settings and refreshes them every TTL
+//! seconds at its own phase: server i (0-based, of n) refreshes at the start
+//! of every second s >= 1 with (s - 1) mod TTL = floor(i x TTL / n), so
+//! the phases spread evenly over the TTL. A TTL of 0 means no cache.
+
+use crate::model::defaults::MAX_MONITOR_SECONDS;
+use serde::{Deserialize, Serialize};
+
+use super::resize::ResizeOrder;
+use crate::error::{InputError, InputResult};
+use crate::model::validate;
+
+
+/// The `[monitor]` scenario section.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonitorConfig {
+    /// Likes/s (mean over the window) that trigger the raise. Default 300.
+    #[serde(default = "default_threshold")]
+    pub threshold: f64,
+    /// Default 60.
+    #[serde(default = "default_window")]
+    pub window_seconds: u64,
+    /// Default 20.
+    #[serde(default = "default_target")]
+    pub target_shards: u64,
+    /// How long each likes server caches the shard settings. Default 60.
+    #[serde(default = "default_ttl")]
+    pub settings_ttl_seconds: u64,
+    /// Likes servers; when absent the scenario's top-level `servers`, else 40.
+    #[serde(default)]
+    pub servers: Option<u64>,
+    /// Seconds between the monitor's decision and the settings write. Default 0.
+    #[serde(default)]
+    pub delay_seconds: u64,
+    /// Default reads-first.
+    #[serde(default)]
+    pub order: ResizeOrder,
+}
+
+fn default_threshold() -> f64 {
+    crate::model::defaults::DEFAULT_THRESHOLD
+}
+fn default_window() -> u64 {
+    crate::model::defaults::DEFAULT_WINDOW_SECONDS
+}
+fn default_target() -> u64 {
+    crate::model::defaults::DEFAULT_TARGET_SHARDS
+}
+fn default_ttl() -> u64 {
+    crate::model::defaults::DEFAULT_SETTINGS_TTL_SECONDS
+}
+
+impl Default for MonitorConfig {
+    fn default() -> Self {
+        MonitorConfig {
+            threshold: crate::model::defaults::DEFAULT_THRESHOLD,
+            window_seconds: crate::model::defaults::DEFAULT_WINDOW_SECONDS,
+            target_shards: crate::model::defaults::DEFAULT_TARGET_SHARDS,
+            settings_ttl_seconds: crate::model::defaults::DEFAULT_SETTINGS_TTL_SECONDS,
+            servers: None,
+            delay_seconds: 0,
+            order: ResizeOrder::ReadsFirst,
+        }
+    }
+}
+
+/// A validated monitor.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Monitor {
+    pub threshold: f64,
+    pub window_seconds: u64,
+    pub target_shards: u64,
+    pub settings_ttl_seconds: u64,
+    pub servers: u64,
+    pub delay_seconds: u64,
+    pub order: ResizeOrder,
+}
+
+impl MonitorConfig {
+    /// `default_servers` is the scenario's top-level `servers` (or 40).
+    pub fn validate(&self, default_servers: Option<u64>) -> InputResult<Monitor> {
+        let threshold = validate::rate("monitor.threshold", self.threshold)?;
+        let window_seconds = validate::count(
+            "monitor.window_seconds",
+            self.window_seconds,
+            crate::model::defaults::MAX_MONITOR_SECONDS,
+        )?;
+        let target_shards = validate::count(
+            "monitor.target_shards",
+            self.target_shards,
+            crate::model::defaults::MAX_SHARDS,
+        )?;
+        if self.settings_ttl_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
+            return Err(InputError::new(
+                "--settings-ttl",
+                format!(
+                    "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
+                    self.settings_ttl_seconds
+                ),
+            ));
+        }
+        if self.delay_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
+            return Err(InputError::new(
+                "monitor.delay_seconds",
+                format!(
+                    "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
+                    self.delay_seconds
+                ),
+            ));
+        }
+        let servers = validate::count(
+            "monitor.servers",
+            self.servers.or(default_servers).unwrap_or(crate::model::defaults::DEFAULT_SERVERS),
+            crate::model::defaults::MAX_SERVERS,
+        )?;
+        Ok(Monitor {
+            threshold,
+            window_seconds,
+            target_shards,
+            settings_ttl_seconds: self.settings_ttl_seconds,
+            servers,
+            delay_seconds: self.delay_seconds,
+            order: self.order,
+        })
+    }
+}
+
+/// The likes servers' cache refresh phases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SettingsCaches {
+    ttl: u64,
+    /// Server i's refresh phase, floor(i x TTL / n), in 0..TTL.
+    phases: Vec<u64>,
+}
+
+impl SettingsCaches {
+    pub fn new(servers: u64, ttl: u64) -> Self {
+        let phases = (0..servers)
+            .map(|i| {
+                if ttl == 0 {
+                    0
+                } else {
+                    (i as u128 * ttl as u128 / servers as u128) as u64
+                }
+            })
+            .collect();
+        SettingsCaches { ttl, phases }
+    }
+
+    pub fn servers(&self) -> u64 {
+        self.phases.len() as u64
+    }
+
+    /// The first second (1-based) in which `server` uses settings stored at
+    /// the start of second `stored` (>= 1): its first refresh at or after it.
+    pub fn pickup(&self, server: usize, stored: u64) -> u64 {
+        if self.ttl == 0 {
+            return stored;
+        }
+        let now = (stored - 1) % self.ttl;
+        stored + (self.phases[server] + self.ttl - now) % self.ttl
+    }
+
+    /// Every server's pickup second, sorted.
+    pub fn pickups(&self, stored: u64) -> Vec<u64> {
+        let mut v: Vec<u64> = (0..self.phases.len())
+            .map(|i| self.pickup(i, stored))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+}
+
+/// When a raise happened and when each server saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RaiseSchedule {
+    /// The second at whose end the monitor saw the threshold crossed.
+    pub decided_second: u64,
+    /// The second from whose start the store holds the new read_shards.
+    pub read_shards_stored: u64,
+    /// The second from whose start the store holds the new write_shards.
+    pub write_shards_stored: u64,
+    /// First second in which every server reads the new read_shards.
+    pub all_read_second: u64,
+    /// First second in which every server writes over the new write_shards.
+    pub all_write_second: u64,
+    #[serde(skip)]
+    read_pickups: Vec<u64>,
+    #[serde(skip)]
+    write_pickups: Vec<u64>,
+}
+
+impl RaiseSchedule {
+    pub fn new(monitor: &Monitor, caches: &SettingsCaches, decided_second: u64) -> Self {
+        let e = decided_second + 1 + monitor.delay_seconds;
+        let later = e + monitor.settings_ttl_seconds;
+        let (read_at, write_at) = match monitor.order {
+            ResizeOrder::ReadsFirst => (e, later),
+            ResizeOrder::WritesFirst => (later, e),
+        };
+        let read_pickups = caches.pickups(read_at);
+        let write_pickups = caches.pickups(write_at);
+        RaiseSchedule {
+            decided_second,
+            read_shards_stored: read_at,
+            write_shards_stored: write_at,
+            all_read_second: *read_pickups.last().unwrap_or(&read_at),
+            all_write_second: *write_pickups.last().unwrap_or(&write_at),
+            read_pickups,
+            write_pickups,
+        }
+    }
+
+    /// Servers reading the new read_shards in second `s`.
+    pub fn readers_on_new(&self, s: u64) -> u64 {
+        self.read_pickups.partition_point(|&p| p <= s) as u64
+    }
+
+    /// Servers writing over the new write_shards in second `s`.
+    pub fn writers_on_new(&self, s: u64) -> u64 {
+        self.write_pickups.partition_point(|&p| p <= s) as u64
+    }
+}
+
+/// The sliding-window rate meter.
+#[derive(Debug, Clone)]
+pub struct RateWindow {
+    likes: Vec<u64>,
+    next: usize,
+    sum: u128,
+}
+
+impl RateWindow {
+    pub fn new(window_seconds: u64) -> Self {
+        RateWindow {
+            likes: vec![0; window_seconds as usize],
+            next: 0,
+            sum: 0,
+        }
+    }
+
+    /// Records one second and returns the mean over the window.
+    pub fn push(&mut self, likes: u64) -> f64 {
+        self.sum = self.sum + likes as u128 - self.likes[self.next] as u128;
+        self.likes[self.next] = likes;
+        self.next = (self.next + 1) % self.likes.len();
+        self.sum as f64 / self.likes.len() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_spread_evenly() {
+        let c = SettingsCaches::new(4, 60);
+        assert_eq!(c.phases, vec![0, 15, 30, 45]);
+        // Stored at the start of second 11 (phase 10): server 0 (phase 0)
+        // next refreshes at phase 0 of the next cycle, second 61.
+        assert_eq!(c.pickup(0, 11), 61);
+        assert_eq!(c.pickup(1, 11), 16);
+        assert_eq!(c.pickup(2, 11), 31);
+        assert_eq!(c.pickup(3, 11), 46);
+        // A server refreshing right at the store picks it up at once.
+        assert_eq!(c.pickup(1, 16), 16);
+        assert_eq!(c.pickups(11), vec![16, 31, 46, 61]);
+        assert_eq!(SettingsCaches::new(3, 0).pickups(7), vec![7, 7, 7]);
+    }
+
+    #[test]
+    fn schedule_orders_reads_and_writes() {
+        let m = MonitorConfig::default().validate(Some(4)).unwrap();
+        let c = SettingsCaches::new(4, 60);
+        let s = RaiseSchedule::new(&m, &c, 10);
+        assert_eq!((s.read_shards_stored, s.write_shards_stored), (11, 71));
+        assert_eq!((s.all_read_second, s.all_write_second), (61, 121));
+        assert_eq!(s.readers_on_new(15), 0);
+        assert_eq!(s.readers_on_new(16), 1);
+        assert_eq!(s.readers_on_new(61), 4);
+        assert_eq!(s.writers_on_new(75), 0);
+        assert_eq!(s.writers_on_new(76), 1);
+    }
+
+    #[test]
+    fn window_mean() {
+        let mut w = RateWindow::new(3);
+        assert_eq!(w.push(300), 100.0);
+        assert_eq!(w.push(300), 200.0);
+        assert_eq!(w.push(300), 300.0);
+        assert_eq!(w.push(0), 200.0);
+    }
+
+    #[test]
+    fn validates_fields() {
+        let bad = MonitorConfig {
+            threshold: 0.0,
+            ..MonitorConfig::default()
+        };
+        assert_eq!(bad.validate(None).unwrap_err().what, "monitor.threshold");
+        let bad = MonitorConfig {
+            window_seconds: 0,
+            ..MonitorConfig::default()
+        };
+        assert_eq!(
+            bad.validate(None).unwrap_err().what,
+            "monitor.window_seconds"
+        );
+        let m: MonitorConfig = toml::from_str("threshold = 500\norder = \"writes-first\"").unwrap();
+        let m = m.validate(None).unwrap();
+        assert_eq!(
+            (m.threshold, m.servers, m.order),
+            (500.0, 40, ResizeOrder::WritesFirst)
+        );
+        assert!(toml::from_str::<MonitorConfig>("ttl = 5").is_err());
+    }
+}
