@@ -5,12 +5,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::output::Format;
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 use crate::model::traffic::TrafficModel;
+use crate::output::Format;
 
 #[derive(Debug, Parser)]
 #[command(

@@ -2,30 +2,30 @@
 //! own design doc. The chart builders here are shared with `report`, so a
 //! chart drawn alone is the same picture the report links to.
 
-use crate::config::check;
 use super::risk::{parse_shard_counts, whole_rate, SweepRow};
 use super::simulate::{self, Resolved};
 use super::timeline;
-use crate::config::resolve as common;
 use crate::chart::{self, RiskSeries, TimelinePanel};
 use crate::cli::{ChartArgs, ChartKind, OutputArgs, RiskSpan, SimulateArgs};
+use crate::config::check;
+use crate::config::resolve as common;
 use crate::error::InputError;
 use crate::model::exact;
-use crate::output::fmt;
-use crate::output::sink::AtomicFile;
 use crate::model::simulation::SimTally;
 use crate::model::sizing::ReadPlan;
 use crate::model::timeline::TimelineRow;
 use crate::model::traffic::TrafficModel;
-
-
+use crate::output::fmt;
+use crate::output::sink::AtomicFile;
 
 /// Shard counts around the sized count `s`: from max(1, s/2) to 2s, stepped
 /// so there are at most about [`crate::model::defaults::MAX_RISK_ROWS`], and always holding `s`.
 pub fn shard_counts_around(s: u64) -> Vec<u64> {
     let s = s.max(1);
     let (lo, hi) = ((s / 2).max(1), s.saturating_mul(2).max(2));
-    let step = (hi - lo).div_ceil(crate::model::defaults::MAX_RISK_ROWS).max(1);
+    let step = (hi - lo)
+        .div_ceil(crate::model::defaults::MAX_RISK_ROWS)
+        .max(1);
     let mut counts: Vec<u64> = (lo..=hi).step_by(step as usize).collect();
     if !counts.contains(&s) {
         counts.push(s);
@@ -264,7 +264,8 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let (loaded, plan) = timeline::plan(&sim_args)?;
             let file = AtomicFile::create("--output", &args.output)?;
-            let mut points = Downsampler::new(plan.seconds, crate::model::defaults::MAX_TIMELINE_POINTS);
+            let mut points =
+                Downsampler::new(plan.seconds, crate::model::defaults::MAX_TIMELINE_POINTS);
             crate::model::timeline::run_with_rows(&plan, |r| {
                 points.push(r);
                 Ok::<(), std::convert::Infallible>(())
@@ -292,7 +293,11 @@ mod tests {
         assert_eq!(shard_counts_around(1), vec![1, 2]);
         // Large S: stepped, at most ~42 rows, S and 2S kept.
         let c = shard_counts_around(1001);
-        assert!(c.len() <= crate::model::defaults::MAX_RISK_ROWS as usize + 2, "{}", c.len());
+        assert!(
+            c.len() <= crate::model::defaults::MAX_RISK_ROWS as usize + 2,
+            "{}",
+            c.len()
+        );
         assert!(c.contains(&1001) && c.contains(&2002) && c[0] == 500);
         assert!(c.windows(2).all(|w| w[0] < w[1]));
     }

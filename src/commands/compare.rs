@@ -3,9 +3,11 @@
 
 use serde_json::Value;
 
-use crate::config::resolve as common;
 use crate::cli::CompareArgs;
 use crate::commands::risk::whole_rate;
+use crate::config::check;
+use crate::config::resolve as common;
+use crate::error::InputError;
 use crate::model::compare::approx::{approx_rows, ApproxInputs};
 use crate::model::compare::exactly_once::{
     shards_for_conflicts, transactional_write_cost, DriftModel,
@@ -13,11 +15,8 @@ use crate::model::compare::exactly_once::{
 use crate::model::compare::strategies::{
     compare, num, run_length, CompareInputs, Comparison, StrategyRow, Transactional,
 };
-use crate::error::InputError;
-use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::config::check;
 use crate::model::defaults::MAX_TXN_MS;
-
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// `compare`'s report: the rows plus what the tables need.
 pub struct CompareReport {
@@ -294,7 +293,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let cost = common::write_cost(&scenario, &args.sizing);
     let (cap, safe) = (plan.cap * cost, plan.safe_per_shard() * cost);
     let transactional = if args.sizing.transactional {
-        let txn_ms = check::non_negative("--txn-ms", args.txn_ms.unwrap_or(crate::model::defaults::DEFAULT_TXN_MS))?;
+        let txn_ms = check::non_negative(
+            "--txn-ms",
+            args.txn_ms
+                .unwrap_or(crate::model::defaults::DEFAULT_TXN_MS),
+        )?;
         if txn_ms > MAX_TXN_MS {
             return Err(InputError::new(
                 "--txn-ms",
@@ -337,18 +340,27 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         cap,
         safe,
         traffic: args.traffic.or(s.traffic).unwrap_or_default(),
-        duration_seconds: args.duration.map_or(crate::model::defaults::DEFAULT_DURATION_SECONDS, |d| d as f64),
+        duration_seconds: args
+            .duration
+            .map_or(crate::model::defaults::DEFAULT_DURATION_SECONDS, |d| {
+                d as f64
+            }),
         reads,
-        flush_seconds: args.flush_seconds.unwrap_or(crate::model::defaults::DEFAULT_FLUSH_SECONDS),
+        flush_seconds: args
+            .flush_seconds
+            .unwrap_or(crate::model::defaults::DEFAULT_FLUSH_SECONDS),
         log_commit_seconds: args
             .log_commit_seconds
             .unwrap_or(crate::model::defaults::DEFAULT_LOG_COMMIT_SECONDS),
         transactional,
         drift: DriftModel::new(
             rate,
-            args.timeout_rate.unwrap_or(crate::model::defaults::DEFAULT_TIMEOUT_RATE),
-            args.applied_share.unwrap_or(crate::model::defaults::DEFAULT_APPLIED_SHARE),
-            args.retries.unwrap_or(crate::model::defaults::DEFAULT_RETRIES),
+            args.timeout_rate
+                .unwrap_or(crate::model::defaults::DEFAULT_TIMEOUT_RATE),
+            args.applied_share
+                .unwrap_or(crate::model::defaults::DEFAULT_APPLIED_SHARE),
+            args.retries
+                .unwrap_or(crate::model::defaults::DEFAULT_RETRIES),
         )?,
     }
     .validate()?;

@@ -7,14 +7,13 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::resolve as common;
 use crate::cli::FleetArgs;
+use crate::config::check;
+use crate::config::resolve as common;
 use crate::error::{InputError, InputResult};
 use crate::model::fleet::{Background, FleetPlan, FleetReport, PinnedReel, PolicyCost};
-use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::model::sizing::ReadPlan;
-use crate::config::check;
-
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// A flag's value, else the scenario's, else the default, with the name to
 /// use in an error about it.
@@ -115,7 +114,13 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
     let f = s.fleet.clone().unwrap_or_default();
     let fld = |name: &str| l.field(&format!("fleet.{name}"));
 
-    let (reels, what) = pick(args.reels, "--reels", f.reels, fld("reels"), crate::model::defaults::DEFAULT_REELS);
+    let (reels, what) = pick(
+        args.reels,
+        "--reels",
+        f.reels,
+        fld("reels"),
+        crate::model::defaults::DEFAULT_REELS,
+    );
     let reels = check::count(&what, reels, crate::model::defaults::MAX_REELS)?;
     let (per_day, what) = pick(
         args.likes_per_day,
@@ -218,7 +223,11 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         fld("partitions"),
         crate::model::defaults::DEFAULT_FLEET_PARTITIONS,
     );
-    let partitions = check::count(&what, partitions, crate::model::defaults::MAX_FLEET_PARTITIONS)?;
+    let partitions = check::count(
+        &what,
+        partitions,
+        crate::model::defaults::MAX_FLEET_PARTITIONS,
+    )?;
     let (cap, what) = pick(
         args.cap,
         "--cap",
@@ -259,7 +268,13 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         crate::model::defaults::DEFAULT_FLEET_DURATION_SECONDS,
     );
     let duration = check::count(&what, duration, 365 * 86_400)?;
-    let (risk, what) = pick(args.risk, "--risk", f.risk, fld("risk"), crate::model::defaults::DEFAULT_RISK);
+    let (risk, what) = pick(
+        args.risk,
+        "--risk",
+        f.risk,
+        fld("risk"),
+        crate::model::defaults::DEFAULT_RISK,
+    );
     let risk = check::probability_open(&what, risk)?;
     let (max_shards, what) = pick(
         args.max_shards,
@@ -284,7 +299,11 @@ pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
         fld("search_trials"),
         crate::model::defaults::DEFAULT_FLEET_SEARCH_TRIALS,
     );
-    let search_trials = check::count(&what, search_trials, crate::model::defaults::MAX_FLEET_TRIALS)?;
+    let search_trials = check::count(
+        &what,
+        search_trials,
+        crate::model::defaults::MAX_FLEET_TRIALS,
+    )?;
     let seed = args
         .seed
         .or(f.seed)

@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
 use crate::error::InputError;
-use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::model::partitions::{PartitionPlan, PartitionReport};
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store, StorePreset};
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// Keys in a Redis Cluster: slot and node per key.
 struct KeysView(KeysReport);
@@ -309,7 +309,9 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     let preset_cap = args.store.map(|s| s.preset().write_cap_per_key);
     match (args.rate, args.cap) {
         (Some(rate), cap) => {
-            let cap = cap.or(preset_cap).unwrap_or(crate::model::defaults::DEFAULT_CAP);
+            let cap = cap
+                .or(preset_cap)
+                .unwrap_or(crate::model::defaults::DEFAULT_CAP);
             plan = plan.with_load(rate, cap, args.traffic)?
         }
         (None, Some(_)) => {

@@ -9,7 +9,6 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::chart::{self as charts, duration_text};
-use crate::config::resolve as common;
 use super::risk::{whole_rate, SweepView};
 use super::simulate::{self, SimulateReport};
 use super::size::{self, read_cost_section, SizeRow};
@@ -17,16 +16,16 @@ use super::timeline::{self, TimelineView};
 use crate::cli::{
     OutputArgs, ReadArgs, ReportArgs, RiskSpan, SimInputs, SimulateArgs, SizingArgs, TimelineArgs,
 };
-use crate::error::{InputError, InputResult};
-use crate::output::markdown::MarkdownExporter;
-use crate::output::sink::AtomicFile;
-use crate::output::{fmt, Exporter, Report, Section};
-use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
+use crate::config::resolve as common;
 use crate::config::scenario::Loaded;
+use crate::error::{InputError, InputResult};
+use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::simulation::SamplerKind;
 use crate::model::sizing::ReadCost;
 use crate::model::store::Store;
-
+use crate::output::markdown::MarkdownExporter;
+use crate::output::sink::AtomicFile;
+use crate::output::{fmt, Exporter, Report, Section};
 
 /// The file names inside the report folder.
 pub const REPORT_FILE: &str = "report.md";
@@ -401,7 +400,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             }
         }
         (None, Some(tplan)) => {
-            let mut points = charts::Downsampler::new(tplan.seconds, crate::model::defaults::MAX_TIMELINE_POINTS);
+            let mut points = charts::Downsampler::new(
+                tplan.seconds,
+                crate::model::defaults::MAX_TIMELINE_POINTS,
+            );
             let report = crate::model::timeline::run_with_rows(tplan, |r| {
                 points.push(r);
                 Ok::<(), std::convert::Infallible>(())

@@ -3,13 +3,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::resolve as common;
 use crate::cli::{RiskArgs, SweepArgs};
+use crate::config::check;
+use crate::config::resolve as common;
 use crate::error::{InputError, InputResult};
 use crate::model::exact::{self, Risk};
-use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::model::sizing::ReadCost;
-use crate::config::check;
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// Likes are whole: under fixed traffic a fractional planned rate is
 /// rounded up (planning errs on the busy side).

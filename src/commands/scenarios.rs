@@ -4,8 +4,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::cli::ScenariosArgs;
-use crate::output::{row, OutputSet, Report, Section};
 use crate::config::scenario;
+use crate::output::{row, OutputSet, Report, Section};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ScenarioRow {

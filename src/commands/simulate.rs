@@ -7,16 +7,16 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::size::read_cost_section;
-use crate::config::resolve as common;
 use crate::cli::{SimInputs, SimulateArgs};
+use crate::config::check;
+use crate::config::resolve as common;
 use crate::error::InputError;
 use crate::model::exact::{BusiestShard, Risk};
-use crate::output::sink::AtomicFile;
-use crate::output::{fmt, row, OutputSet, Report, Section};
 use crate::model::simulation::{self, SimPlan, SimTally};
 use crate::model::sizing::{ReadCost, ReadPlan, SizingPlan};
 use crate::model::stats::{self, Histogram};
-use crate::config::check;
+use crate::output::sink::AtomicFile;
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// The one row of `simulate` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize)]
@@ -335,7 +335,9 @@ pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
             .or(s.seconds)
             .unwrap_or(crate::model::defaults::DEFAULT_SECONDS),
         args.traffic.or(s.traffic).unwrap_or_default(),
-        args.seed.or(s.seed).unwrap_or(crate::model::defaults::DEFAULT_SEED),
+        args.seed
+            .or(s.seed)
+            .unwrap_or(crate::model::defaults::DEFAULT_SEED),
     )?
     .with_sampler(args.sampler, per_second)?;
     let threads = match args.threads {

@@ -3,13 +3,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::resolve as common;
 use crate::cli::SizeArgs;
 use crate::commands::risk::whole_rate;
-use crate::model::exact;
-use crate::output::{fmt, row, OutputSet, Report, Section};
-use crate::model::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
 use crate::config::check;
+use crate::config::resolve as common;
+use crate::model::exact;
+use crate::model::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// The one row of `size` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize)]

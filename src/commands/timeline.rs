@@ -4,17 +4,19 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::config::resolve as common;
 use crate::cli::{ResizeArgs, SimulateArgs};
-use crate::error::{InputError, InputResult};
-use crate::output::sink::AtomicFile;
-use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::config::check;
+use crate::config::resolve as common;
 use crate::config::scenario::Loaded;
+use crate::error::{InputError, InputResult};
 use crate::model::timeline::curve::RateCurve;
 use crate::model::timeline::monitor::MonitorConfig;
-use crate::model::timeline::resize::{GrowReport, ResizeConfig, ResizePlan, ShrinkReport, ShrinkRow};
+use crate::model::timeline::resize::{
+    GrowReport, ResizeConfig, ResizePlan, ShrinkReport, ShrinkRow,
+};
 use crate::model::timeline::{self, MonitorGridRow, TimelinePlan, TimelineReport, TimelineRow};
-use crate::config::check;
+use crate::output::sink::AtomicFile;
+use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// The name a user types for an enum value (`writes-first`).
 fn name<T: clap::ValueEnum>(v: &T) -> String {
@@ -121,7 +123,9 @@ pub fn plan(args: &SimulateArgs) -> anyhow::Result<(Loaded, TimelinePlan)> {
         sim.traffic.or(s.traffic).unwrap_or_default(),
         sizing.cap,
         seconds,
-        sim.seed.or(s.seed).unwrap_or(crate::model::defaults::DEFAULT_SEED),
+        sim.seed
+            .or(s.seed)
+            .unwrap_or(crate::model::defaults::DEFAULT_SEED),
         start_shards,
         store,
         monitor,

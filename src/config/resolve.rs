@@ -3,13 +3,12 @@
 //! under the scenario's field names; values from flags under the flag names.
 
 use crate::cli::{ReadArgs, ScenarioArgs, SizingArgs};
-use crate::model::compare::exactly_once::{transactional_cap, transactional_write_cost};
-use crate::error::{InputError, InputResult};
+use crate::config::check;
 use crate::config::scenario::{self, Loaded};
+use crate::error::{InputError, InputResult};
+use crate::model::compare::exactly_once::{transactional_cap, transactional_write_cost};
 use crate::model::sizing::{ReadPlan, SafeRate, SizingPlan};
 use crate::model::store::{Store, StorePreset};
-use crate::config::check;
-
 
 /// The hot spell's length and traffic model, flags over scenario.
 pub fn span(l: &Loaded, a: &crate::cli::RiskSpan) -> (f64, crate::model::traffic::TrafficModel) {
@@ -128,7 +127,10 @@ pub fn resolve_peak(l: &Loaded, a: &SizingArgs) -> InputResult<Peak> {
         let observed = a.observed.or(s.observed).ok_or_else(|| {
             InputError::new("--growth", "needs --observed (peak = observed x growth)")
         })?;
-        let growth = a.growth.or(s.growth).unwrap_or(crate::model::defaults::DEFAULT_GROWTH);
+        let growth = a
+            .growth
+            .or(s.growth)
+            .unwrap_or(crate::model::defaults::DEFAULT_GROWTH);
         let peak = check::rate("--observed", observed * growth).map_err(|_| {
             InputError::new(
                 "--growth",
@@ -273,8 +275,12 @@ pub fn read_plan(l: &Loaded, a: &ReadArgs, store: Option<Store>) -> InputResult<
         |p: &Option<StorePreset>| p.as_ref().and_then(|p| p.batch_read_items).map(u64::from);
     let read_cap = |p: &Option<StorePreset>| p.as_ref().and_then(|p| p.read_cap_per_key);
     ReadPlan::new(
-        a.views.or(s.views).unwrap_or(crate::model::defaults::DEFAULT_VIEWS),
-        a.servers.or(s.servers).unwrap_or(crate::model::defaults::DEFAULT_SERVERS),
+        a.views
+            .or(s.views)
+            .unwrap_or(crate::model::defaults::DEFAULT_VIEWS),
+        a.servers
+            .or(s.servers)
+            .unwrap_or(crate::model::defaults::DEFAULT_SERVERS),
         a.cache_seconds
             .or(s.cache_seconds)
             .unwrap_or(crate::model::defaults::DEFAULT_CACHE_SECONDS),

@@ -19,10 +19,16 @@ pub const DEFAULT: &str = "viral-reel";
 
 /// The bundled scenarios: (name, TOML text).
 pub const BUNDLED: &[(&str, &str)] = &[
-    ("viral-reel", include_str!("../../scenarios/viral-reel.toml")),
+    (
+        "viral-reel",
+        include_str!("../../scenarios/viral-reel.toml"),
+    ),
     ("overload", include_str!("../../scenarios/overload.toml")),
     ("interview", include_str!("../../scenarios/interview.toml")),
-    ("quiet-reel", include_str!("../../scenarios/quiet-reel.toml")),
+    (
+        "quiet-reel",
+        include_str!("../../scenarios/quiet-reel.toml"),
+    ),
     (
         "viral-evening",
         include_str!("../../scenarios/viral-evening.toml"),
@@ -39,7 +45,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "grow-right-order",
         include_str!("../../scenarios/grow-right-order.toml"),
     ),
-    ("shrink-fold", include_str!("../../scenarios/shrink-fold.toml")),
+    (
+        "shrink-fold",
+        include_str!("../../scenarios/shrink-fold.toml"),
+    ),
 ];
 
 /// Every field a scenario may set; all optional, flags override each one.

@@ -105,8 +105,16 @@ impl MeasureConfig {
     pub fn validate(&self) -> InputResult<()> {
         check_url(&self.redis)?;
         validate::count("--shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
-        validate::count("--clients", self.clients, crate::model::defaults::MAX_CLIENTS)?;
-        validate::count("--pipeline", self.pipeline, crate::model::defaults::MAX_PIPELINE)?;
+        validate::count(
+            "--clients",
+            self.clients,
+            crate::model::defaults::MAX_CLIENTS,
+        )?;
+        validate::count(
+            "--pipeline",
+            self.pipeline,
+            crate::model::defaults::MAX_PIPELINE,
+        )?;
         validate::count("--reads", self.reads, crate::model::defaults::MAX_READS)?;
         if let Some(m) = self.max_ops {
             validate::count("--max-ops", m, crate::model::defaults::MAX_OPS)?;

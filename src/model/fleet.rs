@@ -677,29 +677,13 @@ impl FleetPlan {
     }
 
     fn fewest_shards(&self, threshold: f64) -> Option<u64> {
-        if self.meets(threshold, 1).0 {
-            return Some(1);
+        let found = crate::model::search::fewest_shards(self.max_shards, |s| {
+            Ok::<_, std::convert::Infallible>(self.meets(threshold, s).0)
+        });
+        match found {
+            Ok(s) => s,
+            Err(never) => match never {},
         }
-        let (mut lo, mut hi) = (1u64, 2u64.min(self.max_shards));
-        loop {
-            if self.meets(threshold, hi).0 {
-                break;
-            }
-            if hi == self.max_shards {
-                return None;
-            }
-            lo = hi;
-            hi = hi.saturating_mul(2).min(self.max_shards);
-        }
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if self.meets(threshold, mid).0 {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        Some(hi)
     }
 
     /// Reels at or above `threshold`, background and pinned.

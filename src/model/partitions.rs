@@ -71,7 +71,11 @@ impl PartitionPlan {
     pub fn new(shards: u64, partitions: u64) -> InputResult<Self> {
         Ok(PartitionPlan {
             shards: validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?,
-            partitions: validate::count("--partitions", partitions, crate::model::defaults::MAX_PARTITIONS)?,
+            partitions: validate::count(
+                "--partitions",
+                partitions,
+                crate::model::defaults::MAX_PARTITIONS,
+            )?,
             load: None,
             seed: 1,
             trials: None,
@@ -94,7 +98,11 @@ impl PartitionPlan {
     }
 
     pub fn with_trials(mut self, trials: u64) -> InputResult<Self> {
-        self.trials = Some(validate::count("--trials", trials, crate::model::defaults::MAX_PARTITION_TRIALS)?);
+        self.trials = Some(validate::count(
+            "--trials",
+            trials,
+            crate::model::defaults::MAX_PARTITION_TRIALS,
+        )?);
         Ok(self)
     }
 
@@ -107,8 +115,10 @@ impl PartitionPlan {
 
     /// Placements sampled if Monte Carlo is used.
     pub fn trials(&self) -> u64 {
-        self.trials
-            .unwrap_or_else(|| (DRAW_BUDGET / self.shards).clamp(MIN_TRIALS, crate::model::defaults::DEFAULT_PARTITION_TRIALS))
+        self.trials.unwrap_or_else(|| {
+            (DRAW_BUDGET / self.shards)
+                .clamp(MIN_TRIALS, crate::model::defaults::DEFAULT_PARTITION_TRIALS)
+        })
     }
 
     pub fn evaluate(&self) -> PartitionReport {

@@ -17,11 +17,9 @@ use crate::error::{InputError, InputResult};
 /// Number of hash slots in Redis Cluster (`CLUSTER_SLOTS` in Redis' cluster.h).
 pub const REDIS_SLOTS: u16 = 16_384;
 
-
 /// The placeholder a template marks the shard number with. Angle brackets,
 /// so braces stay free for Redis hash tags.
 pub const SHARD_PLACEHOLDER: &str = "<shard>";
-
 
 /// CRC16 as Redis uses it for key slots: the XMODEM variant (poly 0x1021,
 /// init 0, no reflection). Redis' cluster spec names it; check value 0x31C3.
@@ -325,7 +323,8 @@ impl KeysReport {
         shards: u64,
         nodes: Option<u32>,
     ) -> InputResult<Self> {
-        let shards = crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let shards =
+            crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let keys: Vec<Vec<u8>> = template
             .keys(shards)
             .into_iter()
@@ -533,7 +532,8 @@ pub struct SortedReport {
 
 impl SortedReport {
     pub fn from_template(template: &ShardTemplate, shards: u64) -> InputResult<Self> {
-        let shards = crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let shards =
+            crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let t = template.template();
         let prefix = &t[..t.find(SHARD_PLACEHOLDER).unwrap_or(0)];
         let first = template.shard_first(shards);

@@ -4,32 +4,12 @@
 
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson};
-use rand_xoshiro::rand_core::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::error::{InputError, InputResult};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
-/// The generator behind every random figure: value-stable across crate
-/// versions, fast, and cheap to seed per chunk.
-pub type ChunkRng = Xoshiro256PlusPlus;
-
-/// SplitMix64 finaliser: spreads neighbouring integers over the 64-bit space.
-fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The RNG for one chunk of work: a function of the master seed and the
-/// chunk index only, so results do not depend on which thread runs it.
-pub fn chunk_rng(seed: u64, chunk: u64) -> ChunkRng {
-    ChunkRng::seed_from_u64(mix64(
-        mix64(seed) ^ chunk.wrapping_mul(0xD1B5_4A32_D192_ED03),
-    ))
-}
+pub use crate::model::rng::{chunk_rng, ChunkRng};
 
 /// Splits `likes` uniformly at random over `counts.len()` shards.
 pub fn split_uniform<R: Rng + ?Sized>(rng: &mut R, likes: u64, counts: &mut [u64]) {

@@ -82,7 +82,10 @@ pub fn whole_cap(param: &'static str, v: f64) -> ParamResult<u64> {
 /// An integer count in `1..=max`.
 pub fn count(param: &'static str, v: u64, max: u64) -> ParamResult<u64> {
     if v == 0 || v > max {
-        return Err(ParamError::new(param, Problem::CountOutside { got: v, max }));
+        return Err(ParamError::new(
+            param,
+            Problem::CountOutside { got: v, max },
+        ));
     }
     Ok(v)
 }

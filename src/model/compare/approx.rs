@@ -17,7 +17,6 @@ use crate::model::exact::Risk;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
-
 pub const SECONDS_PER_DAY: f64 = 86_400.0;
 
 /// Redis HyperLogLog: 2^14 registers of 6 bits (hyperloglog.c, HLL_P = 14).
@@ -131,9 +130,17 @@ impl ApproxInputs {
             ));
         }
         validate::positive("--likes-per-day", self.likes_per_day)?;
-        validate::count("--reels", self.reels, crate::model::defaults::MAX_COMPARE_REELS)?;
+        validate::count(
+            "--reels",
+            self.reels,
+            crate::model::defaults::MAX_COMPARE_REELS,
+        )?;
         validate::positive("--threshold", self.threshold)?;
-        validate::count("--target-shards", self.target_shards, crate::model::defaults::MAX_SHARDS)?;
+        validate::count(
+            "--target-shards",
+            self.target_shards,
+            crate::model::defaults::MAX_SHARDS,
+        )?;
         validate::count("--user-id-bytes", self.user_id_bytes, 200)?;
         if !self.zipf_s.is_finite() || self.zipf_s < 0.0 || self.zipf_s > 10.0 {
             return Err(InputError::new(
@@ -441,10 +448,7 @@ pub enum ShardChoice {
 /// finaliser (Steele, Lea, Flood 2014) mod S. Any fixed, well-mixed hash
 /// works; what matters is that it is a function of the user alone.
 pub fn user_shard(user: u64, shards: u64) -> u64 {
-    let mut z = user.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) % shards
+    crate::model::rng::mix64(user) % shards
 }
 
 /// Result of the sharded-set demonstration.
@@ -566,7 +570,9 @@ impl<'a> RiskCache<'a> {
         if let Some((_, r)) = self.seen.iter().find(|(k, _)| *k == key) {
             return Ok(*r);
         }
-        let r = if whole > crate::model::defaults::MAX_RATE || keys > crate::model::defaults::MAX_SHARDS {
+        let r = if whole > crate::model::defaults::MAX_RATE
+            || keys > crate::model::defaults::MAX_SHARDS
+        {
             (None, None)
         } else {
             let i = self.inputs;

@@ -41,7 +41,6 @@ pub fn transactional_cap(cap: f64, store: Option<Store>) -> f64 {
     cap / transactional_write_cost(store)
 }
 
-
 /// The conflict model's inputs.
 ///
 /// Assumption (stated in docs/compare.md): each transaction holds its shard
@@ -124,8 +123,8 @@ impl ConflictModel {
 /// The fewest shards (at most `max_shards`) at which each shard's write
 /// units, retries included, stay within `safe_units` (the safe rate in
 /// write units, e.g. 700 of a 1,000 cap): `r x cost / (1 - p(r)) <= safe`
-/// with `r = rate / S`. The left side falls as S grows, so a binary search
-/// finds the edge. `None` when even `max_shards` does not do.
+/// with `r = rate / S`. The left side falls as S grows, so
+/// [`crate::model::search::fewest_shards`] finds the edge. `None` when even `max_shards` does not do.
 pub fn shards_for_conflicts(
     rate: f64,
     txn_ms: f64,
@@ -142,20 +141,12 @@ pub fn shards_for_conflicts(
         .conflicts();
         c.write_units_per_second <= safe_units * (1.0 + 1e-12)
     };
-    if !fits(max_shards) {
-        return None;
+    match crate::model::search::fewest_shards(max_shards, |s| {
+        Ok::<_, std::convert::Infallible>(fits(s))
+    }) {
+        Ok(s) => s,
+        Err(never) => match never {},
     }
-    let (mut lo, mut hi) = (0u64, max_shards);
-    // fits(hi), and lo = 0 stands for "does not fit".
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if fits(mid) {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Some(hi)
 }
 
 /// Seeded simulation of the conflict rule on one shard: `seconds` seconds,
@@ -215,7 +206,6 @@ pub struct Drift {
     /// overcount - undercount: what the nightly reconciliation takes off.
     pub net_drift_per_hour: f64,
 }
-
 
 impl DriftModel {
     pub fn new(

@@ -15,7 +15,6 @@ use crate::model::sizing::{shards_for, ReadPlan};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
-
 /// Transactions: each like's row and shard increment commit together.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Transactional {

@@ -723,42 +723,24 @@ pub fn shards_for_risk(
     max_shards: u64,
 ) -> InputResult<u64> {
     let risk = validate::probability_open("--risk", risk)?;
-    let max_shards = validate::count("--max-shards", max_shards, crate::model::defaults::MAX_SHARDS)?;
+    let max_shards = validate::count(
+        "--max-shards",
+        max_shards,
+        crate::model::defaults::MAX_SHARDS,
+    )?;
     let ln_risk = risk.ln();
-    let meets = |s: u64| -> InputResult<bool> {
-        Ok(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
-    };
-    if meets(1)? {
-        return Ok(1);
-    }
-    // Exponential search: `lo` fails, `hi` meets.
-    let mut lo = 1u64;
-    let mut hi = 2u64.min(max_shards);
-    loop {
-        if meets(hi)? {
-            break;
-        }
-        if hi == max_shards {
-            return Err(InputError::new(
-                "--risk",
-                format!(
-                    "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
-                     over {seconds} s (got {risk}); raise the cap or the shard limit"
-                ),
-            ));
-        }
-        lo = hi;
-        hi = hi.saturating_mul(2).min(max_shards);
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if meets(mid)? {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
-    Ok(hi)
+    let found = crate::model::search::fewest_shards(max_shards, |s| {
+        Ok::<_, InputError>(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
+    })?;
+    found.ok_or_else(|| {
+        InputError::new(
+            "--risk",
+            format!(
+                "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
+                 over {seconds} s (got {risk}); raise the cap or the shard limit"
+            ),
+        )
+    })
 }
 
 #[cfg(test)]

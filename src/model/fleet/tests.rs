@@ -260,7 +260,9 @@ fn same_seed_same_report_for_any_thread_count() {
 fn bad_inputs_name_the_flag() {
     assert_eq!(Background::zipf(0, 1.0, 1.0).unwrap_err().what, "--reels");
     assert_eq!(
-        Background::zipf(crate::model::defaults::MAX_REELS + 1, 1.0, 1.0).unwrap_err().what,
+        Background::zipf(crate::model::defaults::MAX_REELS + 1, 1.0, 1.0)
+            .unwrap_err()
+            .what,
         "--reels"
     );
     assert_eq!(Background::zipf(10, 1.0, -1.0).unwrap_err().what, "--zipf");
@@ -268,14 +270,9 @@ fn bad_inputs_name_the_flag() {
         Background::zipf(10, 1.0, f64::NAN).unwrap_err().what,
         "--zipf"
     );
+    assert_eq!(Background::rates(vec![]).unwrap_err().what, "rates");
     assert_eq!(
-        Background::rates(vec![]).unwrap_err().what,
-        "rates"
-    );
-    assert_eq!(
-        Background::rates(vec![1.0, -2.0])
-            .unwrap_err()
-            .what,
+        Background::rates(vec![1.0, -2.0]).unwrap_err().what,
         "rates"
     );
 }

@@ -30,7 +30,6 @@ pub enum BurstStart {
     Empty,
 }
 
-
 /// The `[store]` scenario section (`--burst-seconds`, `--burst-start`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]

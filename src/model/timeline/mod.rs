@@ -29,15 +29,14 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::{InputError, InputResult};
-use crate::model::sampler::{chunk_rng, split_uniform};
 use crate::model::defaults::MAX_SECONDS;
+use crate::model::sampler::{chunk_rng, split_uniform};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
 use bucket::{BurstBucket, StoreConfig};
 use curve::{CurveTraffic, RateCurve};
 use monitor::{Monitor, RaiseSchedule, RateWindow, SettingsCaches};
-
 
 /// A validated time-line run.
 #[derive(Debug, Clone)]

@@ -25,7 +25,6 @@ use super::resize::ResizeOrder;
 use crate::error::{InputError, InputResult};
 use crate::model::validate;
 
-
 /// The `[monitor]` scenario section.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -126,7 +125,9 @@ impl MonitorConfig {
         }
         let servers = validate::count(
             "monitor.servers",
-            self.servers.or(default_servers).unwrap_or(crate::model::defaults::DEFAULT_SERVERS),
+            self.servers
+                .or(default_servers)
+                .unwrap_or(crate::model::defaults::DEFAULT_SERVERS),
             crate::model::defaults::MAX_SERVERS,
         )?;
         Ok(Monitor {

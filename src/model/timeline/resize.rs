@@ -95,7 +95,6 @@ pub enum StepOrder {
     SubtractFirst,
 }
 
-
 /// The `[resize]` scenario section (and the `resize` command's flags).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -206,7 +205,9 @@ impl ResizeConfig {
                         ),
                     ));
                 }
-                if v.iter().any(|&x| x > crate::model::defaults::MAX_RESIZE_LIKES) {
+                if v.iter()
+                    .any(|&x| x > crate::model::defaults::MAX_RESIZE_LIKES)
+                {
                     return Err(InputError::new(
                         "resize.shard_likes",
                         format!("each value must be a whole number from 0 to {MAX_RESIZE_LIKES}"),
