@@ -143,8 +143,10 @@ fn sweep_rows_and_monotonic_risk() {
         "--duration",
         "4h",
     ]);
-    let rows = v.as_array().unwrap();
+    // JSON: the rows under `rows`, the resolved inputs under `inputs`.
+    let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 93);
+    assert_eq!(v["inputs"]["duration_seconds"]["source"], "--duration");
     for pair in rows.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         if a["rate"] == b["rate"] {

@@ -70,7 +70,7 @@ pub struct CompletionsArgs {
 }
 
 /// Which scenario supplies the defaults.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct ScenarioArgs {
     /// A bundled scenario name (see `shardplan scenarios`) or a path to a TOML file.
     #[arg(long, value_name = "NAME|FILE")]
@@ -78,7 +78,7 @@ pub struct ScenarioArgs {
 }
 
 /// The inputs of the rule-of-thumb sizing.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct SizingArgs {
     /// Planned peak likes/s on the hot counter.
     #[arg(
@@ -121,7 +121,7 @@ pub struct SizingArgs {
 }
 
 /// How the count is read.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct ReadArgs {
     /// Views of the count per second (default 50000).
     #[arg(long, value_name = "PER_S", allow_negative_numbers = true)]
@@ -152,6 +152,10 @@ pub struct OutputArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Print every resolved input with its value and where it came from
+    /// (flag, scenario field, store preset or default) before the results.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 /// How long the hot spell lasts and how its likes arrive (exact math).
@@ -187,9 +191,9 @@ pub struct RiskArgs {
 pub struct SweepArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Shard counts: an inclusive range 10..40, a list 10,20,30, or one count.
-    #[arg(long, value_name = "RANGE", default_value = "10..40")]
-    pub shards: String,
+    /// Shard counts: an inclusive range 10..40, a list 10,20,30, or one count (default 10..40).
+    #[arg(long, value_name = "RANGE")]
+    pub shards: Option<String>,
     /// Likes/s: one rate or a list 9000,14000,18000 (default: the planned peak).
     #[arg(long, value_name = "LIST")]
     pub rate: Option<String>,
@@ -222,7 +226,7 @@ pub struct SizeArgs {
 }
 
 /// What to simulate (shared by `simulate`, `chart` and `report`).
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct SimInputs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -245,9 +249,9 @@ pub struct SimInputs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub threads: Option<u64>,
     /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
-    /// multinomial (every shard, S - 1 binomials a second) or exact-table.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub sampler: SamplerKind,
+    /// multinomial (every shard, S - 1 binomials a second) or exact-table (default auto).
+    #[arg(long, value_enum)]
+    pub sampler: Option<SamplerKind>,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
@@ -257,7 +261,7 @@ pub struct SimInputs {
 /// Time-line options: burst capacity and the hot-key monitor. Any of them
 /// (or a scenario with [curve], [store] or [monitor]) makes `simulate` follow
 /// the time line second by second.
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct TimelineArgs {
     /// Seconds of unused capacity each shard key keeps as burst (DynamoDB: 300; 0 = none).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
@@ -354,6 +358,9 @@ pub struct ChartArgs {
     pub sim: SimInputs,
     #[command(flatten)]
     pub timeline: TimelineArgs,
+    /// Print every resolved input with its value and source to stderr.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -372,6 +379,10 @@ pub struct ReportArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Add an "Explain: inputs" section listing every resolved input with
+    /// its value and source.
+    #[arg(long)]
+    pub explain: bool,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -421,12 +432,12 @@ pub struct KeysArgs {
     /// A key template with a <shard> placeholder, e.g. 'reel:8841:likes:<shard>'.
     #[arg(long, value_name = "TEMPLATE")]
     pub template: Option<String>,
-    /// Shards to expand the template for (0..S-1).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "20")]
-    pub shards: u64,
-    /// Zero-pad the shard number to this width.
-    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number, default_value = "0")]
-    pub pad: u64,
+    /// Shards to expand the template for (0..S-1) (default 20).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    /// Zero-pad the shard number to this width (default 0: no padding).
+    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number)]
+    pub pad: Option<u64>,
     /// Cluster masters the 16,384 slots are split over (as redis-cli --cluster create does).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub nodes: Option<u64>,
@@ -457,12 +468,12 @@ pub struct PartitionsArgs {
     /// A store preset for the partition cap (see `shardplan stores`).
     #[arg(long, value_enum)]
     pub store: Option<Store>,
-    /// Likes per second: exactly the rate, or Poisson with that mean.
-    #[arg(long, value_enum, default_value = "fixed")]
-    pub traffic: TrafficModel,
-    /// Seed for the Monte Carlo parts.
-    #[arg(long, allow_negative_numbers = true, value_parser = whole_number, default_value = "2026")]
-    pub seed: u64,
+    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed; needs --rate).
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+    /// Seed for the Monte Carlo parts (default 2026).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
     /// Placements sampled when Monte Carlo is used.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub trials: Option<u64>,

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use crate::cli::CompareArgs;
-use crate::commands::risk::whole_rate;
 use crate::config::check;
+use crate::config::load::planned_rate as whole_rate;
 use crate::config::resolve as common;
 use crate::error::InputError;
 use crate::model::compare::approx::{approx_rows, ApproxInputs};

@@ -38,3 +38,49 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Man => docs::man(),
     }
 }
+
+/// Writes a command's report with its resolved inputs to every output:
+/// JSON carries them under `inputs`; with `--explain` tables and Markdown
+/// open with them, and CSV/TSV (rows only) get them on stderr.
+pub fn emit(
+    out: crate::output::OutputSet,
+    report: &dyn crate::output::Report,
+    inputs: &crate::config::Inputs,
+    explain: bool,
+) -> anyhow::Result<()> {
+    use crate::output::Exporter;
+    if explain && out.has_rows_only() {
+        let table = crate::views::Sections(vec![crate::views::inputs::section(inputs)]);
+        let text = crate::output::table::TableExporter.render(&table)?;
+        eprint!("{}", String::from_utf8_lossy(&text));
+    }
+    out.emit(&crate::views::inputs::WithInputs {
+        report,
+        inputs,
+        explain,
+    })
+}
+
+/// `--per-second FILE`, opened beside its target; refused when it names an
+/// `--output` file too.
+pub fn per_second_file(
+    args: &crate::cli::SimulateArgs,
+) -> anyhow::Result<Option<crate::output::sink::AtomicFile>> {
+    let Some(p) = &args.per_second else {
+        return Ok(None);
+    };
+    if args.out.output.iter().any(|o| o == p) {
+        return Err(crate::error::InputError::new(
+            "--per-second",
+            format!(
+                "{} is also an --output file; give it its own name",
+                p.display()
+            ),
+        )
+        .into());
+    }
+    Ok(Some(crate::output::sink::AtomicFile::create(
+        "--per-second",
+        p,
+    )?))
+}

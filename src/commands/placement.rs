@@ -1,163 +1,42 @@
 //! `shardplan keys`, `partitions` and `stores`: where the shard keys land.
 
-use std::io::BufRead;
-
-use serde_json::Value;
+use std::io::Read;
 
 use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
+use crate::config::{refuse, Inputs, Sourced};
 use crate::error::InputError;
-use crate::model::partitions::{PartitionPlan, PartitionReport};
+use crate::model::defaults::{DEFAULT_CAP, MAX_PAD};
+use crate::model::partitions::PartitionPlan;
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
-use crate::model::store::{all_presets, Store, StorePreset};
-use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::model::store::{all_presets, Store};
+use crate::model::traffic::TrafficModel;
+use crate::output::OutputSet;
+use crate::views::placement::{KeysView, PartitionsView, SortedView, StoresView};
 
-/// Keys in a Redis Cluster: slot and node per key.
-struct KeysView(KeysReport);
+/// Shards a template is expanded for when `--shards` is not given.
+pub const DEFAULT_KEY_SHARDS: u64 = 20;
 
-impl Report for KeysView {
-    fn rows(&self) -> Vec<Value> {
-        // CSV/TSV: one line per key.
-        self.0
-            .keys
-            .iter()
-            .map(|k| {
-                let mut v = serde_json::json!({"key": k.key, "slot": k.slot});
-                if let Some(n) = k.node {
-                    v["node"] = n.into();
-                }
-                v
-            })
-            .collect()
-    }
-
-    fn json(&self) -> Value {
-        row(&self.0)
-    }
-
-    fn tsv(&self) -> Option<Vec<u8>> {
-        // `key<TAB>slot[<TAB>node]` per line, the key's bytes exactly as given.
-        let mut out = Vec::new();
-        for k in &self.0.keys {
-            out.extend_from_slice(&k.key_bytes);
-            out.extend_from_slice(format!("\t{}", k.slot).as_bytes());
-            if let Some(n) = k.node {
-                out.extend_from_slice(format!("\t{n}").as_bytes());
-            }
-            out.push(b'\n');
-        }
-        Some(out)
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.0;
-        let mut header = vec!["shard".to_string(), "key".into(), "slot".into()];
-        if r.nodes.is_some() {
-            header.push("node".into());
-        }
-        let keys = Section::Grid {
-            title: "Shard keys in Redis Cluster".into(),
-            header,
-            rows: r
-                .keys
-                .iter()
-                .map(|k| {
-                    let mut row = vec![k.shard.to_string(), k.key.clone(), k.slot.to_string()];
-                    if let Some(n) = k.node {
-                        row.push(n.to_string());
-                    }
-                    row
-                })
-                .collect(),
-        };
-        let mut summary = vec![
-            ("shard keys", r.shards.to_string()),
-            ("distinct slots", r.distinct_slots.to_string()),
-            (
-                "busiest slot",
-                format!(
-                    "{} with {} shards ({} of the writes)",
-                    r.busiest_slot,
-                    r.busiest_slot_shards,
-                    fmt::percent(r.busiest_slot_share)
-                ),
-            ),
-        ];
-        if let (Some(n), Some(d), Some(node), Some(count), Some(share), Some(fair)) = (
-            r.nodes,
-            r.distinct_nodes,
-            r.busiest_node,
-            r.busiest_node_shards,
-            r.busiest_node_share,
-            r.fair_node_share,
-        ) {
-            summary.push(("nodes reached", format!("{d} of {n}")));
-            summary.push((
-                "busiest node",
-                format!(
-                    "node {node}: {count} shards, {} of the writes (an even split is {})",
-                    fmt::percent(share),
-                    fmt::percent(fair)
-                ),
-            ));
-        }
-        summary.push(("read", r.read_note.clone()));
-        let mut out = vec![keys, Section::pairs("Placement", summary)];
-        for w in &r.warnings {
-            out.push(Section::Note(format!("WARNING: {w}")));
-        }
-        out
-    }
-}
-
-/// Keys in a sorted store: contiguous or spread.
-struct SortedView(SortedReport);
-
-impl Report for SortedView {
-    fn rows(&self) -> Vec<Value> {
-        self.0.keys.iter().map(row).collect()
-    }
-
-    fn json(&self) -> Value {
-        row(&self.0)
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.0;
-        let mut out = vec![
-            Section::Grid {
-                title: "Shard keys in a sorted store".into(),
-                header: vec!["shard".into(), "key".into(), "shard-first key".into()],
-                rows: r
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        vec![
-                            k.shard.to_string(),
-                            k.key.clone(),
-                            k.shard_first_key.clone(),
-                        ]
-                    })
-                    .collect(),
-            },
-            Section::pairs(
-                "Key order",
-                vec![
-                    ("contiguous (likely one tablet)", r.contiguous.to_string()),
-                    ("shared prefix", format!("{:?}", r.shared_prefix)),
-                    ("shard-first template", r.shard_first_template.clone()),
-                ],
-            ),
-        ];
-        out.push(Section::Note(r.note.clone()));
-        out
-    }
-}
+/// Most bytes `keys --stdin` reads: a million shard keys of 100 bytes is
+/// far beyond any counter, and a bigger input (`/dev/zero`) is refused
+/// before it fills memory.
+pub const MAX_STDIN_BYTES: u64 = 100 << 20;
 
 fn read_stdin_keys() -> anyhow::Result<Vec<Vec<u8>>> {
-    let stdin = std::io::stdin();
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_STDIN_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_STDIN_BYTES {
+        return Err(InputError::new(
+            "--stdin",
+            format!("more than {MAX_STDIN_BYTES} bytes of keys; give at most that"),
+        )
+        .into());
+    }
     let mut keys = Vec::new();
-    for line in stdin.lock().split(b'\n') {
-        let mut line = line?;
+    for line in bytes.as_slice().split(|b| *b == b'\n') {
+        let mut line = line.to_vec();
         // Windows line ends: the \r is not part of the key.
         if line.last() == Some(&b'\r') {
             line.pop();
@@ -172,16 +51,31 @@ fn read_stdin_keys() -> anyhow::Result<Vec<Vec<u8>>> {
 }
 
 pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
-    let store = args.store.unwrap_or(Store::RedisCluster);
-    if !matches!(store, Store::RedisCluster | Store::Sorted) {
+    let mut inputs = Inputs::default();
+    let store =
+        Sourced::flag("--store", args.store).unwrap_or(Sourced::default(Store::RedisCluster));
+    if !matches!(store.value, Store::RedisCluster | Store::Sorted) {
         return Err(InputError::new(
             "--store",
             format!(
                 "keys checks redis-cluster (slots) or sorted (key order); for {} use `shardplan partitions`",
-                store.name()
+                store.value.name()
             ),
         )
         .into());
+    }
+    inputs.record("store", &store.clone().map(Store::name));
+    if args.stdin {
+        let why = "with --stdin: the keys are read as given";
+        refuse(args.shards.is_some(), "--shards", why)?;
+        refuse(args.pad.is_some(), "--pad", why)?;
+    }
+    if store.value == Store::Sorted {
+        refuse(
+            args.nodes.is_some(),
+            "--nodes",
+            "with --store sorted: a sorted store has tablets, not cluster masters",
+        )?;
     }
     let nodes = match args.nodes {
         Some(n) => Some(u32::try_from(n).map_err(|_| {
@@ -189,30 +83,45 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let pad = usize::try_from(args.pad)
+    let pad = Sourced::flag("--pad", args.pad).unwrap_or(Sourced::default(0));
+    let pad_width = usize::try_from(pad.value)
         .ok()
-        .filter(|p| *p <= 20)
-        .ok_or_else(|| {
-            InputError::new("--pad", format!("must be from 0 to 20 (got {})", args.pad))
-        })?;
+        .filter(|p| *p <= MAX_PAD)
+        .ok_or_else(|| pad.error(format!("must be from 0 to {MAX_PAD} (got {})", pad.value)))?;
+    let shards =
+        Sourced::flag("--shards", args.shards).unwrap_or(Sourced::default(DEFAULT_KEY_SHARDS));
+    if let Some(t) = &args.template {
+        inputs.record(
+            "template",
+            &Sourced::flag("--template", Some(t.clone())).unwrap(),
+        );
+        inputs.record("shards", &shards);
+        inputs.record("pad", &pad);
+    }
+    if let Some(n) = nodes {
+        inputs.record("nodes", &Sourced::flag("--nodes", Some(n)).unwrap());
+    }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let failures = if store == Store::Sorted {
+    let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach_model(e));
+    let failures = if store.value == Store::Sorted {
         let Some(t) = &args.template else {
             return Err(
                 InputError::new("--stdin", "the sorted-store check needs --template").into(),
             );
         };
-        let report = SortedReport::from_template(&ShardTemplate::new(t, pad)?, args.shards)?;
+        let report = SortedReport::from_template(&template(t)?, shards.value)
+            .map_err(|e| inputs.attach_model(e))?;
         let failures = report.check_failures();
-        out.emit(&SortedView(report))?;
+        super::emit(out, &SortedView(report), &inputs, args.out.explain)?;
         failures
     } else {
         let report = match &args.template {
-            Some(t) => KeysReport::from_template(&ShardTemplate::new(t, pad)?, args.shards, nodes)?,
+            Some(t) => KeysReport::from_template(&template(t)?, shards.value, nodes)
+                .map_err(|e| inputs.attach_model(e))?,
             None => KeysReport::from_keys(&read_stdin_keys()?, nodes)?,
         };
         let failures = report.check_failures();
-        out.emit(&KeysView(report))?;
+        super::emit(out, &KeysView(report), &inputs, args.out.explain)?;
         failures
     };
     if args.check && !failures.is_empty() {
@@ -221,160 +130,68 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-struct PartitionsView(PartitionReport);
-
-impl Report for PartitionsView {
-    fn rows(&self) -> Vec<Value> {
-        let mut v = row(&self.0);
-        if let Value::Object(m) = &mut v {
-            // Notes are prose for people; keep CSV one flat row.
-            m.remove("notes");
-        }
-        vec![v]
-    }
-
-    fn json(&self) -> Value {
-        row(&self.0)
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.0;
-        let method = match r.method {
-            crate::model::partitions::Method::Exact => "exact".to_string(),
-            crate::model::partitions::Method::MonteCarlo => format!(
-                "Monte Carlo, {} placements, seed {}",
-                r.trials.unwrap_or(0),
-                r.seed.unwrap_or(0)
-            ),
-        };
-        let mut rows = vec![
-            (
-                "shards / partitions",
-                format!("{} / {}", r.shards, r.partitions),
-            ),
-            (
-                "P(two or more shards share a partition)",
-                fmt::prob(r.p_shared_partition),
-            ),
-            (
-                "expected partitions holding 2+ shards",
-                format!("{:.3}", r.expected_shared_partitions),
-            ),
-            (
-                "expected partitions holding any",
-                format!("{:.3}", r.expected_occupied_partitions),
-            ),
-            (
-                "busiest partition, mean shards",
-                format!(
-                    "{:.3} ({} of the writes; {method})",
-                    r.busiest_partition_mean_shards,
-                    fmt::percent(r.busiest_partition_mean_share)
-                ),
-            ),
-        ];
-        if let (Some(rate), Some(cap), Some(p)) = (r.rate, r.cap, r.p_partition_over_cap_per_second)
-        {
-            rows.push((
-                "load",
-                format!(
-                    "{} likes/s, cap {} writes/s per partition",
-                    fmt::num(rate),
-                    fmt::num(cap)
-                ),
-            ));
-            if let Some(m) = r.busiest_partition_mean_rate {
-                rows.push(("busiest partition, mean writes/s", fmt::num(m)));
-            }
-            let ci = r
-                .p_partition_over_cap_ci95
-                .map(|c| format!(" (95% CI {} to {})", fmt::prob(c[0]), fmt::prob(c[1])))
-                .unwrap_or_default();
-            rows.push((
-                "P(some partition over the cap in a second)",
-                format!("{}{ci}", fmt::prob(p)),
-            ));
-        }
-        let mut out = vec![Section::pairs("Shards on hashed partitions", rows)];
-        out.extend(r.notes.iter().map(|n| Section::Note(n.clone())));
-        out
-    }
-}
-
 pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
-    let mut plan = PartitionPlan::new(args.shards, args.partitions)?.with_seed(args.seed);
+    let mut inputs = Inputs::default();
+    inputs.record(
+        "shards",
+        &Sourced::flag("--shards", Some(args.shards)).unwrap(),
+    );
+    inputs.record(
+        "partitions",
+        &Sourced::flag("--partitions", Some(args.partitions)).unwrap(),
+    );
+    let seed = Sourced::flag("--seed", args.seed)
+        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
+    let mut plan = PartitionPlan::new(args.shards, args.partitions)
+        .map_err(|e| inputs.attach_model(e))?
+        .with_seed(inputs.take("seed", seed));
     if let Some(t) = args.trials {
         plan = plan.with_trials(t)?;
     }
-    let preset_cap = args.store.map(|s| s.preset().write_cap_per_key);
-    match (args.rate, args.cap) {
-        (Some(rate), cap) => {
-            let cap = cap
-                .or(preset_cap)
-                .unwrap_or(crate::model::defaults::DEFAULT_CAP);
-            plan = plan.with_load(rate, cap, args.traffic)?
+    match Sourced::flag("--rate", args.rate) {
+        Some(rate) => {
+            let cap = Sourced::flag("--cap", args.cap)
+                .or(args.store.map(|s| {
+                    Sourced::new(
+                        s.preset().write_cap_per_key,
+                        crate::config::Source::Preset {
+                            store: s,
+                            named_by: Box::new(crate::config::Source::Flag("--store")),
+                        },
+                    )
+                }))
+                .unwrap_or(Sourced::default(DEFAULT_CAP));
+            let traffic = Sourced::flag("--traffic", args.traffic)
+                .unwrap_or(Sourced::default(TrafficModel::Fixed));
+            inputs.record("rate", &rate);
+            inputs.record("cap", &cap);
+            inputs.record("traffic", &traffic.clone().map(TrafficModel::name));
+            plan = plan
+                .with_load(rate.value, cap.value, traffic.value)
+                .map_err(|e| inputs.attach_model(e))?
         }
-        (None, Some(_)) => {
-            return Err(
-                InputError::new("--cap", "needs --rate (the likes/s to check against it)").into(),
-            )
+        None => {
+            let why = "without --rate: there is no load to check against a cap";
+            refuse(args.cap.is_some(), "--cap", why)?;
+            refuse(args.store.is_some(), "--store", why)?;
+            refuse(args.traffic.is_some(), "--traffic", why)?;
         }
-        (None, None) => {}
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    out.emit(&PartitionsView(plan.evaluate()))
-}
-
-struct StoresView(Vec<StorePreset>);
-
-impl Report for StoresView {
-    fn rows(&self) -> Vec<Value> {
-        self.0.iter().map(row).collect()
-    }
-
-    fn json(&self) -> Value {
-        Value::Array(self.rows())
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let opt = |v: Option<f64>| v.map(fmt::num).unwrap_or_else(|| "-".into());
-        let mut out = vec![Section::Grid {
-            title: "Store presets (--store NAME; any figure can be overridden by its flag)".into(),
-            header: [
-                "store",
-                "writes/s per key",
-                "reads/s per key",
-                "burst s",
-                "batch read",
-                "txn write cost",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: self
-                .0
-                .iter()
-                .map(|p| {
-                    vec![
-                        p.store.name().to_string(),
-                        fmt::num(p.write_cap_per_key),
-                        opt(p.read_cap_per_key),
-                        fmt::num(p.burst_seconds),
-                        p.batch_read_items
-                            .map(|b| b.to_string())
-                            .unwrap_or_else(|| "-".into()),
-                        fmt::num(p.transactional_write_cost),
-                    ]
-                })
-                .collect(),
-        }];
-        for p in &self.0 {
-            out.push(Section::Note(format!("{}: {}", p.store.name(), p.source)));
-        }
-        out
-    }
+    super::emit(
+        out,
+        &PartitionsView(plan.evaluate()),
+        &inputs,
+        args.out.explain,
+    )
 }
 
 pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    out.emit(&StoresView(all_presets()))
+    super::emit(
+        out,
+        &StoresView(all_presets()),
+        &Inputs::default(),
+        args.out.explain,
+    )
 }

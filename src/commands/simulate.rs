@@ -1,438 +1,88 @@
-//! `shardplan simulate`: Monte Carlo of the per-second busiest shard.
+//! `shardplan simulate`: Monte Carlo of the per-second busiest shard, flat
+//! or along a time line.
 
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde::Serialize;
-use serde_json::{json, Value};
 
-use super::size::read_cost_section;
-use crate::cli::{SimInputs, SimulateArgs};
-use crate::config::check;
-use crate::config::resolve as common;
+use crate::cli::SimulateArgs;
+use crate::config::{Kind, Resolver};
 use crate::error::InputError;
-use crate::model::exact::{BusiestShard, Risk};
 use crate::model::simulation::{self, SimPlan, SimTally};
-use crate::model::sizing::{ReadCost, ReadPlan, SizingPlan};
-use crate::model::stats::{self, Histogram};
 use crate::output::sink::AtomicFile;
-use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::output::OutputSet;
+use crate::views::simulate::SimulateReport;
 
-/// The one row of `simulate` (CSV columns and JSON fields).
-#[derive(Debug, Clone, Serialize)]
-pub struct SimulateRow {
-    pub scenario: String,
-    pub rate: f64,
-    pub shards: u64,
-    pub cap: u64,
-    pub seconds: u64,
-    pub traffic: &'static str,
-    pub seed: u64,
-    pub likes_total: u128,
-    pub busiest_max: u64,
-    pub quietest_min: u64,
-    pub busiest_mean: f64,
-    pub busiest_p50: u64,
-    pub busiest_p99: u64,
-    pub busiest_p999: u64,
-    pub seconds_over_cap: u64,
-    /// Monte Carlo estimate: seconds over the cap / seconds.
-    pub p_over_cap_per_second: f64,
-    /// 95% Wilson interval of the per-second chance.
-    pub p_over_cap_ci95: [f64; 2],
-    /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
-    pub p_any_over_cap: f64,
-    pub p_any_over_cap_ci95: [f64; 2],
-    /// `multinomial` or `exact-table`.
-    pub sampler: &'static str,
-    /// The same figures from the exact distribution (null when it is too
-    /// costly to build for this rate and shard count; `shardplan risk` has them).
-    pub exact_busiest_mean: Option<f64>,
-    pub exact_busiest_p50: Option<u64>,
-    pub exact_busiest_p99: Option<u64>,
-    pub exact_busiest_p999: Option<u64>,
-    /// The busiest shard over a run this long: median, 1% and 99% quantiles.
-    pub exact_busiest_over_run_median: Option<u64>,
-    pub exact_busiest_over_run_q01: Option<u64>,
-    pub exact_busiest_over_run_q99: Option<u64>,
-    pub exact_p_over_cap_per_second: Option<f64>,
-    pub exact_ln_p_over_cap_per_second: Option<f64>,
-    pub exact_p_any_over_cap: Option<f64>,
-    #[serde(flatten)]
-    pub reads: ReadCost,
-}
-
-/// `simulate`'s report: the row plus the histogram (JSON only).
-pub struct SimulateReport {
-    pub row: SimulateRow,
-    pub busiest: Histogram,
-}
-
-impl SimulateReport {
-    pub fn new(scenario: String, plan: &SimPlan, tally: &SimTally, reads: ReadCost) -> Self {
-        let h = &tally.busiest;
-        let n = tally.seconds;
-        let over = h.count_above(plan.cap);
-        let p = over as f64 / n as f64;
-        let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
-        let t = n as f64;
-        let exact = plan.exact_busiest().and_then(|b| {
-            Risk::from_busiest(&b, plan.cap as f64, t)
-                .ok()
-                .map(|r| (b, r))
-        });
-        let ex = |f: &dyn Fn(&BusiestShard, &Risk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
-        let exq = |f: &dyn Fn(&BusiestShard, &Risk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
-        SimulateReport {
-            row: SimulateRow {
-                scenario,
-                rate: plan.rate,
-                shards: plan.shards,
-                cap: plan.cap,
-                seconds: n,
-                traffic: plan.traffic.name(),
-                seed: plan.seed,
-                likes_total: tally.likes,
-                busiest_max: h.max().unwrap_or(0),
-                quietest_min: tally.quietest_min.unwrap_or(0),
-                busiest_mean: h.mean().unwrap_or(0.0),
-                busiest_p50: h.quantile(0.5).unwrap_or(0),
-                busiest_p99: h.quantile(0.99).unwrap_or(0),
-                busiest_p999: h.quantile(0.999).unwrap_or(0),
-                seconds_over_cap: over,
-                p_over_cap_per_second: p,
-                p_over_cap_ci95: [lo, hi],
-                p_any_over_cap: stats::p_any(p, t),
-                p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
-                sampler: plan.sampler_name(),
-                exact_busiest_mean: ex(&|b, _| b.mean()),
-                exact_busiest_p50: exq(&|b, _| b.quantile(0.5)),
-                exact_busiest_p99: exq(&|b, _| b.quantile(0.99)),
-                exact_busiest_p999: exq(&|b, _| b.quantile(0.999)),
-                exact_busiest_over_run_median: exq(&|_, r| r.busiest_over_run_median),
-                exact_busiest_over_run_q01: exq(&|_, r| r.busiest_over_run_q01),
-                exact_busiest_over_run_q99: exq(&|_, r| r.busiest_over_run_q99),
-                exact_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
-                exact_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
-                exact_p_any_over_cap: ex(&|_, r| r.p_any_over_cap),
-                reads,
-            },
-            busiest: h.clone(),
-        }
-    }
-}
-
-/// A one-line bar histogram of the per-second busiest shard.
-pub fn sparkline(h: &Histogram, width: usize) -> String {
-    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
-    let (Some(lo), Some(hi)) = (h.min(), h.max()) else {
-        return String::new();
-    };
-    // Equal-width buckets of whole values, so no bucket looks taller for
-    // merely holding one more value than its neighbour.
-    let span = hi - lo + 1;
-    let bucket_width = span.div_ceil(width.max(1) as u64);
-    let buckets = span.div_ceil(bucket_width) as usize;
-    let mut counts = vec![0u64; buckets];
-    for b in h.bins() {
-        counts[((b.value - lo) / bucket_width) as usize] += b.count;
-    }
-    let top = *counts.iter().max().unwrap_or(&1) as f64;
-    let bars: String = counts
-        .iter()
-        .map(|&c| {
-            if c == 0 {
-                ' '
-            } else {
-                BARS[(((c as f64 / top) * 7.0).round() as usize).min(7)]
-            }
-        })
-        .collect();
-    format!("{lo} {bars} {hi}")
-}
-
-impl SimulateReport {
-    /// Monte Carlo figures beside the exact ones, so a reader sees them agree.
-    fn versus_exact(&self) -> Section {
-        let r = &self.row;
-        let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
-        let rows = vec![
-            vec![
-                "mean".into(),
-                format!("{:.2}", r.busiest_mean),
-                r.exact_busiest_mean
-                    .map(|m| format!("{m:.2}"))
-                    .unwrap_or_else(|| "-".into()),
-            ],
-            vec![
-                "p50".into(),
-                fmt::count(r.busiest_p50),
-                opt(r.exact_busiest_p50),
-            ],
-            vec![
-                "p99".into(),
-                fmt::count(r.busiest_p99),
-                opt(r.exact_busiest_p99),
-            ],
-            vec![
-                "p99.9".into(),
-                fmt::count(r.busiest_p999),
-                opt(r.exact_busiest_p999),
-            ],
-            vec![
-                "max over the run".into(),
-                fmt::count(r.busiest_max),
-                match (
-                    r.exact_busiest_over_run_q01,
-                    r.exact_busiest_over_run_median,
-                    r.exact_busiest_over_run_q99,
-                ) {
-                    (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
-                    _ => "-".into(),
-                },
-            ],
-            vec![
-                "quietest shard, min over the run".into(),
-                fmt::count(r.quietest_min),
-                "-".into(),
-            ],
-        ];
-        Section::Grid {
-            title: format!(
-                "Busiest shard per second, writes ({} sampler vs exact)",
-                r.sampler
-            ),
-            header: vec!["figure".into(), "Monte Carlo".into(), "exact".into()],
-            rows,
-        }
-    }
-}
-
-impl Report for SimulateReport {
-    fn rows(&self) -> Vec<Value> {
-        vec![row(&self.row)]
-    }
-
-    fn json(&self) -> Value {
-        let mut v = row(&self.row);
-        v["busiest_histogram"] = json!(self.busiest.bins());
-        v
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let r = &self.row;
-        let ci = |c: [f64; 2]| format!("95% CI {} to {}", fmt::prob(c[0]), fmt::prob(c[1]));
-        vec![
-            Section::pairs(
-                "Simulation (Monte Carlo)",
-                vec![
-                    ("scenario", r.scenario.clone()),
-                    (
-                        "load",
-                        format!(
-                            "{} likes/s ({}) over {} shards, cap {} writes/s",
-                            fmt::num(r.rate),
-                            r.traffic,
-                            r.shards,
-                            fmt::count(r.cap)
-                        ),
-                    ),
-                    ("simulated seconds", fmt::count(r.seconds)),
-                    ("seed", r.seed.to_string()),
-                    (
-                        "average per shard",
-                        format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
-                    ),
-                ],
-            ),
-            self.versus_exact(),
-            Section::pairs(
-                "Over the cap (more than the cap in one second)",
-                vec![
-                    (
-                        "seconds over the cap",
-                        format!(
-                            "{} of {}",
-                            fmt::count(r.seconds_over_cap),
-                            fmt::count(r.seconds)
-                        ),
-                    ),
-                    (
-                        "P(a second over), Monte Carlo",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_over_cap_per_second),
-                            ci(r.p_over_cap_ci95)
-                        ),
-                    ),
-                    (
-                        "P(a second over), exact",
-                        match (
-                            r.exact_p_over_cap_per_second,
-                            r.exact_ln_p_over_cap_per_second,
-                        ) {
-                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
-                            _ => "not computed (see shardplan risk)".into(),
-                        },
-                    ),
-                    (
-                        "P(any second over in a run this long), Monte Carlo",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_any_over_cap),
-                            ci(r.p_any_over_cap_ci95)
-                        ),
-                    ),
-                    (
-                        "P(any second over in a run this long), exact",
-                        r.exact_p_any_over_cap
-                            .map(fmt::prob)
-                            .unwrap_or_else(|| "not computed".into()),
-                    ),
-                ],
-            ),
-            read_cost_section(&r.reads),
-            Section::Note(format!(
-                "busiest shard per second: {}",
-                sparkline(&self.busiest, 48)
-            )),
-        ]
-    }
-}
-
-/// A simulation resolved from flags and scenario, ready to run.
-pub struct Resolved {
-    pub scenario: String,
-    pub plan: SimPlan,
-    pub sizing: SizingPlan,
-    pub reads: ReadPlan,
-    pub threads: usize,
-}
-
-/// Flags over scenario over defaults, validated. `per_second` runs need the
-/// multinomial sampler.
-pub fn resolve(args: &SimInputs, per_second: bool) -> anyhow::Result<Resolved> {
-    let scenario = common::load_scenario(&args.scenario)?;
-    let s = &scenario.scenario;
-    let (peak, sizing) = common::sizing_plan(&scenario, &args.sizing)?;
-    let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
-    let rate = match args.rate {
-        Some(r) => check::rate("--rate", r)?,
-        None => super::risk::whole_rate(
-            s.rate.unwrap_or(peak.peak),
-            args.traffic.or(s.traffic).unwrap_or_default(),
-        ),
-    };
-    let shards = args
-        .shards
-        .or(s.shards)
-        .unwrap_or_else(|| sizing.size().shards);
-    let plan = SimPlan::new(
-        rate,
-        shards,
-        sizing.cap,
-        args.seconds
-            .or(s.seconds)
-            .unwrap_or(crate::model::defaults::DEFAULT_SECONDS),
-        args.traffic.or(s.traffic).unwrap_or_default(),
-        args.seed
-            .or(s.seed)
-            .unwrap_or(crate::model::defaults::DEFAULT_SEED),
-    )?
-    .with_sampler(args.sampler, per_second)?;
-    let threads = match args.threads {
-        Some(t) => check::count("--threads", t, 1024)? as usize,
-        None => 0, // rayon's default: one per core
-    };
-    Ok(Resolved {
-        scenario: scenario.name,
-        plan,
-        sizing,
-        reads,
-        threads,
-    })
-}
-
-impl Resolved {
-    /// Runs the simulation with an optional progress bar and per-second file.
-    pub fn execute(
-        &self,
-        quiet: bool,
-        per_second: Option<&mut AtomicFile>,
-    ) -> anyhow::Result<SimTally> {
-        let plan = &self.plan;
-        // About a second of work: ~50 ns per shard-second when every shard
-        // is drawn, ~20 ns per second from the exact table.
-        let work = if plan.sampler_name() == "exact-table" {
-            plan.seconds / 2
-        } else {
-            plan.seconds.saturating_mul(plan.shards)
-        };
-        let bar = if !quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
-            let pb =
-                ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
-            pb.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
-                    .expect("valid template"),
-            );
-            pb
-        } else {
-            ProgressBar::hidden()
-        };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()?;
-        let tally = pool.install(|| {
-            let tick = |n: u64| bar.inc(n);
-            match per_second {
-                // The run's only I/O is the per-second file: a failure there
-                // (a full disk) is the flag's.
-                Some(f) => simulation::run(plan, Some(f.writer()), &tick).map_err(|e| {
-                    InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
-                }),
-                None => simulation::run(plan, None, &tick),
-            }
-        })?;
-        bar.finish_and_clear();
-        Ok(tally)
-    }
-
-    pub fn report(&self, tally: &SimTally) -> SimulateReport {
-        SimulateReport::new(
-            self.scenario.clone(),
-            &self.plan,
-            tally,
-            self.reads.cost(self.plan.shards),
-        )
-    }
-}
+/// What `simulate` serves.
+pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
 
 pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
-    let scenario = common::load_scenario(&args.sim.scenario)?;
-    if scenario.scenario.is_timeline() || args.timeline.any() {
-        return super::timeline::run_simulate(&args);
+    let mut r = Resolver::load(
+        args.sim.scenario.scenario.as_deref(),
+        Some(crate::config::scenario::DEFAULT),
+        "simulate",
+        SERVES,
+    )?;
+    let threads = crate::config::load::threads(args.sim.threads)?;
+    if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
+        return super::timeline::run_simulate(r, &args, threads);
     }
-    let resolved = resolve(&args.sim, args.per_second.is_some())?;
+    let sim = r.flat_simulation(&args.sim, args.per_second.is_some())?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let mut per_second = match &args.per_second {
-        Some(p) => {
-            if args.out.output.iter().any(|o| o == p) {
-                return Err(InputError::new(
-                    "--per-second",
-                    format!(
-                        "{} is also an --output file; give it its own name",
-                        p.display()
-                    ),
-                )
-                .into());
-            }
-            Some(AtomicFile::create("--per-second", p)?)
-        }
-        None => None,
-    };
-    let tally = resolved.execute(args.out.quiet, per_second.as_mut())?;
+    let mut per_second = super::per_second_file(&args)?;
+    let tally = execute(&sim.plan, threads, args.out.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
     }
-    out.emit(&resolved.report(&tally))
+    let report = SimulateReport::new(
+        r.scenario.name.clone(),
+        &sim.plan,
+        &tally,
+        sim.reads.cost(sim.plan.shards),
+    );
+    super::emit(out, &report, &r.inputs, args.out.explain)
+}
+
+/// Runs a flat simulation on `threads` workers (0: one per core), with a
+/// progress bar on a terminal unless `quiet`, streaming per-second rows to
+/// `per_second` when given.
+pub fn execute(
+    plan: &SimPlan,
+    threads: usize,
+    quiet: bool,
+    per_second: Option<&mut AtomicFile>,
+) -> anyhow::Result<SimTally> {
+    // About a second of work: ~50 ns per shard-second when every shard
+    // is drawn, ~20 ns per second from the exact table.
+    let work = if plan.sampler_name() == "exact-table" {
+        plan.seconds / 2
+    } else {
+        plan.seconds.saturating_mul(plan.shards)
+    };
+    let bar = if !quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
+        let pb = ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
+        pb.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
+                .expect("valid template"),
+        );
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let tally = pool.install(|| {
+        let tick = |n: u64| bar.inc(n);
+        match per_second {
+            // The run's only I/O is the per-second file: a failure there
+            // (a full disk) is the flag's.
+            Some(f) => simulation::run(plan, Some(f.writer()), &tick).map_err(|e| {
+                InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
+            }),
+            None => simulation::run(plan, None, &tick),
+        }
+    })?;
+    bar.finish_and_clear();
+    Ok(tally)
 }

@@ -1,267 +1,86 @@
-//! `shardplan size`: peak / safe rate per key, rounded up, and the read cost.
-
-use serde::Serialize;
-use serde_json::Value;
+//! `shardplan size`: peak / safe rate per key, rounded up (or the fewest
+//! shards meeting an accepted risk), and the read cost.
 
 use crate::cli::SizeArgs;
-use crate::commands::risk::whole_rate;
-use crate::config::check;
-use crate::config::resolve as common;
+use crate::config::load::planned_rate;
+use crate::config::sizing::Peak;
+use crate::config::{Kind, Resolver};
+use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact;
-use crate::model::sizing::{ReadCost, ReadPlan, Sizing, SizingPlan};
-use crate::output::{fmt, row, OutputSet, Report, Section};
+use crate::model::sizing::{ReadPlan, SizingPlan};
+use crate::model::traffic::TrafficModel;
+use crate::output::OutputSet;
+use crate::views::size::SizeRow;
 
-/// The one row of `size` (CSV columns and JSON fields).
-#[derive(Debug, Clone, Serialize)]
-pub struct SizeRow {
-    pub scenario: String,
-    pub observed: Option<f64>,
-    pub growth: Option<f64>,
-    /// --transactional: the cap and safe rate below are per like, the
-    /// store's figures divided by `write_cost`.
-    pub transactional: bool,
-    /// Write units one like costs (2 for a DynamoDB transaction, else 1).
-    pub write_cost: f64,
-    #[serde(flatten)]
-    pub sizing: Sizing,
-    /// With --risk: the accepted chance of any second over the cap.
-    pub risk: Option<f64>,
-    pub duration_seconds: Option<f64>,
-    pub traffic: Option<&'static str>,
-    /// With --risk: peak / safe, rounded up, and its chance of any second
-    /// over the cap during the duration (`shards` is then the risk-based count).
-    pub rule_of_thumb_shards: Option<u64>,
-    pub rule_of_thumb_p_any_over_cap: Option<f64>,
-    /// Its natural log: finite where the chance underflows f64 (prints 0).
-    pub rule_of_thumb_ln_p_any_over_cap: Option<f64>,
-    /// With --risk: the chance for the risk-based count, and its log.
-    pub p_any_over_cap: Option<f64>,
-    pub ln_p_any_over_cap: Option<f64>,
-    #[serde(flatten)]
-    pub reads: ReadCost,
-}
-
-impl Report for SizeRow {
-    fn rows(&self) -> Vec<Value> {
-        vec![row(self)]
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let s = &self.sizing;
-        let mut plan = vec![("scenario", self.scenario.clone())];
-        if let (Some(o), Some(g)) = (self.observed, self.growth) {
-            plan.push(("observed peak", format!("{} likes/s", fmt::num(o))));
-            plan.push(("growth factor", format!("{}x", fmt::num(g))));
-        }
-        plan.extend([
-            ("planned peak", format!("{} likes/s", fmt::num(s.peak))),
-            (
-                "cap per key",
-                if self.transactional {
-                    format!(
-                        "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
-                        fmt::num(s.cap),
-                        fmt::num(s.cap * self.write_cost),
-                        fmt::num(self.write_cost)
-                    )
-                } else {
-                    format!("{} writes/s", fmt::num(s.cap))
-                },
-            ),
-            (
-                "safe per key",
-                format!(
-                    "{} {}/s ({} headroom)",
-                    fmt::num(s.safe_per_shard),
-                    if self.transactional { "likes" } else { "writes" },
-                    fmt::percent(s.headroom)
-                ),
-            ),
-            (
-                "shards",
-                match self.rule_of_thumb_shards {
-                    None => format!(
-                        "{} = ceil({} / {})",
-                        s.shards,
-                        fmt::num(s.peak),
-                        fmt::num(s.safe_per_shard)
-                    ),
-                    Some(rule) => format!(
-                        "{} by risk (rule of thumb: {rule} = ceil({} / {}))",
-                        s.shards,
-                        fmt::num(s.peak),
-                        fmt::num(s.safe_per_shard)
-                    ),
-                },
-            ),
-            (
-                "average per shard at peak",
-                if self.transactional {
-                    format!(
-                        "{} likes/s ({} write units/s)",
-                        fmt::num(s.mean_per_shard_at_peak),
-                        fmt::num(s.mean_per_shard_at_peak * self.write_cost)
-                    )
-                } else {
-                    format!("{} writes/s", fmt::num(s.mean_per_shard_at_peak))
-                },
-            ),
-            ("headroom left at peak", fmt::percent(s.headroom_left)),
-        ]);
-        let mut out = vec![Section::pairs("Sizing", plan)];
-        if let (Some(risk), Some(secs), Some(rule), Some(rule_p), Some(p)) = (
-            self.risk,
-            self.duration_seconds,
-            self.rule_of_thumb_shards,
-            self.rule_of_thumb_p_any_over_cap,
-            self.p_any_over_cap,
-        ) {
-            out.push(Section::Grid {
-                title: format!(
-                    "Sizing by risk: P(any second over the cap in {} s, {} traffic) <= {}",
-                    fmt::num(secs),
-                    self.traffic.unwrap_or("fixed"),
-                    fmt::prob(risk)
-                ),
-                header: vec![
-                    "method".into(),
-                    "shards".into(),
-                    "P(any second over the cap)".into(),
-                ],
-                rows: vec![
-                    vec![
-                        "rule of thumb (peak / safe)".into(),
-                        rule.to_string(),
-                        fmt::prob_ln(
-                            rule_p,
-                            self.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
-                        ),
-                    ],
-                    vec![
-                        "by risk (fewest shards meeting it)".into(),
-                        s.shards.to_string(),
-                        fmt::prob_ln(p, self.ln_p_any_over_cap.unwrap_or(f64::NAN)),
-                    ],
-                ],
-            });
-        }
-        out.push(read_cost_section(&self.reads));
-        out
-    }
-}
-
-/// The read-cost block shared by size and simulate.
-pub fn read_cost_section(r: &ReadCost) -> Section {
-    let over = if r.reads_per_shard_uncached > r.read_cap {
-        format!(
-            " ({:.1}x the read cap!)",
-            r.reads_per_shard_uncached / r.read_cap
-        )
-    } else {
-        String::new()
-    };
-    Section::pairs(
-        "Read cost",
-        vec![
-            (
-                "views",
-                format!(
-                    "{}/s on {} servers, sum cached {} s",
-                    fmt::num(r.views),
-                    r.servers,
-                    fmt::num(r.cache_seconds)
-                ),
-            ),
-            (
-                "shard reads, no cache",
-                format!(
-                    "{}/s = {} views x {} shards",
-                    fmt::num(r.reads_uncached_per_second),
-                    fmt::num(r.views),
-                    r.shards
-                ),
-            ),
-            (
-                "shard reads, cached",
-                format!(
-                    "{}/s = {} sums/s x {} shards",
-                    fmt::num(r.reads_cached_per_second),
-                    fmt::num(r.sums_cached_per_second),
-                    r.shards
-                ),
-            ),
-            (
-                "batch requests (no cache / cached)",
-                format!(
-                    "{}/s / {}/s (up to {} items each)",
-                    fmt::num(r.batch_requests_uncached_per_second),
-                    fmt::num(r.batch_requests_cached_per_second),
-                    r.batch_size
-                ),
-            ),
-            (
-                "reads per shard (no cache / cached)",
-                format!(
-                    "{}/s{} / {}/s, read cap {}/s",
-                    fmt::num(r.reads_per_shard_uncached),
-                    over,
-                    fmt::num(r.reads_per_shard_cached),
-                    fmt::num(r.read_cap)
-                ),
-            ),
-        ],
-    )
-}
+/// What `size` serves: a flat load, or a time line sized at its peak.
+pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
 
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
-    let scenario = common::load_scenario(&args.scenario)?;
-    let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
-    let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
-    let risk = match args.risk.or(scenario.scenario.risk) {
-        Some(r) => Some(check::probability_open("--risk", r)?),
-        None => None,
+    let mut r = Resolver::load(
+        args.scenario.scenario.as_deref(),
+        Some(crate::config::scenario::DEFAULT),
+        "size",
+        SERVES,
+    )?;
+    let fallback = r.curve_peak();
+    let sizing = r.sizing(&args.sizing, fallback)?;
+    let presets = r.presets(args.sizing.store);
+    let reads = r.reads(&args.reads, &presets)?;
+    let risk = r.risk(args.risk, None)?;
+    let span = match risk {
+        Some(_) => Some((
+            r.duration(args.span.duration)?,
+            r.traffic(args.span.traffic),
+        )),
+        None => {
+            crate::config::refuse(
+                args.span.duration.is_some(),
+                "--duration",
+                "without --risk: the rule of thumb has no duration (add --risk P)",
+            )?;
+            crate::config::refuse(
+                args.span.traffic.is_some(),
+                "--traffic",
+                "without --risk: the rule of thumb has no traffic law (add --risk P)",
+            )?;
+            None
+        }
     };
-    let span = common::span(&scenario, &args.span);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let write_cost = args
-        .sizing
-        .transactional
-        .then(|| common::write_cost(&scenario, &args.sizing));
-    out.emit(&size_row(
-        &scenario.name,
-        &peak,
-        &plan,
+    let row = size_row(
+        &r.scenario.name,
+        &sizing.peak,
+        &sizing.plan,
         &reads,
-        risk,
-        span,
-        write_cost,
-    )?)
+        risk.zip(span),
+        sizing.write_cost,
+    )?;
+    super::emit(out, &row, &r.inputs, args.out.explain)
 }
 
-/// The `size` result: the rule of thumb, and with `risk` the fewest shards
+/// The `size` result: the rule of thumb, and with a risk the fewest shards
 /// whose chance of any second over the cap during the span is at most it
-/// (`span` = duration in seconds and traffic model). `transactional_cost`
-/// is the write cost of a transactional like (`--transactional`), else
-/// `None`. Shared with `report`.
+/// (`risk` = the accepted risk, the duration in seconds and the traffic
+/// model). `write_cost` is the write cost of a transactional like
+/// (`--transactional`), else `None`. Shared with `report`.
 pub fn size_row(
     scenario: &str,
-    peak: &common::Peak,
+    peak: &Peak,
     plan: &SizingPlan,
     reads: &ReadPlan,
-    risk: Option<f64>,
-    (seconds, traffic): (f64, crate::model::traffic::TrafficModel),
-    transactional_cost: Option<f64>,
+    risk: Option<(f64, (f64, TrafficModel))>,
+    write_cost: Option<f64>,
 ) -> anyhow::Result<SizeRow> {
     let mut sizing = plan.size();
     let mut report = SizeRow {
         scenario: scenario.to_string(),
         observed: peak.observed,
         growth: peak.growth,
-        transactional: transactional_cost.is_some(),
-        write_cost: transactional_cost.unwrap_or(1.0),
+        transactional: write_cost.is_some(),
+        write_cost: write_cost.unwrap_or(1.0),
         reads: reads.cost(sizing.shards),
         sizing: sizing.clone(),
-        risk,
+        risk: risk.map(|r| r.0),
         duration_seconds: None,
         traffic: None,
         rule_of_thumb_shards: None,
@@ -270,21 +89,14 @@ pub fn size_row(
         p_any_over_cap: None,
         ln_p_any_over_cap: None,
     };
-    if let Some(risk) = risk {
-        let rate = whole_rate(sizing.peak, traffic);
+    if let Some((risk, (seconds, traffic))) = risk {
+        let rate = planned_rate(sizing.peak, traffic);
         let ln_p_any = |shards: u64| -> anyhow::Result<f64> {
             Ok(exact::ln_p_any_over_cap(
                 rate, shards, sizing.cap, seconds, traffic,
             )?)
         };
-        let by_risk = exact::shards_for_risk(
-            rate,
-            sizing.cap,
-            seconds,
-            risk,
-            traffic,
-            crate::model::defaults::MAX_SHARDS,
-        )?;
+        let by_risk = exact::shards_for_risk(rate, sizing.cap, seconds, risk, traffic, MAX_SHARDS)?;
         report.rule_of_thumb_shards = Some(sizing.shards);
         let (rule_ln, risk_ln) = (ln_p_any(sizing.shards)?, ln_p_any(by_risk)?);
         report.rule_of_thumb_p_any_over_cap = Some(rule_ln.exp());

@@ -1,6 +1,95 @@
-//! Configuration: every input resolved once, flag over scenario field over
-//! store preset over default, into validated plans.
+//! Configuration: every input resolved once, in one layer, into validated
+//! plans. For each input the order is the same: a flag, then a scenario
+//! field, then a store preset, then the built-in default
+//! ([`crate::model::defaults`]). A `--store` flag's preset outranks the
+//! scenario's own fields (the user typed it); a preset the scenario names
+//! ranks below them.
+//!
+//! Each resolved value is recorded in [`Inputs`] with its [`Source`], so an
+//! error names what the user wrote (`--cap`, `scenario viral-evening.toml:
+//! monitor.settings_ttl_seconds`), `--explain` prints every assumption, and
+//! JSON output carries them under `inputs`.
 
 pub mod check;
+pub mod lists;
+pub mod load;
+pub mod reads;
+pub mod resize;
 pub mod resolve;
 pub mod scenario;
+pub mod simulation;
+pub mod sizing;
+pub mod source;
+pub mod timeline;
+
+pub use scenario::{Kind, Loaded};
+pub use source::{Input, Inputs, Source, Sourced};
+
+use crate::error::{InputError, InputResult};
+
+/// One command's resolution: the scenario it reads and the inputs resolved
+/// so far.
+#[derive(Debug, Clone)]
+pub struct Resolver {
+    /// The scenario (or [`Loaded::none`]).
+    pub scenario: Loaded,
+    /// Every input resolved so far, with its source.
+    pub inputs: Inputs,
+}
+
+impl Resolver {
+    /// Starts from a loaded scenario; `named` says whether the user named it.
+    pub fn new(scenario: Loaded, named: bool) -> Self {
+        let mut inputs = Inputs::default();
+        if scenario.name != Loaded::none().name {
+            let source = if named {
+                Source::Flag("--scenario")
+            } else {
+                Source::Default
+            };
+            inputs.record("scenario", &Sourced::new(scenario.name.clone(), source));
+        }
+        Resolver { scenario, inputs }
+    }
+
+    /// Loads `--scenario` (or `default` when it is absent; no scenario when
+    /// both are absent) and checks that it describes a kind the command
+    /// serves.
+    pub fn load(
+        flag: Option<&str>,
+        default: Option<&str>,
+        command: &str,
+        served: &[Kind],
+    ) -> InputResult<Self> {
+        let loaded = match flag.or(default) {
+            Some(name) => scenario::load(name)?,
+            None => Loaded::none(),
+        };
+        // A scenario of general settings only (no peak, curve, resize or
+        // fleet) serves every command: the flags give the load.
+        if !loaded.kinds.is_empty() {
+            loaded.require(command, served)?;
+        }
+        scenario::check::fields(&loaded)?;
+        Ok(Resolver::new(loaded, flag.is_some()))
+    }
+
+    /// A model error naming its parameter, attributed to the parameter's
+    /// source.
+    pub fn blame(&self, e: InputError) -> InputError {
+        self.inputs.attach_model(e)
+    }
+
+    /// The value of `field` when the scenario sets it.
+    pub fn field<T: Clone>(&self, field: &str, value: &Option<T>) -> Option<Sourced<T>> {
+        self.scenario.get(field, value)
+    }
+}
+
+/// Refuses a flag that has no effect in the mode chosen, naming it and why.
+pub fn refuse(given: bool, flag: &str, why: impl std::fmt::Display) -> InputResult<()> {
+    if given {
+        return Err(InputError::new(flag, format!("has no effect {why}")));
+    }
+    Ok(())
+}

@@ -163,6 +163,12 @@ pub const MAX_RETRIES: u64 = 100;
 /// Largest reel count `compare` accepts: its Zipf sums run term by term.
 pub const MAX_COMPARE_REELS: u64 = 10_000_000;
 
+// ---- Files ---------------------------------------------------------
+
+/// Largest scenario file read: a scenario is a page of settings, and a
+/// bigger file (or `/dev/zero`) is refused before it fills memory.
+pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
 // ---- Charts ----------------------------------------------------------
 
 /// At most this many rows in a risk table or points on a risk chart.

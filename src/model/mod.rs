@@ -11,6 +11,7 @@ pub mod exact;
 pub mod fleet;
 pub mod partitions;
 pub mod placement;
+pub mod probability;
 pub mod rng;
 pub mod sampler;
 pub mod search;

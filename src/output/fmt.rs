@@ -1,6 +1,8 @@
 //! Number formatting for people: thousands separators, probabilities that
 //! never print a tiny value as 0.
 
+use crate::model::probability::Probability;
+
 /// 1234567 -> "1,234,567".
 pub fn count(n: u64) -> String {
     let digits = n.to_string();
@@ -64,13 +66,48 @@ pub fn prob(p: f64) -> String {
 /// A probability known by its natural log too: where the value underflows
 /// f64 (prints 0), the log still gives mantissa and exponent.
 pub fn prob_ln(p: f64, ln_p: f64) -> String {
-    if p == 0.0 && ln_p.is_finite() {
-        let log10 = ln_p / std::f64::consts::LN_10;
-        let exponent = log10.floor();
-        let mantissa = 10f64.powf(log10 - exponent);
-        return format!("{mantissa:.3}e{exponent} (below f64's range; from its log)");
+    probability(Probability::new(p, ln_p), Underflow::Said)
+}
+
+/// How a chance below f64's range is marked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Underflow {
+    /// Followed by "(below f64's range; from its log)": for a line of its own.
+    Said,
+    /// Followed by `*`, explained once under the table.
+    Starred,
+}
+
+/// A probability, printed from its log where it underflows f64.
+pub fn probability(p: Probability, mark: Underflow) -> String {
+    if p.underflows() {
+        let (mantissa, exponent) = p.scientific();
+        return match mark {
+            Underflow::Said => {
+                format!("{mantissa:.3}e{exponent} (below f64's range; from its log)")
+            }
+            Underflow::Starred => format!("{mantissa:.3}e{exponent}*"),
+        };
     }
-    prob(p)
+    prob(p.p)
+}
+
+/// A length of time: "4 h" for whole hours, else seconds ("90 s").
+pub fn duration(seconds: f64) -> String {
+    if seconds >= 3600.0 && (seconds / 3600.0).fract() == 0.0 {
+        format!("{} h", seconds / 3600.0)
+    } else {
+        format!("{} s", num(seconds))
+    }
+}
+
+/// As [`duration`], with the seconds beside whole hours: "4 h (14,400 s)".
+pub fn duration_long(seconds: f64) -> String {
+    if seconds >= 3600.0 && (seconds / 3600.0).fract() == 0.0 {
+        format!("{} h ({} s)", seconds / 3600.0, num(seconds))
+    } else {
+        format!("{} s", num(seconds))
+    }
 }
 
 /// A share as a percentage; a small positive share keeps two significant
@@ -114,6 +151,19 @@ mod tests {
         assert!(prob_ln(0.0, ln).starts_with("1.347e-377"));
         assert_eq!(prob_ln(0.0, f64::NEG_INFINITY), "0");
         assert_eq!(prob_ln(2.5e-9, 2.5e-9f64.ln()), "2.500e-9");
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(duration(14_400.0), "4 h");
+        assert_eq!(duration_long(14_400.0), "4 h (14,400 s)");
+        assert_eq!(duration(90.0), "90 s");
+        assert_eq!(duration_long(5400.0), "5,400 s");
+        let ln = 1.347f64.ln() - 377.0 * std::f64::consts::LN_10;
+        assert_eq!(
+            probability(Probability::from_ln(ln), Underflow::Starred),
+            "1.347e-377*"
+        );
     }
 
     #[test]

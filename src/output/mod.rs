@@ -98,6 +98,17 @@ impl Format {
         }
     }
 
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Csv => "csv",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Tsv => "tsv",
+        }
+    }
+
     pub fn exporter(self) -> Box<dyn Exporter> {
         match self {
             Format::Table => Box::new(table::TableExporter),

@@ -143,6 +143,20 @@ impl OutputSet {
             targets.push((Destination::Stdout, format.unwrap_or(Format::Table)));
         }
         for path in outputs {
+            if let (Some(given), Some(implied)) = (format, Format::from_extension(path)) {
+                if given != implied {
+                    return Err(InputError::new(
+                        "--format",
+                        format!(
+                            "{} contradicts --output {}, whose extension means {}; drop --format \
+                             or rename the file",
+                            given.name(),
+                            path.display(),
+                            implied.name()
+                        ),
+                    ));
+                }
+            }
             let fmt = match format.or_else(|| Format::from_extension(path)) {
                 Some(f) => f,
                 None => {
@@ -162,6 +176,14 @@ impl OutputSet {
             ));
         }
         Ok(OutputSet { targets })
+    }
+
+    /// True when some destination gets rows only (CSV or TSV), where an
+    /// inputs table has no place.
+    pub fn has_rows_only(&self) -> bool {
+        self.targets
+            .iter()
+            .any(|(_, f)| matches!(f, Format::Csv | Format::Tsv))
     }
 
     /// Renders the report into every destination.

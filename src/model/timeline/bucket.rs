@@ -15,7 +15,7 @@
 use crate::model::defaults::MAX_BURST_SECONDS;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 
 /// How full each key's bucket is at second 0.
 #[derive(
@@ -56,10 +56,10 @@ impl Default for StoreConfig {
 }
 
 impl StoreConfig {
-    pub fn validate(&self) -> InputResult<()> {
+    pub fn validate(&self) -> ParamResult<()> {
         if self.burst_seconds > crate::model::defaults::MAX_BURST_SECONDS {
-            return Err(InputError::new(
-                "--burst-seconds",
+            return Err(ParamError::other(
+                "store.burst_seconds",
                 format!(
                     "must be a whole number of seconds from 0 to {MAX_BURST_SECONDS} (got {})",
                     self.burst_seconds
@@ -196,6 +196,6 @@ mod tests {
             burst_seconds: 100_000,
             ..StoreConfig::default()
         };
-        assert_eq!(bad.validate().unwrap_err().what, "--burst-seconds");
+        assert_eq!(bad.validate().unwrap_err().param, "store.burst_seconds");
     }
 }

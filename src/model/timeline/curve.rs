@@ -8,7 +8,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Poisson};
 use serde::Deserialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
@@ -21,7 +21,7 @@ pub struct CurveConfig {
 }
 
 impl CurveConfig {
-    pub fn validate(&self) -> InputResult<RateCurve> {
+    pub fn validate(&self) -> ParamResult<RateCurve> {
         RateCurve::new(self.points.iter().map(|p| (p[0], p[1])).collect())
     }
 }
@@ -38,17 +38,17 @@ pub struct RateCurve {
 impl RateCurve {
     /// Checks: at least one point, times finite, >= 0 and strictly
     /// increasing, rates finite, >= 0 and at most [`crate::model::defaults::MAX_RATE`].
-    pub fn new(points: Vec<(f64, f64)>) -> InputResult<Self> {
+    pub fn new(points: Vec<(f64, f64)>) -> ParamResult<Self> {
         const WHAT: &str = "curve.points";
         if points.is_empty() {
-            return Err(InputError::new(
+            return Err(ParamError::other(
                 WHAT,
                 "needs at least one [t_seconds, rate] point (got none)",
             ));
         }
         for (i, &(t, r)) in points.iter().enumerate() {
             if !t.is_finite() || t < 0.0 {
-                return Err(InputError::new(
+                return Err(ParamError::other(
                     WHAT,
                     format!(
                         "point {}: time must be a finite number of seconds >= 0 (got {t})",
@@ -57,7 +57,7 @@ impl RateCurve {
                 ));
             }
             if !r.is_finite() || !(0.0..=crate::model::defaults::MAX_RATE).contains(&r) {
-                return Err(InputError::new(
+                return Err(ParamError::other(
                     WHAT,
                     format!(
                         "point {}: rate must be a finite number from 0 to {:e} likes/s (got {r})",
@@ -67,7 +67,7 @@ impl RateCurve {
                 ));
             }
             if i > 0 && t <= points[i - 1].0 {
-                return Err(InputError::new(
+                return Err(ParamError::other(
                     WHAT,
                     format!(
                         "times must be strictly increasing (point {} at {t} s follows {} s)",
@@ -89,11 +89,11 @@ impl RateCurve {
     }
 
     /// A flat rate (what `--rate` means).
-    pub fn flat(rate: f64) -> InputResult<Self> {
-        let rate = validate::non_negative("--rate", rate)?;
+    pub fn flat(rate: f64) -> ParamResult<Self> {
+        let rate = validate::non_negative("rate", rate)?;
         if rate > crate::model::defaults::MAX_RATE {
-            return Err(InputError::new(
-                "--rate",
+            return Err(ParamError::other(
+                "rate",
                 format!(
                     "must be at most {:e} likes/s (got {rate})",
                     crate::model::defaults::MAX_RATE
@@ -109,6 +109,11 @@ impl RateCurve {
 
     /// The time of the last point, rounded up to whole seconds: a natural
     /// run length when a scenario gives none.
+    /// The highest rate on the curve, likes/s.
+    pub fn peak_rate(&self) -> f64 {
+        self.points.iter().map(|p| p.1).fold(0.0, f64::max)
+    }
+
     pub fn end_seconds(&self) -> u64 {
         self.points.last().map_or(0, |p| p.0.ceil() as u64)
     }
@@ -267,9 +272,9 @@ mod tests {
 
     #[test]
     fn rejects_bad_points() {
-        assert_eq!(RateCurve::new(vec![]).unwrap_err().what, "curve.points");
+        assert_eq!(RateCurve::new(vec![]).unwrap_err().param, "curve.points");
         let e = RateCurve::new(vec![(0.0, 1.0), (0.0, 2.0)]).unwrap_err();
-        assert!(e.message.contains("strictly increasing"), "{}", e.message);
+        assert!(e.problem.to_string().contains("strictly increasing"), "{e}");
         assert!(RateCurve::new(vec![(0.0, -1.0)]).is_err());
         assert!(RateCurve::new(vec![(0.0, f64::NAN)]).is_err());
         assert!(RateCurve::new(vec![(-1.0, 1.0)]).is_err());

@@ -22,13 +22,15 @@
 
 pub mod bucket;
 pub mod curve;
+pub mod grid;
 pub mod monitor;
 pub mod resize;
 
-use rayon::prelude::*;
+pub use grid::{monitor_grid, MonitorGridRow};
+
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_SECONDS;
 use crate::model::sampler::{chunk_rng, split_uniform};
 use crate::model::traffic::TrafficModel;
@@ -63,16 +65,16 @@ impl TimelinePlan {
         start_shards: u64,
         store: StoreConfig,
         monitor: Option<Monitor>,
-    ) -> InputResult<Self> {
-        let cap = validate::whole_cap("--cap", cap)?;
-        validate::count("--seconds", seconds, MAX_SECONDS)?;
-        validate::count("--shards", start_shards, crate::model::defaults::MAX_SHARDS)?;
+    ) -> ParamResult<Self> {
+        let cap = validate::whole_cap("cap", cap)?;
+        validate::count("seconds", seconds, MAX_SECONDS)?;
+        validate::count("shards", start_shards, crate::model::defaults::MAX_SHARDS)?;
         store.validate()?;
         // Counts are u64: keep the expected total well inside it.
         let expected = curve.likes_until(seconds as f64);
         if expected > crate::model::defaults::MAX_TOTAL_LIKES {
-            return Err(InputError::new(
-                "--seconds",
+            return Err(ParamError::other(
+                "seconds",
                 format!(
                     "the curve gives about {expected:.3e} likes over {seconds} s; a time-line holds at most {:e}",
                     crate::model::defaults::MAX_TOTAL_LIKES
@@ -81,7 +83,7 @@ impl TimelinePlan {
         }
         if let Some(m) = &monitor {
             if m.target_shards <= start_shards {
-                return Err(InputError::new(
+                return Err(ParamError::other(
                     "monitor.target_shards",
                     format!(
                         "must be above the starting shard count {start_shards} (got {})",
@@ -103,7 +105,7 @@ impl TimelinePlan {
     }
 
     /// The same plan with another monitor (for grids).
-    pub fn with_monitor(&self, monitor: Option<Monitor>) -> InputResult<Self> {
+    pub fn with_monitor(&self, monitor: Option<Monitor>) -> ParamResult<Self> {
         let mut p = self.clone();
         p.monitor = monitor;
         Self::new(
@@ -331,70 +333,6 @@ pub fn run_with_rows<E>(
     }
     r.raise = raise;
     Ok(r)
-}
-
-/// One cell of a monitor grid: how threshold, window and TTL change the
-/// writes rejected before the raise takes effect.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct MonitorGridRow {
-    pub threshold: f64,
-    pub window_seconds: u64,
-    pub settings_ttl_seconds: u64,
-    pub raise_decided_second: Option<u64>,
-    /// First second in which every server writes over the new shards.
-    pub all_servers_second: Option<u64>,
-    pub rejected_before_raise: u64,
-    pub rejected_writes: u64,
-    pub rejected_share: f64,
-}
-
-/// Runs `plan` once per (threshold, window, TTL) combination, in that
-/// nesting order, on rayon (each run is sequential and seeded the same, so
-/// the rows do not depend on the thread count). `plan` must have a monitor.
-pub fn monitor_grid(
-    plan: &TimelinePlan,
-    thresholds: &[f64],
-    windows: &[u64],
-    ttls: &[u64],
-) -> InputResult<Vec<MonitorGridRow>> {
-    let base = plan
-        .monitor
-        .clone()
-        .ok_or_else(|| InputError::new("monitor", "a monitor grid needs a [monitor] section"))?;
-    let mut plans = Vec::new();
-    for &threshold in thresholds {
-        for &window_seconds in windows {
-            for &ttl in ttls {
-                let cfg = monitor::MonitorConfig {
-                    threshold,
-                    window_seconds,
-                    target_shards: base.target_shards,
-                    settings_ttl_seconds: ttl,
-                    servers: Some(base.servers),
-                    delay_seconds: base.delay_seconds,
-                    order: base.order,
-                };
-                plans.push(plan.with_monitor(Some(cfg.validate(None)?))?);
-            }
-        }
-    }
-    Ok(plans
-        .par_iter()
-        .map(|p| {
-            let r = run(p);
-            let m = p.monitor.as_ref().expect("grid plans carry a monitor");
-            MonitorGridRow {
-                threshold: m.threshold,
-                window_seconds: m.window_seconds,
-                settings_ttl_seconds: m.settings_ttl_seconds,
-                raise_decided_second: r.raise.as_ref().map(|s| s.decided_second),
-                all_servers_second: r.raise.as_ref().map(|s| s.all_write_second),
-                rejected_before_raise: r.rejected_before_raise,
-                rejected_writes: r.rejected_writes,
-                rejected_share: r.rejected_share,
-            }
-        })
-        .collect())
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ use crate::model::defaults::MAX_MONITOR_SECONDS;
 use serde::{Deserialize, Serialize};
 
 use super::resize::ResizeOrder;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 
 /// The `[monitor]` scenario section.
@@ -93,7 +93,7 @@ pub struct Monitor {
 
 impl MonitorConfig {
     /// `default_servers` is the scenario's top-level `servers` (or 40).
-    pub fn validate(&self, default_servers: Option<u64>) -> InputResult<Monitor> {
+    pub fn validate(&self, default_servers: Option<u64>) -> ParamResult<Monitor> {
         let threshold = validate::rate("monitor.threshold", self.threshold)?;
         let window_seconds = validate::count(
             "monitor.window_seconds",
@@ -106,8 +106,8 @@ impl MonitorConfig {
             crate::model::defaults::MAX_SHARDS,
         )?;
         if self.settings_ttl_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
-            return Err(InputError::new(
-                "--settings-ttl",
+            return Err(ParamError::other(
+                "monitor.settings_ttl_seconds",
                 format!(
                     "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
                     self.settings_ttl_seconds
@@ -115,7 +115,7 @@ impl MonitorConfig {
             ));
         }
         if self.delay_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
-            return Err(InputError::new(
+            return Err(ParamError::other(
                 "monitor.delay_seconds",
                 format!(
                     "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
@@ -314,13 +314,13 @@ mod tests {
             threshold: 0.0,
             ..MonitorConfig::default()
         };
-        assert_eq!(bad.validate(None).unwrap_err().what, "monitor.threshold");
+        assert_eq!(bad.validate(None).unwrap_err().param, "monitor.threshold");
         let bad = MonitorConfig {
             window_seconds: 0,
             ..MonitorConfig::default()
         };
         assert_eq!(
-            bad.validate(None).unwrap_err().what,
+            bad.validate(None).unwrap_err().param,
             "monitor.window_seconds"
         );
         let m: MonitorConfig = toml::from_str("threshold = 500\norder = \"writes-first\"").unwrap();

@@ -41,7 +41,7 @@
 use crate::model::defaults::{MAX_RESIZE_LIKES, MAX_TTL_SECONDS};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::sampler::{chunk_rng, split_uniform};
 use crate::model::validate;
 
@@ -155,30 +155,30 @@ impl ResizeConfig {
         }
     }
 
-    pub fn validate(&self) -> InputResult<ResizePlan> {
-        let from = validate::count("--from", self.from, crate::model::defaults::MAX_SHARDS)?;
-        let to = validate::count("--to", self.to, crate::model::defaults::MAX_SHARDS)?;
+    pub fn validate(&self) -> ParamResult<ResizePlan> {
+        let from = validate::count("resize.from", self.from, crate::model::defaults::MAX_SHARDS)?;
+        let to = validate::count("resize.to", self.to, crate::model::defaults::MAX_SHARDS)?;
         if from == to {
-            return Err(InputError::new(
-                "--to",
-                format!("must differ from --from to grow or shrink (both are {from})"),
+            return Err(ParamError::other(
+                "resize.to",
+                format!("must differ from the shards before to grow or shrink (both are {from})"),
             ));
         }
         if from < to {
             for (what, v) in [
-                ("--likes-before", self.likes_before),
-                ("--likes-after", self.likes_after),
+                ("resize.likes_before", self.likes_before),
+                ("resize.likes_after", self.likes_after),
             ] {
                 if v > crate::model::defaults::MAX_RESIZE_LIKES {
-                    return Err(InputError::new(
+                    return Err(ParamError::other(
                         what,
                         format!("must be a whole number from 0 to {MAX_RESIZE_LIKES} (got {v})"),
                     ));
                 }
             }
             if self.settings_ttl_seconds > crate::model::defaults::MAX_TTL_SECONDS {
-                return Err(InputError::new(
-                    "--settings-ttl",
+                return Err(ParamError::other(
+                    "resize.settings_ttl_seconds",
                     format!(
                         "must be a whole number of seconds from 0 to {MAX_TTL_SECONDS} (got {})",
                         self.settings_ttl_seconds
@@ -197,7 +197,7 @@ impl ResizeConfig {
         let shard_likes = match &self.shard_likes {
             Some(v) => {
                 if v.len() as u64 != from {
-                    return Err(InputError::new(
+                    return Err(ParamError::other(
                         "resize.shard_likes",
                         format!(
                             "must list one value per old shard: {from} values (got {})",
@@ -208,7 +208,7 @@ impl ResizeConfig {
                 if v.iter()
                     .any(|&x| x > crate::model::defaults::MAX_RESIZE_LIKES)
                 {
-                    return Err(InputError::new(
+                    return Err(ParamError::other(
                         "resize.shard_likes",
                         format!("each value must be a whole number from 0 to {MAX_RESIZE_LIKES}"),
                     ));
@@ -709,14 +709,17 @@ mod tests {
 
     #[test]
     fn validation_names_the_flag() {
-        assert_eq!(ResizeConfig::new(5, 5).validate().unwrap_err().what, "--to");
         assert_eq!(
-            ResizeConfig::new(0, 5).validate().unwrap_err().what,
-            "--from"
+            ResizeConfig::new(5, 5).validate().unwrap_err().param,
+            "resize.to"
+        );
+        assert_eq!(
+            ResizeConfig::new(0, 5).validate().unwrap_err().param,
+            "resize.from"
         );
         let mut c = ResizeConfig::new(20, 1);
         c.shard_likes = Some(vec![1, 2]);
-        assert_eq!(c.validate().unwrap_err().what, "resize.shard_likes");
+        assert_eq!(c.validate().unwrap_err().param, "resize.shard_likes");
         let t: ResizeConfig =
             toml::from_str("from = 20\nto = 1\nfold = \"transaction\"\nread = \"transactional\"")
                 .unwrap();

@@ -260,7 +260,7 @@ fn grid_orders_and_reacts() {
     assert_eq!(
         monitor_grid(&none, &[300.0], &[60], &[60])
             .unwrap_err()
-            .what,
+            .param,
         "monitor"
     );
 }
@@ -280,9 +280,9 @@ fn plan_validation() {
             m,
         )
     };
-    assert_eq!(mk(1000.5, 10, 1, None).unwrap_err().what, "--cap");
-    assert_eq!(mk(1000.0, 0, 1, None).unwrap_err().what, "--seconds");
-    assert_eq!(mk(1000.0, 10, 0, None).unwrap_err().what, "--shards");
+    assert_eq!(mk(1000.5, 10, 1, None).unwrap_err().param, "cap");
+    assert_eq!(mk(1000.0, 0, 1, None).unwrap_err().param, "seconds");
+    assert_eq!(mk(1000.0, 10, 0, None).unwrap_err().param, "shards");
     let huge = RateCurve::flat(1e9).unwrap();
     let e = TimelinePlan::new(
         huge,
@@ -295,10 +295,10 @@ fn plan_validation() {
         None,
     )
     .unwrap_err();
-    assert_eq!(e.what, "--seconds");
+    assert_eq!(e.param, "seconds");
     let m = monitor(300.0, 60, ResizeOrder::ReadsFirst);
     assert_eq!(
-        mk(1000.0, 10, 20, Some(m)).unwrap_err().what,
+        mk(1000.0, 10, 20, Some(m)).unwrap_err().param,
         "monitor.target_shards"
     );
 }

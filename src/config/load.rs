@@ -1,0 +1,105 @@
+//! The load on one counter: rate, shards, traffic law, the hot spell's
+//! length, seconds simulated, the seed and the accepted risk.
+
+use super::{Resolver, Sourced};
+use crate::error::InputResult;
+use crate::model::defaults::{
+    DEFAULT_DURATION_SECONDS, DEFAULT_SECONDS, DEFAULT_SEED, MAX_THREADS,
+};
+use crate::model::traffic::TrafficModel;
+use crate::model::validate;
+
+/// Likes are whole: under fixed traffic a fractional planned rate is
+/// rounded up (planning errs on the busy side).
+pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
+    match traffic {
+        TrafficModel::Fixed => rate.ceil(),
+        TrafficModel::Poisson => rate,
+    }
+}
+
+impl Resolver {
+    /// The traffic law: `--traffic`, the scenario's, else fixed.
+    pub fn traffic(&mut self, flag: Option<TrafficModel>) -> TrafficModel {
+        let t = Sourced::flag("--traffic", flag)
+            .or(self.field("traffic", &self.scenario.scenario.traffic))
+            .unwrap_or(Sourced::default(TrafficModel::default()));
+        self.inputs
+            .record("traffic", &t.clone().map(TrafficModel::name));
+        t.value
+    }
+
+    /// How long the hot spell lasts, seconds: `--duration`, the scenario's
+    /// `duration_seconds`, else four hours.
+    pub fn duration(&mut self, flag: Option<f64>) -> InputResult<f64> {
+        let d = Sourced::flag("--duration", flag)
+            .or(self.field("duration_seconds", &self.scenario.scenario.duration_seconds))
+            .unwrap_or(Sourced::default(DEFAULT_DURATION_SECONDS));
+        d.check(|v| validate::positive("duration", *v))?;
+        Ok(self.inputs.take("duration_seconds", d))
+    }
+
+    /// The like rate: `--rate`, the scenario's `rate`, else the planned
+    /// peak (whole under fixed traffic).
+    pub fn rate(
+        &mut self,
+        flag: Option<f64>,
+        peak: f64,
+        traffic: TrafficModel,
+    ) -> InputResult<f64> {
+        let r = Sourced::flag("--rate", flag)
+            .or(self.field("rate", &self.scenario.scenario.rate))
+            .unwrap_or(Sourced::derived(
+                planned_rate(peak, traffic),
+                "the planned peak",
+            ));
+        r.check(|v| validate::rate("rate", *v))?;
+        Ok(self.inputs.take("rate", r))
+    }
+
+    /// The shard count: `--shards`, the scenario's `shards`, else `sized`
+    /// (what the sizing gives).
+    pub fn shards(&mut self, flag: Option<u64>, sized: Sourced<u64>) -> u64 {
+        let s = Sourced::flag("--shards", flag)
+            .or(self.field("shards", &self.scenario.scenario.shards))
+            .unwrap_or(sized);
+        self.inputs.take("shards", s)
+    }
+
+    /// Simulated seconds: `--seconds`, the scenario's `seconds`, else `default`.
+    pub fn seconds(&mut self, flag: Option<u64>, default: Option<Sourced<u64>>) -> u64 {
+        let s = Sourced::flag("--seconds", flag)
+            .or(self.field("seconds", &self.scenario.scenario.seconds))
+            .or(default)
+            .unwrap_or(Sourced::default(DEFAULT_SECONDS));
+        self.inputs.take("seconds", s)
+    }
+
+    /// The master seed: `--seed`, the scenario's, else 2026.
+    pub fn seed(&mut self, flag: Option<u64>) -> u64 {
+        let s = Sourced::flag("--seed", flag)
+            .or(self.field("seed", &self.scenario.scenario.seed))
+            .unwrap_or(Sourced::default(DEFAULT_SEED));
+        self.inputs.take("seed", s)
+    }
+
+    /// The accepted risk: `--risk`, else the scenario's `risk`, else `default`.
+    pub fn risk(&mut self, flag: Option<f64>, default: Option<f64>) -> InputResult<Option<f64>> {
+        let r = Sourced::flag("--risk", flag)
+            .or(self.field("risk", &self.scenario.scenario.risk))
+            .or(default.map(Sourced::default));
+        let Some(r) = r else {
+            return Ok(None);
+        };
+        r.check(|v| validate::probability_open("risk", *v))?;
+        Ok(Some(self.inputs.take("risk", r)))
+    }
+}
+
+/// Worker threads: `--threads`, else one per core (0 tells rayon so).
+pub fn threads(flag: Option<u64>) -> InputResult<usize> {
+    match Sourced::flag("--threads", flag) {
+        Some(t) => Ok(t.check(|v| validate::count("threads", *v, MAX_THREADS))? as usize),
+        None => Ok(0),
+    }
+}

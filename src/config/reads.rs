@@ -1,0 +1,58 @@
+//! The read-path inputs: views, likes servers, the cache period, the batch
+//! size and the read cap per key (the last two from a store preset too).
+
+use super::sizing::Named;
+use super::{Resolver, Sourced};
+use crate::cli::ReadArgs;
+use crate::error::InputResult;
+use crate::model::defaults::{
+    DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_READ_CAP, DEFAULT_SERVERS, DEFAULT_VIEWS,
+};
+use crate::model::sizing::ReadPlan;
+use crate::model::store::StorePreset;
+
+impl Resolver {
+    /// The read plan: flags over scenario fields over store presets over
+    /// defaults. `presets` are [`Resolver::presets`]' pair.
+    pub fn reads(&mut self, a: &ReadArgs, presets: &(Named, Named)) -> InputResult<ReadPlan> {
+        let s = self.scenario.scenario.clone();
+        let preset = |p: &Named, f: &dyn Fn(&StorePreset) -> Option<f64>| {
+            p.as_ref()
+                .and_then(|(p, src)| f(p).map(|v| Sourced::new(v, src.clone())))
+        };
+        let batch = |p: &StorePreset| p.batch_read_items.map(f64::from);
+        let read_cap = |p: &StorePreset| p.read_cap_per_key;
+        let views = Sourced::flag("--views", a.views)
+            .or(self.field("views", &s.views))
+            .unwrap_or(Sourced::default(DEFAULT_VIEWS));
+        let servers = Sourced::flag("--servers", a.servers)
+            .or(self.field("servers", &s.servers))
+            .unwrap_or(Sourced::default(DEFAULT_SERVERS));
+        let cache = Sourced::flag("--cache-seconds", a.cache_seconds)
+            .or(self.field("cache_seconds", &s.cache_seconds))
+            .unwrap_or(Sourced::default(DEFAULT_CACHE_SECONDS));
+        let batch_size = Sourced::flag("--batch-size", a.batch_size)
+            .or(preset(&presets.0, &batch).map(|v| v.map(|b| b as u64)))
+            .or(self.field("batch_size", &s.batch_size))
+            .or(preset(&presets.1, &batch).map(|v| v.map(|b| b as u64)))
+            .unwrap_or(Sourced::default(DEFAULT_BATCH));
+        let cap = Sourced::flag("--read-cap", a.read_cap)
+            .or(preset(&presets.0, &read_cap))
+            .or(self.field("read_cap", &s.read_cap))
+            .or(preset(&presets.1, &read_cap))
+            .unwrap_or(Sourced::default(DEFAULT_READ_CAP));
+        self.inputs.record("views", &views);
+        self.inputs.record("servers", &servers);
+        self.inputs.record("cache_seconds", &cache);
+        self.inputs.record("batch_size", &batch_size);
+        self.inputs.record("read_cap", &cap);
+        ReadPlan::new(
+            views.value,
+            servers.value,
+            cache.value,
+            batch_size.value,
+            cap.value,
+        )
+        .map_err(|e| self.blame(e))
+    }
+}

@@ -1,0 +1,55 @@
+//! A flat Monte Carlo run: rate, shards, seconds, traffic, seed and the
+//! sampler, from flags over the scenario over the sizing and defaults.
+
+use super::sizing::Sizing;
+use super::{Resolver, Source, Sourced};
+use crate::cli::SimInputs;
+use crate::error::InputResult;
+use crate::model::simulation::{SamplerKind, SimPlan};
+use crate::model::sizing::ReadPlan;
+
+/// A flat simulation, resolved and validated.
+#[derive(Debug, Clone)]
+pub struct FlatSimulation {
+    /// What to simulate.
+    pub plan: SimPlan,
+    /// The sizing it was resolved against (its safe rate marks the chart).
+    pub sizing: Sizing,
+    /// The read path.
+    pub reads: ReadPlan,
+}
+
+impl Resolver {
+    /// A flat simulation. `per_second` runs need the joint counts of each
+    /// second, so they take the multinomial sampler.
+    pub fn flat_simulation(
+        &mut self,
+        sim: &SimInputs,
+        per_second: bool,
+    ) -> InputResult<FlatSimulation> {
+        let fallback = self.curve_peak();
+        let sizing = self.sizing(&sim.sizing, fallback)?;
+        let presets = self.presets(sim.sizing.store);
+        let reads = self.reads(&sim.reads, &presets)?;
+        let traffic = self.traffic(sim.traffic);
+        let rate = self.rate(sim.rate, sizing.peak.peak, traffic)?;
+        let sized = Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
+        let shards = self.shards(sim.shards, sized);
+        let seconds = self.seconds(sim.seconds, None);
+        let seed = self.seed(sim.seed);
+        let sampler = Sourced::flag("--sampler", sim.sampler)
+            .unwrap_or(Sourced::new(SamplerKind::Auto, Source::Default));
+        let plan = SimPlan::new(rate, shards, sizing.plan.cap, seconds, traffic, seed)
+            .and_then(|p| p.with_sampler(sampler.value, per_second))
+            .map_err(|e| self.blame(e))?;
+        self.inputs.record(
+            "sampler",
+            &Sourced::new(plan.sampler_name(), sampler.source),
+        );
+        Ok(FlatSimulation {
+            plan,
+            sizing,
+            reads,
+        })
+    }
+}

@@ -1,0 +1,256 @@
+//! The sizing inputs: the planned peak (or observed x growth), the store
+//! preset, the cap per key, the safe rate or headroom, and the write cost of
+//! a transactional like.
+
+use super::{Resolver, Source, Sourced};
+use crate::cli::SizingArgs;
+use crate::error::{InputError, InputResult};
+use crate::model::defaults::{DEFAULT_CAP, DEFAULT_GROWTH, DEFAULT_HEADROOM};
+use crate::model::sizing::{SafeRate, SizingPlan};
+use crate::model::store::{Store, StorePreset};
+use crate::model::validate;
+
+/// The planned peak and, when it came from them, observed and growth.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Peak {
+    /// Planned peak likes/s.
+    pub peak: f64,
+    /// The highest rate seen so far, when the peak came from it.
+    pub observed: Option<f64>,
+    /// The planning factor, when the peak is observed x growth.
+    pub growth: Option<f64>,
+}
+
+/// The resolved sizing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sizing {
+    /// Peak, cap and safe rate, validated (per like under `--transactional`).
+    pub plan: SizingPlan,
+    /// How the peak was reached.
+    pub peak: Peak,
+    /// The store preset in force, if any (a `--store` flag, else the scenario's).
+    pub store: Option<Store>,
+    /// With `--transactional`: write units one like costs.
+    pub write_cost: Option<f64>,
+}
+
+/// A preset and the source that named it.
+pub(super) type Named = Option<(StorePreset, Source)>;
+
+impl Resolver {
+    /// The store presets in force: the one a `--store` flag names (ranks
+    /// above the scenario's fields) and the one the scenario names (ranks
+    /// below them).
+    pub fn presets(&mut self, flag: Option<Store>) -> (Named, Named) {
+        let named = |store: Store, by: Source| {
+            Some((
+                store.preset(),
+                Source::Preset {
+                    store,
+                    named_by: Box::new(by),
+                },
+            ))
+        };
+        let from_flag = flag.and_then(|s| named(s, Source::Flag("--store")));
+        let from_scenario = self
+            .scenario
+            .scenario
+            .store_preset
+            .and_then(|s| named(s, self.scenario.source("store_preset")));
+        let chosen = Sourced::flag("--store", flag)
+            .or(self.field("store_preset", &self.scenario.scenario.store_preset));
+        if let Some(c) = chosen {
+            self.inputs.record("store", &c.map(Store::name));
+        }
+        (from_flag, from_scenario)
+    }
+
+    /// The planned peak: `--peak`, or `--observed` x `--growth` (each
+    /// falling back to the scenario), or the scenario's peak, or its observed
+    /// x growth, or `fallback` (a time line's highest rate).
+    pub fn peak(&mut self, a: &SizingArgs, fallback: Option<Sourced<f64>>) -> InputResult<Peak> {
+        let s = self.scenario.scenario.clone();
+        if let Some(p) = Sourced::flag("--peak", a.peak) {
+            let peak = p.check(|v| validate::rate("peak", *v))?;
+            self.inputs.record("peak", &p);
+            return Ok(Peak {
+                peak,
+                observed: None,
+                growth: None,
+            });
+        }
+        let observed_flag = Sourced::flag("--observed", a.observed);
+        let growth_flag = Sourced::flag("--growth", a.growth);
+        let (observed, growth) = if observed_flag.is_some() || growth_flag.is_some() {
+            let observed = observed_flag
+                .or(self.field("observed", &s.observed))
+                .ok_or_else(|| {
+                    InputError::new("--growth", "needs --observed (peak = observed x growth)")
+                })?;
+            (observed, growth_flag.or(self.field("growth", &s.growth)))
+        } else if let Some(p) = self.field("peak", &s.peak) {
+            let peak = p.check(|v| validate::rate("peak", *v))?;
+            self.inputs.record("peak", &p);
+            if let Some(o) = self.field("observed", &s.observed) {
+                self.inputs.record("observed", &o);
+            }
+            return Ok(Peak {
+                peak,
+                observed: s.observed,
+                growth: None,
+            });
+        } else if let Some(o) = self.field("observed", &s.observed) {
+            (o, self.field("growth", &s.growth))
+        } else if let Some(f) = fallback {
+            let peak = f.check(|v| validate::rate("peak", *v))?;
+            self.inputs.record("peak", &f);
+            return Ok(Peak {
+                peak,
+                observed: None,
+                growth: None,
+            });
+        } else {
+            return Err(match self.scenario.kinds.is_empty() && self.scenario.file == "(none)" {
+                true => InputError::new(
+                    "--peak",
+                    "is needed: pass --peak LIKES_PER_S, or --observed and --growth, or a --scenario",
+                ),
+                false => InputError::new(
+                    format!("--scenario {}", self.scenario.name),
+                    "gives no peak, observed rate or [curve] to size for; pass --peak LIKES_PER_S \
+                     or --observed and --growth",
+                ),
+            });
+        };
+        let growth = growth.unwrap_or(Sourced::default(DEFAULT_GROWTH));
+        observed.check(|v| validate::rate("observed", *v))?;
+        growth.check(|v| validate::positive("growth", *v))?;
+        let peak = observed.value * growth.value;
+        validate::rate("peak", peak).map_err(|_| {
+            growth.error(format!(
+                "observed x growth = {peak} is out of range (at most 1e9 likes/s)"
+            ))
+        })?;
+        self.inputs.record("observed", &observed);
+        self.inputs.record("growth", &growth);
+        self.inputs
+            .record("peak", &Sourced::derived(peak, "observed x growth"));
+        Ok(Peak {
+            peak,
+            observed: Some(observed.value),
+            growth: Some(growth.value),
+        })
+    }
+
+    /// The cap per key: `--cap`, `--cap-from-measure`, the `--store`
+    /// preset, the scenario's `cap`, the scenario's preset, the default.
+    pub fn cap(&mut self, a: &SizingArgs, presets: &(Named, Named)) -> InputResult<Sourced<f64>> {
+        let preset = |p: &Named| {
+            p.as_ref()
+                .map(|(p, src)| Sourced::new(p.write_cap_per_key, src.clone()))
+        };
+        let cap = match (Sourced::flag("--cap", a.cap), &a.cap_from_measure) {
+            (Some(c), _) => c,
+            // A measured rate is a lower bound on the key's capacity; whole
+            // writes per second keep the simulator's "over the cap" exact.
+            (None, Some(path)) => Sourced::new(
+                crate::measure::cap_from_measure_file(path)?
+                    .floor()
+                    .max(1.0),
+                Source::File {
+                    flag: "--cap-from-measure",
+                    path: path.display().to_string(),
+                    field: "single_key.ops_per_second",
+                },
+            ),
+            (None, None) => preset(&presets.0)
+                .or(self.field("cap", &self.scenario.scenario.cap))
+                .or(preset(&presets.1))
+                .unwrap_or(Sourced::default(DEFAULT_CAP)),
+        };
+        cap.check(|v| validate::rate("cap", *v))?;
+        self.inputs.record("cap", &cap);
+        Ok(cap)
+    }
+
+    /// The sizing: peak, store preset, cap, safe rate or headroom, and with
+    /// `--transactional` the write cost of a like.
+    pub fn sizing(
+        &mut self,
+        a: &SizingArgs,
+        fallback: Option<Sourced<f64>>,
+    ) -> InputResult<Sizing> {
+        let peak = self.peak(a, fallback)?;
+        let presets = self.presets(a.store);
+        let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
+        let cap = self.cap(a, &presets)?;
+        let s = self.scenario.scenario.clone();
+        let safe = Sourced::flag("--safe", a.safe)
+            .map(|v| v.map(SafeRate::PerKey))
+            .or(Sourced::flag("--headroom", a.headroom).map(|v| v.map(SafeRate::Headroom)))
+            .or(self.field("safe", &s.safe).map(|v| v.map(SafeRate::PerKey)))
+            .or(self
+                .field("headroom", &s.headroom)
+                .map(|v| v.map(SafeRate::Headroom)))
+            .unwrap_or(Sourced::default(SafeRate::Headroom(DEFAULT_HEADROOM)));
+        match safe.value {
+            SafeRate::PerKey(v) => {
+                self.inputs
+                    .record("safe", &Sourced::new(v, safe.source.clone()));
+                // The scenario's safe rate may clash with a --cap flag: name both.
+                if v > cap.value && !safe.is_flag() && cap.is_flag() {
+                    return Err(cap.error(format!(
+                        "{} is below the scenario's safe rate of {v} writes/s per key; pass --safe too",
+                        cap.value
+                    )));
+                }
+            }
+            SafeRate::Headroom(h) => self
+                .inputs
+                .record("headroom", &Sourced::new(h, safe.source.clone())),
+        }
+        // --transactional: every figure per key is in likes, and a like costs
+        // `write_cost` units, so the cap and a given safe rate shrink by it.
+        let write_cost = a.transactional.then(|| transactional_write_cost(store));
+        let (cap_v, safe_v) = match write_cost {
+            Some(cost) => {
+                self.inputs.record(
+                    "write_cost",
+                    &Sourced::new(
+                        cost,
+                        match store {
+                            Some(_) => self
+                                .inputs
+                                .source("store")
+                                .cloned()
+                                .unwrap_or(Source::Default),
+                            None => Source::Default,
+                        },
+                    ),
+                );
+                let safe = match safe.value {
+                    SafeRate::PerKey(v) => SafeRate::PerKey(v / cost),
+                    h => h,
+                };
+                (cap.value / cost, safe)
+            }
+            None => (cap.value, safe.value),
+        };
+        let plan = SizingPlan::new(peak.peak, cap_v, safe_v).map_err(|e| self.blame(e))?;
+        Ok(Sizing {
+            plan,
+            peak,
+            store,
+            write_cost,
+        })
+    }
+}
+
+/// Write units one transactional like costs: the store preset's figure, or
+/// DynamoDB's (the built-in defaults are DynamoDB's) when no preset is named.
+pub fn transactional_write_cost(store: Option<Store>) -> f64 {
+    store
+        .unwrap_or(Store::Dynamodb)
+        .preset()
+        .transactional_write_cost
+}

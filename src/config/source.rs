@@ -1,0 +1,256 @@
+//! Where each resolved input came from.
+//!
+//! Every input is resolved once: a flag, else a scenario field, else a store
+//! preset, else a built-in default ([`crate::model::defaults`]). The value
+//! keeps its [`Source`], so an error names what the user actually wrote,
+//! `--explain` can list every assumption, and JSON carries them under
+//! `inputs`.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use crate::error::{InputError, ParamError};
+use crate::model::store::Store;
+
+/// Where one input came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// A command-line flag, as typed (`--cap`).
+    Flag(&'static str),
+    /// A scenario field: the file (`viral-evening.toml` for a bundled one)
+    /// and the dotted field name (`monitor.settings_ttl_seconds`).
+    Scenario {
+        /// The file as the user named it, or the bundled file's name.
+        file: String,
+        /// The dotted field name.
+        field: String,
+    },
+    /// A store preset's figure, and what named the preset.
+    Preset {
+        /// The preset.
+        store: Store,
+        /// The flag or scenario field that named it.
+        named_by: Box<Source>,
+    },
+    /// A field of a file a flag named (`--cap-from-measure m.json: ...`).
+    File {
+        /// The flag that named the file.
+        flag: &'static str,
+        /// The file as given.
+        path: String,
+        /// The field read from it.
+        field: &'static str,
+    },
+    /// Worked out from other inputs (`observed x growth`).
+    Derived(&'static str),
+    /// The built-in default.
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Flag(name) => f.write_str(name),
+            Source::Scenario { file, field } => write!(f, "scenario {file}: {field}"),
+            Source::Preset { store, named_by } => {
+                write!(f, "store preset {} ({named_by})", store.name())
+            }
+            Source::File { flag, path, field } => write!(f, "{flag} {path}: {field}"),
+            Source::Derived(how) => write!(f, "derived: {how}"),
+            Source::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// A resolved value and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sourced<T> {
+    /// The value.
+    pub value: T,
+    /// Where it came from.
+    pub source: Source,
+}
+
+impl<T> Sourced<T> {
+    /// A value from `source`.
+    pub fn new(value: T, source: Source) -> Self {
+        Sourced { value, source }
+    }
+
+    /// The value of a flag, when given.
+    pub fn flag(name: &'static str, value: Option<T>) -> Option<Self> {
+        value.map(|v| Sourced::new(v, Source::Flag(name)))
+    }
+
+    /// The built-in default.
+    pub fn default(value: T) -> Self {
+        Sourced::new(value, Source::Default)
+    }
+
+    /// A value worked out from other inputs.
+    pub fn derived(value: T, how: &'static str) -> Self {
+        Sourced::new(value, Source::Derived(how))
+    }
+
+    /// The same source with a value computed from this one.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Sourced<U> {
+        Sourced::new(f(self.value), self.source)
+    }
+
+    /// Checks the value with a model check; an error names the source.
+    pub fn check<U>(&self, f: impl FnOnce(&T) -> Result<U, ParamError>) -> Result<U, InputError>
+    where
+        T: Clone,
+    {
+        f(&self.value).map_err(|e| self.error(e.problem))
+    }
+
+    /// An error about this value, naming its source.
+    pub fn error(&self, message: impl fmt::Display) -> InputError {
+        InputError::new(&self.source, message)
+    }
+
+    /// True when the user passed the value as a flag.
+    pub fn is_flag(&self) -> bool {
+        matches!(self.source, Source::Flag(_))
+    }
+}
+
+/// One resolved input, as `--explain` and JSON show it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// The model's name for it (`cap`, `monitor.threshold`).
+    pub key: &'static str,
+    /// Its value as JSON.
+    pub value: Value,
+    /// Where it came from.
+    pub source: Source,
+}
+
+/// Every input one command resolved, in the order it resolved them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Inputs {
+    entries: Vec<Input>,
+}
+
+impl Inputs {
+    /// Records `key` (replacing an earlier record of the same key).
+    pub fn record<T: Serialize>(&mut self, key: &'static str, v: &Sourced<T>) {
+        let input = Input {
+            key,
+            value: json!(v.value),
+            source: v.source.clone(),
+        };
+        match self.entries.iter_mut().find(|e| e.key == key) {
+            Some(e) => *e = input,
+            None => self.entries.push(input),
+        }
+    }
+
+    /// Drops `key`: an input resolved on the way that the plan does not use.
+    pub fn forget(&mut self, key: &str) {
+        self.entries.retain(|e| e.key != key);
+    }
+
+    /// Records `v` under `key` and hands back its value.
+    pub fn take<T: Serialize>(&mut self, key: &'static str, v: Sourced<T>) -> T {
+        self.record(key, &v);
+        v.value
+    }
+
+    /// Every input, in order.
+    pub fn entries(&self) -> &[Input] {
+        &self.entries
+    }
+
+    /// Where `key` came from, if it was resolved.
+    pub fn source(&self, key: &str) -> Option<&Source> {
+        self.entries
+            .iter()
+            .find(|e| e.key == key)
+            .map(|e| &e.source)
+    }
+
+    /// A model error, attributed: it names the flag, scenario field or
+    /// default the rejected parameter came from. A parameter no input
+    /// supplied (one the model derived) keeps the model's name.
+    pub fn attach(&self, e: ParamError) -> InputError {
+        match self.source(e.param) {
+            Some(source) => InputError::new(source, e.problem),
+            None => InputError::new(e.param, e.problem),
+        }
+    }
+
+    /// An error from a model constructor that still names its parameter in
+    /// `what` (`--cap`, `monitor.threshold`), attributed like [`attach`]:
+    /// the parameter's key is its name without the dashes, with `_` for `-`.
+    ///
+    /// [`attach`]: Inputs::attach
+    pub fn attach_model(&self, e: InputError) -> InputError {
+        let key = e.what.trim_start_matches("--").replace('-', "_");
+        match self.source(&key) {
+            Some(source) => InputError::new(source, e.message),
+            None => e,
+        }
+    }
+
+    /// The inputs as JSON: `{"cap": {"value": 1000, "source": "--cap"}}`.
+    pub fn json(&self) -> Value {
+        let mut map = Map::new();
+        for e in &self.entries {
+            map.insert(
+                e.key.to_string(),
+                json!({ "value": e.value, "source": e.source.to_string() }),
+            );
+        }
+        Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Problem;
+
+    #[test]
+    fn sources_name_what_the_user_wrote() {
+        let field = Source::Scenario {
+            file: "viral-evening.toml".into(),
+            field: "monitor.settings_ttl_seconds".into(),
+        };
+        assert_eq!(
+            field.to_string(),
+            "scenario viral-evening.toml: monitor.settings_ttl_seconds"
+        );
+        let preset = Source::Preset {
+            store: Store::Firestore,
+            named_by: Box::new(Source::Flag("--store")),
+        };
+        assert_eq!(preset.to_string(), "store preset firestore (--store)");
+        assert_eq!(Source::Default.to_string(), "default");
+    }
+
+    #[test]
+    fn model_errors_are_attributed_to_their_source() {
+        let mut inputs = Inputs::default();
+        inputs.record(
+            "cache_seconds",
+            &Sourced::new(
+                -1.0,
+                Source::Scenario {
+                    file: "x.toml".into(),
+                    field: "cache_seconds".into(),
+                },
+            ),
+        );
+        let e = inputs.attach(ParamError::new("cache_seconds", Problem::Negative(-1.0)));
+        assert_eq!(e.what, "scenario x.toml: cache_seconds");
+        assert_eq!(e.message, "must be a finite number >= 0 (got -1)");
+        // A parameter nobody supplied keeps the model's name.
+        let e = inputs.attach(ParamError::other("shards", "too many"));
+        assert_eq!(e.what, "shards");
+        assert_eq!(inputs.json()["cache_seconds"]["value"], json!(-1.0));
+    }
+}

@@ -1,0 +1,199 @@
+//! The charts, as SVG: risk by shard count, the busiest-shard histogram and
+//! the time line. `chart` draws one; `report` links all it needs, so a
+//! chart drawn alone is the same picture the report shows.
+
+use crate::chart::{self as svg, RiskSeries, TimelinePanel};
+use crate::model::simulation::{SimPlan, SimTally};
+use crate::model::timeline::TimelineRow;
+use crate::output::fmt;
+use crate::views::risk::SweepRow;
+
+/// Shard counts around the sized count `s`: from max(1, s/2) to 2s, stepped
+/// so there are at most about [`crate::model::defaults::MAX_RISK_ROWS`], and always holding `s`.
+pub fn shard_counts_around(s: u64) -> Vec<u64> {
+    let s = s.max(1);
+    let (lo, hi) = ((s / 2).max(1), s.saturating_mul(2).max(2));
+    let step = (hi - lo)
+        .div_ceil(crate::model::defaults::MAX_RISK_ROWS)
+        .max(1);
+    let mut counts: Vec<u64> = (lo..=hi).step_by(step as usize).collect();
+    if !counts.contains(&s) {
+        counts.push(s);
+    }
+    if counts.last() != Some(&hi) {
+        counts.push(hi);
+    }
+    counts.sort_unstable();
+    counts
+}
+
+/// Risk against shard count: per second and over the whole hot spell.
+/// `accepted`: the risk the sizing accepts, drawn as a horizontal line.
+pub fn risk_svg(rows: &[SweepRow], accepted: Option<f64>) -> anyhow::Result<(String, String)> {
+    let Some(first) = rows.first() else {
+        anyhow::bail!("no shard counts to chart");
+    };
+    let r = &first.risk;
+    let title = format!(
+        "Over-cap risk by shard count at {} likes/s (cap {} writes/s)",
+        fmt::num(r.rate),
+        fmt::num(r.cap)
+    );
+    let series = [
+        RiskSeries {
+            label: "P(a second over the cap)".into(),
+            ln_points: rows
+                .iter()
+                .map(|x| (x.risk.shards, x.risk.ln_p_over_cap_per_second))
+                .collect(),
+        },
+        RiskSeries {
+            label: format!("P(any second over the cap in {})", fmt::duration(r.seconds)),
+            ln_points: rows
+                .iter()
+                .map(|x| (x.risk.shards, x.risk.ln_p_any_over_cap))
+                .collect(),
+        },
+    ];
+    let label = accepted.map(|p| {
+        format!(
+            "accepted risk {} in {}",
+            fmt::prob(p),
+            fmt::duration(r.seconds)
+        )
+    });
+    let svg = svg::risk_by_shards(
+        &series,
+        label.as_deref().zip(accepted),
+        &title,
+        "probability (log scale)",
+    )?;
+    Ok((title, svg))
+}
+
+/// The busiest-shard histogram of a flat simulation, the cap and the safe
+/// rate `safe` marked.
+pub fn busiest_svg(p: &SimPlan, safe: f64, tally: &SimTally) -> anyhow::Result<(String, String)> {
+    let title = format!(
+        "Busiest of {} shards per second at {} likes/s ({} s simulated)",
+        p.shards,
+        fmt::num(p.rate),
+        fmt::count(p.seconds)
+    );
+    let svg = svg::busiest_histogram(&tally.busiest, p.cap as f64, Some(safe), &title)?;
+    Ok((title, svg))
+}
+
+/// Buckets of consecutive seconds, each kept as its highest rate, shard
+/// count and rejections (the peaks are what a reader looks for), so the
+/// chart has at most `max_points` points. Deterministic: no sampling.
+pub fn downsample(rows: &[TimelineRow], max_points: usize) -> Vec<TimelineRow> {
+    let mut d = Downsampler::new(rows.len() as u64, max_points);
+    rows.iter().for_each(|r| d.push(r));
+    d.finish()
+}
+
+/// [`downsample`] while the rows stream by: memory is the points kept, not
+/// the seconds run.
+pub struct Downsampler {
+    width: u64,
+    filled: u64,
+    top: Option<TimelineRow>,
+    points: Vec<TimelineRow>,
+}
+
+impl Downsampler {
+    /// For a run of `seconds` rows kept to at most `max_points`.
+    pub fn new(seconds: u64, max_points: usize) -> Self {
+        Downsampler {
+            width: seconds.div_ceil(max_points.max(1) as u64).max(1),
+            filled: 0,
+            top: None,
+            points: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, r: &TimelineRow) {
+        let top = self.top.get_or_insert(*r);
+        top.rate = top.rate.max(r.rate);
+        top.shards = top.shards.max(r.shards);
+        top.rejected = top.rejected.max(r.rejected);
+        top.busiest = top.busiest.max(r.busiest);
+        self.filled += 1;
+        if self.filled == self.width {
+            self.points.extend(self.top.take());
+            self.filled = 0;
+        }
+    }
+
+    pub fn finish(mut self) -> Vec<TimelineRow> {
+        self.points.extend(self.top.take());
+        self.points
+    }
+}
+
+/// Rate, shard count and rejected writes over time.
+/// `points` are at most [`crate::model::defaults::MAX_TIMELINE_POINTS`] rows (see [`Downsampler`]).
+pub fn timeline_svg(scenario: &str, points: &[TimelineRow]) -> anyhow::Result<(String, String)> {
+    let title = format!("Time line of {scenario}: rate, shards and rejected writes");
+    let panel = |y_desc: &str, f: &dyn Fn(&TimelineRow) -> f64| TimelinePanel {
+        y_desc: y_desc.into(),
+        points: points.iter().map(|r| (r.second as f64, f(r))).collect(),
+    };
+    let panels = [
+        panel("likes/s", &|r| r.rate),
+        panel("shards", &|r| r.shards as f64),
+        panel("rejected writes/s", &|r| r.rejected as f64),
+    ];
+    let svg = svg::timeline(&panels, &title)?;
+    Ok((title, svg))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_around_the_sized_count() {
+        // S = 20: 10..=40 in steps of 1 (31 counts), 20 included.
+        let c = shard_counts_around(20);
+        assert_eq!(c.first(), Some(&10));
+        assert_eq!(c.last(), Some(&40));
+        assert_eq!(c.len(), 31);
+        // S = 1: 1 and 2.
+        assert_eq!(shard_counts_around(1), vec![1, 2]);
+        // Large S: stepped, at most ~42 rows, S and 2S kept.
+        let c = shard_counts_around(1001);
+        assert!(
+            c.len() <= crate::model::defaults::MAX_RISK_ROWS as usize + 2,
+            "{}",
+            c.len()
+        );
+        assert!(c.contains(&1001) && c.contains(&2002) && c[0] == 500);
+        assert!(c.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn downsample_keeps_the_peaks() {
+        let rows: Vec<TimelineRow> = (1..=10)
+            .map(|s| TimelineRow {
+                second: s,
+                rate: s as f64,
+                likes: s,
+                shards: 1,
+                busiest: s,
+                rejected: u64::from(s == 4),
+                displayed_total: 0,
+                true_total: 0,
+            })
+            .collect();
+        let d = downsample(&rows, 3);
+        // 10 rows, at most 3 points: buckets of 4 (1-4, 5-8, 9-10).
+        assert_eq!(d.len(), 3);
+        assert_eq!(d.iter().map(|r| r.second).collect::<Vec<_>>(), [1, 5, 9]);
+        assert_eq!(d[0].rate, 4.0);
+        assert_eq!(d[0].rejected, 1);
+        assert_eq!(d[2].rate, 10.0);
+        assert_eq!(downsample(&rows, 2000).len(), 10);
+    }
+}

@@ -1,0 +1,73 @@
+//! The "Inputs" block: every resolved input with its value and source
+//! (`--explain`), and the JSON `inputs` object every command's JSON carries.
+
+use serde_json::Value;
+
+use crate::config::Inputs;
+use crate::output::{fmt, Report, Section};
+
+/// A JSON value as a person reads it: numbers with separators, strings bare.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.as_f64().map(fmt::num).unwrap_or_else(|| n.to_string()),
+        Value::Array(items) if items.len() > 4 => format!("{} values", items.len()),
+        other => other.to_string(),
+    }
+}
+
+/// The inputs as a table: input, value, source.
+pub fn section(inputs: &Inputs) -> Section {
+    Section::Grid {
+        title: "Inputs (value and where it came from)".into(),
+        header: vec!["input".into(), "value".into(), "source".into()],
+        rows: inputs
+            .entries()
+            .iter()
+            .map(|e| vec![e.key.to_string(), shown(&e.value), e.source.to_string()])
+            .collect(),
+    }
+}
+
+/// A command's report with its resolved inputs: JSON always carries them
+/// under `inputs`; with `explain`, tables and Markdown open with them.
+pub struct WithInputs<'a> {
+    /// The command's own report.
+    pub report: &'a dyn Report,
+    /// What it resolved.
+    pub inputs: &'a Inputs,
+    /// `--explain`.
+    pub explain: bool,
+}
+
+impl Report for WithInputs<'_> {
+    fn rows(&self) -> Vec<Value> {
+        self.report.rows()
+    }
+
+    fn json(&self) -> Value {
+        if self.inputs.entries().is_empty() {
+            return self.report.json();
+        }
+        match self.report.json() {
+            Value::Object(mut map) => {
+                map.insert("inputs".into(), self.inputs.json());
+                Value::Object(map)
+            }
+            other => serde_json::json!({ "inputs": self.inputs.json(), "rows": other }),
+        }
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let mut out = Vec::new();
+        if self.explain {
+            out.push(section(self.inputs));
+        }
+        out.extend(self.report.sections());
+        out
+    }
+
+    fn tsv(&self) -> Option<Vec<u8>> {
+        self.report.tsv()
+    }
+}

@@ -1,0 +1,32 @@
+//! Views: each turns a command's results (plain data from the model) into
+//! sections for tables and Markdown, and rows for CSV and JSON. Shared
+//! blocks (the read cost, the risk lines, the inputs) live here once, so
+//! `report` shows the same words and numbers the commands print.
+
+pub mod charts;
+pub mod inputs;
+pub mod placement;
+pub mod report;
+pub mod resize;
+pub mod risk;
+pub mod simulate;
+pub mod size;
+pub mod timeline;
+
+use serde_json::Value;
+
+use crate::output::{Report, Section};
+
+/// A list of sections as a report (part of a command's view, or a block
+/// `report` assembles).
+pub struct Sections(pub Vec<Section>);
+
+impl Report for Sections {
+    fn rows(&self) -> Vec<Value> {
+        Vec::new()
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        self.0.clone()
+    }
+}

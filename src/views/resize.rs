@@ -1,0 +1,177 @@
+//! `resize`'s view: what the worst reader shows during a grow, and the reads
+//! taken mid-fold during a shrink.
+
+use serde_json::{json, Value};
+
+use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
+use crate::output::{fmt, row, Report, Section};
+
+/// The name a user types for an enum value (`writes-first`).
+fn name<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.
+pub enum ResizeView {
+    /// A grow: the arithmetic and a seeded simulation.
+    Grow {
+        /// What the arithmetic expects.
+        expected: GrowReport,
+        /// What one seeded run shows.
+        simulated: GrowReport,
+    },
+    /// A shrink, with every read taken during it.
+    Shrink {
+        /// The shrink's figures.
+        report: ShrinkReport,
+        /// The reads.
+        reads: Vec<ShrinkRow>,
+    },
+}
+
+impl Report for ResizeView {
+    fn rows(&self) -> Vec<Value> {
+        match self {
+            ResizeView::Grow {
+                expected,
+                simulated,
+            } => vec![row(expected), row(simulated)],
+            ResizeView::Shrink { report, .. } => vec![row(report)],
+        }
+    }
+
+    fn json(&self) -> Value {
+        match self {
+            ResizeView::Grow {
+                expected,
+                simulated,
+            } => {
+                let mut v = row(expected);
+                v["simulated"] = row(simulated);
+                v
+            }
+            ResizeView::Shrink { report, reads } => {
+                let mut v = row(report);
+                v["reads_seen"] = json!(reads);
+                v
+            }
+        }
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        match self {
+            ResizeView::Grow {
+                expected: e,
+                simulated: s,
+            } => {
+                let verdict = if e.min_displayed_ratio < 1.0 {
+                    format!(
+                        "UNDERCOUNT: a server still holding read_shards = {} sums only the old shards; raise read_shards first, then write_shards after every cache has expired.",
+                        e.from
+                    )
+                } else {
+                    "No undercount: readers already sum every shard a writer may use.".to_string()
+                };
+                vec![
+                    Section::pairs(
+                        "Grow",
+                        vec![
+                            ("shards", format!("{} -> {}", e.from, e.to)),
+                            ("order", name(&e.order)),
+                            (
+                                "likes before / during",
+                                format!(
+                                    "{} / {}",
+                                    fmt::count(e.likes_before),
+                                    fmt::count(e.likes_after)
+                                ),
+                            ),
+                            (
+                                "settings TTL",
+                                format!(
+                                    "{} s (a stale reader for up to {} s)",
+                                    e.settings_ttl_seconds, e.stale_window_seconds
+                                ),
+                            ),
+                        ],
+                    ),
+                    Section::Grid {
+                        title: "What the worst reader shows at the end".into(),
+                        header: [
+                            "method",
+                            "displayed",
+                            "true",
+                            "lowest ratio",
+                            "highest ratio",
+                            "seconds undercounted",
+                        ]
+                        .map(String::from)
+                        .to_vec(),
+                        rows: [("expected (arithmetic)", e), ("simulated (seed)", s)]
+                            .iter()
+                            .map(|(name, r)| {
+                                vec![
+                                    match r.seed {
+                                        Some(seed) => format!("simulated (seed {seed})"),
+                                        None => name.to_string(),
+                                    },
+                                    fmt::num(r.displayed_total),
+                                    fmt::count(r.true_total),
+                                    format!("{:.4}", r.min_displayed_ratio),
+                                    format!("{:.4}", r.max_displayed_ratio),
+                                    r.undercount_seconds.to_string(),
+                                ]
+                            })
+                            .collect(),
+                    },
+                    Section::Note(verdict),
+                ]
+            }
+            ResizeView::Shrink { report: r, reads } => vec![
+                Section::pairs(
+                    "Shrink",
+                    vec![
+                        ("shards", format!("{} -> {}", r.from, r.to)),
+                        ("fold", name(&r.fold)),
+                        ("read", name(&r.read)),
+                        ("true total", fmt::count(r.true_total)),
+                        ("folds / reads", format!("{} / {}", r.folds, r.reads)),
+                        ("reads showing a wrong total", fmt::count(r.wrong_reads)),
+                        ("transactional reads retried", fmt::count(r.read_retries)),
+                        (
+                            "displayed range",
+                            format!(
+                                "{} to {} (ratio {:.4} to {:.4})",
+                                fmt::count(r.min_displayed_total),
+                                fmt::count(r.max_displayed_total),
+                                r.min_displayed_ratio,
+                                r.max_displayed_ratio
+                            ),
+                        ),
+                    ],
+                ),
+                Section::Grid {
+                    title: "Reads taken mid-fold".into(),
+                    header: ["read", "folding shard", "displayed", "true"]
+                        .map(String::from)
+                        .to_vec(),
+                    rows: reads
+                        .iter()
+                        .filter(|x| x.mid_fold)
+                        .take(5)
+                        .map(|x| {
+                            vec![
+                                x.read.to_string(),
+                                x.folding_shard.map(|s| s.to_string()).unwrap_or_default(),
+                                fmt::count(x.displayed_total),
+                                fmt::count(x.true_total),
+                            ]
+                        })
+                        .collect(),
+                },
+            ],
+        }
+    }
+}

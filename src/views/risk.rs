@@ -1,0 +1,158 @@
+//! The exact risk figures: `risk`'s lines for one load, `sweep`'s table over
+//! shard counts and rates (shared with `report` and the risk chart).
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::exact::Risk;
+use crate::model::probability::Probability;
+use crate::output::fmt::{self, Underflow};
+use crate::output::{row, Report, Section};
+
+/// Human lines for one exact risk row.
+pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
+    let duration = fmt::duration_long(r.seconds);
+    vec![
+        (
+            "load",
+            format!(
+                "{} likes/s ({}) over {} shards, cap {} writes/s per shard",
+                fmt::num(r.rate),
+                r.traffic.name(),
+                r.shards,
+                fmt::num(r.cap)
+            ),
+        ),
+        ("duration", duration),
+        (
+            "P(the busiest shard goes over the cap in one second)",
+            fmt::prob_ln(r.p_over_cap_per_second, r.ln_p_over_cap_per_second),
+        ),
+        (
+            "P(at least one second over the cap during the run)",
+            fmt::prob_ln(r.p_any_over_cap, r.ln_p_any_over_cap),
+        ),
+        (
+            "busiest shard per second, mean",
+            format!("{:.2}", r.busiest_mean_per_second),
+        ),
+        (
+            "busiest shard per second, p99.9",
+            fmt::count(r.busiest_p999_per_second),
+        ),
+        (
+            "busiest shard over the run",
+            format!(
+                "median {}, 98% between {} and {}",
+                r.busiest_over_run_median, r.busiest_over_run_q01, r.busiest_over_run_q99
+            ),
+        ),
+        (
+            "method",
+            if r.exact {
+                "exact (Levin's representation / independent Poissons, in log space)".to_string()
+            } else {
+                format!(
+                    "exact distribution; the tail probability carries a relative error below {:.0e}",
+                    r.p_over_cap_rel_error
+                )
+            },
+        ),
+    ]
+}
+
+/// `risk`'s view of one exact result.
+pub struct RiskView(pub Risk);
+
+impl Report for RiskView {
+    fn rows(&self) -> Vec<Value> {
+        vec![row(&self.0)]
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let mut out = vec![Section::pairs(
+            "Risk of going over the cap",
+            risk_pairs(&self.0),
+        )];
+        if self.0.underflow {
+            out.push(Section::Note(
+                "A probability above is below f64's range: JSON and CSV hold 0 with underflow = true; read its ln_ field."
+                    .into(),
+            ));
+        }
+        out
+    }
+}
+
+/// One row of a sweep: the risk figures plus the read cost.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweepRow {
+    #[serde(flatten)]
+    pub risk: Risk,
+    pub reads_uncached_per_second: f64,
+    pub reads_cached_per_second: f64,
+}
+
+/// `sweep`'s view: one row per rate and shard count.
+pub struct SweepView(pub Vec<SweepRow>);
+
+impl Report for SweepView {
+    fn rows(&self) -> Vec<Value> {
+        self.0.iter().map(row).collect()
+    }
+
+    fn json(&self) -> Value {
+        Value::Array(self.rows())
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let Some(first) = self.0.first() else {
+            return Vec::new();
+        };
+        vec![Section::Grid {
+            title: format!(
+                "Risk by shard count (cap {} writes/s per shard, {} traffic, {} s)",
+                fmt::num(first.risk.cap),
+                first.risk.traffic.name(),
+                fmt::num(first.risk.seconds)
+            ),
+            header: [
+                "likes/s",
+                "shards",
+                "P(second over cap)",
+                "P(any over, run)",
+                "busiest mean",
+                "busiest p99.9",
+                "reads/s no cache",
+                "reads/s cached",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: self
+                .0
+                .iter()
+                .map(|r| {
+                    vec![
+                        fmt::num(r.risk.rate),
+                        r.risk.shards.to_string(),
+                        fmt::probability(
+                            Probability::new(
+                                r.risk.p_over_cap_per_second,
+                                r.risk.ln_p_over_cap_per_second,
+                            ),
+                            Underflow::Starred,
+                        ),
+                        fmt::probability(
+                            Probability::new(r.risk.p_any_over_cap, r.risk.ln_p_any_over_cap),
+                            Underflow::Starred,
+                        ),
+                        format!("{:.1}", r.risk.busiest_mean_per_second),
+                        r.risk.busiest_p999_per_second.to_string(),
+                        fmt::num(r.reads_uncached_per_second),
+                        fmt::num(r.reads_cached_per_second),
+                    ]
+                })
+                .collect(),
+        }]
+    }
+}

@@ -1,0 +1,304 @@
+//! `simulate`'s view of a flat run: Monte Carlo figures beside the exact
+//! ones, the over-cap chances with their intervals, the read cost and a
+//! one-line histogram.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::size::read_cost_section;
+use crate::model::exact::{BusiestShard, Risk};
+use crate::model::simulation::{SimPlan, SimTally};
+use crate::model::sizing::ReadCost;
+use crate::model::stats::{self, Histogram};
+use crate::output::{fmt, row, Report, Section};
+
+/// The one row of `simulate` (CSV columns and JSON fields).
+#[derive(Debug, Clone, Serialize)]
+pub struct SimulateRow {
+    pub scenario: String,
+    pub rate: f64,
+    pub shards: u64,
+    pub cap: u64,
+    pub seconds: u64,
+    pub traffic: &'static str,
+    pub seed: u64,
+    pub likes_total: u128,
+    pub busiest_max: u64,
+    pub quietest_min: u64,
+    pub busiest_mean: f64,
+    pub busiest_p50: u64,
+    pub busiest_p99: u64,
+    pub busiest_p999: u64,
+    pub seconds_over_cap: u64,
+    /// Monte Carlo estimate: seconds over the cap / seconds.
+    pub p_over_cap_per_second: f64,
+    /// 95% Wilson interval of the per-second chance.
+    pub p_over_cap_ci95: [f64; 2],
+    /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
+    pub p_any_over_cap: f64,
+    pub p_any_over_cap_ci95: [f64; 2],
+    /// `multinomial` or `exact-table`.
+    pub sampler: &'static str,
+    /// The same figures from the exact distribution (null when it is too
+    /// costly to build for this rate and shard count; `shardplan risk` has them).
+    pub exact_busiest_mean: Option<f64>,
+    pub exact_busiest_p50: Option<u64>,
+    pub exact_busiest_p99: Option<u64>,
+    pub exact_busiest_p999: Option<u64>,
+    /// The busiest shard over a run this long: median, 1% and 99% quantiles.
+    pub exact_busiest_over_run_median: Option<u64>,
+    pub exact_busiest_over_run_q01: Option<u64>,
+    pub exact_busiest_over_run_q99: Option<u64>,
+    pub exact_p_over_cap_per_second: Option<f64>,
+    pub exact_ln_p_over_cap_per_second: Option<f64>,
+    pub exact_p_any_over_cap: Option<f64>,
+    #[serde(flatten)]
+    pub reads: ReadCost,
+}
+
+/// `simulate`'s report: the row plus the histogram (JSON only).
+pub struct SimulateReport {
+    pub row: SimulateRow,
+    pub busiest: Histogram,
+}
+
+impl SimulateReport {
+    pub fn new(scenario: String, plan: &SimPlan, tally: &SimTally, reads: ReadCost) -> Self {
+        let h = &tally.busiest;
+        let n = tally.seconds;
+        let over = h.count_above(plan.cap);
+        let p = over as f64 / n as f64;
+        let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
+        let t = n as f64;
+        let exact = plan.exact_busiest().and_then(|b| {
+            Risk::from_busiest(&b, plan.cap as f64, t)
+                .ok()
+                .map(|r| (b, r))
+        });
+        let ex = |f: &dyn Fn(&BusiestShard, &Risk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
+        let exq = |f: &dyn Fn(&BusiestShard, &Risk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
+        SimulateReport {
+            row: SimulateRow {
+                scenario,
+                rate: plan.rate,
+                shards: plan.shards,
+                cap: plan.cap,
+                seconds: n,
+                traffic: plan.traffic.name(),
+                seed: plan.seed,
+                likes_total: tally.likes,
+                busiest_max: h.max().unwrap_or(0),
+                quietest_min: tally.quietest_min.unwrap_or(0),
+                busiest_mean: h.mean().unwrap_or(0.0),
+                busiest_p50: h.quantile(0.5).unwrap_or(0),
+                busiest_p99: h.quantile(0.99).unwrap_or(0),
+                busiest_p999: h.quantile(0.999).unwrap_or(0),
+                seconds_over_cap: over,
+                p_over_cap_per_second: p,
+                p_over_cap_ci95: [lo, hi],
+                p_any_over_cap: stats::p_any(p, t),
+                p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
+                sampler: plan.sampler_name(),
+                exact_busiest_mean: ex(&|b, _| b.mean()),
+                exact_busiest_p50: exq(&|b, _| b.quantile(0.5)),
+                exact_busiest_p99: exq(&|b, _| b.quantile(0.99)),
+                exact_busiest_p999: exq(&|b, _| b.quantile(0.999)),
+                exact_busiest_over_run_median: exq(&|_, r| r.busiest_over_run_median),
+                exact_busiest_over_run_q01: exq(&|_, r| r.busiest_over_run_q01),
+                exact_busiest_over_run_q99: exq(&|_, r| r.busiest_over_run_q99),
+                exact_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
+                exact_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
+                exact_p_any_over_cap: ex(&|_, r| r.p_any_over_cap),
+                reads,
+            },
+            busiest: h.clone(),
+        }
+    }
+}
+
+/// A one-line bar histogram of the per-second busiest shard.
+pub fn sparkline(h: &Histogram, width: usize) -> String {
+    const BARS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let (Some(lo), Some(hi)) = (h.min(), h.max()) else {
+        return String::new();
+    };
+    // Equal-width buckets of whole values, so no bucket looks taller for
+    // merely holding one more value than its neighbour.
+    let span = hi - lo + 1;
+    let bucket_width = span.div_ceil(width.max(1) as u64);
+    let buckets = span.div_ceil(bucket_width) as usize;
+    let mut counts = vec![0u64; buckets];
+    for b in h.bins() {
+        counts[((b.value - lo) / bucket_width) as usize] += b.count;
+    }
+    let top = *counts.iter().max().unwrap_or(&1) as f64;
+    let bars: String = counts
+        .iter()
+        .map(|&c| {
+            if c == 0 {
+                ' '
+            } else {
+                BARS[(((c as f64 / top) * 7.0).round() as usize).min(7)]
+            }
+        })
+        .collect();
+    format!("{lo} {bars} {hi}")
+}
+
+impl SimulateReport {
+    /// Monte Carlo figures beside the exact ones, so a reader sees them agree.
+    fn versus_exact(&self) -> Section {
+        let r = &self.row;
+        let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
+        let rows = vec![
+            vec![
+                "mean".into(),
+                format!("{:.2}", r.busiest_mean),
+                r.exact_busiest_mean
+                    .map(|m| format!("{m:.2}"))
+                    .unwrap_or_else(|| "-".into()),
+            ],
+            vec![
+                "p50".into(),
+                fmt::count(r.busiest_p50),
+                opt(r.exact_busiest_p50),
+            ],
+            vec![
+                "p99".into(),
+                fmt::count(r.busiest_p99),
+                opt(r.exact_busiest_p99),
+            ],
+            vec![
+                "p99.9".into(),
+                fmt::count(r.busiest_p999),
+                opt(r.exact_busiest_p999),
+            ],
+            vec![
+                "max over the run".into(),
+                fmt::count(r.busiest_max),
+                match (
+                    r.exact_busiest_over_run_q01,
+                    r.exact_busiest_over_run_median,
+                    r.exact_busiest_over_run_q99,
+                ) {
+                    (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
+                    _ => "-".into(),
+                },
+            ],
+            vec![
+                "quietest shard, min over the run".into(),
+                fmt::count(r.quietest_min),
+                "-".into(),
+            ],
+        ];
+        Section::Grid {
+            title: format!(
+                "Busiest shard per second, writes ({} sampler vs exact)",
+                r.sampler
+            ),
+            header: vec!["figure".into(), "Monte Carlo".into(), "exact".into()],
+            rows,
+        }
+    }
+}
+
+impl Report for SimulateReport {
+    fn rows(&self) -> Vec<Value> {
+        vec![row(&self.row)]
+    }
+
+    fn json(&self) -> Value {
+        let mut v = row(&self.row);
+        v["busiest_histogram"] = json!(self.busiest.bins());
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let mut out = self.figures();
+        out.push(read_cost_section(&self.row.reads));
+        out.push(Section::Note(format!(
+            "busiest shard per second: {}",
+            sparkline(&self.busiest, 48)
+        )));
+        out
+    }
+}
+
+impl SimulateReport {
+    /// The run, the Monte Carlo figures beside the exact ones and the
+    /// over-cap chances (without the read cost and the sparkline).
+    pub fn figures(&self) -> Vec<Section> {
+        let r = &self.row;
+        let ci = |c: [f64; 2]| format!("95% CI {} to {}", fmt::prob(c[0]), fmt::prob(c[1]));
+        vec![
+            Section::pairs(
+                "Simulation (Monte Carlo)",
+                vec![
+                    ("scenario", r.scenario.clone()),
+                    (
+                        "load",
+                        format!(
+                            "{} likes/s ({}) over {} shards, cap {} writes/s",
+                            fmt::num(r.rate),
+                            r.traffic,
+                            r.shards,
+                            fmt::count(r.cap)
+                        ),
+                    ),
+                    ("simulated seconds", fmt::count(r.seconds)),
+                    ("seed", r.seed.to_string()),
+                    (
+                        "average per shard",
+                        format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
+                    ),
+                ],
+            ),
+            self.versus_exact(),
+            Section::pairs(
+                "Over the cap (more than the cap in one second)",
+                vec![
+                    (
+                        "seconds over the cap",
+                        format!(
+                            "{} of {}",
+                            fmt::count(r.seconds_over_cap),
+                            fmt::count(r.seconds)
+                        ),
+                    ),
+                    (
+                        "P(a second over), Monte Carlo",
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_over_cap_per_second),
+                            ci(r.p_over_cap_ci95)
+                        ),
+                    ),
+                    (
+                        "P(a second over), exact",
+                        match (
+                            r.exact_p_over_cap_per_second,
+                            r.exact_ln_p_over_cap_per_second,
+                        ) {
+                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
+                            _ => "not computed (see shardplan risk)".into(),
+                        },
+                    ),
+                    (
+                        "P(any second over in a run this long), Monte Carlo",
+                        format!(
+                            "{} ({})",
+                            fmt::prob(r.p_any_over_cap),
+                            ci(r.p_any_over_cap_ci95)
+                        ),
+                    ),
+                    (
+                        "P(any second over in a run this long), exact",
+                        r.exact_p_any_over_cap
+                            .map(fmt::prob)
+                            .unwrap_or_else(|| "not computed".into()),
+                    ),
+                ],
+            ),
+        ]
+    }
+}

@@ -1,0 +1,195 @@
+//! The time line's view: writes accepted and rejected, the monitor's raise
+//! schedule and the grid of monitor settings around it.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::model::timeline::{MonitorGridRow, TimelineReport};
+use crate::output::{fmt, row, Report, Section};
+
+/// A time-line run, plus the monitor grid when there is a monitor.
+pub struct TimelineView {
+    pub scenario: String,
+    pub report: TimelineReport,
+    pub grid: Option<Vec<MonitorGridRow>>,
+}
+
+#[derive(Serialize)]
+struct TimelineHead<'a> {
+    scenario: &'a str,
+    #[serde(flatten)]
+    report: &'a TimelineReport,
+}
+
+impl Report for TimelineView {
+    fn rows(&self) -> Vec<Value> {
+        let mut v = row(&TimelineHead {
+            scenario: &self.scenario,
+            report: &self.report,
+        });
+        // CSV: the raise schedule as flat columns, not a nested object.
+        if let Value::Object(map) = &mut v {
+            let raise = map.remove("raise");
+            for key in [
+                "decided_second",
+                "read_shards_stored",
+                "write_shards_stored",
+                "all_read_second",
+                "all_write_second",
+            ] {
+                let value = raise
+                    .as_ref()
+                    .and_then(|r| r.get(key))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                map.insert(format!("raise_{key}"), value);
+            }
+        }
+        vec![v]
+    }
+
+    fn json(&self) -> Value {
+        let mut v = row(&TimelineHead {
+            scenario: &self.scenario,
+            report: &self.report,
+        });
+        if let Some(grid) = &self.grid {
+            v["monitor_grid"] = json!(grid);
+        }
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.report;
+        let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "none".into());
+        let mut out = vec![
+            Section::pairs(
+                "Time line",
+                vec![
+                    ("scenario", self.scenario.clone()),
+                    ("seconds", fmt::count(r.seconds)),
+                    ("traffic", r.traffic.name().to_string()),
+                    ("seed", r.seed.to_string()),
+                    ("peak rate", format!("{} likes/s", fmt::num(r.peak_rate))),
+                    (
+                        "store per shard key",
+                        format!(
+                            "cap {} writes/s, {} s of burst",
+                            fmt::count(r.cap),
+                            r.burst_seconds
+                        ),
+                    ),
+                    (
+                        "shards",
+                        format!(
+                            "{} at the start, {} at the end",
+                            r.start_shards, r.final_shards
+                        ),
+                    ),
+                ],
+            ),
+            Section::pairs(
+                "Writes",
+                vec![
+                    ("likes sent", fmt::count(r.total_writes)),
+                    ("accepted", fmt::count(r.accepted_writes)),
+                    (
+                        "rejected",
+                        format!(
+                            "{} ({})",
+                            fmt::count(r.rejected_writes),
+                            fmt::percent(r.rejected_share)
+                        ),
+                    ),
+                    (
+                        "seconds with rejections",
+                        fmt::count(r.seconds_with_rejections),
+                    ),
+                    ("first rejection in second", opt(r.first_rejection_second)),
+                    ("last rejection in second", opt(r.last_rejection_second)),
+                    (
+                        "busiest shard key, max in a second",
+                        fmt::count(r.busiest_max),
+                    ),
+                ],
+            ),
+        ];
+        if let Some(raise) = &r.raise {
+            out.push(Section::pairs(
+                "Hot-key monitor",
+                vec![
+                    (
+                        "threshold crossed at the end of second",
+                        fmt::count(raise.decided_second),
+                    ),
+                    (
+                        "read_shards stored from second",
+                        fmt::count(raise.read_shards_stored),
+                    ),
+                    (
+                        "write_shards stored from second",
+                        fmt::count(raise.write_shards_stored),
+                    ),
+                    (
+                        "every server reads the new shards from",
+                        fmt::count(raise.all_read_second),
+                    ),
+                    (
+                        "every server writes the new shards from",
+                        fmt::count(raise.all_write_second),
+                    ),
+                    (
+                        "rejected before the raise took effect",
+                        fmt::count(r.rejected_before_raise),
+                    ),
+                    ("rejected after", fmt::count(r.rejected_after_raise)),
+                    (
+                        "lowest displayed / true total",
+                        format!(
+                            "{:.4} ({} seconds undercounted)",
+                            r.min_displayed_ratio, r.undercount_seconds
+                        ),
+                    ),
+                ],
+            ));
+        } else if self.grid.is_some() {
+            out.push(Section::Note(
+                "The monitor never saw the threshold crossed.".into(),
+            ));
+        }
+        if let Some(grid) = &self.grid {
+            out.push(Section::Grid {
+                title: "How threshold, window and settings TTL change the rejections (same seed)"
+                    .into(),
+                header: [
+                    "threshold",
+                    "window s",
+                    "TTL s",
+                    "raised at",
+                    "all servers at",
+                    "rejected before raise",
+                    "rejected in all",
+                    "share",
+                ]
+                .map(String::from)
+                .to_vec(),
+                rows: grid
+                    .iter()
+                    .map(|g| {
+                        vec![
+                            fmt::num(g.threshold),
+                            g.window_seconds.to_string(),
+                            g.settings_ttl_seconds.to_string(),
+                            opt(g.raise_decided_second),
+                            opt(g.all_servers_second),
+                            fmt::count(g.rejected_before_raise),
+                            fmt::count(g.rejected_writes),
+                            fmt::percent(g.rejected_share),
+                        ]
+                    })
+                    .collect(),
+            });
+        }
+        out
+    }
+}
