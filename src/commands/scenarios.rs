@@ -1,47 +1,31 @@
-//! `shardplan scenarios`: the bundled scenarios, one line each.
-
-use serde::Serialize;
-use serde_json::Value;
+//! `shardplan scenarios`: the bundled scenarios, what each describes and
+//! the commands that take it.
 
 use crate::cli::ScenariosArgs;
 use crate::config::scenario;
-use crate::output::{row, OutputSet, Report, Section};
-
-#[derive(Debug, Clone, Serialize)]
-pub struct ScenarioRow {
-    pub name: String,
-    pub description: String,
-}
-
-struct ScenarioList(Vec<ScenarioRow>);
-
-impl Report for ScenarioList {
-    fn rows(&self) -> Vec<Value> {
-        self.0.iter().map(row).collect()
-    }
-    fn json(&self) -> Value {
-        Value::Array(self.rows())
-    }
-    fn sections(&self) -> Vec<Section> {
-        vec![Section::Grid {
-            title: "Bundled scenarios (use --scenario NAME, or --scenario path/to.toml)".into(),
-            header: vec!["name".into(), "description".into()],
-            rows: self
-                .0
-                .iter()
-                .map(|r| vec![r.name.clone(), r.description.clone()])
-                .collect(),
-        }]
-    }
-}
+use crate::output::OutputSet;
+use crate::views::scenarios::{ScenarioList, ScenarioRow};
 
 pub fn run(args: ScenariosArgs) -> anyhow::Result<()> {
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut rows = Vec::new();
     for (name, _) in scenario::BUNDLED {
         let loaded = scenario::load(name)?;
+        let mut commands: Vec<&str> = Vec::new();
+        for c in loaded.kinds.iter().flat_map(|k| k.commands()) {
+            if !commands.contains(c) {
+                commands.push(c);
+            }
+        }
         rows.push(ScenarioRow {
             name: name.to_string(),
+            describes: loaded
+                .kinds
+                .iter()
+                .map(|k| k.name())
+                .collect::<Vec<_>>()
+                .join(", "),
+            commands: commands.join(", "),
             description: loaded.scenario.description.unwrap_or_default(),
         });
     }

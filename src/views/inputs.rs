@@ -6,12 +6,18 @@ use serde_json::Value;
 use crate::config::Inputs;
 use crate::output::{fmt, Report, Section};
 
-/// A JSON value as a person reads it: numbers with separators, strings bare.
-fn shown(v: &Value) -> String {
+/// A JSON value as a person reads it: numbers with separators (a seed is
+/// an identifier, printed as typed), strings bare, short lists inline.
+fn shown(key: &str, v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
+        Value::Number(n) if key.ends_with("seed") => n.to_string(),
         Value::Number(n) => n.as_f64().map(fmt::num).unwrap_or_else(|| n.to_string()),
-        Value::Array(items) if items.len() > 4 => format!("{} values", items.len()),
+        Value::Array(items) if items.len() > 6 => format!("{} values", items.len()),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(|i| shown(key, i)).collect();
+            format!("[{}]", items.join(", "))
+        }
         other => other.to_string(),
     }
 }
@@ -24,7 +30,13 @@ pub fn section(inputs: &Inputs) -> Section {
         rows: inputs
             .entries()
             .iter()
-            .map(|e| vec![e.key.to_string(), shown(&e.value), e.source.to_string()])
+            .map(|e| {
+                vec![
+                    e.key.to_string(),
+                    shown(e.key, &e.value),
+                    e.source.to_string(),
+                ]
+            })
             .collect(),
     }
 }

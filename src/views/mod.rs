@@ -9,6 +9,7 @@ pub mod placement;
 pub mod report;
 pub mod resize;
 pub mod risk;
+pub mod scenarios;
 pub mod simulate;
 pub mod size;
 pub mod timeline;
