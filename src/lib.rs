@@ -5,11 +5,15 @@
 //! writes; reads then sum every shard. This crate answers how many shards,
 //! how likely the busiest shard is to go over the cap, and what reads cost.
 //!
-//! Layout: the model lives here (one concept per module); `main.rs` and
-//! `cli.rs` are a thin shell that turns flags into validated plans.
+//! Layout: the library's API is the model ([`model`], one concept per
+//! module) and the Redis driver ([`measure`]); the shell (flags, the one
+//! configuration step that resolves every input with its source, the views
+//! and the output formats) is private, reached by the binary through
+//! `shell::main`. `docs/architecture.md` maps each concept to its file.
 //! Conventions every module follows:
-//! - constructors validate and return [`error::InputError`] naming the flag
-//!   or field; `main` turns those into one stderr line and exit code 2;
+//! - constructors validate and return a [`error::ParamError`] naming the
+//!   model's parameter; the shell attaches the flag or scenario field the
+//!   value came from and prints one stderr line, exit code 2;
 //! - every random figure comes from an explicit seed, with one RNG stream per
 //!   fixed-size chunk of work so results do not depend on the thread count;
 //! - results are `#[derive(Serialize)]` row structs rendered by `output`.
@@ -33,12 +37,49 @@
 //! # Ok::<(), shardplan::error::InputError>(())
 //! ```
 
-pub mod chart;
-pub mod cli;
-pub mod commands;
-pub mod config;
 pub mod error;
 pub mod measure;
 pub mod model;
-pub mod output;
-pub mod views;
+
+// The shell: flags, resolution, views and output. Not part of the library's
+// API; the binary reaches it through `shell::main`.
+mod chart;
+mod cli;
+mod commands;
+mod config;
+mod output;
+mod views;
+
+#[doc(hidden)]
+pub mod shell {
+    //! The binary's entry point (not part of the library's API).
+
+    use std::process::ExitCode;
+
+    use crate::error::{InputError, ParamError};
+
+    /// Parses the command line, runs the command, prints one line on error
+    /// and picks the exit code: 2 for bad input, 1 for anything else.
+    pub fn main() -> ExitCode {
+        let result = crate::cli::parse()
+            .map_err(anyhow::Error::from)
+            .and_then(crate::commands::dispatch);
+        let Err(e) = result else {
+            return ExitCode::SUCCESS;
+        };
+        // A reader that stops early (`shardplan man | head`) is not an error.
+        let broken_pipe = e
+            .chain()
+            .filter_map(|c| c.downcast_ref::<std::io::Error>())
+            .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe);
+        if broken_pipe {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!("shardplan: {e}");
+        if e.downcast_ref::<InputError>().is_some() || e.downcast_ref::<ParamError>().is_some() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::from(1)
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! from, so the error names what the user wrote.
 
 use crate::error::{InputError, InputResult, ParamResult};
-use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
 /// Runs a model check and names `source` in its error.
@@ -34,11 +33,6 @@ pub fn probability_open(source: &str, v: f64) -> InputResult<f64> {
 /// See [`validate::rate`].
 pub fn rate(source: &str, v: f64) -> InputResult<f64> {
     attach(source, validate::rate("value", v))
-}
-
-/// See [`validate::traffic_rate`].
-pub fn traffic_rate(source: &str, v: f64, model: TrafficModel) -> InputResult<f64> {
-    attach(source, validate::traffic_rate("value", v, model))
 }
 
 /// See [`validate::count`].

@@ -23,7 +23,7 @@ pub mod source;
 pub mod timeline;
 
 pub use scenario::{Kind, Loaded};
-pub use source::{Input, Inputs, Source, Sourced};
+pub use source::{Inputs, Source, Sourced};
 
 use crate::error::{InputError, InputResult};
 

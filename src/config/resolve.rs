@@ -10,16 +10,6 @@ use crate::model::compare::exactly_once::{transactional_cap, transactional_write
 use crate::model::sizing::{ReadPlan, SafeRate, SizingPlan};
 use crate::model::store::{Store, StorePreset};
 
-/// The hot spell's length and traffic model, flags over scenario.
-pub fn span(l: &Loaded, a: &crate::cli::RiskSpan) -> (f64, crate::model::traffic::TrafficModel) {
-    (
-        a.duration
-            .or(l.scenario.duration_seconds)
-            .unwrap_or(crate::model::defaults::DEFAULT_DURATION_SECONDS),
-        a.traffic.or(l.scenario.traffic).unwrap_or_default(),
-    )
-}
-
 /// The scenario named by --scenario, or the default one.
 pub fn load_scenario(args: &ScenarioArgs) -> InputResult<Loaded> {
     let loaded = scenario::load(args.scenario.as_deref().unwrap_or(scenario::DEFAULT))?;

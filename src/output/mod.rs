@@ -12,7 +12,7 @@ pub mod table;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use sink::{Destination, OutputSet};
+pub use sink::OutputSet;
 
 /// A block of human-readable output (tables and Markdown).
 #[derive(Debug, Clone, PartialEq)]

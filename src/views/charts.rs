@@ -86,15 +86,8 @@ pub fn busiest_svg(p: &SimPlan, safe: f64, tally: &SimTally) -> anyhow::Result<(
 
 /// Buckets of consecutive seconds, each kept as its highest rate, shard
 /// count and rejections (the peaks are what a reader looks for), so the
-/// chart has at most `max_points` points. Deterministic: no sampling.
-pub fn downsample(rows: &[TimelineRow], max_points: usize) -> Vec<TimelineRow> {
-    let mut d = Downsampler::new(rows.len() as u64, max_points);
-    rows.iter().for_each(|r| d.push(r));
-    d.finish()
-}
-
-/// [`downsample`] while the rows stream by: memory is the points kept, not
-/// the seconds run.
+/// chart has at most `max_points` points, while the rows stream by: memory
+/// is the points kept, not the seconds run. Deterministic: no sampling.
 pub struct Downsampler {
     width: u64,
     filled: u64,
@@ -171,6 +164,12 @@ mod tests {
         );
         assert!(c.contains(&1001) && c.contains(&2002) && c[0] == 500);
         assert!(c.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    fn downsample(rows: &[TimelineRow], max_points: usize) -> Vec<TimelineRow> {
+        let mut d = Downsampler::new(rows.len() as u64, max_points);
+        rows.iter().for_each(|r| d.push(r));
+        d.finish()
     }
 
     #[test]

@@ -19,9 +19,7 @@ mod kind;
 mod sections;
 
 pub use kind::Kind;
-pub use sections::{
-    CurveSection, FleetSection, MonitorSection, PinnedSection, ResizeSection, StoreSection,
-};
+pub use sections::{CurveSection, FleetSection, MonitorSection, ResizeSection, StoreSection};
 
 use super::source::{Source, Sourced};
 use crate::error::{InputError, InputResult};

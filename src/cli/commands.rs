@@ -1,0 +1,290 @@
+//! Each subcommand's flags.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::groups::{
+    OutputArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
+};
+use super::parse::{whole_number, whole_seconds_or_zero};
+use crate::model::store::Store;
+use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
+use crate::model::traffic::TrafficModel;
+
+#[derive(Debug, Clone, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RiskArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Likes/s (default: the planned peak).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Shard count (default: what `size` gives).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Shard counts: an inclusive range 10..40, a list 10,20,30, or one count (default 10..40).
+    #[arg(long, value_name = "RANGE")]
+    pub shards: Option<String>,
+    /// Likes/s: one rate or a list 9000,14000,18000 (default: the planned peak).
+    #[arg(long, value_name = "LIST")]
+    pub rate: Option<String>,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SizeArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    /// Size by risk: the fewest shards whose chance of any second over the cap
+    /// during --duration is at most this (e.g. 0.01).
+    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    pub risk: Option<f64>,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SimulateArgs {
+    #[command(flatten)]
+    pub sim: SimInputs,
+    #[command(flatten)]
+    pub timeline: TimelineArgs,
+    /// Stream one CSV row per simulated second to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub per_second: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+/// The charts `shardplan chart` draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChartKind {
+    /// Histogram of the per-second busiest shard, cap and safe rate marked.
+    Busiest,
+    /// Exact over-cap risk against shard count (log scale), per second and over --duration.
+    Risk,
+    /// Rate, shard count and rejected writes over time (a time-line scenario or flags).
+    Timeline,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ChartArgs {
+    /// Which chart.
+    #[arg(long, value_enum, default_value = "busiest")]
+    pub kind: ChartKind,
+    /// The SVG file to write.
+    #[arg(long, short = 'o', value_name = "FILE.svg")]
+    pub output: PathBuf,
+    /// --kind risk: shard counts, a range 10..40 or a list 10,20,30
+    /// (default: half to twice the sized count).
+    #[arg(long, value_name = "RANGE")]
+    pub shard_range: Option<String>,
+    /// --kind risk: how long the hot spell lasts, e.g. 4h (default 4h).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
+    pub duration: Option<f64>,
+    #[command(flatten)]
+    pub sim: SimInputs,
+    #[command(flatten)]
+    pub timeline: TimelineArgs,
+    /// Print every resolved input with its value and source to stderr.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReportArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// The folder to write report.md and its SVG charts to (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "report")]
+    pub out: PathBuf,
+    /// Master seed of the simulation (default: the scenario's, else 2026).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// Simulated seconds (default: the scenario's, else 2000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub seconds: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Add an "Explain: inputs" section listing every resolved input with
+    /// its value and source.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ResizeArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Shards before.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub from: Option<u64>,
+    /// Shards after (more than --from: a grow; fewer: a shrink).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub to: Option<u64>,
+    /// Grow: which setting is raised first.
+    #[arg(long, value_enum)]
+    pub order: Option<ResizeOrder>,
+    /// Grow: likes on the counter before the grow (default 500).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub likes_before: Option<u64>,
+    /// Grow: likes arriving during the grow (default 1000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub likes_after: Option<u64>,
+    /// Grow: how long servers cache the shard settings, e.g. 60s (default 60s).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
+    pub settings_ttl: Option<u64>,
+    /// Shrink: fold each old shard as two separate writes or one transaction.
+    #[arg(long, value_enum)]
+    pub fold: Option<FoldMode>,
+    /// Shrink: how readers read the shards.
+    #[arg(long, value_enum)]
+    pub read: Option<ReadMode>,
+    /// Shrink, separate writes: which of the two writes goes first.
+    #[arg(long, value_enum)]
+    pub step_order: Option<StepOrder>,
+    /// Seed of the simulated grow.
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["stdin", "template"])))]
+pub struct KeysArgs {
+    /// Read keys from stdin, one per line (bytes as given).
+    #[arg(long)]
+    pub stdin: bool,
+    /// A key template with a <shard> placeholder, e.g. 'reel:8841:likes:<shard>'.
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: Option<String>,
+    /// Shards to expand the template for (0..S-1) (default 20).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    /// Zero-pad the shard number to this width (default 0: no padding).
+    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number)]
+    pub pad: Option<u64>,
+    /// Cluster masters the 16,384 slots are split over (as redis-cli --cluster create does).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub nodes: Option<u64>,
+    /// redis-cluster (default): slots and nodes; sorted: key order and tablets.
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
+    /// Exit 1 when two shards share a slot, a node is over its share, or (sorted) the keys are contiguous.
+    #[arg(long)]
+    pub check: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct PartitionsArgs {
+    /// Shard keys of the counter.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: u64,
+    /// Partitions the store hashes keys onto.
+    #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = whole_number)]
+    pub partitions: u64,
+    /// Likes/s on the counter (adds the over-cap chance).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Writes/s one partition accepts (default: the --store preset's, else 1000).
+    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    pub cap: Option<f64>,
+    /// A store preset for the partition cap (see `shardplan stores`).
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
+    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed; needs --rate).
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+    /// Seed for the Monte Carlo parts (default 2026).
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// Placements sampled when Monte Carlo is used.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub trials: Option<u64>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct StoresArgs {
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MeasureArgs {
+    /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster).
+    #[arg(long, value_name = "URL")]
+    pub redis: String,
+    /// Talk Redis Cluster (route by slot, report ops per node).
+    #[arg(long)]
+    pub cluster: bool,
+    /// Shard keys.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "16")]
+    pub shards: u64,
+    /// Concurrent connections.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "50")]
+    pub clients: u64,
+    /// How long each phase runs, e.g. 10s.
+    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    pub duration: String,
+    /// Stop each phase after this many INCRs.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub max_ops: Option<u64>,
+    /// Commands per pipeline (1 = no pipelining).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "1")]
+    pub pipeline: u64,
+    /// Shard key template with a <shard> placeholder.
+    #[arg(long, value_name = "TEMPLATE", default_value = "likes:<shard>")]
+    pub template: String,
+    /// Leave the keys in place afterwards.
+    #[arg(long)]
+    pub keep: bool,
+    /// Reset keys that already exist instead of refusing to run.
+    #[arg(long)]
+    pub overwrite: bool,
+    #[command(flatten)]
+    pub out: OutputArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScenariosArgs {
+    #[command(flatten)]
+    pub out: OutputArgs,
+}

@@ -1,0 +1,187 @@
+//! Flag groups several commands share: the scenario, the sizing inputs, the
+//! read path, the output, the hot spell, a simulation and a time line.
+//! Each flag's doc line is its `--help` text and its default.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::parse::{whole_number, whole_seconds, whole_seconds_or_zero};
+use crate::model::simulation::SamplerKind;
+use crate::model::store::Store;
+use crate::model::timeline::bucket::BurstStart;
+use crate::model::traffic::TrafficModel;
+use crate::output::Format;
+
+/// Which scenario supplies the defaults.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ScenarioArgs {
+    /// A bundled scenario name (see `shardplan scenarios`) or a path to a TOML file.
+    #[arg(long, value_name = "NAME|FILE")]
+    pub scenario: Option<String>,
+}
+
+/// The inputs of the rule-of-thumb sizing.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SizingArgs {
+    /// Planned peak likes/s on the hot counter.
+    #[arg(
+        long,
+        value_name = "LIKES_PER_S",
+        allow_negative_numbers = true,
+        conflicts_with_all = ["observed", "growth"]
+    )]
+    pub peak: Option<f64>,
+    /// The highest rate seen so far, likes/s (peak = observed x growth).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub observed: Option<f64>,
+    /// Planning factor over the observed rate (default 1.5).
+    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    pub growth: Option<f64>,
+    /// The store's write cap per key (partition), writes/s (default 1000).
+    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    pub cap: Option<f64>,
+    /// Safe writes/s to plan per key, at most the cap.
+    #[arg(
+        long,
+        value_name = "WRITES_PER_S",
+        allow_negative_numbers = true,
+        conflicts_with = "headroom"
+    )]
+    pub safe: Option<f64>,
+    /// Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default 0.3).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub headroom: Option<f64>,
+    /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
+    #[arg(long, value_enum)]
+    pub store: Option<Store>,
+    /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
+    #[arg(long, value_name = "FILE", conflicts_with = "cap")]
+    pub cap_from_measure: Option<PathBuf>,
+    /// Like row and shard increment commit in one transaction: each write costs the
+    /// store's transactional units (2 on DynamoDB), so a key takes cap / cost likes/s.
+    #[arg(long)]
+    pub transactional: bool,
+}
+
+/// How the count is read.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ReadArgs {
+    /// Views of the count per second (default 50000).
+    #[arg(long, value_name = "PER_S", allow_negative_numbers = true)]
+    pub views: Option<f64>,
+    /// Likes servers, each caching the sum (default 40).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub servers: Option<u64>,
+    /// Seconds each server caches the sum; 0 = no cache (default 2).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    pub cache_seconds: Option<f64>,
+    /// Items one batch read fetches (default 100, DynamoDB BatchGetItem).
+    #[arg(long, value_name = "ITEMS", allow_negative_numbers = true, value_parser = whole_number)]
+    pub batch_size: Option<u64>,
+    /// The store's read cap per key, reads/s (default 3000).
+    #[arg(long, value_name = "READS_PER_S", allow_negative_numbers = true)]
+    pub read_cap: Option<f64>,
+}
+
+/// Where and how results are written.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Output format (default: table on stdout; for --output, the file's extension).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Write to FILE instead of stdout (.csv, .json, .md, .txt, .tsv); repeat for several files.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Vec<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Print every resolved input with its value and where it came from
+    /// (flag, scenario field, store preset or default) before the results.
+    #[arg(long)]
+    pub explain: bool,
+}
+
+/// How long the hot spell lasts and how its likes arrive (exact math).
+#[derive(Debug, Clone, Args)]
+pub struct RiskSpan {
+    /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
+    pub duration: Option<f64>,
+    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+}
+
+/// What to simulate (shared by `simulate`, `chart` and `report`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct SimInputs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    /// Likes/s to simulate (default: the planned peak).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub rate: Option<f64>,
+    /// Shard count (default: what `size` gives).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    /// Simulated seconds (default 2000).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub seconds: Option<u64>,
+    /// Likes per second: exactly the rate, or Poisson with that mean.
+    #[arg(long, value_enum)]
+    pub traffic: Option<TrafficModel>,
+    /// Master seed: the same seed gives the same output for any --threads.
+    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub threads: Option<u64>,
+    /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
+    /// multinomial (every shard, S - 1 binomials a second) or exact-table (default auto).
+    #[arg(long, value_enum)]
+    pub sampler: Option<SamplerKind>,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+}
+
+/// Time-line options: burst capacity and the hot-key monitor. Any of them
+/// (or a scenario with [curve], [store] or [monitor]) makes `simulate` follow
+/// the time line second by second.
+#[derive(Debug, Clone, Default, Args)]
+pub struct TimelineArgs {
+    /// Seconds of unused capacity each shard key keeps as burst (DynamoDB: 300; 0 = none).
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
+    pub burst_seconds: Option<u64>,
+    /// Whether the burst bucket starts full or empty.
+    #[arg(long, value_enum)]
+    pub burst_start: Option<BurstStart>,
+    /// Run the hot-key monitor (default settings unless the scenario or flags below say otherwise).
+    #[arg(long)]
+    pub monitor: bool,
+    /// Monitor: likes/s (mean over the window) that raise the reel (default 300).
+    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    /// Monitor: the window the rate is measured over, e.g. 60s or 2m (default 60s).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
+    pub window: Option<u64>,
+    /// Monitor: how long each likes server caches the shard settings (default 60s; 0 = no cache).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
+    pub settings_ttl: Option<u64>,
+    /// Monitor: shards after the raise (default 20).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub target_shards: Option<u64>,
+}
+
+impl TimelineArgs {
+    pub fn any(&self) -> bool {
+        self.burst_seconds.is_some()
+            || self.burst_start.is_some()
+            || self.monitor
+            || self.threshold.is_some()
+            || self.window.is_some()
+            || self.settings_ttl.is_some()
+            || self.target_shards.is_some()
+    }
+}
