@@ -33,3 +33,4 @@ pub fn bad_input(args: &[&str], what: &str) {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+pub mod stats;
