@@ -47,6 +47,13 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     };
     let rule_shards = sizing.plan.size().shards;
     let placement = placement_sections(&r.scenario, rule_shards)?;
+    let s = r.scenario.scenario.clone();
+    if let Some(t) = r.field("key_template", &s.key_template) {
+        r.inputs.record("key_template", &t);
+    }
+    if let Some(n) = r.field("nodes", &s.nodes) {
+        r.inputs.record("nodes", &n);
+    }
 
     prepare_dir(&args.out)?;
     let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));

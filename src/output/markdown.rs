@@ -6,6 +6,33 @@ use super::{table::draw, Exporter, Report, Section};
 
 pub struct MarkdownExporter;
 
+/// A table cell as Markdown text: outside a `code span`, `<` before a
+/// letter or `/` would open an HTML tag (a key template's `<shard>` would
+/// vanish in a viewer), so it is written `&lt;`; `<=` and `< 1` stay as
+/// typed, and code spans are left alone (they show their text literally).
+fn cell(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_code = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('`', _) => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            ('<', Some(n)) if !in_code && (n.is_ascii_alphabetic() || *n == '/') => {
+                out.push_str("&lt;")
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn cells(row: &[String]) -> Vec<String> {
+    row.iter().map(|c| cell(c)).collect()
+}
+
 impl Exporter for MarkdownExporter {
     fn render(&self, report: &dyn Report) -> anyhow::Result<Vec<u8>> {
         let mut out = String::new();
@@ -18,10 +45,7 @@ impl Exporter for MarkdownExporter {
                     let grid = Section::Grid {
                         title: String::new(),
                         header: vec!["what".into(), "value".into()],
-                        rows: rows
-                            .iter()
-                            .map(|(k, v)| vec![k.clone(), v.clone()])
-                            .collect(),
+                        rows: rows.iter().map(|(k, v)| vec![cell(k), cell(v)]).collect(),
                     };
                     out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
                 }
@@ -33,8 +57,8 @@ impl Exporter for MarkdownExporter {
                     out.push_str(&format!("### {title}\n\n"));
                     let grid = Section::Grid {
                         title: String::new(),
-                        header: header.clone(),
-                        rows: rows.clone(),
+                        header: cells(header),
+                        rows: rows.iter().map(|r| cells(r)).collect(),
                     };
                     out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
                 }
@@ -45,5 +69,21 @@ impl Exporter for MarkdownExporter {
         let mut bytes = out.trim_end().as_bytes().to_vec();
         bytes.push(b'\n');
         Ok(bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn tags_are_escaped_comparisons_are_not() {
+        assert_eq!(
+            cell("reel:8841:likes:<shard>"),
+            "reel:8841:likes:&lt;shard>"
+        );
+        assert_eq!(cell("P <= 0.01"), "P <= 0.01");
+        assert_eq!(cell("a < b"), "a < b");
+        assert_eq!(cell("`t:<shard>`"), "`t:<shard>`");
     }
 }
