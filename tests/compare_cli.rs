@@ -5,6 +5,11 @@ mod common;
 use common::{bad_input, json_of, shardplan};
 use serde_json::Value;
 
+/// `compare --format json`'s rows (the document is `{"inputs", "rows"}`).
+fn rows_of(args: &[&str]) -> Value {
+    json_of(args)["rows"].clone()
+}
+
 fn strategy<'a>(rows: &'a Value, name: &str) -> &'a Value {
     rows.as_array()
         .unwrap()
@@ -15,7 +20,7 @@ fn strategy<'a>(rows: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn one_row_per_strategy_with_the_hand_computed_figures() {
-    let rows = json_of(&["compare", "--rate", "9000"]);
+    let rows = rows_of(&["compare", "--rate", "9000"]);
     let names: Vec<&str> = rows
         .as_array()
         .unwrap()
@@ -78,7 +83,7 @@ fn one_row_per_strategy_with_the_hand_computed_figures() {
 fn sharded_risk_is_the_risk_model() {
     // The same figure `size`'s shards get from exact::Risk (20 shards,
     // 14,000 likes/s fixed, cap 1,000, 4 h).
-    let rows = json_of(&["compare"]);
+    let rows = rows_of(&["compare"]);
     let sharded = strategy(&rows, "sharded");
     let risk = shardplan::model::exact::Risk::compute(
         14_000.0,
@@ -94,7 +99,7 @@ fn sharded_risk_is_the_risk_model() {
 
 #[test]
 fn flush_period_and_servers_set_the_buffered_writes() {
-    let rows = json_of(&[
+    let rows = rows_of(&[
         "compare",
         "--servers",
         "40",
@@ -107,7 +112,7 @@ fn flush_period_and_servers_set_the_buffered_writes() {
     assert_eq!(b["writes_per_key_per_second"], 20.0);
     assert_eq!(b["crash_loss_likes"], 450.0);
     // Firestore: 1 write/s per key. 40 servers need a key each at 1 s.
-    let rows = json_of(&["compare", "--store", "firestore", "--rate", "9000"]);
+    let rows = rows_of(&["compare", "--store", "firestore", "--rate", "9000"]);
     assert_eq!(strategy(&rows, "buffered")["p_over_cap_per_second"], 1.0);
     let sb = strategy(&rows, "sharded-buffered");
     assert_eq!(sb["keys"], 40);
@@ -138,7 +143,7 @@ fn transactional_halves_the_cap_and_doubles_the_shards() {
 #[test]
 fn transactional_compare_reports_conflicts_and_no_drift() {
     // No conflicts (0 ms): 40 shards, 350 likes/s each, cap 500 likes.
-    let rows = json_of(&["compare", "--transactional", "--txn-ms", "0"]);
+    let rows = rows_of(&["compare", "--transactional", "--txn-ms", "0"]);
     let s = strategy(&rows, "sharded");
     assert_eq!(s["keys"], 40);
     assert_eq!(s["cap_likes_per_key"], 500.0);
@@ -146,7 +151,7 @@ fn transactional_compare_reports_conflicts_and_no_drift() {
     assert_eq!(s["net_drift_per_hour"], 0.0);
     assert_eq!(strategy(&rows, "log")["double_count_likes"], 0.0);
     // 2 ms at 40 shards: r d = 0.7, p = 1 - e^-0.7, attempts e^0.7.
-    let rows = json_of(&[
+    let rows = rows_of(&[
         "compare",
         "--transactional",
         "--txn-ms",
@@ -160,7 +165,7 @@ fn transactional_compare_reports_conflicts_and_no_drift() {
     let cancels = s["cancellations_per_second"].as_f64().unwrap();
     assert!((cancels - 14_000.0 * (0.7f64.exp() - 1.0)).abs() < 1e-6);
     // Sized for the retries by default: more than 40 shards.
-    let rows = json_of(&["compare", "--transactional", "--txn-ms", "2"]);
+    let rows = rows_of(&["compare", "--transactional", "--txn-ms", "2"]);
     assert!(strategy(&rows, "sharded")["keys"].as_u64().unwrap() > 40);
 }
 
@@ -168,7 +173,7 @@ fn transactional_compare_reports_conflicts_and_no_drift() {
 fn drift_fields_follow_the_retry_policy() {
     // Never retry: nothing counted twice; t (1 - a) of likes missing:
     // 9,000 x 3,600 x 0.01 x 0.5 = 162,000 an hour.
-    let rows = json_of(&[
+    let rows = rows_of(&[
         "compare",
         "--rate",
         "9000",
@@ -183,7 +188,7 @@ fn drift_fields_follow_the_retry_policy() {
     assert!((under - 162_000.0).abs() < 1e-6, "{under}");
     assert!((s["net_drift_per_hour"].as_f64().unwrap() + 162_000.0).abs() < 1e-6);
     // With retries the over-count is about rate x 3600 x t x a.
-    let rows = json_of(&["compare", "--rate", "9000", "--timeout-rate", "0.01"]);
+    let rows = rows_of(&["compare", "--rate", "9000", "--timeout-rate", "0.01"]);
     let over = strategy(&rows, "sharded")["overcount_per_hour"]
         .as_f64()
         .unwrap();

@@ -4,18 +4,19 @@
 use serde_json::Value;
 
 use crate::cli::CompareArgs;
-use crate::config::check;
 use crate::config::load::planned_rate as whole_rate;
-use crate::config::resolve as common;
+use crate::config::{Resolver, Sourced};
 use crate::error::InputError;
 use crate::model::compare::approx::{approx_rows, ApproxInputs};
-use crate::model::compare::exactly_once::{
-    shards_for_conflicts, transactional_write_cost, DriftModel,
-};
+use crate::model::compare::exactly_once::{shards_for_conflicts, DriftModel};
 use crate::model::compare::strategies::{
     compare, num, run_length, CompareInputs, Comparison, StrategyRow, Transactional,
 };
-use crate::model::defaults::MAX_TXN_MS;
+use crate::model::defaults::{
+    DEFAULT_APPLIED_SHARE, DEFAULT_FLUSH_SECONDS, DEFAULT_LOG_COMMIT_SECONDS, DEFAULT_RETRIES,
+    DEFAULT_TIMEOUT_RATE, DEFAULT_TXN_MS, MAX_SHARDS, MAX_TXN_MS,
+};
+use crate::model::validate;
 use crate::output::{fmt, row, OutputSet, Report, Section};
 
 /// `compare`'s report: the rows plus what the tables need.
@@ -277,93 +278,108 @@ impl Report for CompareReport {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
-    let scenario = common::load_scenario(&args.scenario)?;
-    let s = &scenario.scenario;
-    let (peak, plan) = common::sizing_plan(&scenario, &args.sizing)?;
-    let reads = common::read_plan(&scenario, &args.reads, args.sizing.store)?;
-    let rate = match args.rate {
-        Some(r) => check::rate("--rate", r)?,
-        None => whole_rate(
-            s.rate.unwrap_or(peak.peak),
-            args.traffic.or(s.traffic).unwrap_or_default(),
-        ),
-    };
+    let mut r = Resolver::load(
+        args.scenario.scenario.as_deref(),
+        Some(crate::config::scenario::DEFAULT),
+        "compare",
+        super::risk::SERVES,
+    )?;
+    let fallback = r.curve_peak();
+    let sizing = r.sizing(&args.sizing, fallback)?;
+    let presets = r.presets(args.sizing.store);
+    let reads = r.reads(&args.reads, &presets)?;
+    let traffic = r.traffic(args.traffic);
+    let rate = r.rate(args.rate, sizing.peak.peak, traffic)?;
+    let seconds = r.duration(args.duration.map(|d| d as f64))?;
     // The sizing's cap and safe rate are per like; the comparison wants the
     // store's own units (buffered and log writes are not transactions).
-    let cost = common::write_cost(&scenario, &args.sizing);
-    let (cap, safe) = (plan.cap * cost, plan.safe_per_shard() * cost);
-    let transactional = if args.sizing.transactional {
-        let txn_ms = check::non_negative(
-            "--txn-ms",
-            args.txn_ms
-                .unwrap_or(crate::model::defaults::DEFAULT_TXN_MS),
-        )?;
-        if txn_ms > MAX_TXN_MS {
-            return Err(InputError::new(
-                "--txn-ms",
-                format!("must be at most {MAX_TXN_MS} ms (got {txn_ms})"),
-            )
-            .into());
+    let cost = sizing.write_cost.unwrap_or(1.0);
+    let (cap, safe) = (sizing.plan.cap * cost, sizing.plan.safe_per_shard() * cost);
+    let txn_ms = Sourced::flag("--txn-ms", args.txn_ms);
+    let transactional = match (sizing.write_cost, txn_ms) {
+        (Some(write_cost), txn_ms) => {
+            let txn_ms = txn_ms.unwrap_or(Sourced::default(DEFAULT_TXN_MS));
+            let ms = txn_ms.check(|v| validate::non_negative("txn_ms", *v))?;
+            if ms > MAX_TXN_MS {
+                return Err(txn_ms
+                    .error(format!("must be at most {MAX_TXN_MS} ms (got {ms})"))
+                    .into());
+            }
+            r.inputs.record("txn_ms", &txn_ms);
+            Some(Transactional {
+                write_cost,
+                txn_ms: ms,
+            })
         }
-        Some(Transactional {
-            write_cost: transactional_write_cost(args.sizing.store.or(s.store_preset)),
-            txn_ms,
-        })
-    } else {
-        if args.txn_ms.is_some() {
+        (None, Some(_)) => {
             return Err(InputError::new("--txn-ms", "needs --transactional").into());
         }
-        None
+        (None, None) => None,
     };
-    let shards = match (args.shards.or(s.shards), transactional) {
-        (Some(n), _) => n,
-        (None, Some(t)) => {
-            shards_for_conflicts(peak.peak, t.txn_ms, t.write_cost, safe, crate::model::defaults::MAX_SHARDS)
-                .ok_or_else(|| {
-                    InputError::new(
-                        "--txn-ms",
+    let sized = match transactional {
+        Some(t) => {
+            let fewest =
+                shards_for_conflicts(sizing.peak.peak, t.txn_ms, t.write_cost, safe, MAX_SHARDS);
+            match fewest {
+                Some(n) => {
+                    Sourced::derived(n, "the fewest shards that absorb the conflicts' retries")
+                }
+                None if args.shards.is_none() && r.scenario.scenario.shards.is_none() => {
+                    return Err(InputError::new(
+                        r.inputs
+                            .source("txn_ms")
+                            .map(|s| s.to_string())
+                            .unwrap_or("--txn-ms".into()),
                         format!(
                             "{} ms transactions conflict so often at {} likes/s that no shard \
-                             count up to {} keeps under the safe rate; lower --txn-ms or give --shards",
-                            t.txn_ms,
-                            peak.peak,
-                            crate::model::defaults::MAX_SHARDS
+                             count up to {MAX_SHARDS} keeps under the safe rate; lower --txn-ms or \
+                             give --shards",
+                            t.txn_ms, sizing.peak.peak
                         ),
                     )
-                })?
+                    .into())
+                }
+                None => Sourced::derived(MAX_SHARDS, "unused: the shards are given"),
+            }
         }
-        (None, None) => plan.size().shards,
+        None => Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up"),
     };
+    let shards = r.shards(args.shards, sized);
+    let flag = |name: &'static str, v: Option<f64>, default: f64| {
+        Sourced::flag(name, v).unwrap_or(Sourced::default(default))
+    };
+    let flush = flag("--flush-seconds", args.flush_seconds, DEFAULT_FLUSH_SECONDS);
+    let commit = flag(
+        "--log-commit-seconds",
+        args.log_commit_seconds,
+        DEFAULT_LOG_COMMIT_SECONDS,
+    );
+    let timeout = flag("--timeout-rate", args.timeout_rate, DEFAULT_TIMEOUT_RATE);
+    let applied = flag("--applied-share", args.applied_share, DEFAULT_APPLIED_SHARE);
+    let retries =
+        Sourced::flag("--retries", args.retries).unwrap_or(Sourced::default(DEFAULT_RETRIES));
+    let drift = DriftModel::new(
+        rate,
+        r.inputs.take("timeout_rate", timeout),
+        r.inputs.take("applied_share", applied),
+        r.inputs.take("retries", retries),
+    )
+    .map_err(|e| r.blame(e))?;
     let inputs = CompareInputs {
         rate,
         shards,
         cap,
         safe,
-        traffic: args.traffic.or(s.traffic).unwrap_or_default(),
-        duration_seconds: args
-            .duration
-            .map_or(crate::model::defaults::DEFAULT_DURATION_SECONDS, |d| {
-                d as f64
-            }),
+        traffic,
+        duration_seconds: seconds,
         reads,
-        flush_seconds: args
-            .flush_seconds
-            .unwrap_or(crate::model::defaults::DEFAULT_FLUSH_SECONDS),
-        log_commit_seconds: args
-            .log_commit_seconds
-            .unwrap_or(crate::model::defaults::DEFAULT_LOG_COMMIT_SECONDS),
+        flush_seconds: r.inputs.take("flush_seconds", flush),
+        log_commit_seconds: r.inputs.take("log_commit_seconds", commit),
         transactional,
-        drift: DriftModel::new(
-            rate,
-            args.timeout_rate
-                .unwrap_or(crate::model::defaults::DEFAULT_TIMEOUT_RATE),
-            args.applied_share
-                .unwrap_or(crate::model::defaults::DEFAULT_APPLIED_SHARE),
-            args.retries
-                .unwrap_or(crate::model::defaults::DEFAULT_RETRIES),
-        )?,
+        drift,
     }
-    .validate()?;
+    .validate()
+    .map_err(|e| r.blame(e))?;
     // The uniqueness and approximate designs (sets, like rows, HyperLogLog,
     // Count-Min, hashes) from their own model, on the same inputs.
     let mut approx = ApproxInputs::new(
@@ -372,13 +388,14 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         shards,
         cap,
         inputs.duration_seconds,
-    )?;
+    )
+    .map_err(|e| r.blame(e))?;
     approx.servers = inputs.reads.servers;
     approx.cache_seconds = inputs.reads.cache_seconds;
-    if let Some(day) = s.likes_per_day {
-        approx.likes_per_day = day;
+    if let Some(day) = r.field("likes_per_day", &r.scenario.scenario.likes_per_day) {
+        approx.likes_per_day = r.inputs.take("likes_per_day", day);
     }
-    approx.validate()?;
+    approx.validate().map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut comparison = compare(&inputs)?;
     comparison
@@ -387,11 +404,12 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     // One meaning for every row: the store reads one sum of the count (an
     // uncached view) costs; the cached reads/s are that times the sums/s.
     let sums = inputs.reads.cost(shards).sums_cached_per_second;
-    for r in &mut comparison.rows {
-        r.row.reads_per_view = r.row.reads_per_second / sums;
+    for row in &mut comparison.rows {
+        row.row.reads_per_view = row.row.reads_per_second / sums;
     }
-    out.emit(&CompareReport {
-        scenario: scenario.name.clone(),
+    let report = CompareReport {
+        scenario: r.scenario.name.clone(),
         comparison,
-    })
+    };
+    super::emit(out, &report, &r.inputs, args.out.explain)
 }

@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use crate::cli::FleetArgs;
 use crate::config::check;
-use crate::config::resolve as common;
 use crate::error::{InputError, InputResult};
 use crate::model::fleet::{Background, FleetPlan, FleetReport, PinnedReel, PolicyCost};
 use crate::model::sizing::ReadPlan;
@@ -109,7 +108,13 @@ fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
 
 /// Flags over scenario over defaults, validated; and the thread count.
 pub fn resolve(args: &FleetArgs) -> anyhow::Result<(String, FleetPlan, usize)> {
-    let l = common::load_scenario(&args.scenario)?;
+    let l = crate::config::Resolver::load(
+        args.scenario.scenario.as_deref(),
+        None,
+        "fleet",
+        &[crate::config::Kind::Fleet],
+    )?
+    .scenario;
     let s = &l.scenario;
     let f = s.fleet.clone().unwrap_or_default();
     let fld = |name: &str| l.field(&format!("fleet.{name}"));

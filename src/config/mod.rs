@@ -15,7 +15,6 @@ pub mod lists;
 pub mod load;
 pub mod reads;
 pub mod resize;
-pub mod resolve;
 pub mod scenario;
 pub mod simulation;
 pub mod sizing;
