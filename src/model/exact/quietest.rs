@@ -99,7 +99,7 @@ impl QuietestShard {
     /// `rate` likes/s over `shards` shards (checked like the busiest shard).
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
         // The same checks (and error names) as the busiest shard.
-        super::Point::new(rate, shards, model)?;
+        super::point::Point::new(rate, shards, model)?;
         let s = shards as f64;
         let ln_s = s.ln();
         let (likes, mean) = match model {
