@@ -63,10 +63,6 @@ impl Histogram {
         self.total
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
-    }
-
     pub fn min(&self) -> Option<u64> {
         self.counts
             .iter()

@@ -74,14 +74,6 @@ impl Cluster {
         })
     }
 
-    pub fn nodes(&self) -> u32 {
-        self.ranges.len() as u32
-    }
-
-    pub fn ranges(&self) -> &[SlotRange] {
-        &self.ranges
-    }
-
     /// The node serving `slot` (slots above 16383 wrap, as a key slot never is).
     pub fn node_of_slot(&self, slot: u16) -> u32 {
         let slot = slot % REDIS_SLOTS;

@@ -27,15 +27,6 @@ pub struct KeyPlacement {
     pub key_bytes: Vec<u8>,
 }
 
-/// Shards grouped on one slot or node.
-#[derive(Debug, Clone, Serialize)]
-pub struct Busiest {
-    pub id: u64,
-    pub shards: u64,
-    /// Share of the writes: shards / S, since each write picks a shard uniformly.
-    pub share: f64,
-}
-
 /// Where a set of shard keys lands in a Redis Cluster, and what it costs.
 #[derive(Debug, Clone, Serialize)]
 pub struct KeysReport {

@@ -14,7 +14,7 @@ mod sorted;
 mod template;
 
 pub use cluster::{cluster_create_ranges, Cluster, SlotRange};
-pub use keys::{Busiest, KeyPlacement, KeysReport};
+pub use keys::{KeyPlacement, KeysReport};
 pub use slots::{crc16, hash_tag, hashed_part, key_slot, REDIS_SLOTS};
 pub use sorted::{SortedKey, SortedReport};
 pub use template::{digits, ShardTemplate, SHARD_PLACEHOLDER};
