@@ -68,7 +68,6 @@ pub struct PartitionPlan {
     load: Option<PartitionLoad>,
     seed: u64,
     trials: Option<u64>,
-    method: Option<Method>,
 }
 
 impl PartitionPlan {
@@ -83,7 +82,6 @@ impl PartitionPlan {
             load: None,
             seed: 1,
             trials: None,
-            method: None,
         })
     }
 
@@ -110,13 +108,6 @@ impl PartitionPlan {
         Ok(self)
     }
 
-    /// Force a method (tests compare the two); by default exact up to
-    /// [`EXACT_MAX_SHARDS`] shards.
-    pub fn with_method(mut self, method: Method) -> Self {
-        self.method = Some(method);
-        self
-    }
-
     /// Placements sampled if Monte Carlo is used.
     pub fn trials(&self) -> u64 {
         self.trials.unwrap_or_else(|| {
@@ -126,13 +117,19 @@ impl PartitionPlan {
     }
 
     pub fn evaluate(&self) -> PartitionReport {
-        let (s, p) = (self.shards, self.partitions);
-        let trials = self.trials();
-        let method = self.method.unwrap_or(if s <= EXACT_MAX_SHARDS {
+        let method = if self.shards <= EXACT_MAX_SHARDS {
             Method::Exact
         } else {
             Method::MonteCarlo
-        });
+        };
+        self.evaluate_by(method)
+    }
+
+    /// [`PartitionPlan::evaluate`] with the method given (the unit tests
+    /// compare the two on one plan).
+    fn evaluate_by(&self, method: Method) -> PartitionReport {
+        let (s, p) = (self.shards, self.partitions);
+        let trials = self.trials();
         let tails = self.load.map(|l| PartitionTails::new(l, s));
 
         let (mean_max, mean_max_se, over, over_se) = match method {
