@@ -18,10 +18,10 @@ pub struct SlotRange {
 
 /// Slots split over `nodes` masters exactly as `redis-cli --cluster create`
 /// does (`clusterManagerCommandCreate` in redis-cli.c): with the single
-/// precision float `slots_per_node = 16384 / n`, node i ends at
+/// precision float `slots_per_node = REDIS_SLOTS / n`, node i ends at
 /// `lround(cursor + slots_per_node - 1)` where the float `cursor` grows by
-/// `slots_per_node` per node, and the last node ends at 16383. The f32
-/// arithmetic matters: it decides which node gets the odd slot.
+/// `slots_per_node` per node, and the last node ends at `REDIS_SLOTS - 1`.
+/// The f32 arithmetic matters: it decides which node gets the odd slot.
 /// For 3 nodes: 0-5460, 5461-10922, 10923-16383.
 pub fn cluster_create_ranges(nodes: u32) -> InputResult<Vec<SlotRange>> {
     let n = validate_nodes(nodes)?;
@@ -74,7 +74,8 @@ impl Cluster {
         })
     }
 
-    /// The node serving `slot` (slots above 16383 wrap, as a key slot never is).
+    /// The node serving `slot` (slots from [`REDIS_SLOTS`] up wrap, as a key
+    /// slot never is).
     pub fn node_of_slot(&self, slot: u16) -> u32 {
         let slot = slot % REDIS_SLOTS;
         let i = self.ranges.partition_point(|r| r.last_slot < slot);
@@ -105,7 +106,7 @@ mod tests {
             let r = cluster_create_ranges(n).unwrap();
             assert_eq!(r.len() as u32, n);
             assert_eq!(r[0].first_slot, 0);
-            assert_eq!(r[r.len() - 1].last_slot, 16383);
+            assert_eq!(r[r.len() - 1].last_slot, REDIS_SLOTS - 1);
             for w in r.windows(2) {
                 assert_eq!(w[0].last_slot + 1, w[1].first_slot, "n = {n}");
             }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::cluster::Cluster;
-use super::slots::{hash_tag, key_slot};
+use super::slots::{hash_tag, key_slot, REDIS_SLOTS};
 use super::template::ShardTemplate;
 use crate::error::{InputError, InputResult};
 
@@ -189,9 +189,9 @@ impl KeysReport {
         let mut out = Vec::new();
         if self.shards_sharing_a_slot > 0 {
             let tag_hint = if self.keys.iter().any(|k| k.hash_tag.is_some()) {
-                "the hash tag {...} is hashed instead of the whole key"
+                "the hash tag {...} is hashed instead of the whole key".to_string()
             } else {
-                "their CRC16 values collide mod 16384"
+                format!("their CRC16 values collide mod {REDIS_SLOTS}")
             };
             out.push(format!(
                 "SHARED SLOT: {} of {} shard keys share a slot with another shard (slot {} holds {}, {:.1}% of the writes); \
@@ -308,5 +308,28 @@ mod tests {
         }
         assert!(json["keys"][0].get("node").is_some());
         assert!(json["keys"][0].get("key_bytes").is_none());
+    }
+
+    #[test]
+    fn untagged_keys_in_one_slot_blame_the_crc() {
+        // Two untagged keys whose CRC16 values collide mod the slot count.
+        let mut first_of_slot = std::collections::HashMap::new();
+        let pair = (0u32..)
+            .map(|i| format!("reel:{i}").into_bytes())
+            .find_map(|k| {
+                first_of_slot
+                    .insert(key_slot(&k), k.clone())
+                    .map(|a| [a, k])
+            })
+            .unwrap();
+        let r = KeysReport::from_keys(&pair, None).unwrap();
+        assert_eq!(r.distinct_slots, 1);
+        let f = r.check_failures();
+        assert_eq!(f.len(), 1);
+        assert!(
+            f[0].contains("; their CRC16 values collide mod 16384, so those"),
+            "{}",
+            f[0]
+        );
     }
 }

@@ -35,7 +35,8 @@ pub fn hash_tag(key: &[u8]) -> Option<&[u8]> {
     (part.len() != key.len()).then_some(part)
 }
 
-/// The Redis Cluster slot of `key`: CRC16/XMODEM of its hashed part mod 16,384.
+/// The Redis Cluster slot of `key`: CRC16/XMODEM of its hashed part mod
+/// [`REDIS_SLOTS`].
 pub fn key_slot(key: &[u8]) -> u16 {
     crc16(hashed_part(key)) % REDIS_SLOTS
 }
