@@ -1,11 +1,11 @@
 //! Seeded Monte Carlo over placements, for more shards than the exact
 //! busiest-partition sums handle.
 
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 use rayon::prelude::*;
 
 use super::cap::PartitionTails;
+use crate::model::rng::chunk_rng;
 
 /// Placements per RNG stream: fixed, so results do not depend on threads.
 const CHUNK: u64 = 64;
@@ -32,9 +32,7 @@ pub(super) fn monte_carlo(
     let sums: (f64, f64, f64, f64) = (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-                seed.wrapping_add(c.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-            );
+            let mut rng = chunk_rng(seed, c);
             let n = CHUNK.min(trials - c * CHUNK);
             let mut acc = (0.0, 0.0, 0.0, 0.0);
             let mut draws: Vec<u64> = Vec::with_capacity(s as usize);
