@@ -113,6 +113,7 @@ impl TableSampler {
         )
     }
 
+    /// Draws one value.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
         use rand::RngExt;
         // 53 random bits: u = k / 2^53, so 1 - u is exact too.

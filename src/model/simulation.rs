@@ -43,6 +43,7 @@ pub enum SamplerKind {
 }
 
 impl SamplerKind {
+    /// The name `--sampler` takes.
     pub fn name(self) -> &'static str {
         match self {
             SamplerKind::Auto => "auto",
@@ -71,17 +72,26 @@ const AUTO_TABLE_MAX_MEAN_PER_SHARD: f64 = 20_000.0;
 /// A validated simulation.
 #[derive(Debug, Clone)]
 pub struct SimPlan {
+    /// Likes per second (a whole number for fixed traffic).
     pub rate: f64,
+    /// Shards the likes spread over.
     pub shards: u64,
+    /// Writes a second one shard may take.
     pub cap: u64,
+    /// Seconds simulated.
     pub seconds: u64,
+    /// How the likes in a second are counted.
     pub traffic: TrafficModel,
+    /// Master seed: the same seed gives the same tally on any thread count.
     pub seed: u64,
     sampler: ShardSampler,
     tables: Option<Arc<ExactTables>>,
 }
 
 impl SimPlan {
+    /// Checks the inputs (errors name `--rate`, `--shards`, `--cap` and
+    /// `--seconds`). Seconds are drawn by the multinomial sampler unless
+    /// [`SimPlan::with_sampler`] picks another.
     pub fn new(
         rate: f64,
         shards: u64,
@@ -186,23 +196,32 @@ impl SimPlan {
 pub struct SecondRow {
     /// 1-based: the first simulated second is second 1.
     pub second: u64,
+    /// Likes in that second.
     pub likes: u64,
+    /// Writes on the busiest shard.
     pub busiest: u64,
+    /// Writes on the quietest shard.
     pub quietest: u64,
+    /// Whether the busiest shard got more writes than the cap.
     pub over_cap: bool,
 }
 
 /// What a run (or a chunk of it) saw. Merging is exact and order-free.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SimTally {
+    /// Seconds simulated.
     pub seconds: u64,
+    /// Likes over all of them.
     pub likes: u128,
     /// The per-second busiest shard's writes.
     pub busiest: Histogram,
+    /// The fewest writes any shard got in any second; `None` before the first
+    /// second.
     pub quietest_min: Option<u64>,
 }
 
 impl SimTally {
+    /// Adds another tally (exact, so the order of merges does not matter).
     pub fn merge(mut self, other: SimTally) -> SimTally {
         self.seconds += other.seconds;
         self.likes += other.likes;

@@ -105,18 +105,22 @@ impl BusiestShard {
         })
     }
 
+    /// Likes per second (a whole number for fixed traffic).
     pub fn rate(&self) -> f64 {
         self.rate
     }
 
+    /// Shards the likes spread over.
     pub fn shards(&self) -> u64 {
         self.shards
     }
 
+    /// How the likes in a second are counted.
     pub fn model(&self) -> TrafficModel {
         self.model
     }
 
+    /// The per-`c` formulas for the same inputs (for values off the table).
     pub(super) fn point(&self) -> Point {
         Point {
             rate: self.rate,

@@ -3,7 +3,7 @@
 //!
 //! - Fixed traffic (exactly `L` likes a second): the shard counts are
 //!   Multinomial(L; 1/S, ..., 1/S). `P(max <= c)` comes from Levin's (1981)
-//!   representation (see [`levin`]); the upper tail `P(max > c)` from the
+//!   representation (see the `levin` module); the upper tail `P(max > c)` from the
 //!   inclusion-exclusion (Bonferroni) bounds where they pin it to double
 //!   precision, because `1 - P(max <= c)` cancels when it is tiny.
 //! - Poisson traffic (a Poisson(rate) count a second): the shard counts are

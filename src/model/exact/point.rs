@@ -23,12 +23,16 @@ pub(super) const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
 /// The per-`c` formulas, without a table.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Point {
+    /// Likes per second (a whole number for fixed traffic).
     pub(super) rate: f64,
+    /// Shards the likes spread over.
     pub(super) shards: u64,
+    /// How the likes in a second are counted.
     pub(super) model: TrafficModel,
 }
 
 impl Point {
+    /// Checks the inputs; errors name `--rate` and `--shards`.
     pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
         let rate = validate::traffic_rate("--rate", rate, model)?;
         let shards = validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
@@ -39,6 +43,7 @@ impl Point {
         })
     }
 
+    /// The likes in every second (fixed traffic).
     pub(super) fn likes(&self) -> u64 {
         self.rate as u64
     }

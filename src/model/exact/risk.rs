@@ -31,11 +31,13 @@ pub fn ln_p_any_over(ln_p: f64, seconds: f64) -> f64 {
 pub struct Risk {
     /// Likes per second.
     pub rate: f64,
+    /// Shards the likes spread over.
     pub shards: u64,
     /// Writes per second one shard may take.
     pub cap: f64,
     /// Length of the run the "any second" figures cover.
     pub seconds: f64,
+    /// How the likes in a second are counted.
     pub traffic: TrafficModel,
     /// P(the busiest shard goes over the cap in one second).
     pub p_over_cap_per_second: f64,
@@ -43,6 +45,7 @@ pub struct Risk {
     pub ln_p_over_cap_per_second: f64,
     /// P(at least one second over the cap during the run).
     pub p_any_over_cap: f64,
+    /// Its natural log: finite even where the probability underflows f64.
     pub ln_p_any_over_cap: f64,
     /// True when a probability above is positive but below f64's range
     /// (printed as 0): read the `ln_` field.
@@ -53,7 +56,9 @@ pub struct Risk {
     pub busiest_p999_per_second: u64,
     /// The busiest shard over the whole run: median and 1% / 99% quantiles.
     pub busiest_over_run_median: u64,
+    /// The busiest shard over the whole run: 1% quantile.
     pub busiest_over_run_q01: u64,
+    /// The busiest shard over the whole run: 99% quantile.
     pub busiest_over_run_q99: u64,
     /// Bound on the relative error of `p_over_cap_per_second` (and of
     /// `p_any_over_cap` when that is small): the figures come from the exact

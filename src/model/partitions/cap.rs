@@ -14,6 +14,7 @@ pub(super) struct PartitionTails {
 }
 
 impl PartitionTails {
+    /// The tails of `load` spread over `shards` shards, each computed once.
     pub(super) fn new(load: PartitionLoad, shards: u64) -> Self {
         PartitionTails {
             load,

@@ -12,7 +12,7 @@
 //!   = P * P(Bin(S, 1/P) >= 2) = P * (1 - (1-1/P)^S - S/P * (1-1/P)^(S-1)),
 //!   by linearity of expectation (summed as a series when S/P is small, where
 //!   the closed form cancels);
-//! - the busiest partition's mean shard count E[max] = sum_k P(max > k), where
+//! - the busiest partition's mean shard count `E[max] = sum_k P(max > k)`, where
 //!   P(max <= k) and, for the cap, E[prod_partitions f(count)] come from
 //!   [`bins_expectation`]: split the bins in two groups, the balls in a
 //!   group are Binomial(n, share of bins), and double the group size
@@ -39,14 +39,20 @@ use monte_carlo::monte_carlo;
 
 /// Above this many shards the busiest-partition figures are Monte Carlo.
 pub const EXACT_MAX_SHARDS: u64 = 1_000;
+/// Shard draws a default Monte Carlo run aims at: [`PartitionPlan::trials`]
+/// is this over the shard count, clamped between [`MIN_TRIALS`] and the
+/// default trial count.
 pub const DRAW_BUDGET: u64 = 20_000_000;
+/// Fewest placements a default Monte Carlo run samples, however many shards.
 pub const MIN_TRIALS: u64 = 200;
 
 /// How the busiest-partition figures were computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
+    /// Exact sums over all placements (up to [`EXACT_MAX_SHARDS`] shards).
     Exact,
+    /// Seeded Monte Carlo over placements, with standard errors.
     MonteCarlo,
 }
 
@@ -57,6 +63,7 @@ pub struct PartitionLoad {
     pub rate: f64,
     /// Writes a second one partition accepts.
     pub cap: f64,
+    /// How the likes in a second are counted.
     pub traffic: TrafficModel,
 }
 
@@ -71,6 +78,8 @@ pub struct PartitionPlan {
 }
 
 impl PartitionPlan {
+    /// `shards` shard keys over `partitions` partitions, without a load, seed 1.
+    /// Errors name `--shards` and `--partitions`.
     pub fn new(shards: u64, partitions: u64) -> InputResult<Self> {
         Ok(PartitionPlan {
             shards: validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?,
@@ -94,11 +103,14 @@ impl PartitionPlan {
         Ok(self)
     }
 
+    /// The seed of the Monte Carlo placements (1 unless set).
     pub fn with_seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
 
+    /// Placements Monte Carlo samples, instead of the default of
+    /// [`PartitionPlan::trials`]. Errors name `--trials`.
     pub fn with_trials(mut self, trials: u64) -> InputResult<Self> {
         self.trials = Some(validate::count(
             "--trials",
@@ -116,6 +128,8 @@ impl PartitionPlan {
         })
     }
 
+    /// The figures: exact up to [`EXACT_MAX_SHARDS`] shards, else Monte Carlo
+    /// over [`PartitionPlan::trials`] placements drawn from the seed.
     pub fn evaluate(&self) -> PartitionReport {
         let method = if self.shards <= EXACT_MAX_SHARDS {
             Method::Exact
@@ -196,7 +210,9 @@ impl PartitionPlan {
 /// What `shardplan partitions` prints.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartitionReport {
+    /// Shard keys of the counter (S).
     pub shards: u64,
+    /// Partitions the store hashes keys onto (P).
     pub partitions: u64,
     /// Chance two or more shards share a partition (birthday bound).
     pub p_shared_partition: f64,
@@ -204,27 +220,35 @@ pub struct PartitionReport {
     pub expected_shared_partitions: f64,
     /// Expected partitions holding at least one shard: P (1 - (1-1/P)^S).
     pub expected_occupied_partitions: f64,
-    /// Expected shard count on the busiest partition, E[max].
+    /// Expected shard count on the busiest partition, `E[max]`.
     pub busiest_partition_mean_shards: f64,
     /// Standard error of that mean (0 when exact).
     pub busiest_partition_mean_shards_se: f64,
-    /// Expected share of the writes on the busiest partition: E[max] / S.
+    /// Expected share of the writes on the busiest partition: `E[max] / S`.
     pub busiest_partition_mean_share: f64,
+    /// How the busiest-partition figures and the cap chance were computed.
     pub method: Method,
+    /// Placements sampled; `null` when exact.
     pub trials: Option<u64>,
+    /// The seed they were drawn from; `null` when exact.
     pub seed: Option<u64>,
+    /// Likes a second on the counter, when a load was given.
     pub rate: Option<f64>,
+    /// Writes a second one partition accepts, when a load was given.
     pub cap: Option<f64>,
+    /// How the likes in a second are counted, when a load was given.
     pub traffic: Option<TrafficModel>,
     /// Mean writes a second per shard: rate / S.
     pub shard_rate: Option<f64>,
-    /// Expected mean writes a second on the busiest partition: rate E[max] / S.
+    /// Expected mean writes a second on the busiest partition: `rate E[max] / S`.
     pub busiest_partition_mean_rate: Option<f64>,
     /// Chance that in a given second some partition gets more writes than the cap.
     pub p_partition_over_cap_per_second: Option<f64>,
+    /// Standard error of that chance (0 when exact).
     pub p_partition_over_cap_se: Option<f64>,
     /// 95% confidence interval when Monte Carlo (mean +- 1.96 SE, clipped to [0, 1]).
     pub p_partition_over_cap_ci95: Option<[f64; 2]>,
+    /// The model's assumptions, printed under the figures.
     pub notes: Vec<String>,
 }
 

@@ -10,10 +10,15 @@ use crate::model::rng::chunk_rng;
 /// Placements per RNG stream: fixed, so results do not depend on threads.
 const CHUNK: u64 = 64;
 
+/// What Monte Carlo over placements estimates, with standard errors.
 pub(super) struct McResult {
+    /// Mean shard count on the busiest partition.
     pub(super) mean_max: f64,
+    /// Its standard error.
     pub(super) mean_max_se: f64,
+    /// Chance some partition goes over the cap in a second (with a load).
     pub(super) over: Option<f64>,
+    /// Its standard error.
     pub(super) over_se: Option<f64>,
 }
 

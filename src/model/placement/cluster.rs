@@ -10,9 +10,13 @@ use crate::model::defaults::MAX_NODES;
 /// One master's slot range, inclusive at both ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct SlotRange {
+    /// The master, numbered from 0 in slot order.
     pub node: u32,
+    /// The first slot it serves.
     pub first_slot: u16,
+    /// The last slot it serves.
     pub last_slot: u16,
+    /// How many slots it serves: `last_slot - first_slot + 1`.
     pub slots: u16,
 }
 
@@ -68,6 +72,7 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// A cluster of `nodes` masters. Errors name `--nodes`.
     pub fn new(nodes: u32) -> InputResult<Self> {
         Ok(Cluster {
             ranges: cluster_create_ranges(nodes)?,

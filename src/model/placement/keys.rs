@@ -17,6 +17,7 @@ pub struct KeyPlacement {
     pub shard: u64,
     /// The key as text; bytes that are not UTF-8 show as U+FFFD.
     pub key: String,
+    /// Its Redis Cluster hash slot.
     pub slot: u16,
     /// The master serving the slot; `null` when no node count was given.
     pub node: Option<u32>,
@@ -32,18 +33,28 @@ pub struct KeyPlacement {
 pub struct KeysReport {
     /// The template, when the keys came from one.
     pub template: Option<String>,
+    /// Every key and where it lands, in the order given.
     pub keys: Vec<KeyPlacement>,
+    /// Shard keys placed (S).
     pub shards: u64,
     /// Masters in the cluster; `null` when not given.
     pub nodes: Option<u32>,
+    /// Different slots the keys land in.
     pub distinct_slots: u64,
+    /// Different masters they land on; `null` when no node count was given.
     pub distinct_nodes: Option<u64>,
     /// Shards that share their slot with at least one other shard.
     pub shards_sharing_a_slot: u64,
+    /// The slot holding the most shard keys (the lowest one on a tie).
     pub busiest_slot: u16,
+    /// Shard keys in that slot.
     pub busiest_slot_shards: u64,
+    /// That slot's share of the writes: (shards in it) / S.
     pub busiest_slot_share: f64,
+    /// The master holding the most shard keys (the lowest one on a tie);
+    /// `null` when no node count was given.
     pub busiest_node: Option<u32>,
+    /// Shard keys on that master.
     pub busiest_node_shards: Option<u64>,
     /// Busiest node's share of the writes: (shards on it) / S.
     pub busiest_node_share: Option<f64>,
@@ -54,6 +65,7 @@ pub struct KeysReport {
     pub read_commands: u64,
     /// Pipelines per read: the commands grouped per node, sent in parallel.
     pub read_pipelines: Option<u64>,
+    /// How a read of the total is served, in words.
     pub read_note: String,
     /// A template that avoids a shared slot, when the given one shares.
     pub suggested_template: Option<String>,

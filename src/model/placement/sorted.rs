@@ -11,16 +11,22 @@ use crate::error::InputResult;
 /// One shard key in a sorted store, with its shard-first form.
 #[derive(Debug, Clone, Serialize)]
 pub struct SortedKey {
+    /// The shard number.
     pub shard: u64,
+    /// Its key from the template.
     pub key: String,
+    /// Its key in the shard-first form.
     pub shard_first_key: String,
 }
 
 /// Whether shard keys sit together in a sorted store's key order.
 #[derive(Debug, Clone, Serialize)]
 pub struct SortedReport {
+    /// The template checked.
     pub template: String,
+    /// Shards expanded (numbers `0..S`).
     pub shards: u64,
+    /// Every shard's key, as the template gives it and shard first.
     pub keys: Vec<SortedKey>,
     /// The fixed bytes every shard key starts with (before the shard number).
     pub shared_prefix: String,
@@ -28,17 +34,22 @@ pub struct SortedReport {
     /// the last shard key starts with it, so no other counter's key sorts
     /// between them and the shards likely share one tablet.
     pub contiguous: bool,
+    /// The shard-first template, which spreads the keys.
     pub shard_first_template: String,
+    /// Its zero-padding width: at least the digits of S - 1.
     pub shard_first_pad: usize,
     /// Distinct first bytes among the shard-first keys: keys that start
     /// differently spread through the key range.
     pub shard_first_distinct_first_bytes: u64,
     /// Does byte order of the shard-first keys match shard order?
     pub shard_first_in_order: bool,
+    /// What the key order means for the shards, in words.
     pub note: String,
 }
 
 impl SortedReport {
+    /// Expand `template` for shards `0..shards` and check their key order.
+    /// Errors name `--shards`.
     pub fn from_template(template: &ShardTemplate, shards: u64) -> InputResult<Self> {
         let shards =
             crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;

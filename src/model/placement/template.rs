@@ -41,10 +41,12 @@ impl ShardTemplate {
         })
     }
 
+    /// The template as given, placeholders included.
     pub fn template(&self) -> &str {
         &self.template
     }
 
+    /// The width shard numbers are zero-padded to at least (0: no padding).
     pub fn pad(&self) -> usize {
         self.pad
     }

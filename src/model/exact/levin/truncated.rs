@@ -8,12 +8,17 @@ const PMF_FLOOR: f64 = 1e-30;
 /// A truncated Poisson(lambda) on `0..=c`, kept on its significant support
 /// `first..first + w.len()`, normalised to sum 1.
 pub(in crate::model::exact) struct Truncated {
+    /// The smallest value kept.
     pub(in crate::model::exact) first: u64,
+    /// The probabilities of `first`, `first + 1`, ...
     pub(in crate::model::exact) w: Vec<f64>,
+    /// Its mean.
     pub(in crate::model::exact) mean: f64,
+    /// Its variance.
     pub(in crate::model::exact) var: f64,
 }
 
+/// A Poisson(lambda) conditioned on `X <= c` (the busiest shard's box).
 pub(super) fn truncated(lambda: f64, c: u64) -> Truncated {
     truncated_between(lambda, 0, Some(c))
 }
