@@ -9,7 +9,7 @@ use crate::error::{InputError, InputResult};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
-pub use crate::model::rng::{chunk_rng, ChunkRng};
+pub use crate::model::rng::chunk_rng;
 
 /// Splits `likes` uniformly at random over `counts.len()` shards.
 pub fn split_uniform<R: Rng + ?Sized>(rng: &mut R, likes: u64, counts: &mut [u64]) {
@@ -59,10 +59,6 @@ impl ShardSampler {
             fixed_likes,
             poisson,
         })
-    }
-
-    pub fn shards(&self) -> usize {
-        self.shards
     }
 
     /// Fills `counts` (length = shards) with one second's writes per shard
@@ -117,6 +113,7 @@ impl TableSampler {
         )
     }
 
+    /// Draws one value.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
         use rand::RngExt;
         // 53 random bits: u = k / 2^53, so 1 - u is exact too.

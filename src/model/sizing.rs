@@ -19,19 +19,26 @@ pub enum SafeRate {
 /// The validated inputs of a sizing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SizingPlan {
+    /// Peak likes per second to plan for.
     pub peak: f64,
+    /// Writes a second one shard key accepts.
     pub cap: f64,
+    /// Where the safe rate per key comes from.
     pub safe: SafeRate,
 }
 
 /// The rule-of-thumb sizing and what it implies at the peak.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Sizing {
+    /// Peak likes per second.
     pub peak: f64,
+    /// Writes a second one shard key accepts.
     pub cap: f64,
+    /// The safe writes a second per shard key.
     pub safe_per_shard: f64,
     /// (cap - safe) / cap: the headroom planned per key.
     pub headroom: f64,
+    /// Shards: ceil(peak / safe).
     pub shards: u64,
     /// peak / shards: the average writes per shard at the peak.
     pub mean_per_shard_at_peak: f64,
@@ -54,6 +61,8 @@ pub fn shards_for(peak: f64, safe: f64) -> u64 {
 }
 
 impl SizingPlan {
+    /// Checks the inputs; errors name `--peak`, `--cap`, `--safe` and
+    /// `--headroom` (a peak that needs more shards than supported names `--peak`).
     pub fn new(peak: f64, cap: f64, safe: SafeRate) -> InputResult<Self> {
         validate::rate("--peak", peak)?;
         validate::rate("--cap", cap)?;
@@ -86,6 +95,7 @@ impl SizingPlan {
         Ok(plan)
     }
 
+    /// The safe rate per key: as given, or cap x (1 - headroom).
     pub fn safe_per_shard(&self) -> f64 {
         match self.safe {
             SafeRate::PerKey(s) => s,
@@ -93,6 +103,7 @@ impl SizingPlan {
         }
     }
 
+    /// The rule-of-thumb sizing and what it leaves at the peak.
     pub fn size(&self) -> Sizing {
         let safe = self.safe_per_shard();
         let shards = shards_for(self.peak, safe);
@@ -131,26 +142,38 @@ pub struct ReadPlan {
 /// What reading the count costs, with and without the cache.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ReadCost {
+    /// Views of the count per second.
     pub views: f64,
+    /// Likes servers, each with its own cache of the sum.
     pub servers: u64,
+    /// How long a server keeps a sum; 0 means no cache.
     pub cache_seconds: f64,
+    /// Items one batch read fetches.
     pub batch_size: u64,
+    /// Shards a sum reads.
     pub shards: u64,
     /// Every view sums every shard: views x shards.
     pub reads_uncached_per_second: f64,
     /// Each server sums at most once per cache period (and no more often
     /// than views arrive): min(views, servers / cache) x shards.
     pub reads_cached_per_second: f64,
+    /// Sums per second with the cache: min(views, servers / cache).
     pub sums_cached_per_second: f64,
+    /// Batch reads per second without the cache: views x ceil(shards / batch).
     pub batch_requests_uncached_per_second: f64,
+    /// Batch reads per second with the cache: sums x ceil(shards / batch).
     pub batch_requests_cached_per_second: f64,
     /// Reads each shard key takes per second without the cache (= views).
     pub reads_per_shard_uncached: f64,
+    /// Reads each shard key takes per second with the cache (= sums).
     pub reads_per_shard_cached: f64,
+    /// The store's read cap per key.
     pub read_cap: f64,
 }
 
 impl ReadPlan {
+    /// Checks the inputs; errors name `--views`, `--servers`,
+    /// `--cache-seconds`, `--batch-size` and `--read-cap`.
     pub fn new(
         views: f64,
         servers: u64,
@@ -178,6 +201,8 @@ impl ReadPlan {
         })
     }
 
+    /// What reading the sum of `shards` shards costs, with and without the
+    /// cache.
     pub fn cost(&self, shards: u64) -> ReadCost {
         let s = shards as f64;
         let sums_cached = if self.cache_seconds > 0.0 {

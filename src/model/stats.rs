@@ -17,19 +17,24 @@ pub struct Histogram {
 /// One non-empty bin, as exported in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Bin {
+    /// The value.
     pub value: u64,
+    /// How many times it was recorded.
     pub count: u64,
 }
 
 impl Histogram {
+    /// An empty histogram.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Records one value.
     pub fn record(&mut self, value: u64) {
         self.record_n(value, 1);
     }
 
+    /// Records `value` `n` times.
     pub fn record_n(&mut self, value: u64, n: u64) {
         if n == 0 {
             return;
@@ -59,14 +64,12 @@ impl Histogram {
         }
     }
 
+    /// How many values were recorded.
     pub fn total(&self) -> u64 {
         self.total
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.total == 0
-    }
-
+    /// The smallest value recorded; `None` when empty.
     pub fn min(&self) -> Option<u64> {
         self.counts
             .iter()
@@ -74,6 +77,7 @@ impl Histogram {
             .map(|i| self.lo + i as u64)
     }
 
+    /// The largest value recorded; `None` when empty.
     pub fn max(&self) -> Option<u64> {
         self.counts
             .iter()
@@ -81,6 +85,7 @@ impl Histogram {
             .map(|i| self.lo + i as u64)
     }
 
+    /// The mean of the values recorded; `None` when empty.
     pub fn mean(&self) -> Option<f64> {
         (self.total > 0).then(|| self.sum as f64 / self.total as f64)
     }

@@ -17,6 +17,7 @@ pub enum TrafficModel {
 }
 
 impl TrafficModel {
+    /// The name `--traffic` and scenario files use.
     pub fn name(self) -> &'static str {
         match self {
             TrafficModel::Fixed => "fixed",

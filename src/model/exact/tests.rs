@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::traffic::TrafficModel;
 
 const FIXED: TrafficModel = TrafficModel::Fixed;
 const POISSON: TrafficModel = TrafficModel::Poisson;

@@ -43,6 +43,7 @@ pub enum SamplerKind {
 }
 
 impl SamplerKind {
+    /// The name `--sampler` takes.
     pub fn name(self) -> &'static str {
         match self {
             SamplerKind::Auto => "auto",
@@ -71,17 +72,26 @@ const AUTO_TABLE_MAX_MEAN_PER_SHARD: f64 = 20_000.0;
 /// A validated simulation.
 #[derive(Debug, Clone)]
 pub struct SimPlan {
+    /// Likes per second (a whole number for fixed traffic).
     pub rate: f64,
+    /// Shards the likes spread over.
     pub shards: u64,
+    /// Writes a second one shard may take.
     pub cap: u64,
+    /// Seconds simulated.
     pub seconds: u64,
+    /// How the likes in a second are counted.
     pub traffic: TrafficModel,
+    /// Master seed: the same seed gives the same tally on any thread count.
     pub seed: u64,
     sampler: ShardSampler,
     tables: Option<Arc<ExactTables>>,
 }
 
 impl SimPlan {
+    /// Checks the inputs (errors name `--rate`, `--shards`, `--cap` and
+    /// `--seconds`). Seconds are drawn by the multinomial sampler unless
+    /// [`SimPlan::with_sampler`] picks another.
     pub fn new(
         rate: f64,
         shards: u64,
@@ -186,23 +196,32 @@ impl SimPlan {
 pub struct SecondRow {
     /// 1-based: the first simulated second is second 1.
     pub second: u64,
+    /// Likes in that second.
     pub likes: u64,
+    /// Writes on the busiest shard.
     pub busiest: u64,
+    /// Writes on the quietest shard.
     pub quietest: u64,
+    /// Whether the busiest shard got more writes than the cap.
     pub over_cap: bool,
 }
 
 /// What a run (or a chunk of it) saw. Merging is exact and order-free.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SimTally {
+    /// Seconds simulated.
     pub seconds: u64,
+    /// Likes over all of them.
     pub likes: u128,
     /// The per-second busiest shard's writes.
     pub busiest: Histogram,
+    /// The fewest writes any shard got in any second; `None` before the first
+    /// second.
     pub quietest_min: Option<u64>,
 }
 
 impl SimTally {
+    /// Adds another tally (exact, so the order of merges does not matter).
     pub fn merge(mut self, other: SimTally) -> SimTally {
         self.seconds += other.seconds;
         self.likes += other.likes;
@@ -321,65 +340,4 @@ pub fn run(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn plan(seconds: u64, seed: u64) -> SimPlan {
-        SimPlan::new(14_000.0, 20, 1000.0, seconds, TrafficModel::Fixed, seed).unwrap()
-    }
-
-    #[test]
-    fn counts_every_like_and_second() {
-        let t = run(&plan(10_000, 1), None, &|_| {}).unwrap();
-        assert_eq!(t.seconds, 10_000);
-        assert_eq!(t.likes, 140_000_000);
-        assert_eq!(t.busiest.total(), 10_000);
-        // The busiest of 20 shards holds at least the average.
-        assert!(t.busiest.min().unwrap() >= 700);
-        assert!(t.quietest_min.unwrap() <= 700);
-    }
-
-    #[test]
-    fn same_seed_same_tally_any_thread_count() {
-        let p = plan(20_000, 99);
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let a = one.install(|| run(&p, None, &|_| {}).unwrap());
-        let b = two.install(|| run(&p, None, &|_| {}).unwrap());
-        assert_eq!(a, b);
-        let c = run(&plan(20_000, 100), None, &|_| {}).unwrap();
-        assert_ne!(a.busiest, c.busiest);
-    }
-
-    #[test]
-    fn per_second_rows_match_tally() {
-        let p = plan(5_000, 3);
-        let mut buf = Vec::new();
-        let t = run(&p, Some(&mut buf), &|_| {}).unwrap();
-        let text = String::from_utf8(buf).unwrap();
-        let mut lines = text.lines();
-        assert_eq!(lines.next(), Some("second,likes,busiest,quietest,over_cap"));
-        let rows: Vec<_> = lines.collect();
-        assert_eq!(rows.len(), 5_000);
-        assert!(rows[0].starts_with("1,14000,"));
-        assert!(rows[4_999].starts_with("5000,14000,"));
-        // The same run without rows gives the same tally.
-        assert_eq!(t, run(&p, None, &|_| {}).unwrap());
-    }
-
-    #[test]
-    fn rejects_bad_plans() {
-        let e = SimPlan::new(14_000.0, 20, 1000.0, 0, TrafficModel::Fixed, 1).unwrap_err();
-        assert_eq!(e.what, "--seconds");
-        let e = SimPlan::new(14_000.0, 0, 1000.0, 10, TrafficModel::Fixed, 1).unwrap_err();
-        assert_eq!(e.what, "--shards");
-        let e = SimPlan::new(14_000.0, 20, 999.5, 10, TrafficModel::Fixed, 1).unwrap_err();
-        assert_eq!(e.what, "--cap");
-    }
-}
+mod tests;

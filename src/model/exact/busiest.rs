@@ -1,0 +1,220 @@
+//! The busiest shard's per-second distribution as a table: `ln P(max <= c)`
+//! and `ln P(max > c)` for every `c` that matters, filled by Levin's formula
+//! at the bottom and the upper-tail bounds above it.
+
+use rayon::prelude::*;
+
+use super::levin;
+use super::point::Point;
+use super::special::ln_1m_exp;
+use super::upper_tail::ln_sf_independent;
+use crate::error::InputResult;
+use crate::model::traffic::TrafficModel;
+
+/// Levin's formula fills the table in pieces of at least this many `c`
+/// values, one rayon task each.
+const LEVIN_PIECE: usize = 64;
+/// Most pieces a Levin run is cut into (fixed, so results are the same on
+/// any number of cores).
+const LEVIN_PIECES: usize = 8;
+
+/// Per-second distribution of the busiest shard's writes.
+#[derive(Debug, Clone)]
+pub struct BusiestShard {
+    rate: f64,
+    shards: u64,
+    model: TrafficModel,
+    /// First value of `c` in the table.
+    lo: u64,
+    /// `ln P(max <= c)` for `c = lo, lo + 1, ...`.
+    ln_cdf: Vec<f64>,
+    /// `ln P(max > c)`, accurate also when tiny.
+    ln_sf: Vec<f64>,
+}
+
+impl BusiestShard {
+    /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole
+    /// number rate. Errors name the flags `--rate` and `--shards`.
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+        let point = Point::new(rate, shards, model)?;
+        let hi = point.table_hi();
+        let lo = point.table_lo(hi);
+        let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
+        let pairs: Vec<(f64, f64)> = match model {
+            TrafficModel::Poisson => {
+                let s = shards as f64;
+                ln_q1
+                    .iter()
+                    .zip(&ln_f1)
+                    .map(|(&ln_q, &ln_f)| (s * ln_f, ln_sf_independent(ln_q, shards)))
+                    .collect()
+            }
+            TrafficModel::Fixed => {
+                // The tail formula serves the upper part of the table...
+                let tails: Vec<Option<(f64, f64)>> = ln_q1
+                    .par_iter()
+                    .enumerate()
+                    .map(|(i, &ln_q)| point.ln_sf_tail_given(lo + i as u64, ln_q))
+                    .collect();
+                // ...and Levin's formula the rest, a run at the bottom (the
+                // tail formula only gets better as c grows). The run is cut
+                // in a few pieces for rayon; each piece updates its sums
+                // from one c to the next.
+                let run = tails.iter().take_while(|t| t.is_none()).count();
+                // Starting a piece costs about one point evaluation. Each
+                // piece restarts its running sums, so the cut points must not
+                // depend on the thread count (the last bits would): at most
+                // LEVIN_PIECES pieces, whatever the machine.
+                let piece = LEVIN_PIECE.max(run.div_ceil(LEVIN_PIECES));
+                let pieces = run.div_ceil(piece).max(1);
+                let levin: Vec<f64> = (0..pieces)
+                    .into_par_iter()
+                    .flat_map_iter(|k| {
+                        let from = lo + (k * piece) as u64;
+                        let to = (lo + run as u64).min(from + piece as u64);
+                        if from >= to {
+                            Vec::new()
+                        } else {
+                            levin::ln_cdf_fixed_range(point.likes(), shards, from, to - 1)
+                        }
+                    })
+                    .collect();
+                tails
+                    .iter()
+                    .enumerate()
+                    .map(|(i, tail)| match (tail, levin.get(i)) {
+                        (Some((ln_sf, _)), _) => (ln_1m_exp(*ln_sf), *ln_sf),
+                        (None, Some(&ln_cdf)) => (ln_cdf, ln_1m_exp(ln_cdf)),
+                        // A gap above the run (not expected): point formula.
+                        (None, None) => {
+                            let ln_cdf = point.ln_cdf_levin(lo + i as u64);
+                            (ln_cdf, ln_1m_exp(ln_cdf))
+                        }
+                    })
+                    .collect()
+            }
+        };
+        let (ln_cdf, ln_sf) = pairs.into_iter().unzip();
+        Ok(BusiestShard {
+            rate: point.rate,
+            shards: point.shards,
+            model,
+            lo,
+            ln_cdf,
+            ln_sf,
+        })
+    }
+
+    /// Likes per second (a whole number for fixed traffic).
+    pub fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// Shards the likes spread over.
+    pub fn shards(&self) -> u64 {
+        self.shards
+    }
+
+    /// How the likes in a second are counted.
+    pub fn model(&self) -> TrafficModel {
+        self.model
+    }
+
+    /// The per-`c` formulas for the same inputs (for values off the table).
+    pub(super) fn point(&self) -> Point {
+        Point {
+            rate: self.rate,
+            shards: self.shards,
+            model: self.model,
+        }
+    }
+
+    fn index(&self, c: u64) -> Option<usize> {
+        let i = c.checked_sub(self.lo)? as usize;
+        (i < self.ln_cdf.len()).then_some(i)
+    }
+
+    /// The range of `c` held in the table: below it `P(max <= c) < 1e-30`,
+    /// above it `P(max > c) < 1e-17`. Other values are computed on demand.
+    pub fn table_range(&self) -> (u64, u64) {
+        (self.lo, self.lo + self.ln_cdf.len() as u64 - 1)
+    }
+
+    /// `ln P(max <= c)`; `-inf` where it is exactly 0.
+    pub fn ln_cdf(&self, c: u64) -> f64 {
+        match self.index(c) {
+            Some(i) => self.ln_cdf[i],
+            None if c < self.lo => self.point().ln_cdf(c),
+            None => ln_1m_exp(self.ln_sf(c)),
+        }
+    }
+
+    /// `ln P(max > c)`, finite however small the probability; `-inf` only
+    /// where it is exactly 0 (fixed traffic, `c >= rate`).
+    pub fn ln_sf(&self, c: u64) -> f64 {
+        match self.index(c) {
+            Some(i) => self.ln_sf[i],
+            None if c < self.lo => ln_1m_exp(self.point().ln_cdf(c)),
+            None => self.point().ln_sf(c),
+        }
+    }
+
+    /// `P(max <= c)`.
+    pub fn cdf(&self, c: u64) -> f64 {
+        self.ln_cdf(c).exp()
+    }
+
+    /// `P(max > c)`, to full relative precision when tiny (0 only below
+    /// f64's range: use [`BusiestShard::ln_sf`] there).
+    pub fn sf(&self, c: u64) -> f64 {
+        self.ln_sf(c).exp()
+    }
+
+    /// The mean busiest shard: `sum over c >= 0 of P(max > c)`; below the
+    /// table that probability is 1 to double precision, above it < 1e-17.
+    pub fn mean(&self) -> f64 {
+        self.lo as f64 + self.ln_sf.iter().map(|x| x.exp()).sum::<f64>()
+    }
+
+    /// The smallest `c` with `P(max <= c) >= q`, for `q` in (0, 1); `q <= 0`
+    /// gives the table start and `q >= 1` its end (the first `c` with
+    /// `P(max > c) < 1e-17`).
+    pub fn quantile(&self, q: f64) -> u64 {
+        self.run_quantile(1.0, q)
+    }
+
+    /// The busiest shard over a run of `seconds` independent seconds: the
+    /// smallest `c` with `P(max <= c)^seconds >= q`. `seconds = 1` is
+    /// [`BusiestShard::quantile`]; `seconds` need not be whole.
+    pub fn run_quantile(&self, seconds: f64, q: f64) -> u64 {
+        let (lo, hi) = self.table_range();
+        if q.is_nan() || q <= 0.0 {
+            return lo;
+        }
+        if q >= 1.0 || !seconds.is_finite() || seconds <= 0.0 {
+            // A run must be a positive, finite length ([`Risk`] checks it).
+            return hi;
+        }
+        let ln_q = q.ln();
+        let ok = |ln_cdf: f64| seconds * ln_cdf >= ln_q;
+        // First index whose CDF reaches q (the table is monotone).
+        let i = self.ln_cdf.partition_point(|&x| !ok(x));
+        if i == 0 {
+            // q below 1e-30: the answer can lie under the table.
+            let (mut c, c_min) = (lo, self.point().c_min());
+            while c > c_min && ok(self.ln_cdf(c - 1)) {
+                c -= 1;
+            }
+            return c;
+        }
+        if i < self.ln_cdf.len() {
+            return lo + i as u64;
+        }
+        // A very long run can need c beyond the table.
+        let mut c = hi + 1;
+        while !ok(self.ln_cdf(c)) && c < u64::MAX {
+            c += 1;
+        }
+        c
+    }
+}

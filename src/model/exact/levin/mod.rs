@@ -1,0 +1,226 @@
+//! `ln P(max <= c)` for a fixed count of `L` likes over `S` shards
+//! (Multinomial(L; 1/S, ..., 1/S)) by Levin's representation:
+//!
+//! B. Levin, "A representation for multinomial cumulative distribution
+//! functions", Annals of Statistics 9(5), 1981. With `X_i ~ Poisson(lambda)`
+//! independent (any `lambda > 0`), `Y_i` = `X_i` conditioned on `X_i <= c`,
+//! and `W = Y_1 + ... + Y_S`:
+//!
+//! `P(max <= c) = L! / (s^L e^-s) * P(X <= c)^S * P(W = L)`,  `s = S lambda`,
+//!
+//! and `L! / (s^L e^-s) = 1 / P(Poisson(s) = L)`, which Loader's pmf gives
+//! without the huge cancelling `ln L!` terms.
+//!
+//! `P(W = L)` is read off the characteristic function of `Y` on a circular
+//! grid of `M` points (`W mod M`): `P(W = L) = 1/M sum_j psi_j^S` with
+//! `psi_j = E exp(-i w_j (Y - L/S))`, `w_j = 2 pi j / M`. `lambda` is tilted
+//! so that `E[W] = L`, which puts `L` at the centre of `W`'s bell: then a
+//! grid of about 30 standard deviations of `W` holds all its mass (no
+//! aliasing) and only the first ~100 frequencies are above 1e-18.
+
+mod range;
+mod truncated;
+
+pub use range::ln_cdf_fixed_range;
+pub(in crate::model::exact) use truncated::{truncated_between, Truncated};
+
+use super::special::{ln_dpois, ln_pois_cdf, stirlerr};
+use truncated::truncated;
+
+/// `|psi_j|^S` below this is negligible next to `P(W = L) M >= 1`...
+const QUIET: f64 = 1e-20;
+/// ... once this many frequencies in a row are.
+const QUIET_RUN: u32 = 16;
+
+/// `|psi|^S`.
+fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
+    (shards as f64 * 0.5 * (re * re + im * im).ln()).exp()
+}
+
+/// The Poisson mean per shard that makes `E[Y] = L/S` for the cut at `c`
+/// (needs `c > L/S`). Any value is correct; this one makes `P(W = L)` the
+/// peak of `W`, where the grid sum is most accurate.
+fn tilt(likes: u64, shards: u64, c: u64) -> f64 {
+    let mu = likes as f64 / shards as f64;
+    let close_enough = |t: &Truncated| {
+        // Off-centre by under 0.05 standard deviations of W.
+        (t.mean - mu).abs() * (shards as f64).sqrt() <= 0.05 * t.var.sqrt().max(1e-300)
+    };
+    let (mut lo, mut hi) = (mu.ln(), f64::NAN);
+    let mut x = lo;
+    for _ in 0..200 {
+        let t = truncated(x.exp(), c);
+        if close_enough(&t) {
+            return x.exp();
+        }
+        if t.mean < mu {
+            lo = x;
+        } else {
+            hi = x;
+        }
+        // Newton on ln lambda (dE/d ln lambda = Var Y), safeguarded by the
+        // bracket [lo, hi].
+        let mut next = x + (mu - t.mean) / t.var.max(1e-12);
+        if next.is_nan() || next <= lo || (hi.is_finite() && next >= hi) {
+            next = if hi.is_finite() {
+                0.5 * (lo + hi)
+            } else {
+                lo + 1.0
+            };
+        }
+        x = next;
+    }
+    x.exp()
+}
+
+/// `P(W = L)` by the grid sum over frequencies.
+pub(super) fn prob_sum_is(likes: u64, shards: u64, y: &Truncated) -> f64 {
+    let s = shards as i64;
+    let l = likes as i64;
+    let sd_w = (shards as f64 * y.var).sqrt();
+    let width = shards * (y.w.len() as u64 - 1) + 1;
+    let m = width.min(2 * (15.0 * sd_w).ceil() as u64 + 64).max(1);
+    if m == 1 {
+        return 1.0;
+    }
+    let mf = m as f64;
+    // Twiddles e^{-2 pi i r / M} for r in 0..M.
+    let tw: Vec<(f64, f64)> = (0..m)
+        .map(|r| {
+            let a = -std::f64::consts::TAU * r as f64 / mf;
+            (a.cos(), a.sin())
+        })
+        .collect();
+    // Integer shift near the mean; the fractional part L/S - k_r is applied
+    // once per frequency as an exact rational angle.
+    let k_r = (likes + shards / 2) / shards;
+    let half = m / 2;
+    let gauss_j = 9.1 * mf / (std::f64::consts::TAU * sd_w.max(1e-300));
+    let term = |j: u64| -> f64 {
+        // sum_k p_k e^{-i w_j (k - k_r)}, index (j (k - k_r)) mod M stepped by j.
+        let start = (y.first as i64 - k_r as i64) * j as i64;
+        let mut idx = start.rem_euclid(m as i64) as u64;
+        let (mut re, mut im) = (0.0, 0.0);
+        for &p in &y.w {
+            let (c, sn) = tw[idx as usize];
+            re += p * c;
+            im += p * sn;
+            idx += j;
+            if idx >= m {
+                idx -= m;
+            }
+        }
+        // times e^{-i w_j (k_r - L/S)} = e^{-2 pi i j (S k_r - L) / (S M)}.
+        let num = ((s * k_r as i64 - l) as i128 * j as i128).rem_euclid(s as i128 * m as i128);
+        let a = -std::f64::consts::TAU * num as f64 / (s as f64 * mf);
+        let (c, sn) = (a.cos(), a.sin());
+        let (re, im) = (re * c - im * sn, re * sn + im * c);
+        // psi^S = |psi|^S e^{i S arg psi}
+        let ln_abs = 0.5 * (re * re + im * im).ln();
+        let mag = (shards as f64 * ln_abs).exp();
+        if mag == 0.0 {
+            return 0.0;
+        }
+        mag * (shards as f64 * im.atan2(re)).cos()
+    };
+    let mut total = 1.0; // j = 0: psi = 1
+    let mut quiet = 0;
+    // Past the Gaussian cut-off, stop after a run of negligible terms: the
+    // cut at c makes |psi| fall only like 1/w, so a fixed cut-off is unsafe.
+    for j in 1..=half {
+        let t = term(j);
+        total += if 2 * j == m { t } else { 2.0 * t };
+        quiet = if t.abs() < QUIET { quiet + 1 } else { 0 };
+        if j as f64 >= gauss_j && quiet >= QUIET_RUN {
+            break;
+        }
+    }
+    total / mf
+}
+
+/// `ln P(max <= c)` for exactly `likes` likes over `shards` shards.
+pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
+    if c >= likes {
+        return 0.0;
+    }
+    if shards == 1 {
+        return f64::NEG_INFINITY;
+    }
+    let sc = shards as u128 * c as u128;
+    if sc < likes as u128 {
+        return f64::NEG_INFINITY;
+    }
+    if sc == likes as u128 {
+        // Every shard has exactly c: L! / (c!^S S^L). With Stirling's
+        // form ln n! = (n + 1/2) ln n - n + ln(2 pi)/2 + stirlerr(n) and
+        // L = S c, the n ln n and n terms cancel exactly, leaving no
+        // cancellation of size L ln L.
+        let (l, s, cf) = (likes as f64, shards as f64, c as f64);
+        let half_ln_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
+        return 0.5 * l.ln() - 0.5 * s * cf.ln() + half_ln_2pi * (1.0 - s) + stirlerr(l)
+            - s * stirlerr(cf);
+    }
+    let lambda = tilt(likes, shards, c);
+    let y = truncated(lambda, c);
+    let p_w = prob_sum_is(likes, shards, &y);
+    let ln_f = ln_pois_cdf(c, lambda);
+    shards as f64 * ln_f + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn all_shards_equal_is_exact() {
+        // P(max <= 100) for 1000 likes over 10 shards = 1000! / (100!^10 10^1000);
+        // exact rational (scripts/check_exact.py): 8.0280057518333943e-13.
+        let got = ln_cdf_fixed(1000, 10, 100).exp();
+        assert!(
+            (got / 8.028_005_751_833_394e-13 - 1.0).abs() < 1e-14,
+            "{got:e}"
+        );
+        // L = 6, S = 3, c = 2: 90/729.
+        assert!((ln_cdf_fixed(6, 3, 2).exp() / (90.0 / 729.0) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn tilt_centres_the_sum() {
+        for &(l, s, c) in &[
+            (14_000u64, 20u64, 720u64),
+            (14_000, 20, 701),
+            (6, 3, 3),
+            (200_000, 286, 705),
+        ] {
+            let lam = tilt(l, s, c);
+            let y = truncated(lam, c);
+            let mu = l as f64 / s as f64;
+            assert!(
+                (y.mean - mu).abs() * (s as f64).sqrt() <= 0.05 * y.var.sqrt() + 1e-12,
+                "{l} {s} {c}"
+            );
+        }
+    }
+
+    #[test]
+    fn truncated_frequency_sum_matches_full_sum() {
+        // Force every frequency by comparing against a grid-free direct
+        // convolution on a small case.
+        let (l, s, c) = (60u64, 4u64, 20u64);
+        let lam = tilt(l, s, c);
+        let y = truncated(lam, c);
+        let mut dist = vec![1.0];
+        for _ in 0..s {
+            let mut next = vec![0.0; dist.len() + y.w.len() - 1];
+            for (a, pa) in dist.iter().enumerate() {
+                for (b, pb) in y.w.iter().enumerate() {
+                    next[a + b] += pa * pb;
+                }
+            }
+            dist = next;
+        }
+        let direct = dist[(l - s * y.first) as usize];
+        let grid = prob_sum_is(l, s, &y);
+        assert!((grid / direct - 1.0).abs() < 1e-12, "{grid} vs {direct}");
+    }
+}

@@ -1,0 +1,221 @@
+//! The per-`c` formulas for the busiest shard, one value of `c` at a time
+//! (no table): `P(max <= c)`, `P(max > c)` with its error bound, one shard's
+//! tails, and where the busiest shard's table starts and ends.
+
+use rayon::prelude::*;
+
+use super::levin;
+use super::special::{
+    ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf,
+};
+use crate::error::InputResult;
+use crate::model::traffic::TrafficModel;
+use crate::model::validate;
+
+/// The table starts where `P(max <= c)` drops below this (ln 1e-30): no
+/// mean, quantile (q >= 1e-30) or run quantile needs less; smaller values
+/// are computed on demand.
+const LN_TABLE_LO: f64 = -69.077_552_789_821_37;
+/// ...and ends where `P(max > c)` is below this (ln 1e-17): beyond it the
+/// CDF is 1 to double precision.
+pub(super) const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
+
+/// The per-`c` formulas, without a table.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Point {
+    /// Likes per second (a whole number for fixed traffic).
+    pub(super) rate: f64,
+    /// Shards the likes spread over.
+    pub(super) shards: u64,
+    /// How the likes in a second are counted.
+    pub(super) model: TrafficModel,
+}
+
+impl Point {
+    /// Checks the inputs; errors name `--rate` and `--shards`.
+    pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+        let rate = validate::traffic_rate("--rate", rate, model)?;
+        let shards = validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        Ok(Point {
+            rate,
+            shards,
+            model,
+        })
+    }
+
+    /// The likes in every second (fixed traffic).
+    pub(super) fn likes(&self) -> u64 {
+        self.rate as u64
+    }
+
+    /// The smallest possible busiest count.
+    pub(super) fn c_min(&self) -> u64 {
+        match self.model {
+            TrafficModel::Fixed => self.likes().div_ceil(self.shards),
+            TrafficModel::Poisson => 0,
+        }
+    }
+
+    /// `ln P(N_1 > c)` for one shard's count.
+    pub(super) fn ln_one_sf(&self, c: u64) -> f64 {
+        match self.model {
+            TrafficModel::Fixed => {
+                let s = self.shards as f64;
+                ln_binom_sf(c, self.likes(), 1.0 / s, (s - 1.0) / s)
+            }
+            TrafficModel::Poisson => ln_pois_sf(c, self.rate / self.shards as f64),
+        }
+    }
+
+    /// `ln P(max <= c)`.
+    pub(super) fn ln_cdf(&self, c: u64) -> f64 {
+        match self.model {
+            TrafficModel::Fixed => {
+                if c < self.c_min() {
+                    return f64::NEG_INFINITY;
+                }
+                match self.ln_sf_tail(c) {
+                    Some((ln_sf, _)) => ln_1m_exp(ln_sf),
+                    None => self.ln_cdf_levin(c),
+                }
+            }
+            TrafficModel::Poisson => {
+                self.shards as f64 * ln_pois_cdf(c, self.rate / self.shards as f64)
+            }
+        }
+    }
+
+    /// `ln P(max <= c)` by Levin's formula (fixed traffic), or the closed
+    /// form (Poisson traffic), without trying the tail formula first.
+    pub(super) fn ln_cdf_levin(&self, c: u64) -> f64 {
+        match self.model {
+            TrafficModel::Fixed if c >= self.c_min() => {
+                levin::ln_cdf_fixed(self.likes(), self.shards, c)
+            }
+            _ => self.ln_cdf(c),
+        }
+    }
+
+    /// `ln P(max > c)`.
+    pub(super) fn ln_sf(&self, c: u64) -> f64 {
+        self.ln_sf_with_error(c).0
+    }
+
+    /// `ln P(max > c)` and a bound on its relative error (as a
+    /// probability, not as a log).
+    pub(super) fn ln_sf_with_error(&self, c: u64) -> (f64, f64) {
+        match self.ln_sf_tail(c) {
+            Some(x) => x,
+            None => {
+                let ln_sf = ln_1m_exp(self.ln_cdf(c));
+                (ln_sf, self.levin_abs_error() / ln_sf.exp())
+            }
+        }
+    }
+
+    /// Absolute error of Levin's `ln P(max <= c)`, hence of
+    /// `1 - P(max <= c)`: the grid sum raises each shard's characteristic
+    /// function to the power S, so rounding grows with S. Measured against
+    /// exact rationals, mpmath and an f64 shard-by-shard recursion
+    /// (docs/exact.md): <= 2e-15 for S = 7, 10; <= 4e-14 for S = 100;
+    /// <= 3e-13 for S = 200 (partly the reference's own rounding). This is
+    /// about twice those.
+    pub(super) fn levin_abs_error(&self) -> f64 {
+        2e-15 * (self.shards as f64).max(5.0)
+    }
+
+    /// Per-shard `ln P(N_1 > c)` and `ln P(N_1 <= c)` for `c` in
+    /// `lo..=hi` by the pmf recurrences `Q(c-1) = Q(c) + p(c)` and
+    /// `F(c+1) = F(c) + p(c+1)`: O(1) per value instead of a tail sum of
+    /// O(sd) terms, which matters when one shard's sd is in the thousands.
+    /// A direct tail sum re-anchors every `ANCHOR_EVERY` values, so the
+    /// rounding of the sums (relative, ~1e-16 per step) cannot build up.
+    pub(super) fn one_shard_tails(&self, lo: u64, hi: u64) -> (Vec<f64>, Vec<f64>) {
+        const ANCHOR_EVERY: u64 = 1024;
+        let (s, l) = (self.shards as f64, self.likes());
+        let lambda = self.rate / s;
+        let ln_pmf = |c: u64| match self.model {
+            TrafficModel::Fixed => ln_dbinom(c, l, 1.0 / s, (s - 1.0) / s),
+            TrafficModel::Poisson => ln_dpois(c, lambda),
+        };
+        let ln_one_cdf = |c: u64| match self.model {
+            TrafficModel::Fixed => ln_1m_exp(ln_binom_sf(c, l, 1.0 / s, (s - 1.0) / s)),
+            TrafficModel::Poisson => ln_pois_cdf(c, lambda),
+        };
+        let starts: Vec<u64> = (lo..=hi).step_by(ANCHOR_EVERY as usize).collect();
+        let chunks: Vec<(Vec<f64>, Vec<f64>)> = starts
+            .par_iter()
+            .map(|&a| {
+                let b = (a + ANCHOR_EVERY - 1).min(hi);
+                let n = (b - a + 1) as usize;
+                let mut q = vec![0.0; n];
+                q[n - 1] = self.ln_one_sf(b);
+                for i in (0..n - 1).rev() {
+                    q[i] = ln_add(q[i + 1], ln_pmf(a + i as u64 + 1));
+                }
+                let mut f = vec![0.0; n];
+                if self.model == TrafficModel::Poisson {
+                    f[0] = ln_one_cdf(a);
+                    for i in 1..n {
+                        f[i] = ln_add(f[i - 1], ln_pmf(a + i as u64));
+                    }
+                }
+                (q, f)
+            })
+            .collect();
+        let mut ln_q = Vec::with_capacity((hi - lo + 1) as usize);
+        let mut ln_f = Vec::with_capacity((hi - lo + 1) as usize);
+        for (q, f) in chunks {
+            ln_q.extend(q);
+            ln_f.extend(f);
+        }
+        (ln_q, ln_f)
+    }
+
+    /// Top of the table: the smallest `c` with `S P(N_1 > c) < 1e-17`, an
+    /// upper bound on `P(max > c)` (union bound).
+    pub(super) fn table_hi(&self) -> u64 {
+        let ln_s = (self.shards as f64).ln();
+        let small = |c: u64| ln_s + self.ln_one_sf(c) < LN_TABLE_HI;
+        let mut lo = self.c_min();
+        if small(lo) {
+            return lo;
+        }
+        let mut hi = lo.max(1);
+        while !small(hi) {
+            lo = hi;
+            hi = hi.saturating_mul(2);
+        }
+        // small(hi) and !small(lo): bisect.
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if small(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
+    /// Bottom of the table: the largest `c <= hi` with
+    /// `P(max <= c) < 1e-30`, or the smallest possible count if none.
+    pub(super) fn table_lo(&self, hi: u64) -> u64 {
+        let c_min = self.c_min();
+        let tiny = |c: u64| self.ln_cdf(c) < LN_TABLE_LO;
+        if !tiny(c_min) {
+            return c_min;
+        }
+        let (mut lo, mut hi) = (c_min, hi);
+        // tiny(lo), !tiny(hi): bisect to the last tiny value.
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if tiny(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+}

@@ -1,0 +1,256 @@
+//! Shards in a hashed store with P partitions (DynamoDB-like): each shard key
+//! hashes to a partition we cannot choose, so several shards may share one.
+//!
+//! Model: each of the S shard keys lands on a uniformly random partition,
+//! independently (a good hash; the partition count P fixed). Each like picks a
+//! shard uniformly, so a partition holding k shards gets k/S of the writes.
+//!
+//! Exact math (S balls in P bins):
+//! - P(two or more shards share a partition) = 1 - prod_{i<S} (1 - i/P), the
+//!   birthday bound, summed in log space;
+//! - expected partitions with two or more shards
+//!   = P * P(Bin(S, 1/P) >= 2) = P * (1 - (1-1/P)^S - S/P * (1-1/P)^(S-1)),
+//!   by linearity of expectation (summed as a series when S/P is small, where
+//!   the closed form cancels);
+//! - the busiest partition's mean shard count `E[max] = sum_k P(max > k)`, where
+//!   P(max <= k) and, for the cap, E[prod_partitions f(count)] come from
+//!   [`bins_expectation`]: split the bins in two groups, the balls in a
+//!   group are Binomial(n, share of bins), and double the group size
+//!   (exponentiation by squaring over P, O(S * sqrt(S) * log P)).
+//!
+//! Past [`EXACT_MAX_SHARDS`] shards the busiest-partition figures and the cap
+//! chance are seeded Monte Carlo over placements, with standard errors.
+
+mod busiest;
+mod cap;
+mod monte_carlo;
+mod shared;
+
+pub use busiest::{bins_expectation, busiest_mean_exact};
+pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_shared_partition};
+
+use serde::Serialize;
+
+use crate::error::InputResult;
+use crate::model::traffic::TrafficModel;
+use crate::model::validate;
+use cap::PartitionTails;
+use monte_carlo::monte_carlo;
+
+/// Above this many shards the busiest-partition figures are Monte Carlo.
+pub const EXACT_MAX_SHARDS: u64 = 1_000;
+/// Shard draws a default Monte Carlo run aims at: [`PartitionPlan::trials`]
+/// is this over the shard count, clamped between [`MIN_TRIALS`] and the
+/// default trial count.
+pub const DRAW_BUDGET: u64 = 20_000_000;
+/// Fewest placements a default Monte Carlo run samples, however many shards.
+pub const MIN_TRIALS: u64 = 200;
+
+/// How the busiest-partition figures were computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Exact sums over all placements (up to [`EXACT_MAX_SHARDS`] shards).
+    Exact,
+    /// Seeded Monte Carlo over placements, with standard errors.
+    MonteCarlo,
+}
+
+/// Writes a second against a per-partition cap.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartitionLoad {
+    /// Total likes a second for the counter.
+    pub rate: f64,
+    /// Writes a second one partition accepts.
+    pub cap: f64,
+    /// How the likes in a second are counted.
+    pub traffic: TrafficModel,
+}
+
+/// S shards over P partitions, optionally with a load to check against a cap.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartitionPlan {
+    shards: u64,
+    partitions: u64,
+    load: Option<PartitionLoad>,
+    seed: u64,
+    trials: Option<u64>,
+}
+
+impl PartitionPlan {
+    /// `shards` shard keys over `partitions` partitions, without a load, seed 1.
+    /// Errors name `--shards` and `--partitions`.
+    pub fn new(shards: u64, partitions: u64) -> InputResult<Self> {
+        Ok(PartitionPlan {
+            shards: validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?,
+            partitions: validate::count(
+                "--partitions",
+                partitions,
+                crate::model::defaults::MAX_PARTITIONS,
+            )?,
+            load: None,
+            seed: 1,
+            trials: None,
+        })
+    }
+
+    /// Add a like rate and a per-partition cap. Fixed traffic needs a whole
+    /// number of likes a second.
+    pub fn with_load(mut self, rate: f64, cap: f64, traffic: TrafficModel) -> InputResult<Self> {
+        let rate = validate::traffic_rate("--rate", rate, traffic)?;
+        let cap = validate::positive("--cap", cap)?;
+        self.load = Some(PartitionLoad { rate, cap, traffic });
+        Ok(self)
+    }
+
+    /// The seed of the Monte Carlo placements (1 unless set).
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Placements Monte Carlo samples, instead of the default of
+    /// [`PartitionPlan::trials`]. Errors name `--trials`.
+    pub fn with_trials(mut self, trials: u64) -> InputResult<Self> {
+        self.trials = Some(validate::count(
+            "--trials",
+            trials,
+            crate::model::defaults::MAX_PARTITION_TRIALS,
+        )?);
+        Ok(self)
+    }
+
+    /// Placements sampled if Monte Carlo is used.
+    pub fn trials(&self) -> u64 {
+        self.trials.unwrap_or_else(|| {
+            (DRAW_BUDGET / self.shards)
+                .clamp(MIN_TRIALS, crate::model::defaults::DEFAULT_PARTITION_TRIALS)
+        })
+    }
+
+    /// The figures: exact up to [`EXACT_MAX_SHARDS`] shards, else Monte Carlo
+    /// over [`PartitionPlan::trials`] placements drawn from the seed.
+    pub fn evaluate(&self) -> PartitionReport {
+        let method = if self.shards <= EXACT_MAX_SHARDS {
+            Method::Exact
+        } else {
+            Method::MonteCarlo
+        };
+        self.evaluate_by(method)
+    }
+
+    /// [`PartitionPlan::evaluate`] with the method given (the unit tests
+    /// compare the two on one plan).
+    fn evaluate_by(&self, method: Method) -> PartitionReport {
+        let (s, p) = (self.shards, self.partitions);
+        let trials = self.trials();
+        let tails = self.load.map(|l| PartitionTails::new(l, s));
+
+        let (mean_max, mean_max_se, over, over_se) = match method {
+            Method::Exact => {
+                let over = tails.as_ref().map(|t| {
+                    let f: Vec<f64> = (0..=s).map(|k| 1.0 - t.tail(k)).collect();
+                    (1.0 - bins_expectation(p, &f)).clamp(0.0, 1.0)
+                });
+                (busiest_mean_exact(s, p), 0.0, over, over.map(|_| 0.0))
+            }
+            Method::MonteCarlo => {
+                let mc = monte_carlo(s, p, trials, self.seed, tails.as_ref());
+                (mc.mean_max, mc.mean_max_se, mc.over, mc.over_se)
+            }
+        };
+
+        let mut notes = vec![
+            "assumes each shard key hashes to a uniformly random partition, independently; \
+             adaptive capacity may later move busy items apart"
+                .to_string(),
+        ];
+        if let Some(l) = &self.load {
+            notes.push(match l.traffic {
+                TrafficModel::Poisson => "Poisson traffic: partition loads are independent \
+                    Poisson(rate * k / S), so the cap chance is exact for each placement"
+                    .to_string(),
+                TrafficModel::Fixed => "fixed traffic: partition loads are Binomial(rate, k / S) \
+                    and treated as independent; multinomial counts are negatively associated, \
+                    so the cap chance is an upper bound"
+                    .to_string(),
+            });
+        }
+        let mc = method == Method::MonteCarlo;
+        PartitionReport {
+            shards: s,
+            partitions: p,
+            p_shared_partition: p_shared_partition(s, p),
+            expected_shared_partitions: expected_shared_partitions(s, p),
+            expected_occupied_partitions: expected_occupied_partitions(s, p),
+            busiest_partition_mean_shards: mean_max,
+            busiest_partition_mean_shards_se: mean_max_se,
+            busiest_partition_mean_share: mean_max / s as f64,
+            method,
+            trials: mc.then_some(trials),
+            seed: mc.then_some(self.seed),
+            rate: self.load.map(|l| l.rate),
+            cap: self.load.map(|l| l.cap),
+            traffic: self.load.map(|l| l.traffic),
+            shard_rate: self.load.map(|l| l.rate / s as f64),
+            busiest_partition_mean_rate: self.load.map(|l| l.rate * mean_max / s as f64),
+            p_partition_over_cap_per_second: over,
+            p_partition_over_cap_se: over_se,
+            p_partition_over_cap_ci95: match (over, over_se) {
+                (Some(o), Some(se)) if mc => {
+                    Some([(o - 1.96 * se).max(0.0), (o + 1.96 * se).min(1.0)])
+                }
+                _ => None,
+            },
+            notes,
+        }
+    }
+}
+
+/// What `shardplan partitions` prints.
+#[derive(Debug, Clone, Serialize)]
+pub struct PartitionReport {
+    /// Shard keys of the counter (S).
+    pub shards: u64,
+    /// Partitions the store hashes keys onto (P).
+    pub partitions: u64,
+    /// Chance two or more shards share a partition (birthday bound).
+    pub p_shared_partition: f64,
+    /// Expected partitions holding two or more shards.
+    pub expected_shared_partitions: f64,
+    /// Expected partitions holding at least one shard: P (1 - (1-1/P)^S).
+    pub expected_occupied_partitions: f64,
+    /// Expected shard count on the busiest partition, `E[max]`.
+    pub busiest_partition_mean_shards: f64,
+    /// Standard error of that mean (0 when exact).
+    pub busiest_partition_mean_shards_se: f64,
+    /// Expected share of the writes on the busiest partition: `E[max] / S`.
+    pub busiest_partition_mean_share: f64,
+    /// How the busiest-partition figures and the cap chance were computed.
+    pub method: Method,
+    /// Placements sampled; `null` when exact.
+    pub trials: Option<u64>,
+    /// The seed they were drawn from; `null` when exact.
+    pub seed: Option<u64>,
+    /// Likes a second on the counter, when a load was given.
+    pub rate: Option<f64>,
+    /// Writes a second one partition accepts, when a load was given.
+    pub cap: Option<f64>,
+    /// How the likes in a second are counted, when a load was given.
+    pub traffic: Option<TrafficModel>,
+    /// Mean writes a second per shard: rate / S.
+    pub shard_rate: Option<f64>,
+    /// Expected mean writes a second on the busiest partition: `rate E[max] / S`.
+    pub busiest_partition_mean_rate: Option<f64>,
+    /// Chance that in a given second some partition gets more writes than the cap.
+    pub p_partition_over_cap_per_second: Option<f64>,
+    /// Standard error of that chance (0 when exact).
+    pub p_partition_over_cap_se: Option<f64>,
+    /// 95% confidence interval when Monte Carlo (mean +- 1.96 SE, clipped to [0, 1]).
+    pub p_partition_over_cap_ci95: Option<[f64; 2]>,
+    /// The model's assumptions, printed under the figures.
+    pub notes: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests;
