@@ -364,7 +364,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         r.inputs.take("applied_share", applied),
         r.inputs.take("retries", retries),
     )
-    .map_err(|e| r.blame(e))?;
+    .map_err(|e| r.inputs.attach_model(e))?;
     let inputs = CompareInputs {
         rate,
         shards,
@@ -379,7 +379,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         drift,
     }
     .validate()
-    .map_err(|e| r.blame(e))?;
+    .map_err(|e| r.inputs.attach_model(e))?;
     // The uniqueness and approximate designs (sets, like rows, HyperLogLog,
     // Count-Min, hashes) from their own model, on the same inputs.
     let mut approx = ApproxInputs::new(
@@ -389,18 +389,19 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         cap,
         inputs.duration_seconds,
     )
-    .map_err(|e| r.blame(e))?;
+    .map_err(|e| r.inputs.attach_model(e))?;
     approx.servers = inputs.reads.servers;
     approx.cache_seconds = inputs.reads.cache_seconds;
     if let Some(day) = r.field("likes_per_day", &r.scenario.scenario.likes_per_day) {
         approx.likes_per_day = r.inputs.take("likes_per_day", day);
     }
-    approx.validate().map_err(|e| r.blame(e))?;
+    approx.validate().map_err(|e| r.inputs.attach_model(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let mut comparison = compare(&inputs)?;
+    let mut comparison = compare(&inputs).map_err(|e| r.inputs.attach_model(e))?;
+    let approx_rows = approx_rows(&approx).map_err(|e| r.inputs.attach_model(e))?;
     comparison
         .rows
-        .extend(approx_rows(&approx)?.into_iter().map(StrategyRow::from));
+        .extend(approx_rows.into_iter().map(StrategyRow::from));
     // One meaning for every row: the store reads one sum of the count (an
     // uncached view) costs; the cached reads/s are that times the sums/s.
     let sums = inputs.reads.cost(shards).sums_cached_per_second;

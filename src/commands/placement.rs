@@ -66,6 +66,7 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     }
     inputs.record("store", &store.clone().map(Store::name));
     if args.stdin {
+        inputs.record("stdin", &Sourced::flag("--stdin", Some(true)).unwrap());
         let why = "with --stdin: the keys are read as given";
         refuse(args.shards.is_some(), "--shards", why)?;
         refuse(args.pad.is_some(), "--pad", why)?;
@@ -102,7 +103,7 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         inputs.record("nodes", &Sourced::flag("--nodes", Some(n)).unwrap());
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach_model(e));
+    let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
     let failures = if store.value == Store::Sorted {
         let Some(t) = &args.template else {
             return Err(
@@ -110,15 +111,17 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
             );
         };
         let report = SortedReport::from_template(&template(t)?, shards.value)
-            .map_err(|e| inputs.attach_model(e))?;
+            .map_err(|e| inputs.attach(e))?;
         let failures = report.check_failures();
         super::emit(out, &SortedView(report), &inputs, args.out.explain)?;
         failures
     } else {
         let report = match &args.template {
             Some(t) => KeysReport::from_template(&template(t)?, shards.value, nodes)
-                .map_err(|e| inputs.attach_model(e))?,
-            None => KeysReport::from_keys(&read_stdin_keys()?, nodes)?,
+                .map_err(|e| inputs.attach(e))?,
+            None => {
+                KeysReport::from_keys(&read_stdin_keys()?, nodes).map_err(|e| inputs.attach(e))?
+            }
         };
         let failures = report.check_failures();
         super::emit(out, &KeysView(report), &inputs, args.out.explain)?;
@@ -143,10 +146,11 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     let seed = Sourced::flag("--seed", args.seed)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
     let mut plan = PartitionPlan::new(args.shards, args.partitions)
-        .map_err(|e| inputs.attach_model(e))?
+        .map_err(|e| inputs.attach(e))?
         .with_seed(inputs.take("seed", seed));
-    if let Some(t) = args.trials {
-        plan = plan.with_trials(t)?;
+    if let Some(t) = Sourced::flag("--trials", args.trials) {
+        inputs.record("trials", &t);
+        plan = plan.with_trials(t.value).map_err(|e| inputs.attach(e))?;
     }
     match Sourced::flag("--rate", args.rate) {
         Some(rate) => {
@@ -168,7 +172,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
             inputs.record("traffic", &traffic.clone().map(TrafficModel::name));
             plan = plan
                 .with_load(rate.value, cap.value, traffic.value)
-                .map_err(|e| inputs.attach_model(e))?
+                .map_err(|e| inputs.attach(e))?
         }
         None => {
             let why = "without --rate: there is no load to check against a cap";

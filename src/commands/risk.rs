@@ -89,8 +89,8 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     for &rate in &rates {
         rows.extend(
             sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), &reads).map_err(
-                |e| match e.downcast::<crate::error::InputError>() {
-                    Ok(ie) => r.blame(ie).into(),
+                |e| match e.downcast::<crate::error::ParamError>() {
+                    Ok(pe) => r.blame(pe).into(),
                     Err(e) => e,
                 },
             )?,

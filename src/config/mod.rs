@@ -24,7 +24,7 @@ pub mod timeline;
 pub use scenario::{Kind, Loaded};
 pub use source::{Inputs, Source, Sourced};
 
-use crate::error::{InputError, InputResult};
+use crate::error::{InputError, InputResult, ParamError};
 
 /// One command's resolution: the scenario it reads and the inputs resolved
 /// so far.
@@ -75,8 +75,8 @@ impl Resolver {
 
     /// A model error naming its parameter, attributed to the parameter's
     /// source.
-    pub fn blame(&self, e: InputError) -> InputError {
-        self.inputs.attach_model(e)
+    pub fn blame(&self, e: ParamError) -> InputError {
+        self.inputs.attach(e)
     }
 
     /// The value of `field` when the scenario sets it.

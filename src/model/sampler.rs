@@ -5,7 +5,7 @@
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson};
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
@@ -39,15 +39,15 @@ pub struct ShardSampler {
 
 impl ShardSampler {
     /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole rate.
-    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
-        let rate = validate::traffic_rate("--rate", rate, model)?;
-        let shards = validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
+        let rate = validate::traffic_rate("rate", rate, model)?;
+        let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let (fixed_likes, poisson) = match model {
             TrafficModel::Fixed => (rate as u64, None),
             TrafficModel::Poisson => {
                 let p = Poisson::new(rate).map_err(|e| {
-                    InputError::new(
-                        "--rate",
+                    ParamError::other(
+                        "rate",
                         format!("not a usable Poisson mean ({e}, got {rate})"),
                     )
                 })?;
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn fixed_rate_must_be_whole() {
         let err = ShardSampler::new(10.5, 2, TrafficModel::Fixed).unwrap_err();
-        assert_eq!(err.what, "--rate");
+        assert_eq!(err.param, "rate");
         assert!(ShardSampler::new(10.5, 2, TrafficModel::Poisson).is_ok());
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 
 /// Where the safe rate per key comes from.
@@ -63,28 +63,28 @@ pub fn shards_for(peak: f64, safe: f64) -> u64 {
 impl SizingPlan {
     /// Checks the inputs; errors name `--peak`, `--cap`, `--safe` and
     /// `--headroom` (a peak that needs more shards than supported names `--peak`).
-    pub fn new(peak: f64, cap: f64, safe: SafeRate) -> InputResult<Self> {
-        validate::rate("--peak", peak)?;
-        validate::rate("--cap", cap)?;
+    pub fn new(peak: f64, cap: f64, safe: SafeRate) -> ParamResult<Self> {
+        validate::rate("peak", peak)?;
+        validate::rate("cap", cap)?;
         match safe {
             SafeRate::PerKey(s) => {
-                validate::positive("--safe", s)?;
+                validate::positive("safe", s)?;
                 if s > cap {
-                    return Err(InputError::new(
-                        "--safe",
+                    return Err(ParamError::other(
+                        "safe",
                         format!("must not exceed the cap of {cap} writes/s per key (got {s})"),
                     ));
                 }
             }
             SafeRate::Headroom(h) => {
-                validate::in_half_open("--headroom", h, 0.0, 1.0)?;
+                validate::in_half_open("headroom", h, 0.0, 1.0)?;
             }
         }
         let plan = SizingPlan { peak, cap, safe };
         let shards = shards_for(peak, plan.safe_per_shard());
-        validate::count("--peak", shards, crate::model::defaults::MAX_SHARDS).map_err(|_| {
-            InputError::new(
-                "--peak",
+        validate::count("peak", shards, crate::model::defaults::MAX_SHARDS).map_err(|_| {
+            ParamError::other(
+                "peak",
                 format!(
                     "needs {shards} shards at {} writes/s per shard, more than the {} supported",
                     plan.safe_per_shard(),
@@ -180,18 +180,18 @@ impl ReadPlan {
         cache_seconds: f64,
         batch_size: u64,
         read_cap: f64,
-    ) -> InputResult<Self> {
-        validate::rate("--views", views)?;
-        validate::count("--servers", servers, 10_000_000)?;
-        validate::non_negative("--cache-seconds", cache_seconds)?;
+    ) -> ParamResult<Self> {
+        validate::rate("views", views)?;
+        validate::count("servers", servers, 10_000_000)?;
+        validate::non_negative("cache_seconds", cache_seconds)?;
         if cache_seconds > 86_400.0 {
-            return Err(InputError::new(
-                "--cache-seconds",
+            return Err(ParamError::other(
+                "cache_seconds",
                 format!("must be at most 86400 (one day) (got {cache_seconds})"),
             ));
         }
-        validate::count("--batch-size", batch_size, 1_000_000)?;
-        validate::rate("--read-cap", read_cap)?;
+        validate::count("batch_size", batch_size, 1_000_000)?;
+        validate::rate("read_cap", read_cap)?;
         Ok(ReadPlan {
             views,
             servers,
@@ -259,13 +259,13 @@ mod tests {
     #[test]
     fn bad_sizing_inputs_name_the_flag() {
         let e = SizingPlan::new(14_000.0, 1000.0, SafeRate::PerKey(1200.0)).unwrap_err();
-        assert_eq!(e.what, "--safe");
+        assert_eq!(e.param, "safe");
         let e = SizingPlan::new(14_000.0, 1000.0, SafeRate::Headroom(1.0)).unwrap_err();
-        assert_eq!(e.what, "--headroom");
+        assert_eq!(e.param, "headroom");
         let e = SizingPlan::new(f64::NAN, 1000.0, SafeRate::Headroom(0.3)).unwrap_err();
-        assert_eq!(e.what, "--peak");
+        assert_eq!(e.param, "peak");
         let e = SizingPlan::new(1e9, 1000.0, SafeRate::PerKey(1.0)).unwrap_err();
-        assert_eq!(e.what, "--peak");
+        assert_eq!(e.param, "peak");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! same seed gives the same bytes.
 
 use crate::config::{Inputs, Loaded, Source};
-use crate::error::{InputError, InputResult};
+use crate::error::{InputError, InputResult, ParamError};
 use crate::model::defaults::{DEFAULT_DURATION_SECONDS, DEFAULT_RISK};
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::sizing::ReadCost;
@@ -100,7 +100,15 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
             ))]
         }));
     };
-    let in_scenario = |e: InputError| InputError::new(l.field("key_template"), e.message);
+    // The template and the masters come from the scenario; name the field.
+    let in_scenario = |e: ParamError| {
+        let field = if e.param == "nodes" {
+            "nodes"
+        } else {
+            "key_template"
+        };
+        InputError::new(l.field(field), e.problem)
+    };
     let t = ShardTemplate::new(template, 0).map_err(in_scenario)?;
     if store == Some(Store::Sorted) {
         let r = SortedReport::from_template(&t, shards).map_err(in_scenario)?;

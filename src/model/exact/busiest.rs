@@ -8,7 +8,7 @@ use super::levin;
 use super::point::Point;
 use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 
 /// Levin's formula fills the table in pieces of at least this many `c`
@@ -35,7 +35,7 @@ pub struct BusiestShard {
 impl BusiestShard {
     /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole
     /// number rate. Errors name the flags `--rate` and `--shards`.
-    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
         let point = Point::new(rate, shards, model)?;
         let hi = point.table_hi();
         let lo = point.table_lo(hi);

@@ -8,7 +8,7 @@ use super::levin;
 use super::special::{
     ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf,
 };
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
@@ -33,9 +33,9 @@ pub(super) struct Point {
 
 impl Point {
     /// Checks the inputs; errors name `--rate` and `--shards`.
-    pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
-        let rate = validate::traffic_rate("--rate", rate, model)?;
-        let shards = validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+    pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
+        let rate = validate::traffic_rate("rate", rate, model)?;
+        let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         Ok(Point {
             rate,
             shards,

@@ -17,7 +17,7 @@
 
 use super::levin::{prob_sum_is, truncated_between, Truncated};
 use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 
 /// `ln` of the smallest probability kept in the table.
@@ -97,7 +97,7 @@ fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64) -> f64 {
 
 impl QuietestShard {
     /// `rate` likes/s over `shards` shards (checked like the busiest shard).
-    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> InputResult<Self> {
+    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
         // The same checks (and error names) as the busiest shard.
         super::point::Point::new(rate, shards, model)?;
         let s = shards as f64;

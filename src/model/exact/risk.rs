@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::busiest::BusiestShard;
 use super::point::Point;
 use super::special::ln_1m_exp;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
@@ -78,15 +78,15 @@ impl Risk {
         cap: f64,
         seconds: f64,
         model: TrafficModel,
-    ) -> InputResult<Risk> {
+    ) -> ParamResult<Risk> {
         let busiest = BusiestShard::new(rate, shards, model)?;
         Risk::from_busiest(&busiest, cap, seconds)
     }
 
     /// The row for an already built distribution (a sweep reuses nothing
     /// across shard counts, but `risk` with several caps can).
-    pub fn from_busiest(busiest: &BusiestShard, cap: f64, seconds: f64) -> InputResult<Risk> {
-        let cap = validate::non_negative("--cap", cap)?;
+    pub fn from_busiest(busiest: &BusiestShard, cap: f64, seconds: f64) -> ParamResult<Risk> {
+        let cap = validate::non_negative("cap", cap)?;
         let seconds = validate_seconds(seconds)?;
         // The busiest count is whole: over a cap of 1000.5 means over 1000.
         let c = cap.floor().min(u64::MAX as f64) as u64;
@@ -117,10 +117,10 @@ impl Risk {
     }
 }
 
-fn validate_seconds(seconds: f64) -> InputResult<f64> {
+fn validate_seconds(seconds: f64) -> ParamResult<f64> {
     if !seconds.is_finite() || seconds < 1.0 {
-        return Err(InputError::new(
-            "--duration",
+        return Err(ParamError::other(
+            "duration_seconds",
             format!("must be at least 1 second (got {seconds} s)"),
         ));
     }
@@ -135,7 +135,7 @@ pub fn sweep(
     cap: f64,
     seconds: f64,
     model: TrafficModel,
-) -> InputResult<Vec<Risk>> {
+) -> ParamResult<Vec<Risk>> {
     shard_counts
         .par_iter()
         .map(|&shards| Risk::compute(rate, shards, cap, seconds, model))
@@ -150,9 +150,9 @@ pub fn ln_p_any_over_cap(
     cap: f64,
     seconds: f64,
     model: TrafficModel,
-) -> InputResult<f64> {
+) -> ParamResult<f64> {
     let point = Point::new(rate, shards, model)?;
-    let cap = validate::non_negative("--cap", cap)?;
+    let cap = validate::non_negative("cap", cap)?;
     let seconds = validate_seconds(seconds)?;
     let c = cap.floor().min(u64::MAX as f64) as u64;
     Ok(ln_p_any_over(point.ln_sf(c), seconds))
@@ -168,20 +168,16 @@ pub fn shards_for_risk(
     risk: f64,
     model: TrafficModel,
     max_shards: u64,
-) -> InputResult<u64> {
-    let risk = validate::probability_open("--risk", risk)?;
-    let max_shards = validate::count(
-        "--max-shards",
-        max_shards,
-        crate::model::defaults::MAX_SHARDS,
-    )?;
+) -> ParamResult<u64> {
+    let risk = validate::probability_open("risk", risk)?;
+    let max_shards = validate::count("max_shards", max_shards, crate::model::defaults::MAX_SHARDS)?;
     let ln_risk = risk.ln();
     let found = crate::model::search::fewest_shards(max_shards, |s| {
-        Ok::<_, InputError>(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
+        Ok::<_, ParamError>(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
     })?;
     found.ok_or_else(|| {
-        InputError::new(
-            "--risk",
+        ParamError::other(
+            "risk",
             format!(
                 "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
                  over {seconds} s (got {risk}); raise the cap or the shard limit"

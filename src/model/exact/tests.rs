@@ -270,36 +270,33 @@ fn size_by_risk_is_the_fewest_shards() {
         1
     );
     let err = shards_for_risk(14_000.0, 10.0, 3600.0, 0.01, FIXED, 100).unwrap_err();
-    assert_eq!(err.what, "--risk");
+    assert_eq!(err.param, "risk");
 }
 
 #[test]
 fn bad_input_names_the_flag() {
     assert_eq!(
-        BusiestShard::new(14_000.5, 20, FIXED).unwrap_err().what,
-        "--rate"
+        BusiestShard::new(14_000.5, 20, FIXED).unwrap_err().param,
+        "rate"
+    );
+    assert_eq!(BusiestShard::new(0.0, 20, FIXED).unwrap_err().param, "rate");
+    assert_eq!(
+        BusiestShard::new(100.0, 0, FIXED).unwrap_err().param,
+        "shards"
     );
     assert_eq!(
-        BusiestShard::new(0.0, 20, FIXED).unwrap_err().what,
-        "--rate"
+        Risk::compute(100.0, 2, -1.0, 1.0, FIXED).unwrap_err().param,
+        "cap"
     );
     assert_eq!(
-        BusiestShard::new(100.0, 0, FIXED).unwrap_err().what,
-        "--shards"
-    );
-    assert_eq!(
-        Risk::compute(100.0, 2, -1.0, 1.0, FIXED).unwrap_err().what,
-        "--cap"
-    );
-    assert_eq!(
-        Risk::compute(100.0, 2, 10.0, 0.0, FIXED).unwrap_err().what,
-        "--duration"
+        Risk::compute(100.0, 2, 10.0, 0.0, FIXED).unwrap_err().param,
+        "duration_seconds"
     );
     assert_eq!(
         shards_for_risk(100.0, 10.0, 1.0, 1.0, FIXED, 10)
             .unwrap_err()
-            .what,
-        "--risk"
+            .param,
+        "risk"
     );
 }
 

@@ -31,7 +31,7 @@ pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_sha
 
 use serde::Serialize;
 
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 use cap::PartitionTails;
@@ -80,11 +80,11 @@ pub struct PartitionPlan {
 impl PartitionPlan {
     /// `shards` shard keys over `partitions` partitions, without a load, seed 1.
     /// Errors name `--shards` and `--partitions`.
-    pub fn new(shards: u64, partitions: u64) -> InputResult<Self> {
+    pub fn new(shards: u64, partitions: u64) -> ParamResult<Self> {
         Ok(PartitionPlan {
-            shards: validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?,
+            shards: validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?,
             partitions: validate::count(
-                "--partitions",
+                "partitions",
                 partitions,
                 crate::model::defaults::MAX_PARTITIONS,
             )?,
@@ -96,9 +96,9 @@ impl PartitionPlan {
 
     /// Add a like rate and a per-partition cap. Fixed traffic needs a whole
     /// number of likes a second.
-    pub fn with_load(mut self, rate: f64, cap: f64, traffic: TrafficModel) -> InputResult<Self> {
-        let rate = validate::traffic_rate("--rate", rate, traffic)?;
-        let cap = validate::positive("--cap", cap)?;
+    pub fn with_load(mut self, rate: f64, cap: f64, traffic: TrafficModel) -> ParamResult<Self> {
+        let rate = validate::traffic_rate("rate", rate, traffic)?;
+        let cap = validate::positive("cap", cap)?;
         self.load = Some(PartitionLoad { rate, cap, traffic });
         Ok(self)
     }
@@ -111,9 +111,9 @@ impl PartitionPlan {
 
     /// Placements Monte Carlo samples, instead of the default of
     /// [`PartitionPlan::trials`]. Errors name `--trials`.
-    pub fn with_trials(mut self, trials: u64) -> InputResult<Self> {
+    pub fn with_trials(mut self, trials: u64) -> ParamResult<Self> {
         self.trials = Some(validate::count(
-            "--trials",
+            "trials",
             trials,
             crate::model::defaults::MAX_PARTITION_TRIALS,
         )?);

@@ -138,20 +138,20 @@ fn monte_carlo_path_agrees_with_exact_path() {
 
 #[test]
 fn input_errors() {
-    assert_eq!(PartitionPlan::new(0, 4).unwrap_err().what, "--shards");
-    assert_eq!(PartitionPlan::new(4, 0).unwrap_err().what, "--partitions");
+    assert_eq!(PartitionPlan::new(0, 4).unwrap_err().param, "shards");
+    assert_eq!(PartitionPlan::new(4, 0).unwrap_err().param, "partitions");
     let p = PartitionPlan::new(4, 4).unwrap();
     assert_eq!(
         p.clone()
             .with_load(10.5, 100.0, TrafficModel::Fixed)
             .unwrap_err()
-            .what,
-        "--rate"
+            .param,
+        "rate"
     );
     assert_eq!(
         p.with_load(10.0, 0.0, TrafficModel::Poisson)
             .unwrap_err()
-            .what,
-        "--cap"
+            .param,
+        "cap"
     );
 }

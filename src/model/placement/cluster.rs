@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::slots::REDIS_SLOTS;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_NODES;
 
 /// One master's slot range, inclusive at both ends.
@@ -27,7 +27,7 @@ pub struct SlotRange {
 /// `slots_per_node` per node, and the last node ends at `REDIS_SLOTS - 1`.
 /// The f32 arithmetic matters: it decides which node gets the odd slot.
 /// For 3 nodes: 0-5460, 5461-10922, 10923-16383.
-pub fn cluster_create_ranges(nodes: u32) -> InputResult<Vec<SlotRange>> {
+pub fn cluster_create_ranges(nodes: u32) -> ParamResult<Vec<SlotRange>> {
     let n = validate_nodes(nodes)?;
     let total = i64::from(REDIS_SLOTS);
     let slots_per_node = f32::from(REDIS_SLOTS) / n as f32;
@@ -55,10 +55,10 @@ pub fn cluster_create_ranges(nodes: u32) -> InputResult<Vec<SlotRange>> {
     Ok(ranges)
 }
 
-fn validate_nodes(nodes: u32) -> InputResult<u32> {
+fn validate_nodes(nodes: u32) -> ParamResult<u32> {
     if nodes == 0 || nodes > crate::model::defaults::MAX_NODES {
-        return Err(InputError::new(
-            "--nodes",
+        return Err(ParamError::other(
+            "nodes",
             format!("must be a whole number from 1 to {MAX_NODES} (got {nodes})"),
         ));
     }
@@ -73,7 +73,7 @@ pub struct Cluster {
 
 impl Cluster {
     /// A cluster of `nodes` masters. Errors name `--nodes`.
-    pub fn new(nodes: u32) -> InputResult<Self> {
+    pub fn new(nodes: u32) -> ParamResult<Self> {
         Ok(Cluster {
             ranges: cluster_create_ranges(nodes)?,
         })
@@ -118,6 +118,6 @@ mod tests {
             assert!(r.iter().all(|x| x.slots >= 1));
         }
         assert!(cluster_create_ranges(0).is_err());
-        assert_eq!(cluster_create_ranges(1001).unwrap_err().what, "--nodes");
+        assert_eq!(cluster_create_ranges(1001).unwrap_err().param, "nodes");
     }
 }

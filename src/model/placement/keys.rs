@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::cluster::Cluster;
 use super::slots::{hash_tag, key_slot, REDIS_SLOTS};
 use super::template::ShardTemplate;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 
 /// Where one key lands.
 #[derive(Debug, Clone, Serialize)]
@@ -79,9 +79,9 @@ impl KeysReport {
         template: &ShardTemplate,
         shards: u64,
         nodes: Option<u32>,
-    ) -> InputResult<Self> {
+    ) -> ParamResult<Self> {
         let shards =
-            crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+            crate::model::validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let keys: Vec<Vec<u8>> = template
             .keys(shards)
             .into_iter()
@@ -93,10 +93,10 @@ impl KeysReport {
     }
 
     /// Place keys given as bytes (one shard each), e.g. read from stdin.
-    pub fn from_keys(keys: &[Vec<u8>], nodes: Option<u32>) -> InputResult<Self> {
+    pub fn from_keys(keys: &[Vec<u8>], nodes: Option<u32>) -> ParamResult<Self> {
         if keys.is_empty() {
-            return Err(InputError::new(
-                "--stdin",
+            return Err(ParamError::other(
+                "stdin",
                 "needs at least one key, one per line (got none)",
             ));
         }
@@ -107,7 +107,7 @@ impl KeysReport {
         keys: &[Vec<u8>],
         nodes: Option<u32>,
         template: Option<&ShardTemplate>,
-    ) -> InputResult<Self> {
+    ) -> ParamResult<Self> {
         let cluster = nodes.map(Cluster::new).transpose()?;
         let s = keys.len() as u64;
         let placed: Vec<KeyPlacement> = keys

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::template::{ShardTemplate, SHARD_PLACEHOLDER};
-use crate::error::InputResult;
+use crate::error::ParamResult;
 
 /// One shard key in a sorted store, with its shard-first form.
 #[derive(Debug, Clone, Serialize)]
@@ -50,9 +50,9 @@ pub struct SortedReport {
 impl SortedReport {
     /// Expand `template` for shards `0..shards` and check their key order.
     /// Errors name `--shards`.
-    pub fn from_template(template: &ShardTemplate, shards: u64) -> InputResult<Self> {
+    pub fn from_template(template: &ShardTemplate, shards: u64) -> ParamResult<Self> {
         let shards =
-            crate::model::validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+            crate::model::validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let t = template.template();
         let prefix = &t[..t.find(SHARD_PLACEHOLDER).unwrap_or(0)];
         let first = template.shard_first(shards);

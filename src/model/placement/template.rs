@@ -2,7 +2,7 @@
 //! shard, and its shard-first form for sorted stores.
 
 use super::slots::hash_tag;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_PAD;
 
 /// The placeholder a template marks the shard number with. Angle brackets,
@@ -19,10 +19,10 @@ pub struct ShardTemplate {
 impl ShardTemplate {
     /// `pad` is a minimum width: shard numbers are zero-padded to it, like
     /// printf's `%0Nd`; 0 means no padding.
-    pub fn new(template: &str, pad: usize) -> InputResult<Self> {
+    pub fn new(template: &str, pad: usize) -> ParamResult<Self> {
         if !template.contains(SHARD_PLACEHOLDER) {
-            return Err(InputError::new(
-                "--template",
+            return Err(ParamError::other(
+                "template",
                 format!(
                     "must contain the placeholder {SHARD_PLACEHOLDER} where the shard number goes, \
                      e.g. 'reel:8841:likes:{SHARD_PLACEHOLDER}' (got '{template}')"
@@ -30,8 +30,8 @@ impl ShardTemplate {
             ));
         }
         if pad > crate::model::defaults::MAX_PAD {
-            return Err(InputError::new(
-                "--pad",
+            return Err(ParamError::other(
+                "pad",
                 format!("must be a width from 0 to {MAX_PAD} digits (got {pad})"),
             ));
         }
@@ -148,12 +148,9 @@ mod tests {
         let t = ShardTemplate::new("{reel:8841:<shard>}:likes:<shard>", 3).unwrap();
         assert_eq!(t.key(5), "{reel:8841:005}:likes:005");
         let e = ShardTemplate::new("reel:8841:likes", 0).unwrap_err();
-        assert_eq!(e.what, "--template");
-        assert!(e.message.contains("<shard>"));
-        assert_eq!(
-            ShardTemplate::new("a<shard>", 21).unwrap_err().what,
-            "--pad"
-        );
+        assert_eq!(e.param, "template");
+        assert!(e.problem.to_string().contains("<shard>"));
+        assert_eq!(ShardTemplate::new("a<shard>", 21).unwrap_err().param, "pad");
     }
 
     #[test]

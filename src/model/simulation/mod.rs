@@ -9,7 +9,7 @@ use std::io::Write;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use std::sync::Arc;
 
 use rand_distr::{Distribution, Poisson};
@@ -99,10 +99,10 @@ impl SimPlan {
         seconds: u64,
         traffic: TrafficModel,
         seed: u64,
-    ) -> InputResult<Self> {
+    ) -> ParamResult<Self> {
         let sampler = ShardSampler::new(rate, shards, traffic)?;
-        let cap = validate::whole_cap("--cap", cap)?;
-        validate::count("--seconds", seconds, crate::model::defaults::MAX_SECONDS)?;
+        let cap = validate::whole_cap("cap", cap)?;
+        validate::count("seconds", seconds, crate::model::defaults::MAX_SECONDS)?;
         // Total likes must fit the u128 sum comfortably and, per second, u64:
         // rate <= 1e9 and seconds <= 1e12 keep rate x seconds below 1e21 < 2^128.
         Ok(SimPlan {
@@ -119,13 +119,13 @@ impl SimPlan {
 
     /// Chooses how seconds are drawn. `per_second` runs need the joint
     /// counts of each second, so they always use the multinomial sampler.
-    pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> InputResult<Self> {
+    pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> ParamResult<Self> {
         let use_table =
             match kind {
                 SamplerKind::Auto => !per_second && self.exact_is_cheap(),
                 SamplerKind::Multinomial => false,
-                SamplerKind::ExactTable if per_second => return Err(InputError::new(
-                    "--sampler",
+                SamplerKind::ExactTable if per_second => return Err(ParamError::other(
+                    "sampler",
                     "exact-table draws each second's busiest and quietest shard from their own \
                      distributions, so it cannot write joint --per-second rows; use --sampler \
                      multinomial or auto",
@@ -137,7 +137,7 @@ impl SimPlan {
             let quietest = QuietestShard::new(self.rate, self.shards, self.traffic)?;
             let poisson = match self.traffic {
                 TrafficModel::Poisson => Some(Poisson::new(self.rate).map_err(|e| {
-                    InputError::new("--rate", format!("not a usable Poisson mean ({e})"))
+                    ParamError::other("rate", format!("not a usable Poisson mean ({e})"))
                 })?),
                 TrafficModel::Fixed => None,
             };

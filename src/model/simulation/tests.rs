@@ -52,9 +52,9 @@ fn per_second_rows_match_tally() {
 #[test]
 fn rejects_bad_plans() {
     let e = SimPlan::new(14_000.0, 20, 1000.0, 0, TrafficModel::Fixed, 1).unwrap_err();
-    assert_eq!(e.what, "--seconds");
+    assert_eq!(e.param, "seconds");
     let e = SimPlan::new(14_000.0, 0, 1000.0, 10, TrafficModel::Fixed, 1).unwrap_err();
-    assert_eq!(e.what, "--shards");
+    assert_eq!(e.param, "shards");
     let e = SimPlan::new(14_000.0, 20, 999.5, 10, TrafficModel::Fixed, 1).unwrap_err();
-    assert_eq!(e.what, "--cap");
+    assert_eq!(e.param, "cap");
 }
