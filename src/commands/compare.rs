@@ -398,7 +398,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     approx.validate().map_err(|e| r.inputs.attach_model(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut comparison = compare(&inputs).map_err(|e| r.inputs.attach_model(e))?;
-    let approx_rows = approx_rows(&approx).map_err(|e| r.inputs.attach_model(e))?;
+    let approx_rows = approx_rows(&approx)?;
     comparison
         .rows
         .extend(approx_rows.into_iter().map(StrategyRow::from));
