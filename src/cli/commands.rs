@@ -8,6 +8,7 @@ use super::groups::{
     OutputArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
 };
 use super::parse::{whole_number, whole_seconds_or_zero};
+use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
 use crate::model::store::Store;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 use crate::model::traffic::TrafficModel;
@@ -156,7 +157,7 @@ pub struct ResizeArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub to: Option<u64>,
     /// Grow: which setting is raised first.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(ORDERS))]
     pub order: Option<ResizeOrder>,
     /// Grow: likes on the counter before the grow (default 500).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -168,13 +169,13 @@ pub struct ResizeArgs {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
     pub settings_ttl: Option<u64>,
     /// Shrink: fold each old shard as two separate writes or one transaction.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(FOLDS))]
     pub fold: Option<FoldMode>,
     /// Shrink: how readers read the shards.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(READS))]
     pub read: Option<ReadMode>,
     /// Shrink, separate writes: which of the two writes goes first.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(STEP_ORDERS))]
     pub step_order: Option<StepOrder>,
     /// Seed of the simulated grow.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
@@ -202,7 +203,7 @@ pub struct KeysArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub nodes: Option<u64>,
     /// redis-cluster (default): slots and nodes; sorted: key order and tablets.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(STORES))]
     pub store: Option<Store>,
     /// Exit 1 when two shards share a slot, a node is over its share, or (sorted) the keys are contiguous.
     #[arg(long)]
@@ -226,10 +227,10 @@ pub struct PartitionsArgs {
     #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// A store preset for the partition cap (see `shardplan stores`).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(STORES))]
     pub store: Option<Store>,
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed; needs --rate).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(TRAFFIC))]
     pub traffic: Option<TrafficModel>,
     /// Seed for the Monte Carlo parts (default 2026).
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::groups::{OutputArgs, ReadArgs, ScenarioArgs, SizingArgs};
 use super::parse::{whole_number, whole_seconds};
+use super::values::{choice, TRAFFIC};
 use crate::model::traffic::TrafficModel;
 
 /// The whole table of reels (`shardplan fleet`).
@@ -98,7 +99,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(TRAFFIC))]
     pub traffic: Option<TrafficModel>,
     /// Buffered designs: each server writes its tally every this many seconds (default 1).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]

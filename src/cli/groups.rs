@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::parse::{whole_number, whole_seconds, whole_seconds_or_zero};
+use super::values::{choice, BURST_STARTS, SAMPLERS, STORES, TRAFFIC};
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
@@ -53,7 +54,7 @@ pub struct SizingArgs {
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub headroom: Option<f64>,
     /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(STORES))]
     pub store: Option<Store>,
     /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
     #[arg(long, value_name = "FILE", conflicts_with = "cap")]
@@ -109,7 +110,7 @@ pub struct RiskSpan {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
     pub duration: Option<f64>,
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(TRAFFIC))]
     pub traffic: Option<TrafficModel>,
 }
 
@@ -128,7 +129,7 @@ pub struct SimInputs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub seconds: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(TRAFFIC))]
     pub traffic: Option<TrafficModel>,
     /// Master seed: the same seed gives the same output for any --threads.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
@@ -138,7 +139,7 @@ pub struct SimInputs {
     pub threads: Option<u64>,
     /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
     /// multinomial (every shard, S - 1 binomials a second) or exact-table (default auto).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(SAMPLERS))]
     pub sampler: Option<SamplerKind>,
     #[command(flatten)]
     pub sizing: SizingArgs,
@@ -155,7 +156,7 @@ pub struct TimelineArgs {
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
     pub burst_seconds: Option<u64>,
     /// Whether the burst bucket starts full or empty.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = choice(BURST_STARTS))]
     pub burst_start: Option<BurstStart>,
     /// Run the hot-key monitor (default settings unless the scenario or flags below say otherwise).
     #[arg(long)]

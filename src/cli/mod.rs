@@ -6,6 +6,7 @@ mod commands;
 mod designs;
 mod groups;
 mod parse;
+mod values;
 
 pub use commands::*;
 pub use designs::*;

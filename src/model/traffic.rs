@@ -3,9 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The count of likes in one second around a mean rate.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrafficModel {
     /// Exactly `rate` likes every second (rate must be a whole number).

@@ -6,13 +6,6 @@ use serde_json::{json, Value};
 use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
 use crate::output::{fmt, row, Report, Section};
 
-/// The name a user types for an enum value (`writes-first`).
-fn name<T: clap::ValueEnum>(v: &T) -> String {
-    v.to_possible_value()
-        .map(|p| p.get_name().to_string())
-        .unwrap_or_default()
-}
-
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.
 pub enum ResizeView {
     /// A grow: the arithmetic and a seeded simulation.
@@ -79,7 +72,7 @@ impl Report for ResizeView {
                         "Grow",
                         vec![
                             ("shards", format!("{} -> {}", e.from, e.to)),
-                            ("order", name(&e.order)),
+                            ("order", e.order.name().to_string()),
                             (
                                 "likes before / during",
                                 format!(
@@ -134,8 +127,8 @@ impl Report for ResizeView {
                     "Shrink",
                     vec![
                         ("shards", format!("{} -> {}", r.from, r.to)),
-                        ("fold", name(&r.fold)),
-                        ("read", name(&r.read)),
+                        ("fold", r.fold.name().to_string()),
+                        ("read", r.read.name().to_string()),
                         ("true total", fmt::count(r.true_total)),
                         ("folds / reads", format!("{} / {}", r.folds, r.reads)),
                         ("reads showing a wrong total", fmt::count(r.wrong_reads)),

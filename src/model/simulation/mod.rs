@@ -29,7 +29,7 @@ pub const CHUNK_SECONDS: u64 = 4096;
 const ROW_BATCH_CHUNKS: u64 = 16;
 
 /// How each simulated second is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SamplerKind {
     /// The exact table where it is cheap to build, else multinomial; always
     /// multinomial with --per-second (which needs each second's joint counts).

@@ -18,9 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ParamError, ParamResult};
 
 /// How full each key's bucket is at second 0.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BurstStart {
     /// cap x burst_seconds tokens: the key was quiet for a while.
@@ -28,6 +26,16 @@ pub enum BurstStart {
     Full,
     /// No tokens: the key was already busy.
     Empty,
+}
+
+impl BurstStart {
+    /// The name flags, scenario files and views use.
+    pub fn name(self) -> &'static str {
+        match self {
+            BurstStart::Full => "full",
+            BurstStart::Empty => "empty",
+        }
+    }
 }
 
 /// The `[store]` scenario section (`--burst-seconds`, `--burst-start`).

@@ -45,9 +45,7 @@ use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 
 /// The order of the two settings changes in a grow (and in a monitor raise).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ResizeOrder {
     /// Raise read_shards, wait a TTL, then raise write_shards (safe).
@@ -57,10 +55,18 @@ pub enum ResizeOrder {
     WritesFirst,
 }
 
+impl ResizeOrder {
+    /// The name flags, scenario files and views use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResizeOrder::ReadsFirst => "reads-first",
+            ResizeOrder::WritesFirst => "writes-first",
+        }
+    }
+}
+
 /// How one old shard is folded into its target in a shrink.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FoldMode {
     /// Two separate writes: add to the target, subtract from the old shard.
@@ -70,10 +76,18 @@ pub enum FoldMode {
     Transaction,
 }
 
+impl FoldMode {
+    /// The name flags, scenario files and views use.
+    pub fn name(self) -> &'static str {
+        match self {
+            FoldMode::Separate => "separate",
+            FoldMode::Transaction => "transaction",
+        }
+    }
+}
+
 /// How a reader reads the shards during a shrink.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReadMode {
     /// A plain multi-item read (BatchGetItem-like).
@@ -83,15 +97,33 @@ pub enum ReadMode {
     Transactional,
 }
 
+impl ReadMode {
+    /// The name flags, scenario files and views use.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReadMode::Batch => "batch",
+            ReadMode::Transactional => "transactional",
+        }
+    }
+}
+
 /// Which half of a fold lands first.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepOrder {
     #[default]
     AddFirst,
     SubtractFirst,
+}
+
+impl StepOrder {
+    /// The name flags, scenario files and views use.
+    pub fn name(self) -> &'static str {
+        match self {
+            StepOrder::AddFirst => "add-first",
+            StepOrder::SubtractFirst => "subtract-first",
+        }
+    }
 }
 
 /// The `[resize]` scenario section (and the `resize` command's flags).

@@ -1,0 +1,191 @@
+//! The model's enums as flag values. The model does not depend on clap:
+//! each enum's names and help lines are listed here, once, and one parser
+//! maps a typed name back to the value.
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+use crate::model::simulation::SamplerKind;
+use crate::model::store::Store;
+use crate::model::timeline::bucket::BurstStart;
+use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
+use crate::model::traffic::TrafficModel;
+
+/// One value of a flag: the model's value, the name typed, the help line.
+pub type Choice<T> = (T, &'static str, &'static str);
+
+/// A parser for a flag taking one of `choices`: clap lists the names (in
+/// `--help`, errors and completions) and the typed name maps to its value.
+pub fn choice<T: Copy + Send + Sync + 'static>(
+    choices: &'static [Choice<T>],
+) -> impl TypedValueParser<Value = T> {
+    PossibleValuesParser::new(
+        choices
+            .iter()
+            .map(|(_, name, help)| PossibleValue::new(*name).help(*help)),
+    )
+    .map(move |typed: String| {
+        choices
+            .iter()
+            .find(|(_, name, _)| *name == typed)
+            .map(|(v, _, _)| *v)
+            .expect("clap accepts only the listed names")
+    })
+}
+
+/// `--store`.
+pub const STORES: &[Choice<Store>] = &[
+    (
+        Store::Dynamodb,
+        "dynamodb",
+        "Amazon DynamoDB: hashed partitions with per-partition caps",
+    ),
+    (
+        Store::Firestore,
+        "firestore",
+        "Google Cloud Firestore: about one sustained write a second per document",
+    ),
+    (
+        Store::RedisCluster,
+        "redis-cluster",
+        "Redis Cluster: 16,384 hash slots over the masters",
+    ),
+    (
+        Store::Sorted,
+        "sorted",
+        "A sorted store (Bigtable-like): contiguous key ranges in tablets",
+    ),
+];
+
+/// `--traffic`.
+pub const TRAFFIC: &[Choice<TrafficModel>] = &[
+    (
+        TrafficModel::Fixed,
+        "fixed",
+        "Exactly the rate every second (a whole number)",
+    ),
+    (
+        TrafficModel::Poisson,
+        "poisson",
+        "A Poisson count with the rate as its mean each second",
+    ),
+];
+
+/// `--sampler`.
+pub const SAMPLERS: &[Choice<SamplerKind>] = &[
+    (
+        SamplerKind::Auto,
+        "auto",
+        "The exact table where cheap, else multinomial; multinomial with --per-second",
+    ),
+    (
+        SamplerKind::Multinomial,
+        "multinomial",
+        "Every shard's count, as S - 1 conditional binomials a second",
+    ),
+    (
+        SamplerKind::ExactTable,
+        "exact-table",
+        "The busiest and quietest shard drawn from their exact distributions",
+    ),
+];
+
+/// `--burst-start`.
+pub const BURST_STARTS: &[Choice<BurstStart>] = &[
+    (
+        BurstStart::Full,
+        "full",
+        "cap x burst seconds of tokens: the key was quiet for a while",
+    ),
+    (
+        BurstStart::Empty,
+        "empty",
+        "No tokens: the key was already busy",
+    ),
+];
+
+/// `--order`.
+pub const ORDERS: &[Choice<ResizeOrder>] = &[
+    (
+        ResizeOrder::ReadsFirst,
+        "reads-first",
+        "Raise read_shards, wait a TTL, then write_shards (safe)",
+    ),
+    (
+        ResizeOrder::WritesFirst,
+        "writes-first",
+        "Raise write_shards first (undercounts until readers catch up)",
+    ),
+];
+
+/// `--fold`.
+pub const FOLDS: &[Choice<FoldMode>] = &[
+    (
+        FoldMode::Separate,
+        "separate",
+        "Two separate writes: add to the target, subtract from the old shard",
+    ),
+    (
+        FoldMode::Transaction,
+        "transaction",
+        "Both writes in one transaction (TransactWriteItems-like)",
+    ),
+];
+
+/// `--read`.
+pub const READS: &[Choice<ReadMode>] = &[
+    (
+        ReadMode::Batch,
+        "batch",
+        "A plain multi-item read (BatchGetItem-like)",
+    ),
+    (
+        ReadMode::Transactional,
+        "transactional",
+        "A transactional read (TransactGetItems-like), retried when cancelled",
+    ),
+];
+
+/// `--step-order`.
+pub const STEP_ORDERS: &[Choice<StepOrder>] = &[
+    (StepOrder::AddFirst, "add-first", "Add to the target first"),
+    (
+        StepOrder::SubtractFirst,
+        "subtract-first",
+        "Subtract from the old shard first",
+    ),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names typed on the command line are the names scenario files
+    /// use (serde) and the views print.
+    #[test]
+    fn flag_names_are_the_model_names() {
+        for (v, name, _) in STORES {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in TRAFFIC {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in SAMPLERS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in ORDERS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in FOLDS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in READS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in STEP_ORDERS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in BURST_STARTS {
+            assert_eq!(v.name(), *name);
+        }
+    }
+}
