@@ -4,7 +4,7 @@ use crate::cli::{RiskArgs, SweepArgs};
 use crate::config::lists;
 use crate::config::{Kind, Resolver, Sourced};
 use crate::model::exact::{self, Risk};
-use crate::model::sizing::ReadPlan;
+use crate::model::read_cost::ReadPlan;
 use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::risk::{RiskView, SweepRow, SweepView};

@@ -8,7 +8,7 @@ use crate::error::InputResult;
 use crate::model::defaults::{
     DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_READ_CAP, DEFAULT_SERVERS, DEFAULT_VIEWS,
 };
-use crate::model::sizing::ReadPlan;
+use crate::model::read_cost::ReadPlan;
 use crate::model::store::StorePreset;
 
 impl Resolver {

@@ -5,8 +5,8 @@ use super::sizing::Sizing;
 use super::{Resolver, Source, Sourced};
 use crate::cli::SimInputs;
 use crate::error::InputResult;
+use crate::model::read_cost::ReadPlan;
 use crate::model::simulation::{SamplerKind, SimPlan};
-use crate::model::sizing::ReadPlan;
 
 /// A flat simulation, resolved and validated.
 #[derive(Debug, Clone)]

@@ -12,6 +12,7 @@ pub mod fleet;
 pub mod partitions;
 pub mod placement;
 pub mod probability;
+pub mod read_cost;
 pub mod rng;
 pub mod sampler;
 pub mod search;

@@ -6,6 +6,7 @@
 pub mod charts;
 pub mod inputs;
 pub mod placement;
+pub mod reads;
 pub mod report;
 pub mod resize;
 pub mod risk;

@@ -7,14 +7,15 @@ use crate::config::{Inputs, Loaded, Source};
 use crate::error::{InputError, InputResult, ParamError};
 use crate::model::defaults::{DEFAULT_DURATION_SECONDS, DEFAULT_RISK};
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
-use crate::model::sizing::ReadCost;
+use crate::model::read_cost::ReadCost;
 use crate::model::store::Store;
 use crate::output::markdown::MarkdownExporter;
 use crate::output::{fmt, Exporter, Report, Section};
 use crate::views::inputs;
+use crate::views::reads::read_cost_section;
 use crate::views::risk::{SweepRow, SweepView};
 use crate::views::simulate::SimulateReport;
-use crate::views::size::{read_cost_section, SizeRow};
+use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 use crate::views::Sections;
 

@@ -5,10 +5,10 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::size::read_cost_section;
+use super::reads::read_cost_section;
 use crate::model::exact::{BusiestShard, Risk};
+use crate::model::read_cost::ReadCost;
 use crate::model::simulation::{SimPlan, SimTally};
-use crate::model::sizing::ReadCost;
 use crate::model::stats::{self, Histogram};
 use crate::output::{fmt, row, Report, Section};
 

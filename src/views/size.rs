@@ -4,7 +4,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::sizing::{ReadCost, Sizing};
+use super::reads::read_cost_section;
+use crate::model::read_cost::ReadCost;
+use crate::model::sizing::Sizing;
 use crate::output::{fmt, row, Report, Section};
 
 /// The one row of `size` (CSV columns and JSON fields).
@@ -153,67 +155,4 @@ impl SizeRow {
         }
         out
     }
-}
-
-/// The read-cost block shared by size and simulate.
-pub fn read_cost_section(r: &ReadCost) -> Section {
-    let over = if r.reads_per_shard_uncached > r.read_cap {
-        format!(
-            " ({:.1}x the read cap!)",
-            r.reads_per_shard_uncached / r.read_cap
-        )
-    } else {
-        String::new()
-    };
-    Section::pairs(
-        "Read cost",
-        vec![
-            (
-                "views",
-                format!(
-                    "{}/s on {} servers, sum cached {} s",
-                    fmt::num(r.views),
-                    r.servers,
-                    fmt::num(r.cache_seconds)
-                ),
-            ),
-            (
-                "shard reads, no cache",
-                format!(
-                    "{}/s = {} views x {} shards",
-                    fmt::num(r.reads_uncached_per_second),
-                    fmt::num(r.views),
-                    r.shards
-                ),
-            ),
-            (
-                "shard reads, cached",
-                format!(
-                    "{}/s = {} sums/s x {} shards",
-                    fmt::num(r.reads_cached_per_second),
-                    fmt::num(r.sums_cached_per_second),
-                    r.shards
-                ),
-            ),
-            (
-                "batch requests (no cache / cached)",
-                format!(
-                    "{}/s / {}/s (up to {} items each)",
-                    fmt::num(r.batch_requests_uncached_per_second),
-                    fmt::num(r.batch_requests_cached_per_second),
-                    r.batch_size
-                ),
-            ),
-            (
-                "reads per shard (no cache / cached)",
-                format!(
-                    "{}/s{} / {}/s, read cap {}/s",
-                    fmt::num(r.reads_per_shard_uncached),
-                    over,
-                    fmt::num(r.reads_per_shard_cached),
-                    fmt::num(r.read_cap)
-                ),
-            ),
-        ],
-    )
 }
