@@ -3,6 +3,9 @@
 //! the outcomes are deterministic, and the alphas say how unlikely a false
 //! alarm would have been with a fresh seed.
 
+mod common;
+
+use common::stats::{pearson_chi2, two_sample_chi2};
 use rand::RngExt;
 use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
 use shardplan::model::simulation::{run, SimPlan};
@@ -25,11 +28,8 @@ fn shards_are_hit_uniformly() {
             *t += c;
         }
     }
-    let expected = 28_000_000.0 / 20.0;
-    let chi2: f64 = totals
-        .iter()
-        .map(|&o| (o as f64 - expected).powi(2) / expected)
-        .sum();
+    let observed: Vec<f64> = totals.iter().map(|&o| o as f64).collect();
+    let chi2 = pearson_chi2(&observed, &[28_000_000.0 / 20.0; 20]);
     assert!(chi2 < CHI2_999_DF19, "chi-square {chi2:.2} over 19 df");
 }
 
@@ -83,29 +83,9 @@ fn busiest_shard_agrees_with_one_draw_per_like() {
     let engine = run(&plan, None, &|_| {}).unwrap().busiest;
     let (a, b) = (brute.mean().unwrap(), engine.mean().unwrap());
     assert!((a - b).abs() < 1.06, "brute {a:.2} vs engine {b:.2}");
-    // Two-sample chi-square over quantile bins of the pooled sample: 10
+    // Two-sample chi-square over quantile bins of the engine's sample: 10
     // bins, 9 df, alpha 0.001 -> 27.88.
-    let edges: Vec<u64> = (1..10)
-        .map(|i| engine.quantile(i as f64 / 10.0).unwrap())
-        .collect();
-    let bin_counts = |h: &Histogram| {
-        let mut c = [0f64; 10];
-        for b in h.bins() {
-            let i = edges.iter().filter(|&&e| b.value > e).count();
-            c[i] += b.count as f64;
-        }
-        c
-    };
-    let (ca, cb) = (bin_counts(&brute), bin_counts(&engine));
-    let (na, nb) = (brute.total() as f64, engine.total() as f64);
-    let chi2: f64 = (0..10)
-        .filter(|&i| ca[i] + cb[i] > 0.0)
-        .map(|i| {
-            let pooled = (ca[i] + cb[i]) / (na + nb);
-            (ca[i] - na * pooled).powi(2) / (na * pooled)
-                + (cb[i] - nb * pooled).powi(2) / (nb * pooled)
-        })
-        .sum();
+    let chi2 = two_sample_chi2(&brute, &engine);
     assert!(chi2 < 27.88, "two-sample chi-square {chi2:.2} over 9 df");
 }
 
@@ -125,31 +105,6 @@ fn poisson_counts_have_poisson_totals() {
     let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
     assert!((mean - 14_000.0).abs() < 5.0 * 0.837, "mean {mean}");
     assert!((var - 14_000.0).abs() < 5.0 * 140.0, "variance {var}");
-}
-
-/// Two-sample chi-square over 10 quantile bins of `b` (9 df).
-fn two_sample_chi2(a: &Histogram, b: &Histogram) -> f64 {
-    let edges: Vec<u64> = (1..10)
-        .map(|i| b.quantile(i as f64 / 10.0).unwrap())
-        .collect();
-    let bin_counts = |h: &Histogram| {
-        let mut c = [0f64; 10];
-        for bin in h.bins() {
-            let i = edges.iter().filter(|&&e| bin.value > e).count();
-            c[i] += bin.count as f64;
-        }
-        c
-    };
-    let (ca, cb) = (bin_counts(a), bin_counts(b));
-    let (na, nb) = (a.total() as f64, b.total() as f64);
-    (0..10)
-        .filter(|&i| ca[i] + cb[i] > 0.0)
-        .map(|i| {
-            let pooled = (ca[i] + cb[i]) / (na + nb);
-            (ca[i] - na * pooled).powi(2) / (na * pooled)
-                + (cb[i] - nb * pooled).powi(2) / (nb * pooled)
-        })
-        .sum()
 }
 
 #[test]

@@ -60,3 +60,31 @@ pub fn pearson_chi2(observed: &[f64], expected: &[f64]) -> f64 {
         .map(|(o, e)| (o - e).powi(2) / e)
         .sum()
 }
+
+/// Two-sample chi-square over 10 quantile bins of `b` (9 df).
+pub fn two_sample_chi2(
+    a: &shardplan::model::stats::Histogram,
+    b: &shardplan::model::stats::Histogram,
+) -> f64 {
+    let edges: Vec<u64> = (1..10)
+        .map(|i| b.quantile(i as f64 / 10.0).unwrap())
+        .collect();
+    let bin_counts = |h: &shardplan::model::stats::Histogram| {
+        let mut c = [0f64; 10];
+        for bin in h.bins() {
+            let i = edges.iter().filter(|&&e| bin.value > e).count();
+            c[i] += bin.count as f64;
+        }
+        c
+    };
+    let (ca, cb) = (bin_counts(a), bin_counts(b));
+    let (na, nb) = (a.total() as f64, b.total() as f64);
+    (0..10)
+        .filter(|&i| ca[i] + cb[i] > 0.0)
+        .map(|i| {
+            let pooled = (ca[i] + cb[i]) / (na + nb);
+            (ca[i] - na * pooled).powi(2) / (na * pooled)
+                + (cb[i] - nb * pooled).powi(2) / (nb * pooled)
+        })
+        .sum()
+}
