@@ -13,24 +13,19 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::placement::{KeysView, PartitionsView, SortedView, StoresView};
 
-/// Shards a template is expanded for when `--shards` is not given.
-pub const DEFAULT_KEY_SHARDS: u64 = 20;
-
-/// Most bytes `keys --stdin` reads: a million shard keys of 100 bytes is
-/// far beyond any counter, and a bigger input (`/dev/zero`) is refused
-/// before it fills memory.
-pub const MAX_STDIN_BYTES: u64 = 100 << 20;
-
 fn read_stdin_keys() -> anyhow::Result<Vec<Vec<u8>>> {
     let mut bytes = Vec::new();
     std::io::stdin()
         .lock()
-        .take(MAX_STDIN_BYTES + 1)
+        .take(crate::model::defaults::MAX_STDIN_BYTES + 1)
         .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_STDIN_BYTES {
+    if bytes.len() as u64 > crate::model::defaults::MAX_STDIN_BYTES {
         return Err(InputError::new(
             "--stdin",
-            format!("more than {MAX_STDIN_BYTES} bytes of keys; give at most that"),
+            format!(
+                "more than {} bytes of keys; give at most that",
+                crate::model::defaults::MAX_STDIN_BYTES
+            ),
         )
         .into());
     }
@@ -89,8 +84,8 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         .ok()
         .filter(|p| *p <= MAX_PAD)
         .ok_or_else(|| pad.error(format!("must be from 0 to {MAX_PAD} (got {})", pad.value)))?;
-    let shards =
-        Sourced::flag("--shards", args.shards).unwrap_or(Sourced::default(DEFAULT_KEY_SHARDS));
+    let shards = Sourced::flag("--shards", args.shards)
+        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_KEY_SHARDS));
     if let Some(t) = &args.template {
         inputs.record(
             "template",

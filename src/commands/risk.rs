@@ -9,9 +9,6 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 
-/// The shard counts `sweep` tries when `--shards` is not given.
-pub const DEFAULT_SWEEP_SHARDS: &str = "10..40";
-
 /// What `risk` and `sweep` serve: a flat load, or a time line at its peak.
 pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
 
@@ -69,8 +66,9 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let reads = r.reads(&args.reads, &presets)?;
     let seconds = r.duration(args.span.duration)?;
     let traffic = r.traffic(args.span.traffic);
-    let shards = Sourced::flag("--shards", args.shards.clone())
-        .unwrap_or(Sourced::default(DEFAULT_SWEEP_SHARDS.to_string()));
+    let shards = Sourced::flag("--shards", args.shards.clone()).unwrap_or(Sourced::default(
+        crate::model::defaults::DEFAULT_SWEEP_SHARDS.to_string(),
+    ));
     let counts = lists::shard_counts("--shards", &shards.value)?;
     r.inputs.record("shards", &shards);
     let rates = match &args.rate {

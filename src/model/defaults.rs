@@ -86,6 +86,13 @@ pub const MAX_TTL_SECONDS: u64 = 86_400;
 
 // ---- Placement and partitions ----------------------------------------
 
+/// Shards `keys` expands a template for.
+pub const DEFAULT_KEY_SHARDS: u64 = 20;
+/// Most bytes `keys --stdin` reads: a million shard keys of 100 bytes is
+/// far beyond any counter, and a bigger input (`/dev/zero`) is refused
+/// before it fills memory.
+pub const MAX_STDIN_BYTES: u64 = 100 << 20;
+
 /// Redis Cluster is documented to scale to about 1,000 master nodes; more
 /// would also leave some nodes with a single slot.
 pub const MAX_NODES: u32 = 1_000;
@@ -169,7 +176,10 @@ pub const MAX_COMPARE_REELS: u64 = 10_000_000;
 /// bigger file (or `/dev/zero`) is refused before it fills memory.
 pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
 
-// ---- Charts ----------------------------------------------------------
+// ---- Charts and tables -----------------------------------------------
+
+/// The shard counts `sweep` tries.
+pub const DEFAULT_SWEEP_SHARDS: &str = "10..40";
 
 /// At most this many rows in a risk table or points on a risk chart.
 pub const MAX_RISK_ROWS: u64 = 40;
