@@ -34,8 +34,6 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             "on this chart: it applies to --kind risk only",
         )?;
     }
-    let scenario = args.sim.scenario.scenario.as_deref();
-    let default = Some(crate::config::scenario::DEFAULT);
     let (r, svg) = match args.kind {
         ChartKind::Busiest => {
             if args.timeline.any() {
@@ -46,8 +44,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            let served = &[Kind::FlatLoad, Kind::TimeLine];
-            let mut r = Resolver::load(scenario, default, "chart --kind busiest", served)?;
+            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind busiest")?;
             if r.scenario.describes(Kind::TimeLine) {
                 let name = &r.scenario.name;
                 return Err(InputError::new(
@@ -76,12 +73,8 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 "--kind risk",
                 "with time-line flags: it draws a flat load",
             )?;
-            let mut r =
-                Resolver::load(scenario, default, "chart --kind risk", super::risk::SERVES)?;
-            let fallback = r.curve_peak();
-            let sizing = r.sizing(&sim.sizing, fallback)?;
-            let presets = r.presets(sim.sizing.store);
-            let reads = r.reads(&sim.reads, &presets)?;
+            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
+            let (sizing, reads) = r.sizing_and_reads(&sim.sizing, &sim.reads)?;
             let seconds = r.duration(args.duration)?;
             let traffic = r.traffic(sim.traffic);
             let rate = r.rate(sim.rate, sizing.peak.peak, traffic)?;
@@ -111,12 +104,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             (r, (file, risk_svg(&rows, accepted)?.1))
         }
         ChartKind::Timeline => {
-            let mut r = Resolver::load(
-                scenario,
-                default,
-                "chart --kind timeline",
-                super::simulate::SERVES,
-            )?;
+            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
             let plan = r.timeline(&args.sim, &args.timeline)?;
             let file = AtomicFile::create("--output", &args.output)?;
             let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);

@@ -278,16 +278,8 @@ impl Report for CompareReport {
 }
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "compare",
-        super::risk::SERVES,
-    )?;
-    let fallback = r.curve_peak();
-    let sizing = r.sizing(&args.sizing, fallback)?;
-    let presets = r.presets(args.sizing.store);
-    let reads = r.reads(&args.reads, &presets)?;
+    let mut r = Resolver::for_load(&args.scenario, "compare")?;
+    let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
     let traffic = r.traffic(args.traffic);
     let rate = r.rate(args.rate, sizing.peak.peak, traffic)?;
     let seconds = r.duration(args.duration.map(|d| d as f64))?;

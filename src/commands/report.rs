@@ -19,18 +19,10 @@ use crate::views::report::{
 use crate::views::timeline::TimelineView;
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "report",
-        super::simulate::SERVES,
-    )?;
+    let mut r = Resolver::for_load(&args.scenario, "report")?;
     // Everything is resolved and validated before the folder is touched.
-    let no_flags = SizingArgs::default();
-    let fallback = r.curve_peak();
-    let sizing = r.sizing(&no_flags, fallback)?;
-    let presets = r.presets(None);
-    let reads = r.reads(&Default::default(), &presets)?;
+    // report has no sizing or read flags: the scenario and defaults decide.
+    let (sizing, reads) = r.sizing_and_reads(&SizingArgs::default(), &Default::default())?;
     let seconds = r.duration(None)?;
     let traffic = r.traffic(None);
     let risk = r.risk(None, Some(DEFAULT_RISK))?.unwrap_or(DEFAULT_RISK);

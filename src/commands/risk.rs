@@ -2,23 +2,15 @@
 
 use crate::cli::{RiskArgs, SweepArgs};
 use crate::config::lists;
-use crate::config::{Kind, Resolver, Sourced};
+use crate::config::{Resolver, Sourced};
 use crate::model::exact::{self, Risk};
 use crate::model::read_cost::ReadPlan;
 use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 
-/// What `risk` and `sweep` serve: a flat load, or a time line at its peak.
-pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
-
 pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "risk",
-        SERVES,
-    )?;
+    let mut r = Resolver::for_load(&args.scenario, "risk")?;
     let fallback = r.curve_peak();
     let sizing = r.sizing(&args.sizing, fallback)?;
     let seconds = r.duration(args.span.duration)?;
@@ -54,16 +46,8 @@ pub fn sweep_rows(
 }
 
 pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "sweep",
-        SERVES,
-    )?;
-    let fallback = r.curve_peak();
-    let sizing = r.sizing(&args.sizing, fallback)?;
-    let presets = r.presets(args.sizing.store);
-    let reads = r.reads(&args.reads, &presets)?;
+    let mut r = Resolver::for_load(&args.scenario, "sweep")?;
+    let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
     let seconds = r.duration(args.span.duration)?;
     let traffic = r.traffic(args.span.traffic);
     let shards = Sourced::flag("--shards", args.shards.clone()).unwrap_or(Sourced::default(

@@ -13,16 +13,8 @@ use crate::output::sink::AtomicFile;
 use crate::output::OutputSet;
 use crate::views::simulate::SimulateReport;
 
-/// What `simulate` serves.
-pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
-
 pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.sim.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "simulate",
-        SERVES,
-    )?;
+    let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
     let threads = crate::config::load::threads(args.sim.threads)?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
         return super::timeline::run_simulate(r, &args, threads);

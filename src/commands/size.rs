@@ -4,7 +4,7 @@
 use crate::cli::SizeArgs;
 use crate::config::load::planned_rate;
 use crate::config::sizing::Peak;
-use crate::config::{Kind, Resolver};
+use crate::config::Resolver;
 use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact;
 use crate::model::read_cost::ReadPlan;
@@ -13,20 +13,9 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::size::SizeRow;
 
-/// What `size` serves: a flat load, or a time line sized at its peak.
-pub const SERVES: &[Kind] = &[Kind::FlatLoad, Kind::TimeLine];
-
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        args.scenario.scenario.as_deref(),
-        Some(crate::config::scenario::DEFAULT),
-        "size",
-        SERVES,
-    )?;
-    let fallback = r.curve_peak();
-    let sizing = r.sizing(&args.sizing, fallback)?;
-    let presets = r.presets(args.sizing.store);
-    let reads = r.reads(&args.reads, &presets)?;
+    let mut r = Resolver::for_load(&args.scenario, "size")?;
+    let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
     let risk = r.risk(args.risk, None)?;
     let span = match risk {
         Some(_) => Some((

@@ -24,7 +24,9 @@ pub mod timeline;
 pub use scenario::{Kind, Loaded};
 pub use source::{Inputs, Source, Sourced};
 
+use crate::cli::{ReadArgs, ScenarioArgs, SizingArgs};
 use crate::error::{InputError, InputResult, ParamError};
+use crate::model::read_cost::ReadPlan;
 
 /// One command's resolution: the scenario it reads and the inputs resolved
 /// so far.
@@ -71,6 +73,31 @@ impl Resolver {
         }
         scenario::check::fields(&loaded)?;
         Ok(Resolver::new(loaded, flag.is_some()))
+    }
+
+    /// The scenario of a command about one counter's load (a flat load, or
+    /// a time line sized at its peak): `--scenario`, else the bundled default.
+    pub fn for_load(flag: &ScenarioArgs, command: &str) -> InputResult<Self> {
+        Self::load(
+            flag.scenario.as_deref(),
+            Some(scenario::DEFAULT),
+            command,
+            &[Kind::FlatLoad, Kind::TimeLine],
+        )
+    }
+
+    /// The sizing (a time line's peak when nothing else names one) and the
+    /// read plan, with the store presets both draw on.
+    pub fn sizing_and_reads(
+        &mut self,
+        sizing: &SizingArgs,
+        reads: &ReadArgs,
+    ) -> InputResult<(sizing::Sizing, ReadPlan)> {
+        let fallback = self.curve_peak();
+        let plan = self.sizing(sizing, fallback)?;
+        let presets = self.presets(sizing.store);
+        let reads = self.reads(reads, &presets)?;
+        Ok((plan, reads))
     }
 
     /// A model error naming its parameter, attributed to the parameter's

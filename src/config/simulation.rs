@@ -27,10 +27,7 @@ impl Resolver {
         sim: &SimInputs,
         per_second: bool,
     ) -> InputResult<FlatSimulation> {
-        let fallback = self.curve_peak();
-        let sizing = self.sizing(&sim.sizing, fallback)?;
-        let presets = self.presets(sim.sizing.store);
-        let reads = self.reads(&sim.reads, &presets)?;
+        let (sizing, reads) = self.sizing_and_reads(&sim.sizing, &sim.reads)?;
         let traffic = self.traffic(sim.traffic);
         let rate = self.rate(sim.rate, sizing.peak.peak, traffic)?;
         let sized = Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
