@@ -1,0 +1,304 @@
+//! What a run is: the validated [`MeasureConfig`], the keys it writes, the
+//! `--duration` syntax and the URL checks (scheme, password redaction).
+
+use std::time::Duration;
+
+use redis::IntoConnectionInfo;
+
+use crate::error::{InputError, InputResult};
+use crate::model::validate;
+
+use super::SHARD_PLACEHOLDER;
+
+/// A validated `shardplan measure` invocation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasureConfig {
+    /// `--redis`: a `redis://` URL (for a cluster, any node).
+    pub redis: String,
+    /// `--cluster`: talk Redis Cluster (route by slot, follow MOVED).
+    pub cluster: bool,
+    /// `--shards`: S, the number of shard keys.
+    pub shards: u64,
+    /// `--clients`: C, the concurrent connections.
+    pub clients: u64,
+    /// `--duration`: the time limit of each phase.
+    pub duration: Duration,
+    /// `--max-ops`: the INCR limit of each phase (`None`: time only).
+    pub max_ops: Option<u64>,
+    /// `--pipeline`: INCRs sent per round trip (1 = no pipelining).
+    pub pipeline: u64,
+    /// `--template`: the shard key pattern, with `<shard>` once.
+    pub template: String,
+    /// `--keep`: leave the keys in Redis after the run.
+    pub keep: bool,
+    /// `--overwrite`: reset keys that exist before the run instead of refusing.
+    pub overwrite: bool,
+    /// `--reads`: repetitions of each read-path measurement.
+    pub reads: u64,
+    /// `--seed`: seeds the per-client shard choice.
+    pub seed: u64,
+}
+
+impl MeasureConfig {
+    /// Validate the required flags; `keep`, `overwrite`, `reads` (100) and
+    /// `seed` (1) take defaults and can be set on the result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        redis: &str,
+        cluster: bool,
+        shards: u64,
+        clients: u64,
+        duration: Duration,
+        max_ops: Option<u64>,
+        pipeline: u64,
+        template: &str,
+    ) -> InputResult<Self> {
+        let config = MeasureConfig {
+            redis: redis.to_string(),
+            cluster,
+            shards,
+            clients,
+            duration,
+            max_ops,
+            pipeline,
+            template: template.to_string(),
+            keep: false,
+            overwrite: false,
+            reads: 100,
+            seed: 1,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Check every field; [`run`] calls this too, since fields are public.
+    pub fn validate(&self) -> InputResult<()> {
+        check_url(&self.redis)?;
+        validate::count("--shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
+        validate::count(
+            "--clients",
+            self.clients,
+            crate::model::defaults::MAX_CLIENTS,
+        )?;
+        validate::count(
+            "--pipeline",
+            self.pipeline,
+            crate::model::defaults::MAX_PIPELINE,
+        )?;
+        validate::count("--reads", self.reads, crate::model::defaults::MAX_READS)?;
+        if let Some(m) = self.max_ops {
+            validate::count("--max-ops", m, crate::model::defaults::MAX_OPS)?;
+        }
+        if self.duration.is_zero() || self.duration > crate::model::defaults::MAX_DURATION {
+            return Err(InputError::new(
+                "--duration",
+                format!(
+                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
+                    self.duration.as_secs_f64()
+                ),
+            ));
+        }
+        let n = self.template.matches(SHARD_PLACEHOLDER).count();
+        if n != 1 {
+            return Err(InputError::new(
+                "--template",
+                format!(
+                    "must contain {SHARD_PLACEHOLDER} exactly once, e.g. 'likes:<shard>' (got {:?} with {n})",
+                    self.template
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Shard key `i` (0-based).
+    pub fn shard_key(&self, i: u64) -> String {
+        self.template.replacen(SHARD_PLACEHOLDER, &i.to_string(), 1)
+    }
+
+    /// The one key of the single-key phase: the template with `single` for
+    /// the shard number, so it shares the template's hash tag if any.
+    pub fn single_key(&self) -> String {
+        self.template.replacen(SHARD_PLACEHOLDER, "single", 1)
+    }
+
+    /// Key `i` of the same-slot copy used to time MGET when the shard keys
+    /// span several slots: the whole single-key name becomes a hash tag.
+    pub(super) fn mget_key(&self, i: u64) -> String {
+        format!(
+            "{{{}}}:{i}",
+            self.template.replacen(SHARD_PLACEHOLDER, "mget", 1)
+        )
+    }
+}
+
+/// Parse `--duration` (`10`, `10s`, `500ms`, `2m`) with the project's
+/// duration syntax.
+pub fn parse_duration(what: &str, text: &str) -> InputResult<Duration> {
+    crate::model::duration::parse_seconds(text)
+        .map(Duration::from_secs_f64)
+        .map_err(|e| InputError::new(what, e))
+}
+
+fn check_url(url: &str) -> InputResult<()> {
+    let bad = |why: String| {
+        InputError::new(
+            "--redis",
+            format!("must be a URL such as redis://127.0.0.1:6379 ({why}; got {url:?})"),
+        )
+    };
+    // redis-rs accepts a bare `host:port` as TCP too; we insist on the
+    // scheme so a typo cannot silently mean something else. TLS
+    // (`rediss://`) is not compiled in.
+    if !url.starts_with("redis://") {
+        return Err(bad("the scheme must be redis://".into()));
+    }
+    url.into_connection_info().map_err(|e| bad(e.to_string()))?;
+    Ok(())
+}
+
+/// The URL with any password replaced by `***`, for reports and messages.
+pub fn redact(url: &str) -> String {
+    let Some(rest) = url.strip_prefix("redis://") else {
+        return url.to_string();
+    };
+    let host_start = rest.find('/').unwrap_or(rest.len());
+    match rest[..host_start].rfind('@') {
+        Some(at) => {
+            let user = rest[..at].split(':').next().unwrap_or("");
+            let has_password = rest[..at].contains(':');
+            let shown = if has_password {
+                format!("{user}:***")
+            } else {
+                user.to_string()
+            };
+            format!("redis://{shown}@{}", &rest[at + 1..])
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::placement::key_slot;
+
+    fn config(template: &str) -> InputResult<MeasureConfig> {
+        MeasureConfig::new(
+            "redis://127.0.0.1:7000",
+            true,
+            16,
+            50,
+            Duration::from_secs(10),
+            None,
+            1,
+            template,
+        )
+    }
+
+    #[test]
+    fn keys_follow_the_template() {
+        let c = config("likes:<shard>").unwrap();
+        assert_eq!(c.shard_key(0), "likes:0");
+        assert_eq!(c.shard_key(15), "likes:15");
+        assert_eq!(c.single_key(), "likes:single");
+        assert_eq!(c.mget_key(3), "{likes:mget}:3");
+        let slot = key_slot(c.mget_key(0).as_bytes());
+        assert!((0..16).all(|i| key_slot(c.mget_key(i).as_bytes()) == slot));
+        let tagged = config("{likes}:<shard>").unwrap();
+        assert!((0..16).all(|i| key_slot(tagged.shard_key(i).as_bytes()) == key_slot(b"likes")));
+    }
+
+    #[test]
+    fn bad_flags_name_the_flag() {
+        let e = config("likes").unwrap_err();
+        assert_eq!(e.what, "--template");
+        assert_eq!(config("<shard>:<shard>").unwrap_err().what, "--template");
+        for url in [
+            "127.0.0.1:7000",
+            "http://127.0.0.1:7000",
+            "redis://",
+            "redis://host:notaport",
+            "rediss://127.0.0.1:6379",
+        ] {
+            let e = MeasureConfig::new(
+                url,
+                false,
+                1,
+                1,
+                Duration::from_secs(1),
+                None,
+                1,
+                "k:<shard>",
+            )
+            .unwrap_err();
+            assert_eq!(e.what, "--redis", "{url}: {e}");
+        }
+        let ok = |s, c, p, m| {
+            MeasureConfig::new(
+                "redis://127.0.0.1",
+                false,
+                s,
+                c,
+                Duration::from_secs(1),
+                m,
+                p,
+                "k:<shard>",
+            )
+        };
+        assert_eq!(ok(0, 1, 1, None).unwrap_err().what, "--shards");
+        assert_eq!(ok(1, 0, 1, None).unwrap_err().what, "--clients");
+        assert_eq!(ok(1, 1, 0, None).unwrap_err().what, "--pipeline");
+        assert_eq!(ok(1, 1, 1, Some(0)).unwrap_err().what, "--max-ops");
+        let e = MeasureConfig::new(
+            "redis://127.0.0.1",
+            false,
+            1,
+            1,
+            Duration::ZERO,
+            None,
+            1,
+            "k:<shard>",
+        )
+        .unwrap_err();
+        assert_eq!(e.what, "--duration");
+    }
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact("redis://:s3cret@127.0.0.1:7000"),
+            "redis://:***@127.0.0.1:7000"
+        );
+        assert_eq!(redact("redis://app:pw@h:1/0"), "redis://app:***@h:1/0");
+        assert_eq!(redact("redis://app@h:1"), "redis://app@h:1");
+        assert_eq!(redact("redis://127.0.0.1:7000"), "redis://127.0.0.1:7000");
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(
+            parse_duration("--duration", "10s").unwrap(),
+            Duration::from_secs(10)
+        );
+        assert_eq!(
+            parse_duration("--duration", "500ms").unwrap(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            parse_duration("--duration", "2").unwrap(),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            parse_duration("--duration", "1.5m").unwrap(),
+            Duration::from_secs(90)
+        );
+        for bad in ["", "0", "-1", "ten", "10 parsecs", "NaN"] {
+            assert_eq!(
+                parse_duration("--duration", bad).unwrap_err().what,
+                "--duration",
+                "{bad}"
+            );
+        }
+    }
+}
