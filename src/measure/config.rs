@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use redis::IntoConnectionInfo;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{InputError, InputResult, ParamError};
+use crate::model::defaults::{
+    MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
+};
 use crate::model::validate;
 
 use super::SHARD_PLACEHOLDER;
@@ -33,9 +36,11 @@ pub struct MeasureConfig {
     pub keep: bool,
     /// `--overwrite`: reset keys that exist before the run instead of refusing.
     pub overwrite: bool,
-    /// `--reads`: repetitions of each read-path measurement.
+    /// Repetitions of each read-path measurement (no flag; 100 from
+    /// [`MeasureConfig::new`]).
     pub reads: u64,
-    /// `--seed`: seeds the per-client shard choice.
+    /// Seeds the per-client shard choice (no flag; 1 from
+    /// [`MeasureConfig::new`]).
     pub seed: u64,
 }
 
@@ -71,25 +76,22 @@ impl MeasureConfig {
         Ok(config)
     }
 
-    /// Check every field; [`run`] calls this too, since fields are public.
+    /// Check every field; [`run`](super::run) calls this too, since fields
+    /// are public. Each error names the `shardplan measure` flag that sets
+    /// the field; `reads`, which no flag sets, is named as the parameter.
     pub fn validate(&self) -> InputResult<()> {
+        // The model's checks name its parameter; here each value came from
+        // one flag, so name that instead.
+        let flag = |what: &'static str| move |e: ParamError| InputError::new(what, e.problem);
         check_url(&self.redis)?;
-        validate::count("--shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
-        validate::count(
-            "--clients",
-            self.clients,
-            crate::model::defaults::MAX_CLIENTS,
-        )?;
-        validate::count(
-            "--pipeline",
-            self.pipeline,
-            crate::model::defaults::MAX_PIPELINE,
-        )?;
-        validate::count("--reads", self.reads, crate::model::defaults::MAX_READS)?;
+        validate::count("shards", self.shards, MAX_SHARDS).map_err(flag("--shards"))?;
+        validate::count("clients", self.clients, MAX_CLIENTS).map_err(flag("--clients"))?;
+        validate::count("pipeline", self.pipeline, MAX_PIPELINE).map_err(flag("--pipeline"))?;
+        validate::count("reads", self.reads, MAX_READS)?;
         if let Some(m) = self.max_ops {
-            validate::count("--max-ops", m, crate::model::defaults::MAX_OPS)?;
+            validate::count("max_ops", m, MAX_OPS).map_err(flag("--max-ops"))?;
         }
-        if self.duration.is_zero() || self.duration > crate::model::defaults::MAX_DURATION {
+        if self.duration.is_zero() || self.duration > MAX_DURATION {
             return Err(InputError::new(
                 "--duration",
                 format!(
@@ -262,6 +264,48 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.what, "--duration");
+    }
+
+    #[test]
+    fn messages_name_the_flag_and_reads_its_parameter() {
+        let mut c = config("likes:<shard>").unwrap();
+        let said = |c: &MeasureConfig| c.validate().unwrap_err().to_string();
+        c.shards = 0;
+        assert_eq!(
+            said(&c),
+            "--shards: must be a whole number from 1 to 100000 (got 0)"
+        );
+        c.shards = 16;
+        c.clients = 1001;
+        assert_eq!(
+            said(&c),
+            "--clients: must be a whole number from 1 to 1000 (got 1001)"
+        );
+        c.clients = 50;
+        c.pipeline = 0;
+        assert_eq!(
+            said(&c),
+            "--pipeline: must be a whole number from 1 to 10000 (got 0)"
+        );
+        c.pipeline = 1;
+        c.max_ops = Some(0);
+        assert_eq!(
+            said(&c),
+            "--max-ops: must be a whole number from 1 to 1000000000 (got 0)"
+        );
+        c.max_ops = None;
+        c.duration = Duration::from_secs(3601);
+        assert_eq!(
+            said(&c),
+            "--duration: must be more than 0 and at most 1h, e.g. 10s or 500ms (got 3601 s)"
+        );
+        c.duration = Duration::from_secs(10);
+        // No flag sets `reads`: it is named as the parameter, not as a flag.
+        c.reads = 0;
+        assert_eq!(
+            said(&c),
+            "reads: must be a whole number from 1 to 100000 (got 0)"
+        );
     }
 
     #[test]
