@@ -9,6 +9,7 @@ use crate::error::{InputError, InputResult, ParamError};
 use crate::model::defaults::{
     MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
 };
+use crate::model::placement::ShardTemplate;
 use crate::model::validate;
 
 use super::SHARD_PLACEHOLDER;
@@ -30,8 +31,9 @@ pub struct MeasureConfig {
     pub max_ops: Option<u64>,
     /// `--pipeline`: INCRs sent per round trip (1 = no pipelining).
     pub pipeline: u64,
-    /// `--template`: the shard key pattern, with `<shard>` once.
-    pub template: String,
+    /// `--template`: the shard key pattern, with `<shard>` where the shard
+    /// number goes: the rule and the expansion `shardplan keys` uses.
+    pub template: ShardTemplate,
     /// `--keep`: leave the keys in Redis after the run.
     pub keep: bool,
     /// `--overwrite`: reset keys that exist before the run instead of refusing.
@@ -58,6 +60,9 @@ impl MeasureConfig {
         pipeline: u64,
         template: &str,
     ) -> InputResult<Self> {
+        // The same template rule as `keys`: at least one placeholder; every
+        // one takes the shard number. No padding, so shard 3 is `likes:3`.
+        let template = ShardTemplate::new(template, 0)?;
         let config = MeasureConfig {
             redis: redis.to_string(),
             cluster,
@@ -66,7 +71,7 @@ impl MeasureConfig {
             duration,
             max_ops,
             pipeline,
-            template: template.to_string(),
+            template,
             keep: false,
             overwrite: false,
             reads: 100,
@@ -76,8 +81,9 @@ impl MeasureConfig {
         Ok(config)
     }
 
-    /// Check every field; [`run`](super::run) calls this too, since fields
-    /// are public. Each error names the `shardplan measure` flag that sets
+    /// Check every field (the template was checked when it was built);
+    /// [`run`](super::run) calls this too, since fields are public. Each
+    /// error names the `shardplan measure` flag that sets
     /// the field; `reads`, which no flag sets, is named as the parameter.
     pub fn validate(&self) -> InputResult<()> {
         // The model's checks name its parameter; here each value came from
@@ -100,37 +106,30 @@ impl MeasureConfig {
                 ),
             ));
         }
-        let n = self.template.matches(SHARD_PLACEHOLDER).count();
-        if n != 1 {
-            return Err(InputError::new(
-                "--template",
-                format!(
-                    "must contain {SHARD_PLACEHOLDER} exactly once, e.g. 'likes:<shard>' (got {:?} with {n})",
-                    self.template
-                ),
-            ));
-        }
         Ok(())
     }
 
     /// Shard key `i` (0-based).
     pub fn shard_key(&self, i: u64) -> String {
-        self.template.replacen(SHARD_PLACEHOLDER, &i.to_string(), 1)
+        self.template.key(i)
     }
 
     /// The one key of the single-key phase: the template with `single` for
     /// the shard number, so it shares the template's hash tag if any.
     pub fn single_key(&self) -> String {
-        self.template.replacen(SHARD_PLACEHOLDER, "single", 1)
+        self.named_key("single")
     }
 
     /// Key `i` of the same-slot copy used to time MGET when the shard keys
     /// span several slots: the whole single-key name becomes a hash tag.
     pub(super) fn mget_key(&self, i: u64) -> String {
-        format!(
-            "{{{}}}:{i}",
-            self.template.replacen(SHARD_PLACEHOLDER, "mget", 1)
-        )
+        format!("{{{}}}:{i}", self.named_key("mget"))
+    }
+
+    /// The template with `name` where [`ShardTemplate::key`] puts the shard
+    /// number (every placeholder). `ShardTemplate` expands numbers only.
+    fn named_key(&self, name: &str) -> String {
+        self.template.template().replace(SHARD_PLACEHOLDER, name)
     }
 }
 
@@ -207,15 +206,40 @@ mod tests {
         assert_eq!(c.mget_key(3), "{likes:mget}:3");
         let slot = key_slot(c.mget_key(0).as_bytes());
         assert!((0..16).all(|i| key_slot(c.mget_key(i).as_bytes()) == slot));
+        // Every placeholder takes the shard number, as in `keys`.
+        let twice = config("likes:<shard>:by:<shard>").unwrap();
+        assert_eq!(twice.shard_key(7), "likes:7:by:7");
+        assert_eq!(twice.single_key(), "likes:single:by:single");
+        assert_eq!(twice.mget_key(2), "{likes:mget:by:mget}:2");
         let tagged = config("{likes}:<shard>").unwrap();
         assert!((0..16).all(|i| key_slot(tagged.shard_key(i).as_bytes()) == key_slot(b"likes")));
+    }
+
+    #[test]
+    fn templates_follow_the_keys_rule() {
+        for t in [
+            "likes:<shard>",
+            "<shard>",
+            "{likes}:<shard>",
+            "<shard>:<shard>",
+            "likes",
+            "",
+            "likes:<SHARD>",
+            "likes:{shard}",
+        ] {
+            let keys = ShardTemplate::new(t, 0);
+            let measure = config(t);
+            assert_eq!(measure.is_ok(), keys.is_ok(), "{t:?}");
+            if let (Err(m), Err(k)) = (measure, keys) {
+                assert_eq!(m, k, "{t:?}: the same message as keys");
+            }
+        }
     }
 
     #[test]
     fn bad_flags_name_the_flag() {
         let e = config("likes").unwrap_err();
         assert_eq!(e.what, "--template");
-        assert_eq!(config("<shard>:<shard>").unwrap_err().what, "--template");
         for url in [
             "127.0.0.1:7000",
             "http://127.0.0.1:7000",

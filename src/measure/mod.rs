@@ -44,7 +44,7 @@ pub use crate::model::placement::SHARD_PLACEHOLDER;
 pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     config.validate()?;
     let target = Target::connect(config)?;
-    let shard_keys: Vec<String> = (0..config.shards).map(|i| config.shard_key(i)).collect();
+    let shard_keys = config.template.keys(config.shards);
     let single_key = config.single_key();
     let slots: Vec<u16> = shard_keys.iter().map(|k| key_slot(k.as_bytes())).collect();
     let spans_slots = config.cluster && slots.iter().any(|&s| s != slots[0]);
@@ -171,7 +171,7 @@ fn measure(
         shards: config.shards,
         clients: config.clients,
         pipeline: config.pipeline,
-        template: config.template.clone(),
+        template: config.template.template().to_string(),
         single_key: single_key.to_string(),
         single_incr_sent: single.sent,
         single_seconds: single.seconds,
