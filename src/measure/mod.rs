@@ -30,7 +30,7 @@ use load::load_phase;
 use reads::read_path;
 
 pub use config::{parse_duration, redact, MeasureConfig};
-pub use report::{cap_from_measure_file, Latency, MeasureReport, NodeOps, ReadPath};
+pub use report::{cap_from_measure_file, Latency, MeasureReport, MgetKeys, NodeOps, ReadPath};
 
 /// The placeholder a `--template` must contain (the same one `keys` uses);
 /// replaced by 0..S-1.

@@ -11,7 +11,7 @@ use crate::model::placement::key_slot;
 use super::cluster::Target;
 use super::config::MeasureConfig;
 use super::conn::Conn;
-use super::report::ReadPath;
+use super::report::{MgetKeys, ReadPath};
 
 pub(super) fn read_path(
     config: &MeasureConfig,
@@ -39,7 +39,7 @@ pub(super) fn read_path(
     let pipelined_get_p50_ms = median(&mut times);
 
     let (mget_set, mget_label, crossslot_error) = if !spans_slots {
-        (shard_keys, "shard_keys", None)
+        (shard_keys, MgetKeys::ShardKeys, None)
     } else {
         // Show what the server says to an MGET over several slots, asked
         // directly of the node owning the first key (the cluster client
@@ -59,10 +59,10 @@ pub(super) fn read_path(
             Ok(v) => format!("no error: the server answered {v:?}"),
         };
         if mget_keys.is_empty() {
-            (mget_keys, "none", Some(text))
+            (mget_keys, MgetKeys::Unavailable, Some(text))
         } else {
             admin.mset(mget_keys, values)?;
-            (mget_keys, "same_slot_copy", Some(text))
+            (mget_keys, MgetKeys::SameSlotCopy, Some(text))
         }
     };
     let mut mget_p50_ms = None;
@@ -83,7 +83,7 @@ pub(super) fn read_path(
         nodes_per_read: distinct.len() as u64,
         pipelined_get_p50_ms,
         mget_p50_ms,
-        mget_keys: mget_label.to_string(),
+        mget_keys: mget_label,
         crossslot_error,
     })
 }

@@ -46,13 +46,39 @@ pub struct ReadPath {
     /// Median time of one MGET of S keys in one slot; `None` if no such
     /// set could be built (a template whose braces defeat the copy's tag).
     pub mget_p50_ms: Option<f64>,
-    /// Which keys the MGET read: `shard_keys` when they share a slot (or
-    /// on a standalone server), `same_slot_copy` (the S values copied
-    /// under one hash tag for the timing, then deleted), or `none`.
-    pub mget_keys: String,
+    /// Which keys the MGET read.
+    pub mget_keys: MgetKeys,
     /// The server's reply to one MGET over the shard keys when they span
     /// several slots; `None` when they do not.
     pub crossslot_error: Option<String>,
+}
+
+/// Which keys the read path's MGET read; JSON and CSV carry the snake_case
+/// name (`shard_keys`, `same_slot_copy`, `none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MgetKeys {
+    /// The shard keys themselves: they share a slot, or the server is
+    /// standalone.
+    ShardKeys,
+    /// The S values copied under one hash tag for the timing, then deleted:
+    /// the shard keys span several slots.
+    SameSlotCopy,
+    /// No same-slot set could be built (a template whose braces defeat the
+    /// copy's tag), so no MGET was timed.
+    #[serde(rename = "none")]
+    Unavailable,
+}
+
+impl MgetKeys {
+    /// The name JSON and CSV carry.
+    pub fn name(self) -> &'static str {
+        match self {
+            MgetKeys::ShardKeys => "shard_keys",
+            MgetKeys::SameSlotCopy => "same_slot_copy",
+            MgetKeys::Unavailable => "none",
+        }
+    }
 }
 
 /// The result of [`run`]. JSON field names are stable.
@@ -131,6 +157,18 @@ pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mget_keys_serialise_as_their_names() {
+        for k in [
+            MgetKeys::ShardKeys,
+            MgetKeys::SameSlotCopy,
+            MgetKeys::Unavailable,
+        ] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+        assert_eq!(MgetKeys::Unavailable.name(), "none");
+    }
 
     #[test]
     fn cap_from_measure_reads_single_ops() {

@@ -122,8 +122,8 @@ impl Report for MeasureView {
                     (
                         "one MGET",
                         match r.read.mget_p50_ms {
-                            Some(ms) => format!("{ms:.3} ms median ({})", r.read.mget_keys),
-                            None => format!("not possible ({})", r.read.mget_keys),
+                            Some(ms) => format!("{ms:.3} ms median ({})", r.read.mget_keys.name()),
+                            None => format!("not possible ({})", r.read.mget_keys.name()),
                         },
                     ),
                     (
@@ -148,7 +148,7 @@ impl Report for MeasureView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::{NodeOps, ReadPath};
+    use crate::measure::{MgetKeys, NodeOps, ReadPath};
     use crate::output::csv::CsvExporter;
     use crate::output::json::JsonExporter;
     use crate::output::table::TableExporter;
@@ -200,7 +200,7 @@ mod tests {
                 nodes_per_read: 2,
                 pipelined_get_p50_ms: 0.125,
                 mget_p50_ms: Some(0.0625),
-                mget_keys: "same_slot_copy".into(),
+                mget_keys: MgetKeys::SameSlotCopy,
                 crossslot_error: Some(
                     "CROSSSLOT Keys in request don't hash to the same slot".into(),
                 ),
