@@ -10,12 +10,11 @@ use redis::cluster::ClusterClient;
 use redis::{Connection, ConnectionAddr, ConnectionInfo, Value};
 
 use crate::error::InputError;
+use crate::model::placement::REDIS_SLOTS;
 
 use super::config::{redact, MeasureConfig};
 use super::conn::Conn;
 
-/// Redis Cluster has 16384 hash slots.
-const CLUSTER_SLOTS: u16 = 16_384;
 /// How long to wait for a TCP connect, and for any one reply.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -25,16 +24,23 @@ const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
 pub(super) struct Node {
     /// `host:port`, as reported.
     pub(super) addr: String,
+    /// The host to connect to.
     host: String,
+    /// The port to connect to.
     port: u16,
+    /// Hash slots the node owns.
     pub(super) slots: u64,
 }
 
 /// Where the load goes: a standalone server, or a cluster with its slot map.
 pub(super) struct Target {
+    /// `--redis` with any password redacted, for messages.
     url: String,
+    /// The cluster client (with `--cluster`).
     cluster: Option<ClusterClient>,
+    /// The standalone client (without `--cluster`).
     single: Option<redis::Client>,
+    /// Every master (the one server if standalone), ordered by address.
     pub(super) nodes: Vec<Node>,
     /// Node index for each of the 16384 slots.
     slot_node: Vec<usize>,
@@ -42,6 +48,8 @@ pub(super) struct Target {
     info: ConnectionInfo,
 }
 
+/// `cannot connect to URL: why`, with "connection refused" and "timed out"
+/// in plain words.
 fn connect_message(url: &str, e: &redis::RedisError) -> String {
     let why = if e.is_connection_refusal() {
         "connection refused".to_string()
@@ -54,6 +62,8 @@ fn connect_message(url: &str, e: &redis::RedisError) -> String {
 }
 
 impl Target {
+    /// Connect to `--redis`, check the login and the mode (`--cluster` or
+    /// not), and read the slot map of a cluster.
     pub(super) fn connect(config: &MeasureConfig) -> anyhow::Result<Target> {
         let url = redact(&config.redis);
         let client = redis::Client::open(config.redis.as_str())
@@ -95,9 +105,9 @@ impl Target {
                     addr: format!("{host}:{port}"),
                     host,
                     port,
-                    slots: CLUSTER_SLOTS as u64,
+                    slots: REDIS_SLOTS as u64,
                 }],
-                slot_node: vec![0; CLUSTER_SLOTS as usize],
+                slot_node: vec![0; REDIS_SLOTS as usize],
                 info,
             });
         }
@@ -125,10 +135,12 @@ impl Target {
         })
     }
 
+    /// The index in `nodes` of the node serving `slot`.
     pub(super) fn node_of(&self, slot: u16) -> usize {
         self.slot_node[slot as usize]
     }
 
+    /// A new connection for one client (cluster-routing with `--cluster`).
     pub(super) fn open(&self) -> anyhow::Result<Conn> {
         if let Some(c) = &self.cluster {
             let conn = c
@@ -201,7 +213,7 @@ fn parse_cluster_slots(raw: &Value) -> anyhow::Result<(Vec<Node>, Vec<usize>)> {
     };
     let mut by_addr: BTreeMap<String, usize> = BTreeMap::new();
     let mut nodes: Vec<Node> = Vec::new();
-    let mut slot_node = vec![usize::MAX; CLUSTER_SLOTS as usize];
+    let mut slot_node = vec![usize::MAX; REDIS_SLOTS as usize];
     for range in ranges {
         let Value::Array(parts) = range else {
             bail!("expected a slot range array, got {range:?}");
@@ -217,8 +229,7 @@ fn parse_cluster_slots(raw: &Value) -> anyhow::Result<(Vec<Node>, Vec<usize>)> {
         else {
             bail!("unexpected node entry {master:?}");
         };
-        if !(0..CLUSTER_SLOTS as i64).contains(&start)
-            || !(start..CLUSTER_SLOTS as i64).contains(&end)
+        if !(0..REDIS_SLOTS as i64).contains(&start) || !(start..REDIS_SLOTS as i64).contains(&end)
         {
             bail!("slot range {start}-{end} is outside 0-16383");
         }

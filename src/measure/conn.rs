@@ -36,6 +36,7 @@ impl Conn {
         }
     }
 
+    /// Run one command.
     pub(super) fn command<T: redis::FromRedisValue>(
         &mut self,
         cmd: &redis::Cmd,
@@ -116,6 +117,7 @@ impl Conn {
         Ok((got.iter().sum(), first))
     }
 
+    /// Delete `keys` (none: nothing is sent).
     pub(super) fn del(&mut self, keys: &[String]) -> anyhow::Result<()> {
         if keys.is_empty() {
             return Ok(());

@@ -16,8 +16,11 @@ use super::report::Latency;
 
 /// One bounded write phase.
 pub(super) struct Phase {
+    /// INCRs acknowledged.
     pub(super) sent: u64,
+    /// Wall seconds from the barrier to the last client's finish.
     pub(super) seconds: f64,
+    /// INCRs acknowledged per key, in the order of the phase's keys.
     pub(super) per_key: Vec<u64>,
     /// Per-INCR latency in microseconds (with pipelining, each INCR of a
     /// batch is charged the batch's round trip).
@@ -25,6 +28,7 @@ pub(super) struct Phase {
 }
 
 impl Phase {
+    /// The phase's latency percentiles in milliseconds.
     pub(super) fn latency(&self) -> Latency {
         let q = |p: f64| self.histogram.value_at_quantile(p) as f64 / 1e3;
         Latency {

@@ -12,6 +12,8 @@
 //! Every key the run writes is checked to be absent first (`--overwrite`
 //! resets them instead) and deleted at the end unless `--keep`.
 
+#![warn(missing_docs)]
+
 mod cluster;
 mod config;
 mod conn;
@@ -103,6 +105,8 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     Ok(report)
 }
 
+/// Both phases, the INCRs per node and the read path, on keys [`run`] has
+/// checked to be absent (or reset); [`run`] deletes them afterwards.
 fn measure(
     config: &MeasureConfig,
     target: &Target,

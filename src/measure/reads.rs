@@ -13,6 +13,9 @@ use super::config::MeasureConfig;
 use super::conn::Conn;
 use super::report::{MgetKeys, ReadPath};
 
+/// Time `config.reads` reads of the whole count both ways; `values` are the
+/// shard values just read, which the MGET must sum to and a same-slot copy
+/// is written with.
 pub(super) fn read_path(
     config: &MeasureConfig,
     target: &Target,
@@ -99,7 +102,8 @@ fn median(xs: &mut [f64]) -> f64 {
     }
 }
 
-pub(super) fn ms(d: Duration) -> f64 {
+/// `d` in milliseconds.
+fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 

@@ -8,9 +8,13 @@ use crate::error::InputError;
 /// Latency percentiles of one phase, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Latency {
+    /// Median.
     pub p50_ms: f64,
+    /// 99th percentile.
     pub p99_ms: f64,
+    /// 99.9th percentile.
     pub p999_ms: f64,
+    /// The slowest INCR (its batch's round trip with pipelining).
     pub max_ms: f64,
 }
 
@@ -81,27 +85,40 @@ impl MgetKeys {
     }
 }
 
-/// The result of [`run`]. JSON field names are stable.
+/// The result of [`run`](super::run). JSON field names are stable.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MeasureReport {
+    /// The server's URL, any password shown as `***`.
     pub redis: String,
+    /// Whether the run talked Redis Cluster (`--cluster`).
     pub cluster: bool,
+    /// S, the number of shard keys.
     pub shards: u64,
+    /// C, the concurrent connections.
     pub clients: u64,
+    /// INCRs sent per round trip.
     pub pipeline: u64,
+    /// The shard key template, as given.
     pub template: String,
+    /// The one key of the single-key phase.
     pub single_key: String,
-    /// Single-key phase: INCRs acknowledged, wall seconds, ops/s.
+    /// Single-key phase: INCRs acknowledged.
     pub single_incr_sent: u64,
+    /// Single-key phase: wall seconds, from the barrier to the last client.
     pub single_seconds: f64,
+    /// Single-key phase: `single_incr_sent / single_seconds`.
     pub single_ops_per_second: f64,
     /// The single key's final value (equals `single_incr_sent` if nothing was lost).
     pub single_value: i64,
+    /// Single-key phase: per-INCR latency.
     pub single_latency: Latency,
-    /// Sharded phase: INCRs acknowledged, wall seconds, ops/s.
+    /// Sharded phase: INCRs acknowledged.
     pub incr_sent: u64,
+    /// Sharded phase: wall seconds, from the barrier to the last client.
     pub sharded_seconds: f64,
+    /// Sharded phase: `incr_sent / sharded_seconds`.
     pub sharded_ops_per_second: f64,
+    /// Sharded phase: per-INCR latency.
     pub sharded_latency: Latency,
     /// `sharded_latency.p99_ms`, flat for scripts.
     pub latency_p99_ms: f64,
@@ -109,11 +126,14 @@ pub struct MeasureReport {
     pub shard_sum: i64,
     /// `shard_sum == incr_sent && single_value == single_incr_sent`.
     pub counts_match: bool,
-    /// `sharded_ops_per_second / single_ops_per_second`.
+    /// `sharded_ops_per_second / single_ops_per_second` (0 if the single
+    /// phase acknowledged no INCR).
     pub speedup: f64,
     /// Nodes holding at least one shard key.
     pub nodes_reached: u64,
+    /// Every master node (the one server if standalone), by address.
     pub nodes: Vec<NodeOps>,
+    /// The cost of reading the whole count.
     pub read: ReadPath,
     /// Whether the keys were left in Redis (`--keep`).
     pub keys_kept: bool,
