@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use redis::IntoConnectionInfo;
 
-use crate::error::{InputError, InputResult, ParamError};
+use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
     MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
 };
@@ -62,7 +62,7 @@ impl MeasureConfig {
     ) -> InputResult<Self> {
         // The same template rule as `keys`: at least one placeholder; every
         // one takes the shard number. No padding, so shard 3 is `likes:3`.
-        let template = ShardTemplate::new(template, 0)?;
+        let template = ShardTemplate::new(template, 0).map_err(flag("--template"))?;
         let config = MeasureConfig {
             redis: redis.to_string(),
             cluster,
@@ -83,12 +83,9 @@ impl MeasureConfig {
 
     /// Check every field (the template was checked when it was built);
     /// [`run`](super::run) calls this too, since fields are public. Each
-    /// error names the `shardplan measure` flag that sets
-    /// the field; `reads`, which no flag sets, is named as the parameter.
+    /// error names the `shardplan measure` flag that sets the field;
+    /// `reads`, which no flag sets, is named as the parameter.
     pub fn validate(&self) -> InputResult<()> {
-        // The model's checks name its parameter; here each value came from
-        // one flag, so name that instead.
-        let flag = |what: &'static str| move |e: ParamError| InputError::new(what, e.problem);
         check_url(&self.redis)?;
         validate::count("shards", self.shards, MAX_SHARDS).map_err(flag("--shards"))?;
         validate::count("clients", self.clients, MAX_CLIENTS).map_err(flag("--clients"))?;
@@ -131,6 +128,13 @@ impl MeasureConfig {
     fn named_key(&self, name: &str) -> String {
         self.template.template().replace(SHARD_PLACEHOLDER, name)
     }
+}
+
+/// Name the flag `what` in an error a model check raised: the model names
+/// its own parameter (`shards`, `template`), while each value here came from
+/// one flag. The message stays the model's.
+fn flag<E: Into<InputError>>(what: &'static str) -> impl Fn(E) -> InputError {
+    move |e| InputError::new(what, e.into().message)
 }
 
 /// Parse `--duration` (`10`, `10s`, `500ms`, `2m`) with the project's
@@ -231,7 +235,7 @@ mod tests {
             let measure = config(t);
             assert_eq!(measure.is_ok(), keys.is_ok(), "{t:?}");
             if let (Err(m), Err(k)) = (measure, keys) {
-                assert_eq!(m, k, "{t:?}: the same message as keys");
+                assert_eq!(m, flag("--template")(k), "{t:?}: the same message as keys");
             }
         }
     }
