@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use shardplan::error::InputError;
-use shardplan::measure::{run, MeasureConfig, MeasureReport};
+use shardplan::measure::{run, MeasureConfig, MeasureReport, MgetKeys};
 
 /// Loads stay small: a few thousand INCRs per phase.
 const OPS: u64 = 3_000;
@@ -218,7 +218,7 @@ fn standalone_counts_and_key_safety() {
     let r = run(&config(&url, false, 8, "likes:<shard>")).unwrap();
     check_counts(&r);
     assert_eq!(r.nodes_reached, 1);
-    assert_eq!(r.read.mget_keys, "shard_keys");
+    assert_eq!(r.read.mget_keys, MgetKeys::ShardKeys);
     assert_eq!(r.read.crossslot_error, None);
     assert!(r.read.mget_p50_ms.is_some());
     assert_eq!(keys_on(port).trim(), "", "keys were not cleaned up");
@@ -278,7 +278,7 @@ fn cluster_spreads_tag_free_keys_and_pins_tagged_ones() {
     assert_eq!(r.read.nodes_per_read, 3);
     let crossslot = r.read.crossslot_error.as_deref().unwrap_or("");
     assert!(crossslot.contains("CROSSSLOT"), "{crossslot}");
-    assert_eq!(r.read.mget_keys, "same_slot_copy");
+    assert_eq!(r.read.mget_keys, MgetKeys::SameSlotCopy);
     assert!(r.read.mget_p50_ms.is_some());
 
     // One hash tag: every shard key in one slot, so one node takes it all.
@@ -290,7 +290,7 @@ fn cluster_spreads_tag_free_keys_and_pins_tagged_ones() {
     assert_eq!(r.nodes.iter().filter(|n| n.sharded_incr > 0).count(), 1);
     assert_eq!(r.read.nodes_per_read, 1);
     assert_eq!(r.read.crossslot_error, None);
-    assert_eq!(r.read.mget_keys, "shard_keys");
+    assert_eq!(r.read.mget_keys, MgetKeys::ShardKeys);
 
     for &p in &s.ports {
         assert_eq!(keys_on(p).trim(), "", "keys left on node {p}");

@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod inputs;
+pub mod measure;
 pub mod placement;
 pub mod reads;
 pub mod report;

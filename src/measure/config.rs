@@ -1,0 +1,376 @@
+//! What a run is: the validated [`MeasureConfig`], the keys it writes, the
+//! `--duration` syntax and the URL checks (scheme, password redaction).
+
+use std::time::Duration;
+
+use redis::IntoConnectionInfo;
+
+use crate::error::{InputError, InputResult};
+use crate::model::defaults::{
+    MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
+};
+use crate::model::placement::ShardTemplate;
+use crate::model::validate;
+
+use super::SHARD_PLACEHOLDER;
+
+/// A validated `shardplan measure` invocation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasureConfig {
+    /// `--redis`: a `redis://` URL (for a cluster, any node).
+    pub redis: String,
+    /// `--cluster`: talk Redis Cluster (route by slot, follow MOVED).
+    pub cluster: bool,
+    /// `--shards`: S, the number of shard keys.
+    pub shards: u64,
+    /// `--clients`: C, the concurrent connections.
+    pub clients: u64,
+    /// `--duration`: the time limit of each phase.
+    pub duration: Duration,
+    /// `--max-ops`: the INCR limit of each phase (`None`: time only).
+    pub max_ops: Option<u64>,
+    /// `--pipeline`: INCRs sent per round trip (1 = no pipelining).
+    pub pipeline: u64,
+    /// `--template`: the shard key pattern, with `<shard>` where the shard
+    /// number goes: the rule and the expansion `shardplan keys` uses.
+    pub template: ShardTemplate,
+    /// `--keep`: leave the keys in Redis after the run.
+    pub keep: bool,
+    /// `--overwrite`: reset keys that exist before the run instead of refusing.
+    pub overwrite: bool,
+    /// Repetitions of each read-path measurement (no flag; 100 from
+    /// [`MeasureConfig::new`]).
+    pub reads: u64,
+    /// Seeds the per-client shard choice (no flag; 1 from
+    /// [`MeasureConfig::new`]).
+    pub seed: u64,
+}
+
+impl MeasureConfig {
+    /// Validate the required flags; `keep`, `overwrite`, `reads` (100) and
+    /// `seed` (1) take defaults and can be set on the result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        redis: &str,
+        cluster: bool,
+        shards: u64,
+        clients: u64,
+        duration: Duration,
+        max_ops: Option<u64>,
+        pipeline: u64,
+        template: &str,
+    ) -> InputResult<Self> {
+        // The same template rule as `keys`: at least one placeholder; every
+        // one takes the shard number. No padding, so shard 3 is `likes:3`.
+        let template = ShardTemplate::new(template, 0).map_err(flag("--template"))?;
+        let config = MeasureConfig {
+            redis: redis.to_string(),
+            cluster,
+            shards,
+            clients,
+            duration,
+            max_ops,
+            pipeline,
+            template,
+            keep: false,
+            overwrite: false,
+            reads: 100,
+            seed: 1,
+        };
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Check every field (the template was checked when it was built);
+    /// [`run`](super::run) calls this too, since fields are public. Each
+    /// error names the `shardplan measure` flag that sets the field;
+    /// `reads`, which no flag sets, is named as the parameter.
+    pub fn validate(&self) -> InputResult<()> {
+        check_url(&self.redis)?;
+        validate::count("shards", self.shards, MAX_SHARDS).map_err(flag("--shards"))?;
+        validate::count("clients", self.clients, MAX_CLIENTS).map_err(flag("--clients"))?;
+        validate::count("pipeline", self.pipeline, MAX_PIPELINE).map_err(flag("--pipeline"))?;
+        validate::count("reads", self.reads, MAX_READS)?;
+        if let Some(m) = self.max_ops {
+            validate::count("max_ops", m, MAX_OPS).map_err(flag("--max-ops"))?;
+        }
+        if self.duration.is_zero() || self.duration > MAX_DURATION {
+            return Err(InputError::new(
+                "--duration",
+                format!(
+                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
+                    self.duration.as_secs_f64()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Shard key `i` (0-based).
+    pub fn shard_key(&self, i: u64) -> String {
+        self.template.key(i)
+    }
+
+    /// The one key of the single-key phase: the template with `single` for
+    /// the shard number, so it shares the template's hash tag if any.
+    pub fn single_key(&self) -> String {
+        self.named_key("single")
+    }
+
+    /// Key `i` of the same-slot copy used to time MGET when the shard keys
+    /// span several slots: the whole single-key name becomes a hash tag.
+    pub(super) fn mget_key(&self, i: u64) -> String {
+        format!("{{{}}}:{i}", self.named_key("mget"))
+    }
+
+    /// The template with `name` where [`ShardTemplate::key`] puts the shard
+    /// number (every placeholder). `ShardTemplate` expands numbers only.
+    fn named_key(&self, name: &str) -> String {
+        self.template.template().replace(SHARD_PLACEHOLDER, name)
+    }
+}
+
+/// Name the flag `what` in an error a model check raised: the model names
+/// its own parameter (`shards`, `template`), while each value here came from
+/// one flag. The message stays the model's.
+fn flag<E: Into<InputError>>(what: &'static str) -> impl Fn(E) -> InputError {
+    move |e| InputError::new(what, e.into().message)
+}
+
+/// Parse `--duration` (`10`, `10s`, `500ms`, `2m`) with the project's
+/// duration syntax.
+pub fn parse_duration(what: &str, text: &str) -> InputResult<Duration> {
+    crate::model::duration::parse_seconds(text)
+        .map(Duration::from_secs_f64)
+        .map_err(|e| InputError::new(what, e))
+}
+
+fn check_url(url: &str) -> InputResult<()> {
+    let bad = |why: String| {
+        InputError::new(
+            "--redis",
+            format!("must be a URL such as redis://127.0.0.1:6379 ({why}; got {url:?})"),
+        )
+    };
+    // redis-rs accepts a bare `host:port` as TCP too; we insist on the
+    // scheme so a typo cannot silently mean something else. TLS
+    // (`rediss://`) is not compiled in.
+    if !url.starts_with("redis://") {
+        return Err(bad("the scheme must be redis://".into()));
+    }
+    url.into_connection_info().map_err(|e| bad(e.to_string()))?;
+    Ok(())
+}
+
+/// The URL with any password replaced by `***`, for reports and messages.
+pub fn redact(url: &str) -> String {
+    let Some(rest) = url.strip_prefix("redis://") else {
+        return url.to_string();
+    };
+    let host_start = rest.find('/').unwrap_or(rest.len());
+    match rest[..host_start].rfind('@') {
+        Some(at) => {
+            let user = rest[..at].split(':').next().unwrap_or("");
+            let has_password = rest[..at].contains(':');
+            let shown = if has_password {
+                format!("{user}:***")
+            } else {
+                user.to_string()
+            };
+            format!("redis://{shown}@{}", &rest[at + 1..])
+        }
+        None => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::placement::key_slot;
+
+    fn config(template: &str) -> InputResult<MeasureConfig> {
+        MeasureConfig::new(
+            "redis://127.0.0.1:7000",
+            true,
+            16,
+            50,
+            Duration::from_secs(10),
+            None,
+            1,
+            template,
+        )
+    }
+
+    #[test]
+    fn keys_follow_the_template() {
+        let c = config("likes:<shard>").unwrap();
+        assert_eq!(c.shard_key(0), "likes:0");
+        assert_eq!(c.shard_key(15), "likes:15");
+        assert_eq!(c.single_key(), "likes:single");
+        assert_eq!(c.mget_key(3), "{likes:mget}:3");
+        let slot = key_slot(c.mget_key(0).as_bytes());
+        assert!((0..16).all(|i| key_slot(c.mget_key(i).as_bytes()) == slot));
+        // Every placeholder takes the shard number, as in `keys`.
+        let twice = config("likes:<shard>:by:<shard>").unwrap();
+        assert_eq!(twice.shard_key(7), "likes:7:by:7");
+        assert_eq!(twice.single_key(), "likes:single:by:single");
+        assert_eq!(twice.mget_key(2), "{likes:mget:by:mget}:2");
+        let tagged = config("{likes}:<shard>").unwrap();
+        assert!((0..16).all(|i| key_slot(tagged.shard_key(i).as_bytes()) == key_slot(b"likes")));
+    }
+
+    #[test]
+    fn templates_follow_the_keys_rule() {
+        for t in [
+            "likes:<shard>",
+            "<shard>",
+            "{likes}:<shard>",
+            "<shard>:<shard>",
+            "likes",
+            "",
+            "likes:<SHARD>",
+            "likes:{shard}",
+        ] {
+            let keys = ShardTemplate::new(t, 0);
+            let measure = config(t);
+            assert_eq!(measure.is_ok(), keys.is_ok(), "{t:?}");
+            if let (Err(m), Err(k)) = (measure, keys) {
+                assert_eq!(m, flag("--template")(k), "{t:?}: the same message as keys");
+            }
+        }
+    }
+
+    #[test]
+    fn bad_flags_name_the_flag() {
+        let e = config("likes").unwrap_err();
+        assert_eq!(e.what, "--template");
+        for url in [
+            "127.0.0.1:7000",
+            "http://127.0.0.1:7000",
+            "redis://",
+            "redis://host:notaport",
+            "rediss://127.0.0.1:6379",
+        ] {
+            let e = MeasureConfig::new(
+                url,
+                false,
+                1,
+                1,
+                Duration::from_secs(1),
+                None,
+                1,
+                "k:<shard>",
+            )
+            .unwrap_err();
+            assert_eq!(e.what, "--redis", "{url}: {e}");
+        }
+        let ok = |s, c, p, m| {
+            MeasureConfig::new(
+                "redis://127.0.0.1",
+                false,
+                s,
+                c,
+                Duration::from_secs(1),
+                m,
+                p,
+                "k:<shard>",
+            )
+        };
+        assert_eq!(ok(0, 1, 1, None).unwrap_err().what, "--shards");
+        assert_eq!(ok(1, 0, 1, None).unwrap_err().what, "--clients");
+        assert_eq!(ok(1, 1, 0, None).unwrap_err().what, "--pipeline");
+        assert_eq!(ok(1, 1, 1, Some(0)).unwrap_err().what, "--max-ops");
+        let e = MeasureConfig::new(
+            "redis://127.0.0.1",
+            false,
+            1,
+            1,
+            Duration::ZERO,
+            None,
+            1,
+            "k:<shard>",
+        )
+        .unwrap_err();
+        assert_eq!(e.what, "--duration");
+    }
+
+    #[test]
+    fn messages_name_the_flag_and_reads_its_parameter() {
+        let mut c = config("likes:<shard>").unwrap();
+        let said = |c: &MeasureConfig| c.validate().unwrap_err().to_string();
+        c.shards = 0;
+        assert_eq!(
+            said(&c),
+            "--shards: must be a whole number from 1 to 100000 (got 0)"
+        );
+        c.shards = 16;
+        c.clients = 1001;
+        assert_eq!(
+            said(&c),
+            "--clients: must be a whole number from 1 to 1000 (got 1001)"
+        );
+        c.clients = 50;
+        c.pipeline = 0;
+        assert_eq!(
+            said(&c),
+            "--pipeline: must be a whole number from 1 to 10000 (got 0)"
+        );
+        c.pipeline = 1;
+        c.max_ops = Some(0);
+        assert_eq!(
+            said(&c),
+            "--max-ops: must be a whole number from 1 to 1000000000 (got 0)"
+        );
+        c.max_ops = None;
+        c.duration = Duration::from_secs(3601);
+        assert_eq!(
+            said(&c),
+            "--duration: must be more than 0 and at most 1h, e.g. 10s or 500ms (got 3601 s)"
+        );
+        c.duration = Duration::from_secs(10);
+        // No flag sets `reads`: it is named as the parameter, not as a flag.
+        c.reads = 0;
+        assert_eq!(
+            said(&c),
+            "reads: must be a whole number from 1 to 100000 (got 0)"
+        );
+    }
+
+    #[test]
+    fn passwords_are_redacted() {
+        assert_eq!(
+            redact("redis://:s3cret@127.0.0.1:7000"),
+            "redis://:***@127.0.0.1:7000"
+        );
+        assert_eq!(redact("redis://app:pw@h:1/0"), "redis://app:***@h:1/0");
+        assert_eq!(redact("redis://app@h:1"), "redis://app@h:1");
+        assert_eq!(redact("redis://127.0.0.1:7000"), "redis://127.0.0.1:7000");
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(
+            parse_duration("--duration", "10s").unwrap(),
+            Duration::from_secs(10)
+        );
+        assert_eq!(
+            parse_duration("--duration", "500ms").unwrap(),
+            Duration::from_millis(500)
+        );
+        assert_eq!(
+            parse_duration("--duration", "2").unwrap(),
+            Duration::from_secs(2)
+        );
+        assert_eq!(
+            parse_duration("--duration", "1.5m").unwrap(),
+            Duration::from_secs(90)
+        );
+        for bad in ["", "0", "-1", "ten", "10 parsecs", "NaN"] {
+            assert_eq!(
+                parse_duration("--duration", bad).unwrap_err().what,
+                "--duration",
+                "{bad}"
+            );
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The write load: C threads, each with its own connection, INCR random
+//! keys until the deadline or the op limit; per-INCR latency in a histogram.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Barrier};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context};
+use hdrhistogram::Histogram;
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::cluster::Target;
+use super::config::MeasureConfig;
+use super::report::Latency;
+
+/// One bounded write phase.
+pub(super) struct Phase {
+    /// INCRs acknowledged.
+    pub(super) sent: u64,
+    /// Wall seconds from the barrier to the last client's finish.
+    pub(super) seconds: f64,
+    /// INCRs acknowledged per key, in the order of the phase's keys.
+    pub(super) per_key: Vec<u64>,
+    /// Per-INCR latency in microseconds (with pipelining, each INCR of a
+    /// batch is charged the batch's round trip).
+    histogram: Histogram<u64>,
+}
+
+impl Phase {
+    /// The phase's latency percentiles in milliseconds.
+    pub(super) fn latency(&self) -> Latency {
+        let q = |p: f64| self.histogram.value_at_quantile(p) as f64 / 1e3;
+        Latency {
+            p50_ms: q(0.50),
+            p99_ms: q(0.99),
+            p999_ms: q(0.999),
+            max_ms: self.histogram.max() as f64 / 1e3,
+        }
+    }
+}
+
+fn new_histogram() -> Histogram<u64> {
+    // 1 µs to 60 s at 3 significant digits; `saturating_record` clamps beyond.
+    Histogram::new_with_bounds(1, 60_000_000, 3).expect("constant histogram bounds are valid")
+}
+
+/// C threads, each with its own connection, INCR random keys of `keys`
+/// until the deadline or until `max_ops` INCRs have been claimed.
+pub(super) fn load_phase(
+    config: &MeasureConfig,
+    target: &Target,
+    keys: &[String],
+    phase: u64,
+) -> anyhow::Result<Phase> {
+    let clients = config.clients as usize;
+    let max = config.max_ops.unwrap_or(u64::MAX);
+    let claimed = AtomicU64::new(0);
+    let failed = AtomicBool::new(false);
+    let barrier = Barrier::new(clients + 1);
+    let batch_size = config.pipeline;
+    let keys = Arc::new(keys.to_vec());
+
+    struct Worker {
+        sent: u64,
+        per_key: Vec<u64>,
+        histogram: Histogram<u64>,
+        finished: Instant,
+    }
+
+    let (start, results) = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..clients)
+            .map(|c| {
+                let (claimed, failed, barrier, keys) =
+                    (&claimed, &failed, &barrier, Arc::clone(&keys));
+                scope.spawn(move || -> anyhow::Result<Worker> {
+                    let conn = target.open();
+                    // Everyone reaches the barrier, connected or not, so a
+                    // failed connect cannot leave the others waiting.
+                    if conn.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    barrier.wait();
+                    let mut conn = conn?;
+                    if failed.load(Ordering::Relaxed) {
+                        bail!("another client failed to connect");
+                    }
+                    let deadline = Instant::now() + config.duration;
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+                        config.seed
+                            ^ (phase << 32)
+                            ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                    );
+                    let mut w = Worker {
+                        sent: 0,
+                        per_key: vec![0; keys.len()],
+                        histogram: new_histogram(),
+                        finished: Instant::now(),
+                    };
+                    let mut batch: Vec<usize> = Vec::with_capacity(batch_size as usize);
+                    while !failed.load(Ordering::Relaxed) && Instant::now() < deadline {
+                        let first = claimed.fetch_add(batch_size, Ordering::Relaxed);
+                        if first >= max {
+                            break;
+                        }
+                        let n = batch_size.min(max - first);
+                        batch.clear();
+                        batch.extend((0..n).map(|_| rng.random_range(0..keys.len())));
+                        let t = Instant::now();
+                        if let Err(e) = conn.incr(&keys, &batch) {
+                            failed.store(true, Ordering::Relaxed);
+                            return Err(e);
+                        }
+                        let us = t.elapsed().as_micros().max(1) as u64;
+                        w.histogram.saturating_record_n(us, n);
+                        w.sent += n;
+                        for &k in &batch {
+                            w.per_key[k] += 1;
+                        }
+                    }
+                    w.finished = Instant::now();
+                    Ok(w)
+                })
+            })
+            .collect();
+        barrier.wait();
+        let start = Instant::now();
+        let results: Vec<anyhow::Result<Worker>> = handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow!("a load thread panicked")))
+            })
+            .collect();
+        (start, results)
+    });
+
+    let mut phase_result = Phase {
+        sent: 0,
+        seconds: 0.0,
+        per_key: vec![0; keys.len()],
+        histogram: new_histogram(),
+    };
+    let mut end = start;
+    // Report the first real error, not the "another client failed" echoes.
+    let mut errors: Vec<anyhow::Error> = Vec::new();
+    for r in results {
+        match r {
+            Ok(w) => {
+                phase_result.sent += w.sent;
+                end = end.max(w.finished);
+                for (a, b) in phase_result.per_key.iter_mut().zip(&w.per_key) {
+                    *a += b;
+                }
+                phase_result
+                    .histogram
+                    .add(&w.histogram)
+                    .context("merging latency histograms")?;
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        let pos = errors
+            .iter()
+            .position(|e| !e.to_string().starts_with("another client"))
+            .unwrap_or(0);
+        return Err(errors.swap_remove(pos));
+    }
+    phase_result.seconds = (end - start).as_secs_f64().max(1e-9);
+    Ok(phase_result)
+}

@@ -1,0 +1,221 @@
+//! What a run reports: the result structs (JSON field names are stable) and
+//! reading a report back as a cap for the planner.
+
+use std::path::Path;
+
+use crate::error::InputError;
+
+/// Latency percentiles of one phase, in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Latency {
+    /// Median.
+    pub p50_ms: f64,
+    /// 99th percentile.
+    pub p99_ms: f64,
+    /// 99.9th percentile.
+    pub p999_ms: f64,
+    /// The slowest INCR (its batch's round trip with pipelining).
+    pub max_ms: f64,
+}
+
+/// What one cluster node (or the standalone server) received.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct NodeOps {
+    /// `host:port` as CLUSTER SLOTS announces it.
+    pub node: String,
+    /// Hash slots the node owns (16384 on a standalone server).
+    pub slots: u64,
+    /// How many of the S shard keys hash to this node.
+    pub shard_keys: u64,
+    /// Sharded-phase INCRs sent to this node's keys (client-side count).
+    pub sharded_incr: u64,
+    /// Single-phase INCRs sent to this node.
+    pub single_incr: u64,
+    /// INCR calls the node itself counted during the sharded phase
+    /// (`INFO commandstats` delta); other clients' INCRs would show here too.
+    pub server_incr: Option<u64>,
+}
+
+/// The read path: the cost of reading the whole count once.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ReadPath {
+    /// Reads timed for each figure.
+    pub reads: u64,
+    /// Distinct nodes one read touches (round trips of the pipelined GETs).
+    pub nodes_per_read: u64,
+    /// Median time of one read as S pipelined GETs grouped per node (the
+    /// median, not the mean, so a stall of a shared machine does not
+    /// dominate).
+    pub pipelined_get_p50_ms: f64,
+    /// Median time of one MGET of S keys in one slot; `None` if no such
+    /// set could be built (a template whose braces defeat the copy's tag).
+    pub mget_p50_ms: Option<f64>,
+    /// Which keys the MGET read.
+    pub mget_keys: MgetKeys,
+    /// The server's reply to one MGET over the shard keys when they span
+    /// several slots; `None` when they do not.
+    pub crossslot_error: Option<String>,
+}
+
+/// Which keys the read path's MGET read; JSON and CSV carry the snake_case
+/// name (`shard_keys`, `same_slot_copy`, `none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MgetKeys {
+    /// The shard keys themselves: they share a slot, or the server is
+    /// standalone.
+    ShardKeys,
+    /// The S values copied under one hash tag for the timing, then deleted:
+    /// the shard keys span several slots.
+    SameSlotCopy,
+    /// No same-slot set could be built (a template whose braces defeat the
+    /// copy's tag), so no MGET was timed.
+    #[serde(rename = "none")]
+    Unavailable,
+}
+
+impl MgetKeys {
+    /// The name JSON and CSV carry.
+    pub fn name(self) -> &'static str {
+        match self {
+            MgetKeys::ShardKeys => "shard_keys",
+            MgetKeys::SameSlotCopy => "same_slot_copy",
+            MgetKeys::Unavailable => "none",
+        }
+    }
+}
+
+/// The result of [`run`](super::run). JSON field names are stable.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct MeasureReport {
+    /// The server's URL, any password shown as `***`.
+    pub redis: String,
+    /// Whether the run talked Redis Cluster (`--cluster`).
+    pub cluster: bool,
+    /// S, the number of shard keys.
+    pub shards: u64,
+    /// C, the concurrent connections.
+    pub clients: u64,
+    /// INCRs sent per round trip.
+    pub pipeline: u64,
+    /// The shard key template, as given.
+    pub template: String,
+    /// The one key of the single-key phase.
+    pub single_key: String,
+    /// Single-key phase: INCRs acknowledged.
+    pub single_incr_sent: u64,
+    /// Single-key phase: wall seconds, from the barrier to the last client.
+    pub single_seconds: f64,
+    /// Single-key phase: `single_incr_sent / single_seconds`.
+    pub single_ops_per_second: f64,
+    /// The single key's final value (equals `single_incr_sent` if nothing was lost).
+    pub single_value: i64,
+    /// Single-key phase: per-INCR latency.
+    pub single_latency: Latency,
+    /// Sharded phase: INCRs acknowledged.
+    pub incr_sent: u64,
+    /// Sharded phase: wall seconds, from the barrier to the last client.
+    pub sharded_seconds: f64,
+    /// Sharded phase: `incr_sent / sharded_seconds`.
+    pub sharded_ops_per_second: f64,
+    /// Sharded phase: per-INCR latency.
+    pub sharded_latency: Latency,
+    /// `sharded_latency.p99_ms`, flat for scripts.
+    pub latency_p99_ms: f64,
+    /// Sum of the S shard values read back after the sharded phase.
+    pub shard_sum: i64,
+    /// `shard_sum == incr_sent && single_value == single_incr_sent`.
+    pub counts_match: bool,
+    /// `sharded_ops_per_second / single_ops_per_second` (0 if the single
+    /// phase acknowledged no INCR).
+    pub speedup: f64,
+    /// Nodes holding at least one shard key.
+    pub nodes_reached: u64,
+    /// Every master node (the one server if standalone), by address.
+    pub nodes: Vec<NodeOps>,
+    /// The cost of reading the whole count.
+    pub read: ReadPath,
+    /// Whether the keys were left in Redis (`--keep`).
+    pub keys_kept: bool,
+}
+
+/// Read the single-key ops/s from the JSON `shardplan measure` wrote, to use
+/// as the per-key cap for `size` and `simulate` (`--cap-from-measure`).
+/// Accepts the report object itself or an array whose first element with
+/// the field is the report.
+pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
+    const WHAT: &str = "--cap-from-measure";
+    let shown = path.display();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| InputError::new(WHAT, format!("cannot read {shown}: {e}")))?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        InputError::new(
+            WHAT,
+            format!("{shown} is not JSON ({e}); expected the JSON `shardplan measure` wrote"),
+        )
+    })?;
+    let field = "single_ops_per_second";
+    let found = match &json {
+        serde_json::Value::Array(items) => items.iter().find_map(|v| v.get(field)),
+        other => other.get(field),
+    };
+    let Some(found) = found else {
+        return Err(InputError::new(
+            WHAT,
+            format!("{shown} has no {field} field; expected the JSON `shardplan measure` wrote"),
+        ));
+    };
+    match found.as_f64() {
+        Some(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(InputError::new(
+            WHAT,
+            format!("{field} in {shown} must be a number above 0 (got {found})"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mget_keys_serialise_as_their_names() {
+        for k in [
+            MgetKeys::ShardKeys,
+            MgetKeys::SameSlotCopy,
+            MgetKeys::Unavailable,
+        ] {
+            assert_eq!(serde_json::to_value(k).unwrap(), k.name());
+        }
+        assert_eq!(MgetKeys::Unavailable.name(), "none");
+    }
+
+    #[test]
+    fn cap_from_measure_reads_single_ops() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let p = dir.path().join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        let p = write(
+            "a.json",
+            r#"{"single_ops_per_second": 41234.5, "sharded_ops_per_second": 90000}"#,
+        );
+        assert_eq!(cap_from_measure_file(&p).unwrap(), 41234.5);
+        let p = write("b.json", r#"[{"single_ops_per_second": 1000}]"#);
+        assert_eq!(cap_from_measure_file(&p).unwrap(), 1000.0);
+        for (name, text, needle) in [
+            ("c.json", "not json", "is not JSON"),
+            ("d.json", r#"{"cap": 3}"#, "no single_ops_per_second"),
+            ("e.json", r#"{"single_ops_per_second": 0}"#, "above 0"),
+            ("f.json", r#"{"single_ops_per_second": "fast"}"#, "above 0"),
+        ] {
+            let e = cap_from_measure_file(&write(name, text)).unwrap_err();
+            assert_eq!(e.what, "--cap-from-measure");
+            assert!(e.message.contains(needle), "{name}: {e}");
+        }
+        let e = cap_from_measure_file(&dir.path().join("missing.json")).unwrap_err();
+        assert!(e.message.contains("cannot read"), "{e}");
+    }
+}
