@@ -3,7 +3,6 @@
 //! nodes' own INCR counts from `INFO commandstats`.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
 use redis::cluster::ClusterClient;
@@ -15,9 +14,7 @@ use crate::model::placement::REDIS_SLOTS;
 use super::config::{redact, MeasureConfig};
 use super::conn::Conn;
 
-/// How long to wait for a TCP connect, and for any one reply.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
+use crate::model::defaults::{CONNECT_TIMEOUT, RESPONSE_TIMEOUT};
 
 /// A node of the deployment and the slots it owns.
 #[derive(Debug, Clone)]

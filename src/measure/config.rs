@@ -74,8 +74,8 @@ impl MeasureConfig {
             template,
             keep: false,
             overwrite: false,
-            reads: 100,
-            seed: 1,
+            reads: crate::model::defaults::DEFAULT_MEASURE_READS,
+            seed: crate::model::defaults::DEFAULT_MEASURE_SEED,
         };
         config.validate()?;
         Ok(config)

@@ -199,5 +199,14 @@ pub const MAX_PIPELINE: u64 = 10_000;
 pub const MAX_DURATION: Duration = Duration::from_secs(3_600);
 /// Largest `--max-ops` per phase.
 pub const MAX_OPS: u64 = 1_000_000_000;
+/// Repetitions of each read-path measurement.
+pub const DEFAULT_MEASURE_READS: u64 = 100;
+/// Seed of the shard each client INCRs next (any fixed seed: the figures
+/// measured are a server's, not the sampler's).
+pub const DEFAULT_MEASURE_SEED: u64 = 1;
+/// How long `measure` waits for a TCP connect.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long `measure` waits for any one reply.
+pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Most repetitions of each read-path measurement.
 pub const MAX_READS: u64 = 100_000;
