@@ -134,6 +134,8 @@ pub const MAX_REELS: u64 = 100_000_000;
 pub const MAX_FLEET_PARTITIONS: u64 = 1_000_000;
 /// Most placements `fleet` samples.
 pub const MAX_FLEET_TRIALS: u64 = 100_000;
+/// The longest peak the fleet's risk covers: a year.
+pub const MAX_FLEET_DURATION_SECONDS: u64 = 365 * 86_400;
 /// Most pinned reels (each is placed key by key).
 pub const MAX_PINNED: usize = 1000;
 
