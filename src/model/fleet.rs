@@ -3,9 +3,10 @@
 //! partitions hold when every shard key of every reel is hashed onto them.
 //!
 //! Popularity is Zipf (rank i gets R i^-s / H(n, s), H the generalized
-//! harmonic number) or a list of per-reel rates. Nothing is materialised per
-//! reel for Zipf: counts and sums over rank ranges are closed forms
-//! (Euler–Maclaurin for H), so 100,000,000 reels cost what 1,000,000 do.
+//! harmonic number, from [`crate::model::zipf`]) or a list of per-reel
+//! rates. Nothing is materialised per reel for Zipf: counts and sums over
+//! rank ranges are closed forms (Euler–Maclaurin for H), so 100,000,000
+//! reels cost what 1,000,000 do.
 //!
 //! Partition model (see docs/fleet.md): each shard key hashes to a uniformly
 //! random partition. The few big keys (pinned reels, raised reels, the top
@@ -28,9 +29,8 @@ use crate::error::{InputError, InputResult};
 use crate::model::sizing::{shards_for, ReadPlan};
 use crate::model::stats::{p_any, Z95};
 use crate::model::validate;
+use crate::model::zipf::Zipf;
 
-/// Terms summed one by one before Euler–Maclaurin takes over.
-const EXACT_TERMS: u64 = 10_000;
 /// Top ranks always placed key by key (the rest is the aggregated tail),
 /// and the most ranks ever placed key by key.
 const MIN_EXPLICIT_RANKS: u64 = 1_000;
@@ -42,41 +42,6 @@ const CHUNK: u64 = 16;
 /// A partition whose Chernoff bound on P(over the cap) is below this is
 /// counted as 0: P partitions then add at most P x 1e-30 to the chance.
 const LN_NEGLIGIBLE: f64 = -69.0;
-
-/// sum_{i=a}^{b} i^-s for 1 <= a (0 when b < a): exact for the first
-/// [`EXACT_TERMS`] terms, then Euler–Maclaurin with the f' and f''' terms
-/// (Abramowitz & Stegun 23.1.30). From m = a + 10,000 on the next term is
-/// below 1e-20 relative, so the sum is good to double precision.
-pub fn power_sum(a: u64, b: u64, s: f64) -> f64 {
-    if b < a || a == 0 {
-        return 0.0;
-    }
-    let direct_end = b.min(a.saturating_add(EXACT_TERMS - 1));
-    // Smallest terms first: less rounding.
-    let mut sum: f64 = (a..=direct_end).rev().map(|i| (i as f64).powf(-s)).sum();
-    if direct_end == b {
-        return sum;
-    }
-    let m = (direct_end + 1) as f64;
-    let bf = b as f64;
-    let f = |x: f64| x.powf(-s);
-    let d1 = |x: f64| -s * x.powf(-s - 1.0);
-    let d3 = |x: f64| -s * (s + 1.0) * (s + 2.0) * x.powf(-s - 3.0);
-    // Integral of x^-s from m to b, stable near s = 1.
-    let t = (1.0 - s) * (bf / m).ln();
-    let integral = if (1.0 - s).abs() < 1e-300 {
-        (bf / m).ln()
-    } else {
-        m.powf(1.0 - s) * t.exp_m1() / (1.0 - s)
-    };
-    sum += integral + (f(m) + f(bf)) / 2.0 + (d1(bf) - d1(m)) / 12.0 - (d3(bf) - d3(m)) / 720.0;
-    sum
-}
-
-/// The generalized harmonic number H(n, s) = sum_{i=1}^{n} i^-s.
-pub fn harmonic(n: u64, s: f64) -> f64 {
-    power_sum(1, n, s)
-}
 
 /// How likes spread over the background reels.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,10 +62,7 @@ pub struct Background {
 
 #[derive(Debug, Clone)]
 enum Kind {
-    Zipf {
-        s: f64,
-        h: f64,
-    },
+    Zipf(Zipf),
     /// Sorted descending.
     Rates(Vec<f64>),
 }
@@ -119,10 +81,7 @@ impl Background {
         Ok(Background {
             reels,
             total_rate,
-            kind: Kind::Zipf {
-                s: exponent,
-                h: harmonic(reels, exponent),
-            },
+            kind: Kind::Zipf(Zipf::new(reels, exponent)),
         })
     }
 
@@ -159,7 +118,7 @@ impl Background {
 
     pub fn zipf_exponent(&self) -> Option<f64> {
         match self.kind {
-            Kind::Zipf { s, .. } => Some(s),
+            Kind::Zipf(z) => Some(z.exponent()),
             Kind::Rates(_) => None,
         }
     }
@@ -167,7 +126,7 @@ impl Background {
     /// The like rate of rank `i` (1-based).
     pub fn rate(&self, i: u64) -> f64 {
         match &self.kind {
-            Kind::Zipf { s, h } => self.total_rate * (i as f64).powf(-s) / h,
+            Kind::Zipf(z) => z.rate(i, self.total_rate),
             Kind::Rates(r) => r.get((i - 1) as usize).copied().unwrap_or(0.0),
         }
     }
@@ -177,28 +136,7 @@ impl Background {
     /// put it on the wrong side.
     pub fn count_at_least(&self, threshold: f64) -> u64 {
         match &self.kind {
-            Kind::Zipf { s, h } => {
-                if *s == 0.0 {
-                    return if self.total_rate / h >= threshold {
-                        self.reels
-                    } else {
-                        0
-                    };
-                }
-                let x = (self.total_rate / (h * threshold)).powf(1.0 / s);
-                let mut k = if x >= self.reels as f64 {
-                    self.reels
-                } else {
-                    x.floor() as u64
-                };
-                while k < self.reels && self.rate(k + 1) >= threshold {
-                    k += 1;
-                }
-                while k > 0 && self.rate(k) < threshold {
-                    k -= 1;
-                }
-                k
-            }
+            Kind::Zipf(z) => z.count_at_least(self.total_rate, threshold),
             Kind::Rates(r) => r.partition_point(|&x| x >= threshold) as u64,
         }
     }
@@ -210,9 +148,7 @@ impl Background {
             return 0.0;
         }
         match &self.kind {
-            Kind::Zipf { s, h } => {
-                (self.total_rate / h).powi(power) * power_sum(a, b, s * power as f64)
-            }
+            Kind::Zipf(z) => z.sum_rate_pow(a, b, self.total_rate, power),
             Kind::Rates(r) => r[(a - 1) as usize..b as usize]
                 .iter()
                 .map(|x| x.powi(power))
@@ -701,7 +637,7 @@ impl FleetPlan {
             background_reels: bg.reels,
             pinned_reels: self.pinned.len() as u64,
             popularity: match bg.kind {
-                Kind::Zipf { .. } => "zipf",
+                Kind::Zipf(_) => "zipf",
                 Kind::Rates(_) => "rates",
             },
             zipf_exponent: bg.zipf_exponent(),

@@ -16,6 +16,7 @@ use crate::error::{InputError, InputResult};
 use crate::model::exact::Risk;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
+use crate::model::zipf::Zipf;
 
 pub const SECONDS_PER_DAY: f64 = 86_400.0;
 
@@ -279,19 +280,6 @@ impl CountMinSize {
     }
 }
 
-/// Generalised harmonic number H(n, s) = sum_{k=1..n} k^-s: the Zipf law's
-/// normaliser, so rank k gets a share k^-s / H(n, s). Summed from the small
-/// terms up for accuracy.
-pub fn zipf_norm(n: u64, s: f64) -> f64 {
-    (1..=n).rev().map(|k| (k as f64).powf(-s)).sum()
-}
-
-/// Per-reel rates under Zipf(s) over `n` reels with total `total`, rank 1 first.
-pub fn zipf_rates(n: u64, s: f64, total: f64) -> Vec<f64> {
-    let h = zipf_norm(n, s);
-    (1..=n).map(|k| total * (k as f64).powf(-s) / h).collect()
-}
-
 /// What Count-Min costs as the hot-reel detector.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HotDetection {
@@ -323,11 +311,11 @@ pub fn count_min_detection(inputs: &ApproxInputs) -> InputResult<HotDetection> {
     let size = CountMinSize::new(inputs.epsilon, inputs.delta)?;
     let fleet = inputs.fleet_rate();
     let total = inputs.rate + fleet;
-    let h = zipf_norm(inputs.reels, inputs.zipf_s);
+    let zipf = Zipf::new(inputs.reels, inputs.zipf_s);
     let mut above = 0u64;
     let mut false_raises = 0.0;
     for k in 1..=inputs.reels {
-        let r = fleet * (k as f64).powf(-inputs.zipf_s) / h;
+        let r = zipf.rate(k, fleet);
         if r >= inputs.threshold {
             above += 1;
         } else {
@@ -365,7 +353,7 @@ pub fn simulate_count_min_false_raises(
     let (w, d) = (size.width as usize, size.depth as usize);
     // Reel 0 is the viral reel; 1.. the fleet by rank.
     let mut rates = vec![inputs.rate];
-    rates.extend(zipf_rates(inputs.reels, inputs.zipf_s, inputs.fleet_rate()));
+    rates.extend(Zipf::new(inputs.reels, inputs.zipf_s).rates(inputs.fleet_rate()));
     let raised: u64 = (0..trials)
         .into_par_iter()
         .map(|t| {

@@ -33,31 +33,6 @@ fn zipf_plan(reels: u64, total: f64, s: f64) -> FleetPlan {
 }
 
 #[test]
-fn power_sum_matches_a_direct_sum_at_a_million() {
-    for s in [0.5, 0.8, 1.0, 1.2, 2.0] {
-        let n = 1_000_000u64;
-        let direct: f64 = (1..=n).rev().map(|i| (i as f64).powf(-s)).sum();
-        let em = harmonic(n, s);
-        assert!(
-            ((em - direct) / direct).abs() < 1e-12,
-            "s = {s}: {em} vs {direct}"
-        );
-        // A range that starts past the exact terms too.
-        let direct: f64 = (50_000..=n).rev().map(|i| (i as f64).powf(-s)).sum();
-        let em = power_sum(50_000, n, s);
-        assert!(((em - direct) / direct).abs() < 1e-12, "s = {s}: range");
-    }
-    // Known values: H(n, 1) = ln n + gamma + 1/(2n) - ..., zeta(2) = pi^2 / 6.
-    let h = harmonic(100_000_000, 1.0);
-    let approx = (1e8f64).ln() + 0.577_215_664_901_532_9 + 0.5e-8;
-    assert!((h - approx).abs() < 1e-12, "{h}");
-    let z2 = harmonic(100_000_000, 2.0);
-    assert!((z2 - (std::f64::consts::PI.powi(2) / 6.0 - 1e-8)).abs() < 1e-13);
-    assert_eq!(power_sum(5, 4, 1.0), 0.0);
-    assert_eq!(harmonic(3, 1.0), 1.0 + 0.5 + 1.0 / 3.0);
-}
-
-#[test]
 fn zipf_rates_sum_to_the_total() {
     let bg = Background::zipf(100_000, 2_314.8, 1.0).unwrap();
     let direct: f64 = (1..=100_000).rev().map(|i| bg.rate(i)).sum();

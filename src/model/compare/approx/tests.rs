@@ -52,23 +52,6 @@ fn count_min_overcount_bound() {
 }
 
 #[test]
-fn zipf_normalisation() {
-    // H(3, 1) = 1 + 1/2 + 1/3 = 11/6.
-    assert!((zipf_norm(3, 1.0) - 11.0 / 6.0).abs() < 1e-15);
-    // s = 0 is uniform: H(n, 0) = n.
-    assert_eq!(zipf_norm(1000, 0.0), 1000.0);
-    // H(4, 2) = 1 + 1/4 + 1/9 + 1/16 = 205/144.
-    assert!((zipf_norm(4, 2.0) - 205.0 / 144.0).abs() < 1e-15);
-    let r = zipf_rates(3, 1.0, 110.0);
-    // 110 x (6/11) x (1, 1/2, 1/3) = 60, 30, 20.
-    for (got, want) in r.iter().zip([60.0, 30.0, 20.0]) {
-        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
-    }
-    let total: f64 = zipf_rates(100_000, 1.1, 1157.0).iter().sum();
-    assert!((total - 1157.0).abs() < 1e-9, "{total}");
-}
-
-#[test]
 fn count_min_false_raises_hand_case() {
     // Fleet rate F = 100 x 11/6 so Zipf(1) over 3 reels gives 100, 50, 33.3;
     // the hot reel adds 1,000: N = 1,183.3. Threshold 75: reel 1 is truly
