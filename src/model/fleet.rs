@@ -43,15 +43,6 @@ const CHUNK: u64 = 16;
 /// counted as 0: P partitions then add at most P x 1e-30 to the chance.
 const LN_NEGLIGIBLE: f64 = -69.0;
 
-/// How likes spread over the background reels.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Popularity {
-    /// Rank i of n gets total x i^-s / H(n, s).
-    Zipf { exponent: f64 },
-    /// Per-reel like rates at the peak (likes/s), from real data.
-    Rates(Vec<f64>),
-}
-
 /// The background reels, ranked from the most liked.
 #[derive(Debug, Clone)]
 pub struct Background {
@@ -106,14 +97,6 @@ impl Background {
             total_rate,
             kind: Kind::Rates(rates),
         })
-    }
-
-    pub fn reels(&self) -> u64 {
-        self.reels
-    }
-
-    pub fn total_rate(&self) -> f64 {
-        self.total_rate
     }
 
     pub fn zipf_exponent(&self) -> Option<f64> {

@@ -74,19 +74,9 @@ impl Zipf {
         }
     }
 
-    /// The number of ranks.
-    pub fn ranks(&self) -> u64 {
-        self.n
-    }
-
     /// The exponent s.
     pub fn exponent(&self) -> f64 {
         self.s
-    }
-
-    /// H(n, s), the normaliser.
-    pub fn norm(&self) -> f64 {
-        self.h
     }
 
     /// The rate of rank `k` (1-based) when all ranks share `total`:
