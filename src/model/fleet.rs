@@ -18,14 +18,14 @@
 //! P(some partition over the cap) = 1 - prod_p (1 - P(Poisson(lambda_p) > cap)),
 //! exact per placement; placements are averaged by Monte Carlo with a CI.
 
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_distr::StandardNormal;
-use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::Serialize;
 use statrs::distribution::{DiscreteCDF, Poisson};
 
 use crate::error::{InputError, InputResult};
+use crate::model::rng::chunk_rng;
 use crate::model::sizing::{shards_for, ReadPlan};
 use crate::model::stats::{p_any, Z95};
 use crate::model::validate;
@@ -37,7 +37,8 @@ const MIN_EXPLICIT_RANKS: u64 = 1_000;
 const MAX_EXPLICIT_RANKS: u64 = 100_000;
 /// Most keys placed one by one (memory and time per placement).
 const MAX_EXPLICIT_KEYS: u64 = 2_000_000;
-/// Placements per RNG stream: fixed, so results do not depend on threads.
+/// Placements per RNG stream ([`chunk_rng`] of the seed and the chunk
+/// index): fixed, so results do not depend on threads.
 const CHUNK: u64 = 16;
 /// A partition whose Chernoff bound on P(over the cap) is below this is
 /// counted as 0: P partitions then add at most P x 1e-30 to the chance.
@@ -483,10 +484,7 @@ impl FleetPlan {
         let sums = (0..chunks)
             .into_par_iter()
             .map(|c| {
-                let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-                    self.seed
-                        .wrapping_add(c.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-                );
+                let mut rng = chunk_rng(self.seed, c);
                 let mut loads = vec![0.0f64; p as usize];
                 let mut acc = [0.0f64; 4];
                 for _ in 0..CHUNK.min(trials - c * CHUNK) {

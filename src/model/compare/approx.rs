@@ -7,13 +7,13 @@
 //! Every figure here is a closed-form estimate from the cited sources; the
 //! over-cap risk of the hottest key comes from [`crate::model::exact::Risk`].
 
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 use serde::Serialize;
 
 use super::CompareRow;
 use crate::error::{InputError, InputResult};
 use crate::model::exact::Risk;
+use crate::model::rng::chunk_rng;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 use crate::model::zipf::Zipf;
@@ -335,7 +335,8 @@ pub fn count_min_detection(inputs: &ApproxInputs) -> InputResult<HotDetection> {
 }
 
 /// The false raises of real sketches: builds `trials` Count-Min sketches
-/// (fully random column per reel and row, one seeded stream per trial),
+/// (fully random column per reel and row, one stream per trial:
+/// [`chunk_rng`]`(seed, trial)`),
 /// adds the hot reel's peak and every fleet reel's Zipf rate, and counts
 /// the reels below the threshold whose estimate (the minimum over rows)
 /// reaches it. Returns the mean over trials. This checks how loose the
@@ -357,7 +358,7 @@ pub fn simulate_count_min_false_raises(
     let raised: u64 = (0..trials)
         .into_par_iter()
         .map(|t| {
-            let stream = Xoshiro256PlusPlus::seed_from_u64(seed.wrapping_add(t));
+            let stream = chunk_rng(seed, t);
             let mut cells = vec![0.0f64; w * d];
             let mut rng = stream.clone();
             for &r in &rates {
@@ -469,7 +470,7 @@ pub fn simulate_set_shards(
         ));
     }
     validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rng = chunk_rng(seed, 0);
     let mut sets = vec![std::collections::HashSet::new(); shards as usize];
     for user in 0..users {
         let sends = if rng.random::<f64>() < repeat { 2 } else { 1 };

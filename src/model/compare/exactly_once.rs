@@ -13,12 +13,12 @@
 //!   corrects both; this estimates how far the live count drifts meanwhile.
 
 use crate::model::defaults::{MAX_RETRIES, MAX_TXN_MS};
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_distr::{Distribution, Poisson};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::error::{InputError, InputResult};
+use crate::model::rng::chunk_rng;
 use crate::model::store::Store;
 use crate::model::validate;
 
@@ -154,7 +154,7 @@ pub fn shards_for_conflicts(
 /// the second; a start less than `txn_ms` after the previous start (also
 /// across a second boundary) conflicts. Returns (conflicts, transactions).
 pub fn simulate_conflicts(rate_per_shard: f64, txn_ms: f64, seconds: u64, seed: u64) -> (u64, u64) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rng = chunk_rng(seed, 0);
     let Ok(poisson) = Poisson::new(rate_per_shard) else {
         return (0, 0);
     };
