@@ -41,3 +41,4 @@ pub mod error;
 pub mod measure;
 pub mod model;
 pub mod output;
+pub mod views;

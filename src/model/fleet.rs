@@ -44,6 +44,16 @@ const CHUNK: u64 = 16;
 /// counted as 0: P partitions then add at most P x 1e-30 to the chance.
 const LN_NEGLIGIBLE: f64 = -69.0;
 
+/// Where the background reels' rates come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PopularityLaw {
+    /// Zipf over the ranks.
+    Zipf,
+    /// A list of per-reel rates (a CSV).
+    Rates,
+}
+
 /// The background reels, ranked from the most liked.
 #[derive(Debug, Clone)]
 pub struct Background {
@@ -237,11 +247,23 @@ pub struct FleetPlan {
     pub seed: u64,
 }
 
+/// Which reels get shard keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Every reel one counter item.
+    OneCounterPerReel,
+    /// Every reel the target shard count.
+    EveryReelSharded,
+    /// Only reels at or above the threshold sharded (the monitor's policy).
+    HotReelsOnly,
+}
+
 /// Items and shard reads of one policy.
 #[derive(Debug, Clone, Serialize)]
 pub struct PolicyCost {
     /// one_counter_per_reel, every_reel_sharded or hot_reels_only.
-    pub policy: &'static str,
+    pub policy: Policy,
     /// Counter items stored (shard keys over all reels).
     pub items: u64,
     /// items / reels.
@@ -313,7 +335,7 @@ pub struct FleetReport {
     pub background_reels: u64,
     pub pinned_reels: u64,
     /// zipf or rates.
-    pub popularity: &'static str,
+    pub popularity: PopularityLaw,
     pub zipf_exponent: Option<f64>,
     /// Background likes/s at the peak hour.
     pub background_rate: f64,
@@ -410,19 +432,19 @@ impl FleetPlan {
         };
         vec![
             row(
-                "one_counter_per_reel",
+                Policy::OneCounterPerReel,
                 n + one.0,
                 views_all + one.1,
                 sums_all + one.2,
             ),
             row(
-                "every_reel_sharded",
+                Policy::EveryReelSharded,
                 n * s + all.0,
                 views_all * sf + all.1,
                 sums_all * sf + all.2,
             ),
             row(
-                "hot_reels_only",
+                Policy::HotReelsOnly,
                 n + k * (s - 1) + hot.0,
                 views_all + views_hot * (sf - 1.0) + hot.1,
                 sums_all + sums_hot * (sf - 1.0) + hot.2,
@@ -618,8 +640,8 @@ impl FleetPlan {
             background_reels: bg.reels,
             pinned_reels: self.pinned.len() as u64,
             popularity: match bg.kind {
-                Kind::Zipf(_) => "zipf",
-                Kind::Rates(_) => "rates",
+                Kind::Zipf(_) => PopularityLaw::Zipf,
+                Kind::Rates(_) => PopularityLaw::Rates,
             },
             zipf_exponent: bg.zipf_exponent(),
             background_rate: bg.total_rate,

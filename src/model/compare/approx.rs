@@ -10,6 +10,7 @@
 use rand::RngExt;
 use serde::Serialize;
 
+use super::verdict::{CountError, Fit, Verdict};
 use super::CompareRow;
 use crate::error::{InputError, InputResult};
 use crate::model::exact::Risk;
@@ -573,39 +574,6 @@ impl<'a> RiskCache<'a> {
     }
 }
 
-/// A share as a percentage, up to 4 decimals: 0.008125 -> "0.8125%".
-fn pct(x: f64) -> String {
-    format!("{}%", small(x * 100.0))
-}
-
-/// A figure for a sentence: scientific below 0.001, 4 decimals below 1,
-/// 2 below 100, else whole with separators; a positive value never prints as 0.
-fn small(x: f64) -> String {
-    let trim = |s: String| s.trim_end_matches('0').trim_end_matches('.').to_string();
-    let a = x.abs();
-    if x != 0.0 && a < 1e-3 {
-        format!("{x:.2e}")
-    } else if a < 1.0 {
-        trim(format!("{x:.4}"))
-    } else if a < 100.0 {
-        trim(format!("{x:.2}"))
-    } else {
-        crate::output::fmt::num(x.round())
-    }
-}
-
-/// How the hottest key sits against the cap, from its mean and its risk.
-fn fits(writes_per_key: f64, cap: f64, p_over: Option<f64>) -> String {
-    match p_over {
-        _ if writes_per_key > cap => "over the cap".to_string(),
-        Some(p) if p > 0.01 => format!(
-            "mean under the cap, busiest key over it with P {}/s",
-            crate::output::fmt::prob(p)
-        ),
-        _ => "fits the cap".to_string(),
-    }
-}
-
 /// The rows for `compare`: set, set-sharded, like-rows, hll, hll-sharded,
 /// count-min, hash, hash-sharded. Validates the inputs first.
 pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
@@ -634,11 +602,10 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 0.0,
         memory_bytes: Some(set_bytes),
-        verdict: format!(
-            "exact and dedups retries, but SADD is one hot key ({}) and {:.0} bytes/member",
-            fits(inputs.rate, cap, p1),
-            set_bytes / post_likes
-        ),
+        verdict: Verdict::Set {
+            fit: Fit::of(inputs.rate, cap, p1),
+            bytes_per_member: set_bytes / post_likes,
+        },
     });
 
     // S sets, shard = hash(user) mod S: each user in exactly one set.
@@ -657,9 +624,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 0.0,
         memory_bytes: Some(sharded_set_bytes),
-        verdict: "exact uniqueness at scale: shard by hash(user), never at random (a retry \
-                  in another set counts twice); sum S SCARDs"
-            .into(),
+        verdict: Verdict::SetSharded,
     });
 
     // Like rows keyed by user id: writes spread over partitions.
@@ -678,11 +643,9 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 0.0,
         memory_bytes: Some(post_likes * lr.row_bytes as f64),
-        verdict: format!(
-            "the durable uniqueness record ({} GB/day); spreads by user id, but counting \
-             a post's rows per view is far too slow: keep a counter for the shown count",
-            fmt_gb(lr.bytes_per_day)
-        ),
+        verdict: Verdict::LikeRows {
+            bytes_per_day: lr.bytes_per_day,
+        },
     });
 
     // One HLL per post: PFADD per like, PFCOUNT per view.
@@ -692,7 +655,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
     rows.push(CompareRow {
         strategy: "hll".into(),
         exact: false,
-        error: Some(format!("{} standard error", pct(hll_se))),
+        error: Some(CountError::StandardError { share: hll_se }),
         writes_per_key_per_second: inputs.rate,
         p_over_cap_per_second: p1,
         p_any_over_cap: pany,
@@ -702,7 +665,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 0.0,
         memory_bytes: Some(hll_bytes),
-        verdict: "12 KB per post and idempotent, but ~1% off and PFADD is one hot key again".into(),
+        verdict: Verdict::Hll,
     });
 
     // S HLLs; any shard works (the union dedups), but reading merges S keys.
@@ -710,7 +673,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
     rows.push(CompareRow {
         strategy: "hll-sharded".into(),
         exact: false,
-        error: Some(format!("{} standard error", pct(hll_se))),
+        error: Some(CountError::StandardError { share: hll_se }),
         writes_per_key_per_second: inputs.rate / s as f64,
         p_over_cap_per_second: p1,
         p_any_over_cap: pany,
@@ -720,9 +683,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 0.0,
         memory_bytes: Some(hll_bytes * s as f64),
-        verdict: "spreads PFADD; reads merge S x 16,384 registers (PFCOUNT k1..kS needs one \
-                  slot, so across nodes fetch and merge in the client)"
-            .into(),
+        verdict: Verdict::HllSharded,
     });
 
     // Count-Min over the fleet: the hot-reel detector.
@@ -731,11 +692,10 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
     rows.push(CompareRow {
         strategy: "count-min".into(),
         exact: false,
-        error: Some(format!(
-            "overcounts by <= {} likes/s (epsilon x N) with P >= {}",
-            crate::output::fmt::num(round3(cm.error_bound)),
-            crate::output::fmt::num(1.0 - inputs.delta)
-        )),
+        error: Some(CountError::Overcount {
+            likes_per_second: cm.error_bound,
+            confidence: 1.0 - inputs.delta,
+        }),
         writes_per_key_per_second: cm.window_rate,
         p_over_cap_per_second: p1,
         p_any_over_cap: pany,
@@ -745,16 +705,13 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 1.0,
         memory_bytes: Some(cm.sketch_bytes as f64),
-        verdict: format!(
-            "hot-reel detector, not a shown count: {}x{} ({} KB); reels falsely raised per \
-             window <= {} by the (loose) Markov bound ({} extra items); one Redis key takes \
-             every like, so keep a sketch per server (sketches add)",
-            cm.width,
-            cm.depth,
-            crate::output::fmt::num(round3(cm.sketch_bytes as f64 / 1000.0)),
-            small(cm.expected_false_raises),
-            small(cm.extra_items)
-        ),
+        verdict: Verdict::CountMin {
+            width: cm.width,
+            depth: cm.depth,
+            sketch_bytes: cm.sketch_bytes,
+            false_raises: cm.expected_false_raises,
+            extra_items: cm.extra_items,
+        },
     });
 
     // One hash per post: likes, shares and views fields.
@@ -773,8 +730,7 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 1.0,
         memory_bytes: None,
-        verdict: "compact, one HGETALL for all counts, but likes + shares + views all hit one key"
-            .into(),
+        verdict: Verdict::Hash,
     });
 
     let (p1, pany) = risks.risk(hash_rate, s)?;
@@ -791,12 +747,10 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
         crash_loss_likes: 0.0,
         double_count_likes: 1.0,
         memory_bytes: None,
-        verdict: format!(
-            "S hashes, each with all fields: size S by likes + shares + views ({}; \
-             the mean alone needs {} hashes)",
-            fits(hash_rate / s as f64, cap, p1),
-            (hash_rate / cap).ceil()
-        ),
+        verdict: Verdict::HashSharded {
+            fit: Fit::of(hash_rate / s as f64, cap, p1),
+            hashes_for_mean: (hash_rate / cap).ceil(),
+        },
     });
 
     Ok(rows)
@@ -805,14 +759,6 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
 /// S sets holding `members` in total, split evenly (each a set of its own).
 pub fn set_bytes_sharded(members: f64, id_bytes: u64, shards: u64) -> f64 {
     shards as f64 * redis_set_bytes(members / shards as f64, id_bytes)
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}
-
-fn fmt_gb(bytes: f64) -> String {
-    crate::output::fmt::num(round3(bytes / 1e9))
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::model::defaults::MAX_PERIOD_SECONDS;
 use serde::Serialize;
 
 use super::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift, DriftModel};
+use super::verdict::{CountError, Verdict, RISK_OK};
 use super::CompareRow;
 use crate::error::{InputError, InputResult};
 use crate::model::exact::Risk;
@@ -146,8 +147,39 @@ pub struct Comparison {
     pub buffered_shards: u64,
 }
 
-/// "Over the cap" in a run counts as a problem above this chance.
-const RISK_OK: f64 = 0.01;
+/// The per-like write designs.
+#[derive(Debug, Clone, Copy)]
+enum Design {
+    /// Every like increments one key.
+    Single,
+    /// Every like increments one of S shard keys.
+    Sharded,
+}
+
+impl Design {
+    fn name(self) -> &'static str {
+        match self {
+            Design::Single => "single",
+            Design::Sharded => "sharded",
+        }
+    }
+}
+
+/// The buffered designs: servers flush tallies to one key, or to several.
+#[derive(Debug, Clone, Copy)]
+enum Buffering {
+    One,
+    Sharded,
+}
+
+impl Buffering {
+    fn name(self) -> &'static str {
+        match self {
+            Buffering::One => "buffered",
+            Buffering::Sharded => "sharded-buffered",
+        }
+    }
+}
 
 /// The fewest keys so that ceil(servers / keys) flushes every F seconds
 /// stay within `safe` writes/s (server i writes key i mod keys); `servers`
@@ -183,7 +215,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
 
     // Per-like writes (single, sharded): transactions change the cost per
     // like and add conflicts; plain increments drift instead.
-    let per_like = |keys: u64| -> InputResult<(StrategyRow, Option<Conflicts>)> {
+    let per_like = |keys: u64, design: Design| -> InputResult<(StrategyRow, Option<Conflicts>)> {
         let r = i.rate / keys as f64;
         let (cost, conflicts) = match i.transactional {
             Some(t) => {
@@ -198,8 +230,26 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
         let risk = Risk::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
         let cost_reads = i.reads.cost(keys);
         let tx = i.transactional.is_some();
+        let verdict = match design {
+            Design::Single => match &conflicts {
+                Some(c) if c.p_conflict > 0.5 => Verdict::TransactionsConflict {
+                    p_conflict: c.p_conflict,
+                    attempts_per_like: c.attempts_per_like,
+                },
+                _ if risk.p_any_over_cap > RISK_OK => Verdict::OneKeyOverCap {
+                    rate: i.rate,
+                    cap_likes_per_key: cap_likes,
+                },
+                _ => Verdict::SimplestExact,
+            },
+            Design::Sharded if risk.p_any_over_cap > RISK_OK => Verdict::AddShards {
+                seconds: i.duration_seconds,
+                p_any_over_cap: risk.p_any_over_cap,
+            },
+            Design::Sharded => Verdict::ExactAndLive { shards: i.shards },
+        };
         let row = CompareRow {
-            strategy: String::new(),
+            strategy: design.name().into(),
             exact: true,
             error: None,
             writes_per_key_per_second: r,
@@ -214,7 +264,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
             // does not exist yet) and is cancelled: no second count.
             double_count_likes: if retries && !tx { 1.0 } else { 0.0 },
             memory_bytes: None,
-            verdict: String::new(),
+            verdict,
         };
         let mut s = StrategyRow::from(row);
         s.ln_p_over_cap_per_second = Some(risk.ln_p_over_cap_per_second);
@@ -236,53 +286,43 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
         Ok((s, conflicts))
     };
 
-    let (mut single, _) = per_like(1)?;
-    single.row.strategy = "single".into();
-    single.row.verdict = if single.p_conflict.unwrap_or(0.0) > 0.5 {
-        format!(
-            "one key: transactions conflict (p = {}), {} attempts a like",
-            crate::output::fmt::prob(single.p_conflict.unwrap_or(1.0)),
-            num(single.attempts_per_like.unwrap_or(f64::INFINITY))
-        )
-    } else if single.row.p_any_over_cap.unwrap_or(1.0) > RISK_OK {
-        format!(
-            "over the cap: {} likes/s on one key that takes {}",
-            num(i.rate),
-            num(single.cap_likes_per_key.unwrap_or(i.cap))
-        )
-    } else {
-        "simplest and exact; fine while the rate stays under the cap".into()
-    };
-
-    let (mut sharded, conflicts) = per_like(i.shards)?;
-    sharded.row.strategy = "sharded".into();
-    sharded.row.verdict = if sharded.row.p_any_over_cap.unwrap_or(1.0) > RISK_OK {
-        format!(
-            "add shards: P(a second over the cap in {}) = {}",
-            run_length(i.duration_seconds),
-            crate::output::fmt::prob(sharded.row.p_any_over_cap.unwrap_or(1.0))
-        )
-    } else {
-        format!(
-            "exact and live; each read sums {} keys, so cache the sum",
-            i.shards
-        )
-    };
+    let (single, _) = per_like(1, Design::Single)?;
+    let (sharded, conflicts) = per_like(i.shards, Design::Sharded)?;
 
     // Buffered: each of N servers writes one +n per key every F seconds
     // (at most N/F writes/s, and never more than one per like). Plain
     // increments: the like rows and a +n cannot share a transaction.
-    let buffered_row = |keys: u64, strategy: &str| -> StrategyRow {
+    let buffered_row = |keys: u64, design: Buffering| -> StrategyRow {
         let per_key_servers = i.reads.servers.div_ceil(keys) as f64;
         let writes = (per_key_servers / f).min(i.rate / keys as f64);
         let p = deterministic(writes, i.cap);
         let reads = i.reads.cost(keys);
         // One server holds rate / N likes a second for up to F seconds.
         let loss = i.rate / n * f;
+        let verdict = match design {
+            Buffering::One if writes > i.safe => Verdict::ShardTheBuffers {
+                writes,
+                safe: i.safe,
+            },
+            Buffering::One => Verdict::FewestWrites {
+                writes,
+                crash_loss: loss,
+            },
+            Buffering::Sharded if writes > i.safe => Verdict::FlushLessOften {
+                writes,
+                safe: i.safe,
+            },
+            Buffering::Sharded if keys == 1 => Verdict::BufferedNotNeeded,
+            Buffering::Sharded => Verdict::BufferedKeys {
+                keys,
+                writes,
+                safe: i.safe,
+            },
+        };
         let row = CompareRow {
-            strategy: strategy.into(),
+            strategy: design.name().into(),
             exact: false,
-            error: Some(format!("a server crash loses up to {} likes", num(loss))),
+            error: Some(CountError::CrashLoss { likes: loss }),
             writes_per_key_per_second: writes,
             p_over_cap_per_second: Some(p),
             p_any_over_cap: Some(p),
@@ -293,7 +333,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
             // A retried +n that had been applied counts n likes twice.
             double_count_likes: if retries { loss } else { 0.0 },
             memory_bytes: None,
-            verdict: String::new(),
+            verdict,
         };
         let mut s = StrategyRow::from(row);
         s.keys = Some(keys);
@@ -302,41 +342,9 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
         set_drift(&mut s, &drift);
         s
     };
-    let mut buffered = buffered_row(1, "buffered");
-    let w = buffered.row.writes_per_key_per_second;
-    buffered.row.verdict = if w > i.safe {
-        format!(
-            "{} writes/s on one key is over the safe {}: shard the buffers",
-            num(w),
-            num(i.safe)
-        )
-    } else {
-        format!(
-            "fewest writes ({} /s whatever the traffic); a crash loses up to {} likes",
-            num(w),
-            num(buffered.row.crash_loss_likes)
-        )
-    };
-
+    let buffered = buffered_row(1, Buffering::One);
     let buffered_shards = buffered_shards(i.reads.servers, f, i.safe);
-    let mut sharded_buffered = buffered_row(buffered_shards, "sharded-buffered");
-    let w = sharded_buffered.row.writes_per_key_per_second;
-    sharded_buffered.row.verdict = if w > i.safe {
-        format!(
-            "one server alone writes {} /s to its key, over the safe {}: flush less often",
-            num(w),
-            num(i.safe)
-        )
-    } else if buffered_shards == 1 {
-        "not needed here: one buffered key is under the safe rate".into()
-    } else {
-        format!(
-            "{} keys keep {} writes/s each under the safe {}",
-            buffered_shards,
-            num(w),
-            num(i.safe)
-        )
-    };
+    let sharded_buffered = buffered_row(buffered_shards, Buffering::Sharded);
 
     // Log: every like is an event; one consumer writes the total (a set,
     // not an increment) every C seconds. A crash after writing the total
@@ -356,7 +364,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
         row: CompareRow {
             strategy: "log".into(),
             exact: tx,
-            error: (!tx).then(|| format!("a replay counts up to {} likes twice", num(replay))),
+            error: (!tx).then_some(CountError::Replay { likes: replay }),
             writes_per_key_per_second: log_writes,
             p_over_cap_per_second: Some(p),
             p_any_over_cap: Some(p),
@@ -367,15 +375,13 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
             double_count_likes: replay,
             memory_bytes: None,
             verdict: if tx {
-                format!(
-                    "exactly once: total and log position commit together; {} s behind",
-                    num(c + i.reads.cache_seconds)
-                )
+                Verdict::ExactlyOnce {
+                    lag_seconds: c + i.reads.cache_seconds,
+                }
             } else {
-                format!(
-                    "no hot key at all; a consumer crash can count {} likes twice",
-                    num(replay)
-                )
+                Verdict::NoHotKey {
+                    replay_likes: replay,
+                }
             },
         },
         ln_p_over_cap_per_second: None,
@@ -428,17 +434,6 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
     })
 }
 
-/// "4 h", "90 min" or "45 s".
-pub fn run_length(seconds: f64) -> String {
-    if seconds >= 3600.0 && seconds % 3600.0 == 0.0 {
-        format!("{} h", num(seconds / 3600.0))
-    } else if seconds >= 60.0 && seconds % 60.0 == 0.0 {
-        format!("{} min", num(seconds / 60.0))
-    } else {
-        format!("{} s", num(seconds))
-    }
-}
-
 fn zero_drift(d: &Drift) -> Drift {
     Drift {
         applied_per_like: 1.0,
@@ -453,16 +448,6 @@ fn set_drift(s: &mut StrategyRow, d: &Drift) {
     s.overcount_per_hour = Some(d.overcount_per_hour);
     s.undercount_per_hour = Some(d.undercount_per_hour);
     s.net_drift_per_hour = Some(d.net_drift_per_hour);
-}
-
-/// A figure for a verdict: [`crate::output::fmt::num`] below 1e12, else
-/// scientific (a conflict storm can make huge numbers).
-pub fn num(x: f64) -> String {
-    if x.is_finite() && x.abs() < 1e12 {
-        crate::output::fmt::num(x)
-    } else {
-        format!("{x:.3e}")
-    }
 }
 
 #[cfg(test)]

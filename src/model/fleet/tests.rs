@@ -99,7 +99,7 @@ fn three_reels_policies_by_hand() {
             (5, 3800.0, 100.0),
         ]
     );
-    assert_eq!(p[2].policy, "hot_reels_only");
+    assert_eq!(p[2].policy, Policy::HotReelsOnly);
 }
 
 #[test]
