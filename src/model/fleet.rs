@@ -46,19 +46,31 @@ pub struct FleetConfig {
     pub zipf_exponent: Option<f64>,
     /// A CSV of per-reel peak rates (reel_id,rate) instead of Zipf.
     pub rates_csv: Option<String>,
+    /// Views of a reel's count per like it gets.
     pub views_per_like: Option<f64>,
+    /// Likes/s at which the monitor raises a reel.
     pub threshold: Option<f64>,
+    /// Shards a raised reel gets.
     pub target_shards: Option<u64>,
+    /// Store partitions the shard keys hash onto.
     pub partitions: Option<u64>,
+    /// Writes/s one partition accepts.
     pub cap: Option<f64>,
+    /// Servers caching each reel's count.
     pub servers: Option<u64>,
+    /// Seconds each server caches a count.
     pub cache_seconds: Option<f64>,
     /// Seconds the risk covers.
     pub duration: Option<u64>,
+    /// Accepted P(some partition over the cap during the duration).
     pub risk: Option<f64>,
+    /// Most target shards the search tries.
     pub max_shards: Option<u64>,
+    /// Placements for the report's partition load.
     pub trials: Option<u64>,
+    /// Placements per search step.
     pub search_trials: Option<u64>,
+    /// Seed of every placement.
     pub seed: Option<u64>,
     /// Named reels at a given rate on top of the background.
     #[serde(default)]
@@ -69,14 +81,18 @@ pub struct FleetConfig {
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PinnedConfig {
+    /// The reel's name.
     pub name: String,
+    /// Likes/s at the peak.
     pub rate: f64,
+    /// Shard keys it needs at least when raised.
     pub shards: Option<u64>,
 }
 
 /// A reel pinned at a given rate on top of the background.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PinnedReel {
+    /// The reel's name.
     pub name: String,
     /// Likes/s at the peak.
     pub rate: f64,
@@ -88,13 +104,17 @@ pub struct PinnedReel {
 /// Everything `fleet` needs, validated.
 #[derive(Debug, Clone)]
 pub struct FleetPlan {
+    /// The ranked background reels.
     pub background: Background,
+    /// Named reels on top of the background.
     pub pinned: Vec<PinnedReel>,
+    /// Views of a reel's count per like it gets.
     pub views_per_like: f64,
     /// The monitor raises a reel whose rate is at least this (likes/s).
     pub threshold: f64,
     /// Shards a raised reel gets.
     pub target_shards: u64,
+    /// Store partitions the shard keys hash onto.
     pub partitions: u64,
     /// Writes/s one partition accepts.
     pub cap: f64,
@@ -106,9 +126,13 @@ pub struct FleetPlan {
     pub seconds: u64,
     /// Accepted P(some partition over the cap during `seconds`).
     pub risk: f64,
+    /// Placements for the report's partition load.
     pub trials: u64,
+    /// Placements per search step.
     pub search_trials: u64,
+    /// Most target shards the search tries.
     pub max_shards: u64,
+    /// Seed of every placement.
     pub seed: u64,
 }
 
@@ -117,27 +141,39 @@ pub struct FleetPlan {
 pub struct FleetReport {
     /// All reels: background + pinned.
     pub reels: u64,
+    /// Background reels.
     pub background_reels: u64,
+    /// Pinned reels.
     pub pinned_reels: u64,
     /// zipf or rates.
     pub popularity: PopularityLaw,
+    /// The Zipf exponent (None for per-reel rates).
     pub zipf_exponent: Option<f64>,
     /// Background likes/s at the peak hour.
     pub background_rate: f64,
     /// Background + pinned likes/s.
     pub total_rate: f64,
+    /// Views of a reel's count per like.
     pub views_per_like: f64,
     /// views_per_like x total_rate.
     pub views_per_second: f64,
+    /// The monitor's threshold, likes/s.
     pub threshold: f64,
+    /// Shards a raised reel gets.
     pub target_shards: u64,
     /// Reels at or above the threshold at the peak (background + pinned).
     pub hot_reels: u64,
+    /// Background reels at or above the threshold.
     pub hot_background_reels: u64,
+    /// The hottest reel's likes/s, pinned ones included.
     pub hottest_reel_rate: f64,
+    /// The hottest background reel's likes/s.
     pub hottest_background_rate: f64,
+    /// Items and reads of the three policies.
     pub policies: Vec<PolicyCost>,
+    /// The partitions at the plan's threshold and target.
     pub partition_load: PartitionLoad,
+    /// The smallest plan within the risk.
     pub search: SearchResult,
 }
 

@@ -11,7 +11,9 @@ use words::{num, run_length};
 
 /// `compare`'s report: the rows plus what the tables need.
 pub struct CompareReport {
+    /// The scenario's name.
     pub scenario: String,
+    /// The model's rows and summaries.
     pub comparison: Comparison,
 }
 

@@ -9,7 +9,9 @@ use crate::output::{fmt, row, Report, Section};
 
 /// The report with its scenario name.
 pub struct FleetView {
+    /// The scenario's name.
     pub scenario: String,
+    /// The model's report.
     pub report: FleetReport,
 }
 

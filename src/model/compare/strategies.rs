@@ -38,14 +38,17 @@ pub struct CompareInputs {
     pub cap: f64,
     /// Safe write units per key (cap less headroom).
     pub safe: f64,
+    /// Likes per second: exactly the rate, or Poisson with that mean.
     pub traffic: TrafficModel,
     /// The run the "any second over the cap" figures cover.
     pub duration_seconds: f64,
+    /// Views, servers and their cache: what showing the count costs.
     pub reads: ReadPlan,
     /// Each likes server writes its tally every this many seconds.
     pub flush_seconds: f64,
     /// The log consumer writes totals every this many seconds.
     pub log_commit_seconds: f64,
+    /// With `--transactional`: the transactions' cost and length.
     pub transactional: Option<Transactional>,
     /// Timeouts and retries of plain (non-transactional) writes.
     pub drift: DriftModel,
@@ -77,6 +80,7 @@ fn period(what: &'static str, v: f64) -> InputResult<f64> {
 /// write-path designs have (CSV columns and JSON fields, all snake_case).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StrategyRow {
+    /// The fields every design has.
     #[serde(flatten)]
     pub row: CompareRow,
     /// Keys the count is written to.
@@ -84,6 +88,7 @@ pub struct StrategyRow {
     /// Natural logs of the two over-cap chances where they come from the
     /// exact risk: finite where a chance underflows f64 (prints 0).
     pub ln_p_over_cap_per_second: Option<f64>,
+    /// ln P(any second over the cap in the run), as above.
     pub ln_p_any_over_cap: Option<f64>,
     /// Likes a second one key may take: cap / write cost / attempts per like.
     pub cap_likes_per_key: Option<f64>,
@@ -95,9 +100,12 @@ pub struct StrategyRow {
     pub attempts_per_like: Option<f64>,
     /// Transactions: cancelled (and retried) transactions a second, all keys.
     pub cancellations_per_second: Option<f64>,
-    /// Drift of the live count from timed-out increments, per hour.
+    /// Drift of the live count from timed-out increments, per hour: likes
+    /// counted twice,
     pub overcount_per_hour: Option<f64>,
+    /// likes never counted,
     pub undercount_per_hour: Option<f64>,
+    /// and overcount - undercount.
     pub net_drift_per_hour: Option<f64>,
 }
 
@@ -124,7 +132,9 @@ impl From<CompareRow> for StrategyRow {
 /// The transactional figures of the per-like designs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TransactionalSummary {
+    /// Write units per transactional write.
     pub write_cost: f64,
+    /// Milliseconds a transaction holds its shard.
     pub txn_ms: f64,
     /// cap / write cost: likes/s a key takes before conflicts.
     pub cap_likes_per_key: f64,
@@ -134,14 +144,18 @@ pub struct TransactionalSummary {
     pub shards_with_conflicts: Option<u64>,
     /// The conflicts at the compared shard count.
     pub conflicts: Conflicts,
+    /// The compared shard count.
     pub shards: u64,
 }
 
 /// The comparison: one row per strategy, plus the transactional summary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
+    /// What was compared.
     pub inputs: CompareInputs,
+    /// One row per design, in the table's order.
     pub rows: Vec<StrategyRow>,
+    /// With `--transactional`: the conflict model's figures.
     pub transactional: Option<TransactionalSummary>,
     /// Drift of the increment designs without transactions.
     pub drift: Drift,

@@ -28,9 +28,13 @@ const LN_NEGLIGIBLE: f64 = -69.0;
 /// The partitions under the whole fleet's writes.
 #[derive(Debug, Clone, Serialize)]
 pub struct PartitionLoad {
+    /// Store partitions.
     pub partitions: u64,
+    /// Writes/s one partition accepts.
     pub cap: f64,
+    /// The threshold that raised reels.
     pub threshold: f64,
+    /// Shards each raised reel got.
     pub target_shards: u64,
     /// Shard keys over all reels.
     pub shard_keys: u64,
@@ -40,22 +44,29 @@ pub struct PartitionLoad {
     pub tail_keys: u64,
     /// Tail load per partition: mean and standard deviation, writes/s.
     pub tail_partition_mean: f64,
+    /// (the standard deviation)
     pub tail_partition_sd: f64,
     /// All likes/s / P.
     pub mean_partition_rate: f64,
     /// E[the hottest partition's mean writes/s] over placements.
     pub hottest_partition_rate: f64,
+    /// Its standard error over the placements.
     pub hottest_partition_rate_se: f64,
     /// hottest_partition_rate / mean_partition_rate.
     pub hottest_to_mean: f64,
     /// P(some partition gets more than the cap in a second).
     pub p_over_cap_per_second: f64,
+    /// Its standard error over the placements.
     pub p_over_cap_se: f64,
+    /// Its 95% confidence interval, clamped to [0, 1].
     pub p_over_cap_ci95: [f64; 2],
-    /// P(some second over the cap during `seconds`): 1 - (1 - p)^seconds.
+    /// Seconds the risk covers.
     pub seconds: u64,
+    /// P(some second over the cap during `seconds`): 1 - (1 - p)^seconds.
     pub p_any_over_cap: f64,
+    /// Placements averaged.
     pub trials: u64,
+    /// Seed of the placements.
     pub seed: u64,
 }
 

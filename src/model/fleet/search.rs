@@ -10,14 +10,23 @@ use crate::model::stats::p_any;
 /// that keeps P(any second over the cap during `seconds`) within the risk.
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchResult {
+    /// Accepted P(some partition over the cap during `seconds`).
     pub risk: f64,
+    /// Seconds the risk covers.
     pub seconds: u64,
+    /// The threshold grid searched.
     pub thresholds: Vec<f64>,
+    /// Most target shards tried.
     pub max_shards: u64,
+    /// Placements per step.
     pub trials: u64,
+    /// Whether some threshold met the risk within `max_shards`.
     pub found: bool,
+    /// The answer: the fewest target shards over the grid,
     pub shards: Option<u64>,
+    /// and the largest threshold giving them,
     pub threshold: Option<f64>,
+    /// with the reels at or above it.
     pub hot_reels: Option<u64>,
     /// Upper 95% bound of P(any second over the cap) at the answer.
     pub p_any_over_cap_upper: Option<f64>,

@@ -28,9 +28,13 @@ pub fn like_row_bytes(user_id_bytes: u64) -> u64 {
 /// The like-row table's daily growth.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LikeRows {
+    /// Stored bytes of one like row.
     pub row_bytes: u64,
+    /// Rows written a day: one per like over the fleet.
     pub rows_per_day: f64,
+    /// Bytes the table grows a day.
     pub bytes_per_day: f64,
+    /// Partitions of the table.
     pub partitions: u64,
     /// Hot post's likes spread over the partitions by user id: rate / partitions.
     pub writes_per_partition: f64,
@@ -38,6 +42,7 @@ pub struct LikeRows {
     pub count_pages: f64,
 }
 
+/// The like-row table for these inputs: its growth, partitions and count pages.
 pub fn like_rows(inputs: &ApproxInputs) -> LikeRows {
     let row_bytes = like_row_bytes(inputs.user_id_bytes);
     let partitions = inputs.partitions();

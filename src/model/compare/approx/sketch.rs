@@ -13,6 +13,7 @@ use crate::model::zipf::Zipf;
 
 /// Redis HyperLogLog: 2^14 registers of 6 bits (hyperloglog.c, HLL_P = 14).
 pub const REDIS_HLL_REGISTERS: u64 = 16_384;
+/// Bits of one Redis HyperLogLog register.
 pub const REDIS_HLL_BITS: u64 = 6;
 /// Redis HLL header: "HYLL" magic 4 + encoding 1 + unused 3 + cached cardinality 8.
 pub const REDIS_HLL_HEADER_BYTES: u64 = 16;
@@ -42,11 +43,15 @@ pub fn redis_hll_dense_bytes() -> u64 {
 /// count-min sketch and its applications", Theorem 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CountMinSize {
+    /// Counters per row, w.
     pub width: u64,
+    /// Rows (independent hashes), d.
     pub depth: u64,
 }
 
 impl CountMinSize {
+    /// The dimensions for error share `epsilon` and failure probability `delta`
+    /// (errors name `--epsilon` and `--delta`).
     pub fn new(epsilon: f64, delta: f64) -> InputResult<Self> {
         validate::probability_open("--epsilon", epsilon)?;
         validate::probability_open("--delta", delta)?;
@@ -79,8 +84,11 @@ impl CountMinSize {
 /// What Count-Min costs as the hot-reel detector.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HotDetection {
+    /// Sketch width, w.
     pub width: u64,
+    /// Sketch depth, d.
     pub depth: u64,
+    /// Sketch bytes (w x d counters of 4 bytes).
     pub sketch_bytes: u64,
     /// Likes/s the sketch counts: the hot reel's peak + the fleet's mean.
     pub window_rate: f64,
