@@ -284,3 +284,44 @@ impl Report for CompareReport {
         sections
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::compare::verdict::{CountError, Verdict};
+    use crate::model::compare::CompareRow;
+
+    fn hll(error: Option<CountError>) -> StrategyRow {
+        StrategyRow::from(CompareRow {
+            strategy: "hll".into(),
+            exact: error.is_none(),
+            error,
+            writes_per_key_per_second: 1.0,
+            p_over_cap_per_second: None,
+            p_any_over_cap: None,
+            reads_per_second: 1.0,
+            reads_per_view: 1.0,
+            freshness_lag_seconds: 0.0,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: None,
+            verdict: Verdict::Hll,
+        })
+    }
+
+    #[test]
+    fn machine_rows_keep_the_sentences_in_place() {
+        let v = machine_row(&hll(Some(CountError::StandardError { share: 0.008125 })));
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(keys[..3], ["strategy", "exact", "error"]);
+        assert_eq!(keys[12], "verdict");
+        assert_eq!(keys.len(), 24);
+        assert_eq!(v["error"], "0.8125% standard error");
+        assert_eq!(
+            v["verdict"],
+            "12 KB per post and idempotent, but ~1% off and PFADD is one hot key again"
+        );
+        // An exact count has no error: null, as before.
+        assert_eq!(machine_row(&hll(None))["error"], Value::Null);
+    }
+}
