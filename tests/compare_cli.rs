@@ -35,7 +35,7 @@ fn one_row_per_strategy_with_the_hand_computed_figures() {
             "buffered",
             "sharded-buffered",
             "log",
-            // The uniqueness and approximate designs (src/compare/approx.rs).
+            // The uniqueness and approximate designs (src/model/compare/approx.rs).
             "set",
             "set-sharded",
             "like-rows",

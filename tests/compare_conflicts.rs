@@ -1,4 +1,4 @@
-//! The transaction conflict model (src/compare/exactly_once.rs) against a
+//! The transaction conflict model (src/model/compare/exactly_once.rs) against a
 //! seeded simulation of transaction starts: a Poisson count a second, each
 //! start placed uniformly in its second, a start within d ms of the previous
 //! one conflicting.

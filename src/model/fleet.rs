@@ -3,9 +3,10 @@
 //! partitions hold when every shard key of every reel is hashed onto them.
 //!
 //! Popularity is Zipf (rank i gets R i^-s / H(n, s), H the generalized
-//! harmonic number) or a list of per-reel rates. Nothing is materialised per
-//! reel for Zipf: counts and sums over rank ranges are closed forms
-//! (Euler–Maclaurin for H), so 100,000,000 reels cost what 1,000,000 do.
+//! harmonic number, from [`crate::model::zipf`]) or a list of per-reel
+//! rates. Nothing is materialised per reel for Zipf: counts and sums over
+//! rank ranges are closed forms (Euler–Maclaurin for H), so 100,000,000
+//! reels cost what 1,000,000 do.
 //!
 //! Partition model (see docs/fleet.md): each shard key hashes to a uniformly
 //! random partition. The few big keys (pinned reels, raised reels, the top
@@ -17,225 +18,19 @@
 //! P(some partition over the cap) = 1 - prod_p (1 - P(Poisson(lambda_p) > cap)),
 //! exact per placement; placements are averaged by Monte Carlo with a CI.
 
-use rand::{RngExt, SeedableRng};
-use rand_distr::StandardNormal;
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rayon::prelude::*;
+mod background;
+mod placement;
+mod policies;
+mod search;
+
 use serde::Serialize;
-use statrs::distribution::{DiscreteCDF, Poisson};
 
-use crate::error::{InputError, InputResult};
 use crate::model::sizing::{shards_for, ReadPlan};
-use crate::model::stats::{p_any, Z95};
-use crate::model::validate;
 
-/// Terms summed one by one before Euler–Maclaurin takes over.
-const EXACT_TERMS: u64 = 10_000;
-/// Top ranks always placed key by key (the rest is the aggregated tail),
-/// and the most ranks ever placed key by key.
-const MIN_EXPLICIT_RANKS: u64 = 1_000;
-const MAX_EXPLICIT_RANKS: u64 = 100_000;
-/// Most keys placed one by one (memory and time per placement).
-const MAX_EXPLICIT_KEYS: u64 = 2_000_000;
-/// Placements per RNG stream: fixed, so results do not depend on threads.
-const CHUNK: u64 = 16;
-/// A partition whose Chernoff bound on P(over the cap) is below this is
-/// counted as 0: P partitions then add at most P x 1e-30 to the chance.
-const LN_NEGLIGIBLE: f64 = -69.0;
-
-/// sum_{i=a}^{b} i^-s for 1 <= a (0 when b < a): exact for the first
-/// [`EXACT_TERMS`] terms, then Euler–Maclaurin with the f' and f''' terms
-/// (Abramowitz & Stegun 23.1.30). From m = a + 10,000 on the next term is
-/// below 1e-20 relative, so the sum is good to double precision.
-pub fn power_sum(a: u64, b: u64, s: f64) -> f64 {
-    if b < a || a == 0 {
-        return 0.0;
-    }
-    let direct_end = b.min(a.saturating_add(EXACT_TERMS - 1));
-    // Smallest terms first: less rounding.
-    let mut sum: f64 = (a..=direct_end).rev().map(|i| (i as f64).powf(-s)).sum();
-    if direct_end == b {
-        return sum;
-    }
-    let m = (direct_end + 1) as f64;
-    let bf = b as f64;
-    let f = |x: f64| x.powf(-s);
-    let d1 = |x: f64| -s * x.powf(-s - 1.0);
-    let d3 = |x: f64| -s * (s + 1.0) * (s + 2.0) * x.powf(-s - 3.0);
-    // Integral of x^-s from m to b, stable near s = 1.
-    let t = (1.0 - s) * (bf / m).ln();
-    let integral = if (1.0 - s).abs() < 1e-300 {
-        (bf / m).ln()
-    } else {
-        m.powf(1.0 - s) * t.exp_m1() / (1.0 - s)
-    };
-    sum += integral + (f(m) + f(bf)) / 2.0 + (d1(bf) - d1(m)) / 12.0 - (d3(bf) - d3(m)) / 720.0;
-    sum
-}
-
-/// The generalized harmonic number H(n, s) = sum_{i=1}^{n} i^-s.
-pub fn harmonic(n: u64, s: f64) -> f64 {
-    power_sum(1, n, s)
-}
-
-/// How likes spread over the background reels.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Popularity {
-    /// Rank i of n gets total x i^-s / H(n, s).
-    Zipf { exponent: f64 },
-    /// Per-reel like rates at the peak (likes/s), from real data.
-    Rates(Vec<f64>),
-}
-
-/// The background reels, ranked from the most liked.
-#[derive(Debug, Clone)]
-pub struct Background {
-    reels: u64,
-    total_rate: f64,
-    kind: Kind,
-}
-
-#[derive(Debug, Clone)]
-enum Kind {
-    Zipf {
-        s: f64,
-        h: f64,
-    },
-    /// Sorted descending.
-    Rates(Vec<f64>),
-}
-
-impl Background {
-    /// `reels` Zipf reels sharing `total_rate` likes/s.
-    pub fn zipf(reels: u64, total_rate: f64, exponent: f64) -> InputResult<Self> {
-        let reels = validate::count("--reels", reels, crate::model::defaults::MAX_REELS)?;
-        let total_rate = validate::rate("--likes-per-day", total_rate)?;
-        if !exponent.is_finite() || !(0.0..=10.0).contains(&exponent) {
-            return Err(InputError::new(
-                "--zipf",
-                format!("must be a number from 0 to 10 (got {exponent})"),
-            ));
-        }
-        Ok(Background {
-            reels,
-            total_rate,
-            kind: Kind::Zipf {
-                s: exponent,
-                h: harmonic(reels, exponent),
-            },
-        })
-    }
-
-    /// Reels with the given rates (any order); errors name the parameter `rates`.
-    pub fn rates(mut rates: Vec<f64>) -> InputResult<Self> {
-        let what = "rates";
-        if rates.is_empty() {
-            return Err(InputError::new(what, "has no reels (one rate per line)"));
-        }
-        validate::count(what, rates.len() as u64, crate::model::defaults::MAX_REELS)?;
-        if let Some(bad) = rates.iter().find(|r| !r.is_finite() || **r < 0.0) {
-            return Err(InputError::new(
-                what,
-                format!("rates must be finite numbers >= 0 (got {bad})"),
-            ));
-        }
-        rates.sort_unstable_by(|a, b| b.total_cmp(a));
-        let total_rate: f64 = rates.iter().rev().sum();
-        validate::rate(what, total_rate)?;
-        Ok(Background {
-            reels: rates.len() as u64,
-            total_rate,
-            kind: Kind::Rates(rates),
-        })
-    }
-
-    pub fn reels(&self) -> u64 {
-        self.reels
-    }
-
-    pub fn total_rate(&self) -> f64 {
-        self.total_rate
-    }
-
-    pub fn zipf_exponent(&self) -> Option<f64> {
-        match self.kind {
-            Kind::Zipf { s, .. } => Some(s),
-            Kind::Rates(_) => None,
-        }
-    }
-
-    /// The like rate of rank `i` (1-based).
-    pub fn rate(&self, i: u64) -> f64 {
-        match &self.kind {
-            Kind::Zipf { s, h } => self.total_rate * (i as f64).powf(-s) / h,
-            Kind::Rates(r) => r.get((i - 1) as usize).copied().unwrap_or(0.0),
-        }
-    }
-
-    /// Reels with rate >= `threshold`: the first k ranks. Zipf:
-    /// k = floor((R / (H threshold))^(1/s)), nudged by one where rounding
-    /// put it on the wrong side.
-    pub fn count_at_least(&self, threshold: f64) -> u64 {
-        match &self.kind {
-            Kind::Zipf { s, h } => {
-                if *s == 0.0 {
-                    return if self.total_rate / h >= threshold {
-                        self.reels
-                    } else {
-                        0
-                    };
-                }
-                let x = (self.total_rate / (h * threshold)).powf(1.0 / s);
-                let mut k = if x >= self.reels as f64 {
-                    self.reels
-                } else {
-                    x.floor() as u64
-                };
-                while k < self.reels && self.rate(k + 1) >= threshold {
-                    k += 1;
-                }
-                while k > 0 && self.rate(k) < threshold {
-                    k -= 1;
-                }
-                k
-            }
-            Kind::Rates(r) => r.partition_point(|&x| x >= threshold) as u64,
-        }
-    }
-
-    /// sum of rate_i^power over ranks a..=b (power 1 or 2).
-    pub fn sum_pow(&self, a: u64, b: u64, power: i32) -> f64 {
-        let b = b.min(self.reels);
-        if b < a {
-            return 0.0;
-        }
-        match &self.kind {
-            Kind::Zipf { s, h } => {
-                (self.total_rate / h).powi(power) * power_sum(a, b, s * power as f64)
-            }
-            Kind::Rates(r) => r[(a - 1) as usize..b as usize]
-                .iter()
-                .map(|x| x.powi(power))
-                .sum(),
-        }
-    }
-
-    /// sum of min(scale x rate_i, limit) over ranks a..=b: the ranks whose
-    /// scaled rate is at least the limit are the first j = count_at_least
-    /// (limit / scale), each giving `limit`; the rest is scale x the rate sum.
-    pub fn sum_min(&self, a: u64, b: u64, scale: f64, limit: f64) -> f64 {
-        let b = b.min(self.reels);
-        if b < a {
-            return 0.0;
-        }
-        if !limit.is_finite() {
-            return scale * self.sum_pow(a, b, 1);
-        }
-        let j = self.count_at_least(limit / scale);
-        let capped = j.min(b).saturating_sub(a - 1);
-        capped as f64 * limit + scale * self.sum_pow(a.max(j + 1), b, 1)
-    }
-}
+pub use background::{Background, PopularityLaw};
+pub use placement::{p_over, PartitionLoad};
+pub use policies::{Policy, PolicyCost};
+pub use search::SearchResult;
 
 /// The `[fleet]` section of a scenario; every field optional, flags win.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
@@ -251,19 +46,31 @@ pub struct FleetConfig {
     pub zipf_exponent: Option<f64>,
     /// A CSV of per-reel peak rates (reel_id,rate) instead of Zipf.
     pub rates_csv: Option<String>,
+    /// Views of a reel's count per like it gets.
     pub views_per_like: Option<f64>,
+    /// Likes/s at which the monitor raises a reel.
     pub threshold: Option<f64>,
+    /// Shards a raised reel gets.
     pub target_shards: Option<u64>,
+    /// Store partitions the shard keys hash onto.
     pub partitions: Option<u64>,
+    /// Writes/s one partition accepts.
     pub cap: Option<f64>,
+    /// Servers caching each reel's count.
     pub servers: Option<u64>,
+    /// Seconds each server caches a count.
     pub cache_seconds: Option<f64>,
     /// Seconds the risk covers.
     pub duration: Option<u64>,
+    /// Accepted P(some partition over the cap during the duration).
     pub risk: Option<f64>,
+    /// Most target shards the search tries.
     pub max_shards: Option<u64>,
+    /// Placements for the report's partition load.
     pub trials: Option<u64>,
+    /// Placements per search step.
     pub search_trials: Option<u64>,
+    /// Seed of every placement.
     pub seed: Option<u64>,
     /// Named reels at a given rate on top of the background.
     #[serde(default)]
@@ -274,14 +81,18 @@ pub struct FleetConfig {
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PinnedConfig {
+    /// The reel's name.
     pub name: String,
+    /// Likes/s at the peak.
     pub rate: f64,
+    /// Shard keys it needs at least when raised.
     pub shards: Option<u64>,
 }
 
 /// A reel pinned at a given rate on top of the background.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PinnedReel {
+    /// The reel's name.
     pub name: String,
     /// Likes/s at the peak.
     pub rate: f64,
@@ -293,13 +104,17 @@ pub struct PinnedReel {
 /// Everything `fleet` needs, validated.
 #[derive(Debug, Clone)]
 pub struct FleetPlan {
+    /// The ranked background reels.
     pub background: Background,
+    /// Named reels on top of the background.
     pub pinned: Vec<PinnedReel>,
+    /// Views of a reel's count per like it gets.
     pub views_per_like: f64,
     /// The monitor raises a reel whose rate is at least this (likes/s).
     pub threshold: f64,
     /// Shards a raised reel gets.
     pub target_shards: u64,
+    /// Store partitions the shard keys hash onto.
     pub partitions: u64,
     /// Writes/s one partition accepts.
     pub cap: f64,
@@ -311,78 +126,14 @@ pub struct FleetPlan {
     pub seconds: u64,
     /// Accepted P(some partition over the cap during `seconds`).
     pub risk: f64,
+    /// Placements for the report's partition load.
     pub trials: u64,
+    /// Placements per search step.
     pub search_trials: u64,
+    /// Most target shards the search tries.
     pub max_shards: u64,
+    /// Seed of every placement.
     pub seed: u64,
-}
-
-/// Items and shard reads of one policy.
-#[derive(Debug, Clone, Serialize)]
-pub struct PolicyCost {
-    /// one_counter_per_reel, every_reel_sharded or hot_reels_only.
-    pub policy: &'static str,
-    /// Counter items stored (shard keys over all reels).
-    pub items: u64,
-    /// items / reels.
-    pub items_per_reel: f64,
-    /// Every view sums every shard of its reel.
-    pub shard_reads_per_second_uncached: f64,
-    /// Each server sums a reel at most once per cache period.
-    pub shard_reads_per_second_cached: f64,
-}
-
-/// The partitions under the whole fleet's writes.
-#[derive(Debug, Clone, Serialize)]
-pub struct PartitionLoad {
-    pub partitions: u64,
-    pub cap: f64,
-    pub threshold: f64,
-    pub target_shards: u64,
-    /// Shard keys over all reels.
-    pub shard_keys: u64,
-    /// Keys placed one by one (pinned, raised and top reels).
-    pub explicit_keys: u64,
-    /// Keys aggregated into the Normal tail load.
-    pub tail_keys: u64,
-    /// Tail load per partition: mean and standard deviation, writes/s.
-    pub tail_partition_mean: f64,
-    pub tail_partition_sd: f64,
-    /// All likes/s / P.
-    pub mean_partition_rate: f64,
-    /// E[the hottest partition's mean writes/s] over placements.
-    pub hottest_partition_rate: f64,
-    pub hottest_partition_rate_se: f64,
-    /// hottest_partition_rate / mean_partition_rate.
-    pub hottest_to_mean: f64,
-    /// P(some partition gets more than the cap in a second).
-    pub p_over_cap_per_second: f64,
-    pub p_over_cap_se: f64,
-    pub p_over_cap_ci95: [f64; 2],
-    /// P(some second over the cap during `seconds`): 1 - (1 - p)^seconds.
-    pub seconds: u64,
-    pub p_any_over_cap: f64,
-    pub trials: u64,
-    pub seed: u64,
-}
-
-/// The smallest target shard count (and, for it, the largest threshold)
-/// that keeps P(any second over the cap during `seconds`) within the risk.
-#[derive(Debug, Clone, Serialize)]
-pub struct SearchResult {
-    pub risk: f64,
-    pub seconds: u64,
-    pub thresholds: Vec<f64>,
-    pub max_shards: u64,
-    pub trials: u64,
-    pub found: bool,
-    pub shards: Option<u64>,
-    pub threshold: Option<f64>,
-    pub hot_reels: Option<u64>,
-    /// Upper 95% bound of P(any second over the cap) at the answer.
-    pub p_any_over_cap_upper: Option<f64>,
-    /// Per threshold tried: the smallest shard count that met the risk.
-    pub per_threshold: Vec<(f64, Option<u64>)>,
 }
 
 /// What `shardplan fleet` prints.
@@ -390,38 +141,40 @@ pub struct SearchResult {
 pub struct FleetReport {
     /// All reels: background + pinned.
     pub reels: u64,
+    /// Background reels.
     pub background_reels: u64,
+    /// Pinned reels.
     pub pinned_reels: u64,
     /// zipf or rates.
-    pub popularity: &'static str,
+    pub popularity: PopularityLaw,
+    /// The Zipf exponent (None for per-reel rates).
     pub zipf_exponent: Option<f64>,
     /// Background likes/s at the peak hour.
     pub background_rate: f64,
     /// Background + pinned likes/s.
     pub total_rate: f64,
+    /// Views of a reel's count per like.
     pub views_per_like: f64,
     /// views_per_like x total_rate.
     pub views_per_second: f64,
+    /// The monitor's threshold, likes/s.
     pub threshold: f64,
+    /// Shards a raised reel gets.
     pub target_shards: u64,
     /// Reels at or above the threshold at the peak (background + pinned).
     pub hot_reels: u64,
+    /// Background reels at or above the threshold.
     pub hot_background_reels: u64,
+    /// The hottest reel's likes/s, pinned ones included.
     pub hottest_reel_rate: f64,
+    /// The hottest background reel's likes/s.
     pub hottest_background_rate: f64,
+    /// Items and reads of the three policies.
     pub policies: Vec<PolicyCost>,
+    /// The partitions at the plan's threshold and target.
     pub partition_load: PartitionLoad,
+    /// The smallest plan within the risk.
     pub search: SearchResult,
-}
-
-/// One (threshold, shards) setting, the keys it puts on the partitions.
-struct Layout {
-    /// Rates of the keys placed one by one.
-    keys: Vec<f64>,
-    tail_rate: f64,
-    tail_sq: f64,
-    tail_keys: u64,
-    shard_keys: u64,
 }
 
 impl FleetPlan {
@@ -437,253 +190,8 @@ impl FleetPlan {
         self.background.reels + self.pinned.len() as u64
     }
 
-    /// Items and shard reads for the three policies at the plan's threshold
-    /// and target. Background reels in closed form; pinned reels through
-    /// [`ReadPlan::cost`].
-    pub fn policies(&self) -> Vec<PolicyCost> {
-        let (t, s) = (self.threshold, self.target_shards);
-        let bg = &self.background;
-        let n = bg.reels;
-        let k = bg.count_at_least(t);
-        let limit = if self.reads.cache_seconds > 0.0 {
-            self.reads.servers as f64 / self.reads.cache_seconds
-        } else {
-            f64::INFINITY
-        };
-        let v = self.views_per_like;
-        // Background views and cached sums, all ranks / the raised ranks.
-        let views_all = v * bg.total_rate;
-        let views_hot = v * bg.sum_pow(1, k, 1);
-        let sums_all = bg.sum_min(1, n, v, limit);
-        let sums_hot = bg.sum_min(1, k, v, limit);
-        let sf = s as f64;
-        let pinned_cost = |shards: &dyn Fn(&PinnedReel) -> u64| {
-            self.pinned.iter().fold((0u64, 0.0, 0.0), |acc, r| {
-                let plan = ReadPlan {
-                    views: v * r.rate,
-                    ..self.reads
-                };
-                let c = plan.cost(shards(r));
-                (
-                    acc.0 + shards(r),
-                    acc.1 + c.reads_uncached_per_second,
-                    acc.2 + c.reads_cached_per_second,
-                )
-            })
-        };
-        let one = pinned_cost(&|_| 1);
-        let all = pinned_cost(&|r| self.pinned_shards(r, s));
-        let hot = pinned_cost(&|r| {
-            if r.rate >= t {
-                self.pinned_shards(r, s)
-            } else {
-                1
-            }
-        });
-        let reels = self.all_reels() as f64;
-        let row = |policy, items: u64, unc: f64, cached: f64| PolicyCost {
-            policy,
-            items,
-            items_per_reel: items as f64 / reels,
-            shard_reads_per_second_uncached: unc,
-            shard_reads_per_second_cached: cached,
-        };
-        vec![
-            row(
-                "one_counter_per_reel",
-                n + one.0,
-                views_all + one.1,
-                sums_all + one.2,
-            ),
-            row(
-                "every_reel_sharded",
-                n * s + all.0,
-                views_all * sf + all.1,
-                sums_all * sf + all.2,
-            ),
-            row(
-                "hot_reels_only",
-                n + k * (s - 1) + hot.0,
-                views_all + views_hot * (sf - 1.0) + hot.1,
-                sums_all + sums_hot * (sf - 1.0) + hot.2,
-            ),
-        ]
-    }
-
-    /// The keys of the hot-only policy at `threshold` and `shards`.
-    fn layout(&self, threshold: f64, shards: u64) -> Layout {
-        let bg = &self.background;
-        let n = bg.reels;
-        let k = bg.count_at_least(threshold);
-        let mut e = n.min(k.clamp(MIN_EXPLICIT_RANKS, MAX_EXPLICIT_RANKS));
-        if e.min(k).saturating_mul(shards) > MAX_EXPLICIT_KEYS {
-            e = (MAX_EXPLICIT_KEYS / shards).max(1);
-        }
-        let mut keys = Vec::new();
-        for r in &self.pinned {
-            let s = if r.rate >= threshold {
-                self.pinned_shards(r, shards)
-            } else {
-                1
-            };
-            keys.extend(std::iter::repeat_n(r.rate / s as f64, s as usize));
-        }
-        for i in 1..=e {
-            let s = if i <= k { shards } else { 1 };
-            keys.extend(std::iter::repeat_n(bg.rate(i) / s as f64, s as usize));
-        }
-        // Raised ranks past the explicit ones (only when k > MAX_EXPLICIT_RANKS)
-        // have `shards` keys of rate/shards each: sum r^2 = rate^2 / shards.
-        let raised_tail = k.saturating_sub(e);
-        let tail_sq = bg.sum_pow(e + 1, k, 2) / shards as f64 + bg.sum_pow(e.max(k) + 1, n, 2);
-        let tail_keys = raised_tail * shards + (n - e.max(k));
-        Layout {
-            shard_keys: keys.len() as u64 + tail_keys,
-            keys,
-            tail_rate: bg.sum_pow(e + 1, n, 1),
-            tail_sq,
-            tail_keys,
-        }
-    }
-
     fn total_rate(&self) -> f64 {
         self.background.total_rate + self.pinned.iter().map(|r| r.rate).sum::<f64>()
-    }
-
-    /// The partitions under the hot-only policy at `threshold` and `shards`.
-    pub fn partition_load(&self, threshold: f64, shards: u64, trials: u64) -> PartitionLoad {
-        let layout = self.layout(threshold, shards);
-        let p = self.partitions;
-        let pf = p as f64;
-        let tail_mean = layout.tail_rate / pf;
-        let tail_sd = (layout.tail_sq * (1.0 / pf) * (1.0 - 1.0 / pf))
-            .max(0.0)
-            .sqrt();
-        let cap = self.cap.floor();
-        let chunks = trials.div_ceil(CHUNK);
-        let sums = (0..chunks)
-            .into_par_iter()
-            .map(|c| {
-                let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-                    self.seed
-                        .wrapping_add(c.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
-                );
-                let mut loads = vec![0.0f64; p as usize];
-                let mut acc = [0.0f64; 4];
-                for _ in 0..CHUNK.min(trials - c * CHUNK) {
-                    for l in loads.iter_mut() {
-                        let z: f64 = rng.sample(StandardNormal);
-                        *l = (tail_mean + tail_sd * z).max(0.0);
-                    }
-                    for &r in &layout.keys {
-                        loads[rng.random_range(0..p) as usize] += r;
-                    }
-                    let max = loads.iter().copied().fold(0.0, f64::max);
-                    let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, cap)).ln_1p()).sum();
-                    let over = -ln_ok.exp_m1();
-                    acc[0] += max;
-                    acc[1] += max * max;
-                    acc[2] += over;
-                    acc[3] += over * over;
-                }
-                acc
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            // Summed in chunk order: the same bytes for any thread count.
-            .fold([0.0; 4], |a, b| {
-                [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
-            });
-        let t = trials as f64;
-        let mean_se = |sum: f64, sq: f64| {
-            let mean = sum / t;
-            let var = ((sq / t - mean * mean) * t / (t - 1.0).max(1.0)).max(0.0);
-            (mean, (var / t).sqrt())
-        };
-        let (hottest, hottest_se) = mean_se(sums[0], sums[1]);
-        let (over, over_se) = mean_se(sums[2], sums[3]);
-        let mean_rate = self.total_rate() / pf;
-        PartitionLoad {
-            partitions: p,
-            cap: self.cap,
-            threshold,
-            target_shards: shards,
-            shard_keys: layout.shard_keys,
-            explicit_keys: layout.keys.len() as u64,
-            tail_keys: layout.tail_keys,
-            tail_partition_mean: tail_mean,
-            tail_partition_sd: tail_sd,
-            mean_partition_rate: mean_rate,
-            hottest_partition_rate: hottest,
-            hottest_partition_rate_se: hottest_se,
-            hottest_to_mean: hottest / mean_rate,
-            p_over_cap_per_second: over,
-            p_over_cap_se: over_se,
-            p_over_cap_ci95: [
-                (over - Z95 * over_se).max(0.0),
-                (over + Z95 * over_se).min(1.0),
-            ],
-            seconds: self.seconds,
-            p_any_over_cap: p_any(over, self.seconds as f64),
-            trials,
-            seed: self.seed,
-        }
-    }
-
-    /// Thresholds the search tries: the plan's threshold x 1/4 .. 4.
-    pub fn search_thresholds(&self) -> Vec<f64> {
-        [0.25, 0.5, 1.0, 2.0, 4.0]
-            .iter()
-            .map(|m| self.threshold * m)
-            .collect()
-    }
-
-    /// Does (threshold, shards) meet the risk? Uses the upper 95% bound of
-    /// the per-second chance, so Monte Carlo noise does not pass a plan.
-    fn meets(&self, threshold: f64, shards: u64) -> (bool, f64) {
-        let l = self.partition_load(threshold, shards, self.search_trials);
-        let upper = p_any(l.p_over_cap_ci95[1], self.seconds as f64);
-        (upper <= self.risk, upper)
-    }
-
-    /// For each threshold in the grid, the fewest shards (at most
-    /// `max_shards`) that meet the risk, by exponential then binary search
-    /// (the chance falls as shards are added; every evaluation uses the same
-    /// seed, so the Monte Carlo noise is common to all of them). The answer:
-    /// the smallest such shard count, and the largest threshold giving it.
-    pub fn search(&self) -> SearchResult {
-        let thresholds = self.search_thresholds();
-        let per_threshold: Vec<(f64, Option<u64>)> = thresholds
-            .iter()
-            .map(|&t| (t, self.fewest_shards(t)))
-            .collect();
-        let best = per_threshold
-            .iter()
-            .filter_map(|&(t, s)| s.map(|s| (s, t)))
-            .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
-        SearchResult {
-            risk: self.risk,
-            seconds: self.seconds,
-            thresholds,
-            max_shards: self.max_shards,
-            trials: self.search_trials,
-            found: best.is_some(),
-            shards: best.map(|b| b.0),
-            threshold: best.map(|b| b.1),
-            hot_reels: best.map(|b| self.hot_reels(b.1)),
-            p_any_over_cap_upper: best.map(|b| self.meets(b.1, b.0).1),
-            per_threshold,
-        }
-    }
-
-    fn fewest_shards(&self, threshold: f64) -> Option<u64> {
-        let found = crate::model::search::fewest_shards(self.max_shards, |s| {
-            Ok::<_, std::convert::Infallible>(self.meets(threshold, s).0)
-        });
-        match found {
-            Ok(s) => s,
-            Err(never) => match never {},
-        }
     }
 
     /// Reels at or above `threshold`, background and pinned.
@@ -700,10 +208,7 @@ impl FleetPlan {
             reels: self.all_reels(),
             background_reels: bg.reels,
             pinned_reels: self.pinned.len() as u64,
-            popularity: match bg.kind {
-                Kind::Zipf { .. } => "zipf",
-                Kind::Rates(_) => "rates",
-            },
+            popularity: bg.law(),
             zipf_exponent: bg.zipf_exponent(),
             background_rate: bg.total_rate,
             total_rate: self.total_rate(),
@@ -723,23 +228,6 @@ impl FleetPlan {
             partition_load: self.partition_load(self.threshold, self.target_shards, self.trials),
             search: self.search(),
         }
-    }
-}
-
-/// P(Poisson(lambda) > cap) for a whole `cap`. Partitions far below the cap
-/// are skipped when the Chernoff bound
-/// P(X >= c) <= exp(-lambda) (e lambda / c)^c (c > lambda) is negligible.
-pub fn p_over(lambda: f64, cap: f64) -> f64 {
-    if lambda <= 0.0 {
-        return 0.0;
-    }
-    let c = cap + 1.0;
-    if c > lambda && c - lambda - c * (c / lambda).ln() < LN_NEGLIGIBLE {
-        return 0.0;
-    }
-    match Poisson::new(lambda) {
-        Ok(d) => d.sf(cap as u64),
-        Err(_) => 0.0,
     }
 }
 

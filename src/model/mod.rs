@@ -23,3 +23,4 @@ pub mod store;
 pub mod timeline;
 pub mod traffic;
 pub mod validate;
+pub mod zipf;

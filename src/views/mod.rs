@@ -4,6 +4,8 @@
 //! `report` shows the same words and numbers the commands print.
 
 pub mod charts;
+pub mod compare;
+pub mod fleet;
 pub mod inputs;
 pub mod measure;
 pub mod placement;

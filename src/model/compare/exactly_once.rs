@@ -13,12 +13,12 @@
 //!   corrects both; this estimates how far the live count drifts meanwhile.
 
 use crate::model::defaults::{MAX_RETRIES, MAX_TXN_MS};
-use rand::{RngExt, SeedableRng};
+use rand::RngExt;
 use rand_distr::{Distribution, Poisson};
-use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 
 use crate::error::{InputError, InputResult};
+use crate::model::rng::chunk_rng;
 use crate::model::store::Store;
 use crate::model::validate;
 
@@ -56,16 +56,22 @@ pub fn transactional_cap(cap: f64, store: Option<Store>) -> f64 {
 /// `p`, so it is optimistic when `p` is large.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ConflictModel {
+    /// Transactions a second on one shard, r.
     pub rate_per_shard: f64,
+    /// Milliseconds a transaction holds its shard, d.
     pub txn_ms: f64,
+    /// Write units per transactional write.
     pub write_cost: f64,
 }
 
 /// What conflicts cost on one shard key.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Conflicts {
+    /// Transactions a second on the shard, r.
     pub rate_per_shard: f64,
+    /// Milliseconds each holds the shard, d.
     pub txn_ms: f64,
+    /// Write units per transactional write.
     pub write_cost: f64,
     /// P(a transaction is cancelled by a conflict) = 1 - exp(-r d / 1000).
     pub p_conflict: f64,
@@ -79,6 +85,7 @@ pub struct Conflicts {
 }
 
 impl ConflictModel {
+    /// The model's inputs, checked (errors name `--rate`, `--txn-ms`).
     pub fn new(rate_per_shard: f64, txn_ms: f64, write_cost: f64) -> InputResult<Self> {
         validate::non_negative("--rate", rate_per_shard)?;
         validate::non_negative("--txn-ms", txn_ms)?;
@@ -102,6 +109,7 @@ impl ConflictModel {
         -(-self.rate_per_shard * self.txn_ms / 1000.0).exp_m1()
     }
 
+    /// The conflicts' cost on one shard under this model.
     pub fn conflicts(&self) -> Conflicts {
         let p = self.p_conflict();
         // 1 / (1 - p) = exp(r d / 1000) exactly: no rounding to 1 / 0 when
@@ -154,7 +162,7 @@ pub fn shards_for_conflicts(
 /// the second; a start less than `txn_ms` after the previous start (also
 /// across a second boundary) conflicts. Returns (conflicts, transactions).
 pub fn simulate_conflicts(rate_per_shard: f64, txn_ms: f64, seconds: u64, seed: u64) -> (u64, u64) {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rng = chunk_rng(seed, 0);
     let Ok(poisson) = Poisson::new(rate_per_shard) else {
         return (0, 0);
     };
@@ -194,8 +202,11 @@ pub struct DriftModel {
 /// How far the live count drifts, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Drift {
+    /// Share of increment attempts that time out.
     pub timeout_rate: f64,
+    /// Share of timed-out increments that had in fact been applied.
     pub applied_share: f64,
+    /// Retries after a timeout.
     pub retries: u64,
     /// Expected increments applied per like (1 = no drift).
     pub applied_per_like: f64,
@@ -208,6 +219,8 @@ pub struct Drift {
 }
 
 impl DriftModel {
+    /// The retry policy, checked (errors name `--timeout-rate`,
+    /// `--applied-share`, `--retries`).
     pub fn new(
         rate: f64,
         timeout_rate: f64,

@@ -4,10 +4,14 @@
 pub mod approx;
 pub mod exactly_once;
 pub mod strategies;
+pub mod verdict;
 
 use serde::Serialize;
 
-/// One design in the comparison (CSV columns and JSON fields).
+use verdict::{CountError, Verdict};
+
+/// One design in the comparison. `views::compare` renders `error` and
+/// `verdict` as sentences in the CSV columns and JSON fields.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CompareRow {
     /// `single`, `sharded`, `buffered`, `sharded-buffered`, `log`, and the
@@ -16,8 +20,9 @@ pub struct CompareRow {
     pub strategy: String,
     /// Whether the count it shows is exact (given no crash or retry).
     pub exact: bool,
-    /// The error of an approximate count, in words (e.g. "0.81% standard error").
-    pub error: Option<String>,
+    /// Why the count is not exact, where it is not (e.g. a HyperLogLog's
+    /// 0.8125% standard error).
+    pub error: Option<CountError>,
     /// Writes per key per second at the peak (the hottest key).
     pub writes_per_key_per_second: f64,
     /// P(the hottest key goes over its cap in one second).
@@ -37,6 +42,6 @@ pub struct CompareRow {
     pub double_count_likes: f64,
     /// Memory or storage per counted item, bytes, where it matters.
     pub memory_bytes: Option<f64>,
-    /// One line: when to pick it.
-    pub verdict: String,
+    /// When to pick it, or what goes wrong, with the figures it rests on.
+    pub verdict: Verdict,
 }

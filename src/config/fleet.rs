@@ -1,0 +1,263 @@
+//! The whole table of reels (`fleet`): flags over the scenario's `[fleet]`
+//! section over the scenario's top-level figures over the defaults.
+
+use std::path::{Path, PathBuf};
+
+use super::{Resolver, Source, Sourced};
+use crate::cli::FleetArgs;
+use crate::error::{InputError, InputResult};
+use crate::model::defaults::{
+    DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_CAP, DEFAULT_FLEET_DURATION_SECONDS,
+    DEFAULT_FLEET_MAX_SHARDS, DEFAULT_FLEET_PARTITIONS, DEFAULT_FLEET_SEARCH_TRIALS,
+    DEFAULT_FLEET_TRIALS, DEFAULT_HEADROOM, DEFAULT_LIKES_PER_DAY, DEFAULT_PEAK_FACTOR,
+    DEFAULT_READ_CAP, DEFAULT_REELS, DEFAULT_RISK, DEFAULT_SEED, DEFAULT_SERVERS,
+    DEFAULT_TARGET_SHARDS, DEFAULT_THRESHOLD, DEFAULT_VIEWS_PER_LIKE, DEFAULT_ZIPF_EXPONENT,
+    MAX_FLEET_DURATION_SECONDS, MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS,
+    MAX_SHARDS,
+};
+use crate::model::fleet::{Background, FleetPlan, PinnedReel};
+use crate::model::read_cost::ReadPlan;
+use crate::model::validate;
+
+impl Resolver {
+    /// The fleet plan.
+    pub fn fleet(&mut self, a: &FleetArgs) -> InputResult<FleetPlan> {
+        let s = self.scenario.scenario.clone();
+        let f = s.fleet.clone().unwrap_or_default();
+        // A `[fleet]` field, else the scenario's top-level one.
+        let both = |r: &Self, name: &str, section: &Option<f64>, top: &Option<f64>| {
+            r.field(&format!("fleet.{name}"), section)
+                .or(r.field(name, top))
+        };
+        let reels = Sourced::flag("--reels", a.reels)
+            .or(self.field("fleet.reels", &f.reels))
+            .unwrap_or(Sourced::default(DEFAULT_REELS));
+        reels.check(|v| validate::count("reels", *v, MAX_REELS))?;
+        let per_day = Sourced::flag("--likes-per-day", a.likes_per_day)
+            .or(both(
+                self,
+                "likes_per_day",
+                &f.likes_per_day,
+                &s.likes_per_day,
+            ))
+            .unwrap_or(Sourced::default(DEFAULT_LIKES_PER_DAY));
+        per_day.check(|v| validate::positive("likes_per_day", *v))?;
+        let peak_factor = Sourced::flag("--peak-factor", a.peak_factor)
+            .or(self.field("fleet.peak_factor", &f.peak_factor))
+            .unwrap_or(Sourced::default(DEFAULT_PEAK_FACTOR));
+        peak_factor.check(|v| validate::positive("peak_factor", *v))?;
+        let background_rate = per_day.value / 86_400.0 * peak_factor.value;
+        validate::rate("background_rate", background_rate)
+            .map_err(|e| peak_factor.error(e.problem))?;
+        self.inputs.record("reels", &reels);
+        self.inputs.record("likes_per_day", &per_day);
+        self.inputs.record("peak_factor", &peak_factor);
+
+        // Per-reel rates from a CSV, or Zipf over the ranks.
+        let csv: Option<Sourced<PathBuf>> =
+            Sourced::flag("--rates-csv", a.rates_csv.clone()).or(if a.zipf.is_some() {
+                None
+            } else {
+                self.field("fleet.rates_csv", &f.rates_csv.clone().map(PathBuf::from))
+            });
+        let background = match csv {
+            Some(path) => {
+                let rates = read_rates(&path.value, &path.source.to_string())?;
+                self.inputs
+                    .record("rates_csv", &path.clone().map(|p| p.display().to_string()));
+                Background::rates(rates).map_err(|e| path.error(e.message))?
+            }
+            None => {
+                let z = Sourced::flag("--zipf", a.zipf)
+                    .or(self.field("fleet.zipf_exponent", &f.zipf_exponent))
+                    .unwrap_or(Sourced::default(DEFAULT_ZIPF_EXPONENT));
+                self.inputs.record("zipf", &z);
+                Background::zipf(reels.value, background_rate, z.value)
+                    .map_err(|e| self.inputs.attach_model(e))?
+            }
+        };
+
+        let pinned = if a.hot_reel.is_empty() {
+            let source = self.scenario.source("fleet.hot_reels");
+            f.hot_reels
+                .iter()
+                .map(|p| pinned(&p.name, p.rate, p.shards, &source))
+                .collect::<InputResult<Vec<_>>>()?
+        } else {
+            a.hot_reel
+                .iter()
+                .map(|t| parse_hot_reel(t))
+                .collect::<InputResult<Vec<_>>>()?
+        };
+        if pinned.len() > MAX_PINNED {
+            return Err(InputError::new(
+                "--hot-reel",
+                format!("at most {MAX_PINNED} pinned reels (got {})", pinned.len()),
+            ));
+        }
+
+        let views_per_like = Sourced::flag("--views-per-like", a.views_per_like)
+            .or(self.field("fleet.views_per_like", &f.views_per_like))
+            .unwrap_or(Sourced::default(DEFAULT_VIEWS_PER_LIKE));
+        views_per_like.check(|v| validate::positive("views_per_like", *v))?;
+        let threshold = Sourced::flag("--threshold", a.threshold)
+            .or(self.field("fleet.threshold", &f.threshold))
+            .unwrap_or(Sourced::default(DEFAULT_THRESHOLD));
+        threshold.check(|v| validate::rate("threshold", *v))?;
+        let target = Sourced::flag("--target-shards", a.target_shards)
+            .or(self.field("fleet.target_shards", &f.target_shards))
+            .unwrap_or(Sourced::default(DEFAULT_TARGET_SHARDS));
+        target.check(|v| validate::count("target_shards", *v, MAX_SHARDS))?;
+        let partitions = Sourced::flag("--partitions", a.partitions)
+            .or(self.field("fleet.partitions", &f.partitions))
+            .unwrap_or(Sourced::default(DEFAULT_FLEET_PARTITIONS));
+        partitions.check(|v| validate::count("partitions", *v, MAX_FLEET_PARTITIONS))?;
+        let cap = Sourced::flag("--cap", a.cap)
+            .or(both(self, "cap", &f.cap, &s.cap))
+            .unwrap_or(Sourced::default(DEFAULT_CAP));
+        cap.check(|v| validate::rate("cap", *v))?;
+        let servers = Sourced::flag("--servers", a.servers)
+            .or(self.field("fleet.servers", &f.servers))
+            .or(self.field("servers", &s.servers))
+            .unwrap_or(Sourced::default(DEFAULT_SERVERS));
+        let cache = Sourced::flag("--cache-seconds", a.cache_seconds)
+            .or(both(
+                self,
+                "cache_seconds",
+                &f.cache_seconds,
+                &s.cache_seconds,
+            ))
+            .unwrap_or(Sourced::default(DEFAULT_CACHE_SECONDS));
+        self.inputs.record("servers", &servers);
+        self.inputs.record("cache_seconds", &cache);
+        // Views are set per reel; the read plan checks servers and cache.
+        let reads = ReadPlan::new(
+            1.0,
+            servers.value,
+            cache.value,
+            DEFAULT_BATCH,
+            DEFAULT_READ_CAP,
+        )
+        .map_err(|e| self.blame(e))?;
+        let duration = Sourced::flag("--duration", a.duration)
+            .or(self.field("fleet.duration", &f.duration))
+            .unwrap_or(Sourced::default(DEFAULT_FLEET_DURATION_SECONDS));
+        duration.check(|v| validate::count("duration", *v, MAX_FLEET_DURATION_SECONDS))?;
+        let risk = Sourced::flag("--risk", a.risk)
+            .or(self.field("fleet.risk", &f.risk))
+            .unwrap_or(Sourced::default(DEFAULT_RISK));
+        risk.check(|v| validate::probability_open("risk", *v))?;
+        let max_shards = Sourced::flag("--max-shards", a.max_shards)
+            .or(self.field("fleet.max_shards", &f.max_shards))
+            .unwrap_or(Sourced::default(DEFAULT_FLEET_MAX_SHARDS));
+        max_shards.check(|v| validate::count("max_shards", *v, MAX_SHARDS))?;
+        let trials = Sourced::flag("--trials", a.trials)
+            .or(self.field("fleet.trials", &f.trials))
+            .unwrap_or(Sourced::default(DEFAULT_FLEET_TRIALS));
+        trials.check(|v| validate::count("trials", *v, MAX_FLEET_TRIALS))?;
+        let search_trials = Sourced::flag("--search-trials", a.search_trials)
+            .or(self.field("fleet.search_trials", &f.search_trials))
+            .unwrap_or(Sourced::default(DEFAULT_FLEET_SEARCH_TRIALS));
+        search_trials.check(|v| validate::count("search_trials", *v, MAX_FLEET_TRIALS))?;
+        let seed = Sourced::flag("--seed", a.seed)
+            .or(self.field("fleet.seed", &f.seed))
+            .or(self.field("seed", &s.seed))
+            .unwrap_or(Sourced::default(DEFAULT_SEED));
+        let cap_v = self.inputs.take("cap", cap);
+        Ok(FleetPlan {
+            background,
+            pinned,
+            views_per_like: self.inputs.take("views_per_like", views_per_like),
+            threshold: self.inputs.take("threshold", threshold),
+            target_shards: self.inputs.take("target_shards", target),
+            partitions: self.inputs.take("partitions", partitions),
+            cap: cap_v,
+            safe: cap_v * (1.0 - DEFAULT_HEADROOM),
+            reads,
+            seconds: self.inputs.take("duration", duration),
+            risk: self.inputs.take("risk", risk),
+            trials: self.inputs.take("trials", trials),
+            search_trials: self.inputs.take("search_trials", search_trials),
+            max_shards: self.inputs.take("max_shards", max_shards),
+            seed: self.inputs.take("seed", seed),
+        })
+    }
+}
+
+/// `NAME=RATE` or `NAME=RATE:SHARDS`.
+fn parse_hot_reel(text: &str) -> InputResult<PinnedReel> {
+    let bad = || {
+        InputError::new(
+            "--hot-reel",
+            format!("must be NAME=RATE or NAME=RATE:SHARDS, e.g. post-1=200000:286 (got {text:?})"),
+        )
+    };
+    let (name, rest) = text.split_once('=').ok_or_else(bad)?;
+    let (rate, shards) = match rest.split_once(':') {
+        Some((r, s)) => (r, Some(s.trim().parse::<u64>().map_err(|_| bad())?)),
+        None => (rest, None),
+    };
+    let rate: f64 = rate.trim().parse().map_err(|_| bad())?;
+    if name.trim().is_empty() {
+        return Err(bad());
+    }
+    pinned(name.trim(), rate, shards, &Source::Flag("--hot-reel"))
+}
+
+/// A pinned reel, its rate and shards checked and named after `source`.
+fn pinned(name: &str, rate: f64, shards: Option<u64>, source: &Source) -> InputResult<PinnedReel> {
+    let named = |e: crate::error::ParamError| InputError::new(source, e.problem);
+    let rate = validate::rate("rate", rate).map_err(named)?;
+    if let Some(s) = shards {
+        validate::count("shards", s, MAX_SHARDS).map_err(named)?;
+    }
+    Ok(PinnedReel {
+        name: name.to_string(),
+        rate,
+        shards,
+    })
+}
+
+/// Streams a `reel_id,rate` CSV into a rate per reel; errors name `what`.
+fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
+    let file = std::fs::File::open(path)
+        .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_reader(std::io::BufReader::new(file));
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::new(what, format!("{}: {e}", path.display())))?;
+    let col = headers.iter().position(|h| h == "rate").ok_or_else(|| {
+        InputError::new(
+            what,
+            format!("{} needs a header line reel_id,rate", path.display()),
+        )
+    })?;
+    let mut rates = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let line = i + 2;
+        let rec = rec.map_err(|e| InputError::new(what, format!("line {line}: {e}")))?;
+        let field = rec.get(col).unwrap_or("");
+        let r: f64 = field.parse().map_err(|_| {
+            InputError::new(
+                what,
+                format!("line {line}: rate must be a number (got {field:?})"),
+            )
+        })?;
+        if !r.is_finite() || r < 0.0 {
+            return Err(InputError::new(
+                what,
+                format!("line {line}: rate must be a finite number >= 0 (got {field})"),
+            ));
+        }
+        rates.push(r);
+        if rates.len() as u64 > MAX_REELS {
+            return Err(InputError::new(
+                what,
+                format!("has more than {MAX_REELS} reels"),
+            ));
+        }
+    }
+    Ok(rates)
+}

@@ -1,0 +1,314 @@
+//! The rows of the five write-path designs, each with its verdict: per-like
+//! writes to one key or to shards, buffered tallies to one key or to
+//! several, and a log with a consumer.
+
+use super::{CompareInputs, Comparison, StrategyRow, TransactionalSummary};
+use crate::error::InputResult;
+use crate::model::compare::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift};
+use crate::model::compare::verdict::{CountError, Verdict, RISK_OK};
+use crate::model::compare::CompareRow;
+use crate::model::exact::Risk;
+use crate::model::sizing::shards_for;
+
+/// The per-like write designs.
+#[derive(Debug, Clone, Copy)]
+enum Design {
+    /// Every like increments one key.
+    Single,
+    /// Every like increments one of S shard keys.
+    Sharded,
+}
+
+impl Design {
+    fn name(self) -> &'static str {
+        match self {
+            Design::Single => "single",
+            Design::Sharded => "sharded",
+        }
+    }
+}
+
+/// The buffered designs: servers flush tallies to one key, or to several.
+#[derive(Debug, Clone, Copy)]
+enum Buffering {
+    One,
+    Sharded,
+}
+
+impl Buffering {
+    fn name(self) -> &'static str {
+        match self {
+            Buffering::One => "buffered",
+            Buffering::Sharded => "sharded-buffered",
+        }
+    }
+}
+
+/// The fewest keys so that ceil(servers / keys) flushes every F seconds
+/// stay within `safe` writes/s (server i writes key i mod keys); `servers`
+/// keys (one each) when even that is over.
+pub fn buffered_shards(servers: u64, flush_seconds: f64, safe: f64) -> u64 {
+    let per_key = (safe * flush_seconds * (1.0 + 1e-12)).floor();
+    if per_key < 1.0 {
+        return servers;
+    }
+    servers.div_ceil(per_key.min(servers as f64) as u64).max(1)
+}
+
+/// Figures of a key written at a steady rate: the writes are deterministic
+/// (one per server per flush), so the chance of a second over the cap is 1
+/// or 0, not a distribution.
+fn deterministic(writes: f64, cap: f64) -> f64 {
+    if writes > cap {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Builds every row. Errors name the flag (from [`Risk::compute`]).
+pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
+    let i = inputs;
+    let n = i.reads.servers as f64;
+    let f = i.flush_seconds;
+    let views = i.reads.views;
+    let one_key = i.reads.cost(1);
+    let drift = i.drift.drift();
+    let retries = i.drift.retries > 0;
+
+    // Per-like writes (single, sharded): transactions change the cost per
+    // like and add conflicts; plain increments drift instead.
+    let per_like = |keys: u64, design: Design| -> InputResult<(StrategyRow, Option<Conflicts>)> {
+        let r = i.rate / keys as f64;
+        let (cost, conflicts) = match i.transactional {
+            Some(t) => {
+                let c = ConflictModel::new(r, t.txn_ms, t.write_cost)?.conflicts();
+                (t.write_cost, Some(c))
+            }
+            None => (1.0, None),
+        };
+        let attempts = conflicts.as_ref().map_or(1.0, |c| c.attempts_per_like);
+        // Retries add load in proportion, so the key takes fewer likes.
+        let cap_likes = i.cap / (cost * attempts);
+        let risk = Risk::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
+        let cost_reads = i.reads.cost(keys);
+        let tx = i.transactional.is_some();
+        let verdict = match design {
+            Design::Single => match &conflicts {
+                Some(c) if c.p_conflict > 0.5 => Verdict::TransactionsConflict {
+                    p_conflict: c.p_conflict,
+                    attempts_per_like: c.attempts_per_like,
+                },
+                _ if risk.p_any_over_cap > RISK_OK => Verdict::OneKeyOverCap {
+                    rate: i.rate,
+                    cap_likes_per_key: cap_likes,
+                },
+                _ => Verdict::SimplestExact,
+            },
+            Design::Sharded if risk.p_any_over_cap > RISK_OK => Verdict::AddShards {
+                seconds: i.duration_seconds,
+                p_any_over_cap: risk.p_any_over_cap,
+            },
+            Design::Sharded => Verdict::ExactAndLive { shards: i.shards },
+        };
+        let row = CompareRow {
+            strategy: design.name().into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: r,
+            p_over_cap_per_second: Some(risk.p_over_cap_per_second),
+            p_any_over_cap: Some(risk.p_any_over_cap),
+            reads_per_second: cost_reads.reads_cached_per_second,
+            reads_per_view: cost_reads.reads_cached_per_second / views,
+            freshness_lag_seconds: i.reads.cache_seconds,
+            crash_loss_likes: 0.0,
+            // A retried increment that had been applied counts one like twice;
+            // a retried transaction finds its like row (the condition that it
+            // does not exist yet) and is cancelled: no second count.
+            double_count_likes: if retries && !tx { 1.0 } else { 0.0 },
+            memory_bytes: None,
+            verdict,
+        };
+        let mut s = StrategyRow::from(row);
+        s.ln_p_over_cap_per_second = Some(risk.ln_p_over_cap_per_second);
+        s.ln_p_any_over_cap = Some(risk.ln_p_any_over_cap);
+        s.keys = Some(keys);
+        s.cap_likes_per_key = Some(cap_likes);
+        s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
+        if let Some(c) = &conflicts {
+            s.p_conflict = Some(c.p_conflict);
+            s.attempts_per_like = Some(c.attempts_per_like);
+            s.cancellations_per_second = Some(c.cancellations_per_second * keys as f64);
+        }
+        let d = if tx {
+            zero_drift(&drift)
+        } else {
+            drift.clone()
+        };
+        set_drift(&mut s, &d);
+        Ok((s, conflicts))
+    };
+
+    let (single, _) = per_like(1, Design::Single)?;
+    let (sharded, conflicts) = per_like(i.shards, Design::Sharded)?;
+
+    // Buffered: each of N servers writes one +n per key every F seconds
+    // (at most N/F writes/s, and never more than one per like). Plain
+    // increments: the like rows and a +n cannot share a transaction.
+    let buffered_row = |keys: u64, design: Buffering| -> StrategyRow {
+        let per_key_servers = i.reads.servers.div_ceil(keys) as f64;
+        let writes = (per_key_servers / f).min(i.rate / keys as f64);
+        let p = deterministic(writes, i.cap);
+        let reads = i.reads.cost(keys);
+        // One server holds rate / N likes a second for up to F seconds.
+        let loss = i.rate / n * f;
+        let verdict = match design {
+            Buffering::One if writes > i.safe => Verdict::ShardTheBuffers {
+                writes,
+                safe: i.safe,
+            },
+            Buffering::One => Verdict::FewestWrites {
+                writes,
+                crash_loss: loss,
+            },
+            Buffering::Sharded if writes > i.safe => Verdict::FlushLessOften {
+                writes,
+                safe: i.safe,
+            },
+            Buffering::Sharded if keys == 1 => Verdict::BufferedNotNeeded,
+            Buffering::Sharded => Verdict::BufferedKeys {
+                keys,
+                writes,
+                safe: i.safe,
+            },
+        };
+        let row = CompareRow {
+            strategy: design.name().into(),
+            exact: false,
+            error: Some(CountError::CrashLoss { likes: loss }),
+            writes_per_key_per_second: writes,
+            p_over_cap_per_second: Some(p),
+            p_any_over_cap: Some(p),
+            reads_per_second: reads.reads_cached_per_second,
+            reads_per_view: reads.reads_cached_per_second / views,
+            freshness_lag_seconds: f + i.reads.cache_seconds,
+            crash_loss_likes: loss,
+            // A retried +n that had been applied counts n likes twice.
+            double_count_likes: if retries { loss } else { 0.0 },
+            memory_bytes: None,
+            verdict,
+        };
+        let mut s = StrategyRow::from(row);
+        s.keys = Some(keys);
+        s.cap_likes_per_key = Some(i.cap);
+        s.reads_uncached_per_second = Some(reads.reads_uncached_per_second);
+        set_drift(&mut s, &drift);
+        s
+    };
+    let buffered = buffered_row(1, Buffering::One);
+    let buffered_shards = buffered_shards(i.reads.servers, f, i.safe);
+    let sharded_buffered = buffered_row(buffered_shards, Buffering::Sharded);
+
+    // Log: every like is an event; one consumer writes the total (a set,
+    // not an increment) every C seconds. A crash after writing the total
+    // but before saving the log position replays up to C seconds of
+    // events; with --transactional the total and position commit together.
+    let c = i.log_commit_seconds;
+    let tx = i.transactional.is_some();
+    let log_writes = 1.0 / c;
+    let log_cost = if tx {
+        i.transactional.map_or(1.0, |t| t.write_cost)
+    } else {
+        1.0
+    };
+    let replay = if tx { 0.0 } else { i.rate * c };
+    let p = deterministic(log_writes * log_cost, i.cap);
+    let log = StrategyRow {
+        row: CompareRow {
+            strategy: "log".into(),
+            exact: tx,
+            error: (!tx).then_some(CountError::Replay { likes: replay }),
+            writes_per_key_per_second: log_writes,
+            p_over_cap_per_second: Some(p),
+            p_any_over_cap: Some(p),
+            reads_per_second: one_key.reads_cached_per_second,
+            reads_per_view: one_key.reads_cached_per_second / views,
+            freshness_lag_seconds: c + i.reads.cache_seconds,
+            crash_loss_likes: 0.0,
+            double_count_likes: replay,
+            memory_bytes: None,
+            verdict: if tx {
+                Verdict::ExactlyOnce {
+                    lag_seconds: c + i.reads.cache_seconds,
+                }
+            } else {
+                Verdict::NoHotKey {
+                    replay_likes: replay,
+                }
+            },
+        },
+        ln_p_over_cap_per_second: None,
+        ln_p_any_over_cap: None,
+        keys: Some(1),
+        cap_likes_per_key: Some(i.cap / log_cost),
+        reads_uncached_per_second: Some(one_key.reads_uncached_per_second),
+        p_conflict: None,
+        attempts_per_like: None,
+        cancellations_per_second: None,
+        // Writing a total (a set) is idempotent: retries cannot drift it.
+        overcount_per_hour: Some(0.0),
+        undercount_per_hour: Some(0.0),
+        net_drift_per_hour: Some(0.0),
+    };
+
+    let transactional = i.transactional.map(|t| {
+        let units_safe = i.safe;
+        TransactionalSummary {
+            write_cost: t.write_cost,
+            txn_ms: t.txn_ms,
+            cap_likes_per_key: i.cap / t.write_cost,
+            shards_without_conflicts: shards_for(i.rate * t.write_cost, units_safe),
+            shards_with_conflicts: shards_for_conflicts(
+                i.rate,
+                t.txn_ms,
+                t.write_cost,
+                units_safe,
+                crate::model::defaults::MAX_SHARDS,
+            ),
+            conflicts: conflicts.clone().unwrap_or(Conflicts {
+                rate_per_shard: i.rate / i.shards as f64,
+                txn_ms: t.txn_ms,
+                write_cost: t.write_cost,
+                p_conflict: 0.0,
+                attempts_per_like: 1.0,
+                cancellations_per_second: 0.0,
+                write_units_per_second: 0.0,
+            }),
+            shards: i.shards,
+        }
+    });
+
+    Ok(Comparison {
+        inputs: i.clone(),
+        rows: vec![single, sharded, buffered, sharded_buffered, log],
+        transactional,
+        drift,
+        buffered_shards,
+    })
+}
+
+fn zero_drift(d: &Drift) -> Drift {
+    Drift {
+        applied_per_like: 1.0,
+        overcount_per_hour: 0.0,
+        undercount_per_hour: 0.0,
+        net_drift_per_hour: 0.0,
+        ..d.clone()
+    }
+}
+
+fn set_drift(s: &mut StrategyRow, d: &Drift) {
+    s.overcount_per_hour = Some(d.overcount_per_hour);
+    s.undercount_per_hour = Some(d.undercount_per_hour);
+    s.net_drift_per_hour = Some(d.net_drift_per_hour);
+}

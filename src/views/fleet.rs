@@ -1,0 +1,296 @@
+//! `fleet`'s tables and machine rows: the fleet, the policies, the
+//! partitions and the search, in words.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::model::fleet::{FleetReport, Policy, PolicyCost};
+use crate::output::{fmt, row, Report, Section};
+
+/// The report with its scenario name.
+pub struct FleetView {
+    /// The scenario's name.
+    pub scenario: String,
+    /// The model's report.
+    pub report: FleetReport,
+}
+
+/// One CSV line: a policy with the fleet's figures repeated.
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    scenario: &'a str,
+    #[serde(flatten)]
+    policy: &'a PolicyCost,
+    reels: u64,
+    total_rate: f64,
+    threshold: f64,
+    target_shards: u64,
+    hot_reels: u64,
+    hottest_reel_rate: f64,
+    partitions: u64,
+    cap: f64,
+    hottest_partition_rate: f64,
+    hottest_to_mean: f64,
+    p_over_cap_per_second: f64,
+    p_any_over_cap: f64,
+    seconds: u64,
+    search_found: bool,
+    search_shards: Option<u64>,
+    search_threshold: Option<f64>,
+    search_risk: f64,
+}
+
+impl Report for FleetView {
+    fn rows(&self) -> Vec<Value> {
+        let r = &self.report;
+        let l = &r.partition_load;
+        r.policies
+            .iter()
+            .map(|p| {
+                row(&CsvRow {
+                    scenario: &self.scenario,
+                    policy: p,
+                    reels: r.reels,
+                    total_rate: r.total_rate,
+                    threshold: r.threshold,
+                    target_shards: r.target_shards,
+                    hot_reels: r.hot_reels,
+                    hottest_reel_rate: r.hottest_reel_rate,
+                    partitions: l.partitions,
+                    cap: l.cap,
+                    hottest_partition_rate: l.hottest_partition_rate,
+                    hottest_to_mean: l.hottest_to_mean,
+                    p_over_cap_per_second: l.p_over_cap_per_second,
+                    p_any_over_cap: l.p_any_over_cap,
+                    seconds: l.seconds,
+                    search_found: r.search.found,
+                    search_shards: r.search.shards,
+                    search_threshold: r.search.threshold,
+                    search_risk: r.search.risk,
+                })
+            })
+            .collect()
+    }
+
+    fn json(&self) -> Value {
+        let mut v = row(&self.report);
+        if let Value::Object(m) = &mut v {
+            m.insert("scenario".into(), self.scenario.clone().into());
+        }
+        v
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.report;
+        let l = &r.partition_load;
+        let sr = &r.search;
+        let popularity = match r.zipf_exponent {
+            Some(s) => format!("Zipf, s = {}", fmt::num(s)),
+            None => "per-reel rates from CSV".to_string(),
+        };
+        let fleet = Section::pairs(
+            "Fleet at the peak hour",
+            vec![
+                ("scenario", self.scenario.clone()),
+                (
+                    "reels",
+                    format!(
+                        "{} ({} background, {} pinned)",
+                        fmt::count(r.reels),
+                        fmt::count(r.background_reels),
+                        r.pinned_reels
+                    ),
+                ),
+                ("popularity", popularity),
+                (
+                    "likes/s",
+                    format!(
+                        "{} ({} background)",
+                        fmt::num(r.total_rate),
+                        fmt::num(r.background_rate)
+                    ),
+                ),
+                (
+                    "views/s",
+                    format!(
+                        "{} ({} per like)",
+                        fmt::num(r.views_per_second),
+                        fmt::num(r.views_per_like)
+                    ),
+                ),
+                (
+                    "monitor",
+                    format!(
+                        "raise at {} likes/s to {} shards",
+                        fmt::num(r.threshold),
+                        r.target_shards
+                    ),
+                ),
+                (
+                    "reels over the threshold",
+                    format!(
+                        "{} ({} background)",
+                        fmt::count(r.hot_reels),
+                        fmt::count(r.hot_background_reels)
+                    ),
+                ),
+                (
+                    "hottest reel",
+                    format!(
+                        "{} likes/s (hottest background reel {})",
+                        fmt::num(r.hottest_reel_rate),
+                        fmt::num(r.hottest_background_rate)
+                    ),
+                ),
+            ],
+        );
+        let policies = Section::Grid {
+            title: "Items and shard reads per policy".into(),
+            header: [
+                "policy",
+                "items",
+                "items/reel",
+                "shard reads/s, no cache",
+                "shard reads/s, cached",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: r
+                .policies
+                .iter()
+                .map(|p| {
+                    vec![
+                        policy_name(p.policy).into(),
+                        fmt::count(p.items),
+                        format!("{:.4}", p.items_per_reel),
+                        fmt::num(p.shard_reads_per_second_uncached.round()),
+                        fmt::num(p.shard_reads_per_second_cached.round()),
+                    ]
+                })
+                .collect(),
+        };
+        let partitions = Section::pairs(
+            "Partitions (hot reels only)",
+            vec![
+                (
+                    "partitions / cap",
+                    format!(
+                        "{} / {} writes/s each",
+                        fmt::count(l.partitions),
+                        fmt::num(l.cap)
+                    ),
+                ),
+                (
+                    "shard keys",
+                    format!(
+                        "{} ({} placed one by one, {} as the Normal tail)",
+                        fmt::count(l.shard_keys),
+                        fmt::count(l.explicit_keys),
+                        fmt::count(l.tail_keys)
+                    ),
+                ),
+                (
+                    "tail load per partition",
+                    format!(
+                        "{} writes/s, sd {}",
+                        fmt::num(l.tail_partition_mean),
+                        fmt::num(l.tail_partition_sd)
+                    ),
+                ),
+                (
+                    "mean partition",
+                    format!("{} writes/s", fmt::num(l.mean_partition_rate)),
+                ),
+                (
+                    "hottest partition",
+                    format!(
+                        "{} writes/s (+- {}), {:.2}x the mean",
+                        fmt::num(l.hottest_partition_rate),
+                        fmt::num(l.hottest_partition_rate_se),
+                        l.hottest_to_mean
+                    ),
+                ),
+                (
+                    "P(some partition over the cap in a second)",
+                    format!(
+                        "{} (95% CI {} to {}; {} placements, seed {})",
+                        fmt::prob(l.p_over_cap_per_second),
+                        fmt::prob(l.p_over_cap_ci95[0]),
+                        fmt::prob(l.p_over_cap_ci95[1]),
+                        l.trials,
+                        l.seed
+                    ),
+                ),
+                (
+                    "P(some second over the cap)",
+                    format!(
+                        "{} over {} s",
+                        fmt::prob(l.p_any_over_cap),
+                        fmt::count(l.seconds)
+                    ),
+                ),
+            ],
+        );
+        let answer = match (sr.shards, sr.threshold) {
+            (Some(s), Some(t)) => format!(
+                "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
+                fmt::num(t),
+                fmt::count(sr.hot_reels.unwrap_or(0)),
+                fmt::count(sr.seconds),
+                fmt::prob(sr.p_any_over_cap_upper.unwrap_or(f64::NAN))
+            ),
+            _ => format!(
+                "none: no threshold in the grid meets the risk with at most {} shards",
+                sr.max_shards
+            ),
+        };
+        let tried = sr
+            .per_threshold
+            .iter()
+            .map(|(t, s)| {
+                format!(
+                    "{}: {}",
+                    fmt::num(*t),
+                    s.map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let search = Section::pairs(
+            "Smallest plan within the risk",
+            vec![
+                (
+                    "risk",
+                    format!(
+                        "P(some partition over the cap during {} s) <= {} (upper 95% bound, {} placements a step)",
+                        fmt::count(sr.seconds),
+                        fmt::prob(sr.risk),
+                        sr.trials
+                    ),
+                ),
+                ("answer", answer),
+                ("fewest shards per threshold", tried),
+            ],
+        );
+        vec![
+            fleet,
+            policies,
+            partitions,
+            search,
+            Section::Note(
+                "Assumes each shard key hashes to a uniformly random partition and likes arrive \
+                 as Poisson; the tail of small reels is a Normal load per partition (see docs/fleet.md)."
+                    .into(),
+            ),
+        ]
+    }
+}
+
+/// A policy as the table names it.
+fn policy_name(p: Policy) -> &'static str {
+    match p {
+        Policy::OneCounterPerReel => "one counter per reel",
+        Policy::EveryReelSharded => "every reel sharded",
+        Policy::HotReelsOnly => "hot reels only",
+    }
+}
