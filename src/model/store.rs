@@ -28,6 +28,8 @@ pub enum Store {
 }
 
 impl Store {
+    /// Every store, in the order `shardplan stores` lists them (see
+    /// [`all_presets`]).
     pub const ALL: [Store; 4] = [
         Store::Dynamodb,
         Store::Firestore,
@@ -35,6 +37,8 @@ impl Store {
         Store::Sorted,
     ];
 
+    /// The store's kebab-case name, as `--store`, scenario files and the
+    /// serialized output spell it.
     pub fn name(self) -> &'static str {
         match self {
             Store::Dynamodb => "dynamodb",
@@ -53,6 +57,7 @@ impl Store {
         }
     }
 
+    /// The store's per-key figures, each with where it comes from.
     pub fn preset(self) -> StorePreset {
         match self {
             Store::Dynamodb => StorePreset {
@@ -131,7 +136,9 @@ pub enum Placement {
 /// The figures one store sets. Field names are stable: they are printed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StorePreset {
+    /// The store these figures are for.
     pub store: Store,
+    /// How the store decides where a key lives ([`Store::placement`]).
     pub placement: Placement,
     /// Sustained writes a second one key (its partition) accepts.
     pub write_cap_per_key: f64,
@@ -145,7 +152,10 @@ pub struct StorePreset {
     pub transactional_write_cost: f64,
     /// Hash slots, for Redis Cluster.
     pub slots: Option<u32>,
+    /// In words: what one read of a counter costs when it sums S shards.
     pub read_cost: &'static str,
+    /// Where the figures come from: the store's documentation, or for
+    /// Redis the measurement behind [`REDIS_MEASURED_INCR_PER_SECOND`].
     pub source: &'static str,
 }
 

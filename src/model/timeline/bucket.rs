@@ -64,6 +64,8 @@ impl Default for StoreConfig {
 }
 
 impl StoreConfig {
+    /// Checks that `burst_seconds` is a whole number of seconds from 0 to
+    /// [`MAX_BURST_SECONDS`]; the error names `store.burst_seconds`.
     pub fn validate(&self) -> ParamResult<()> {
         if self.burst_seconds > crate::model::defaults::MAX_BURST_SECONDS {
             return Err(ParamError::other(
@@ -81,9 +83,13 @@ impl StoreConfig {
 /// What one key did in one second.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct KeySecond {
+    /// Writes the key accepted: up to its cap, plus `burst_used` above it.
+    /// `accepted + rejected` is the second's writes.
     pub accepted: u64,
     /// Accepted writes above the cap, paid from the bucket.
     pub burst_used: u64,
+    /// Writes above the cap that the bucket could not cover: lost (no
+    /// retry).
     pub rejected: u64,
 }
 
@@ -96,6 +102,9 @@ pub struct BurstBucket {
 }
 
 impl BurstBucket {
+    /// A key with write cap `cap` (writes/s) and a bucket of
+    /// cap x `store.burst_seconds` tokens (saturating at `u64::MAX`), full or
+    /// empty as `store.burst_start` says.
     pub fn new(cap: u64, store: &StoreConfig) -> Self {
         let capacity = cap.saturating_mul(store.burst_seconds);
         let tokens = match store.burst_start {
@@ -109,10 +118,14 @@ impl BurstBucket {
         }
     }
 
+    /// Tokens the bucket holds now: writes above the cap it can still
+    /// accept, from 0 to [`BurstBucket::capacity`].
     pub fn tokens(&self) -> u64 {
         self.tokens
     }
 
+    /// The most tokens the bucket can hold: cap x burst_seconds writes
+    /// (0: no burst, a hard cap).
     pub fn capacity(&self) -> u64 {
         self.capacity
     }

@@ -21,6 +21,8 @@ pub struct CurveConfig {
 }
 
 impl CurveConfig {
+    /// Checks the points and builds the curve (see [`RateCurve::new`]); the
+    /// error names `curve.points`.
     pub fn validate(&self) -> ParamResult<RateCurve> {
         RateCurve::new(self.points.iter().map(|p| (p[0], p[1])).collect())
     }
@@ -103,17 +105,19 @@ impl RateCurve {
         RateCurve::new(vec![(0.0, rate)])
     }
 
+    /// The validated `(t_seconds, likes_per_second)` points, in the order
+    /// given: times strictly increasing from 0 or later.
     pub fn points(&self) -> &[(f64, f64)] {
         &self.points
     }
 
-    /// The time of the last point, rounded up to whole seconds: a natural
-    /// run length when a scenario gives none.
     /// The highest rate on the curve, likes/s.
     pub fn peak_rate(&self) -> f64 {
         self.points.iter().map(|p| p.1).fold(0.0, f64::max)
     }
 
+    /// The time of the last point, rounded up to whole seconds: a natural
+    /// run length when a scenario gives none.
     pub fn end_seconds(&self) -> u64 {
         self.points.last().map_or(0, |p| p.0.ceil() as u64)
     }
@@ -169,6 +173,8 @@ fn round_half_up(x: f64) -> u64 {
 }
 
 impl CurveTraffic {
+    /// Whole likes per second along `curve`, fixed or Poisson as `model`
+    /// says; the first call to [`CurveTraffic::likes`] is for second 1.
     pub fn new(curve: RateCurve, model: TrafficModel) -> Self {
         CurveTraffic {
             curve,
@@ -177,6 +183,7 @@ impl CurveTraffic {
         }
     }
 
+    /// The rate curve the likes follow.
     pub fn curve(&self) -> &RateCurve {
         &self.curve
     }

@@ -12,14 +12,23 @@ use crate::error::{ParamError, ParamResult};
 /// writes rejected before the raise takes effect.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MonitorGridRow {
+    /// This cell's monitor threshold: likes/s, as the mean over the window.
     pub threshold: f64,
+    /// This cell's rate window, seconds.
     pub window_seconds: u64,
+    /// This cell's settings TTL, seconds (0: no cache).
     pub settings_ttl_seconds: u64,
+    /// The second (1-based) at whose end the monitor decided the raise;
+    /// None when the window's mean never reached the threshold.
     pub raise_decided_second: Option<u64>,
     /// First second in which every server writes over the new shards.
     pub all_servers_second: Option<u64>,
+    /// Writes rejected before every server wrote over the new shards (all
+    /// of the run's rejections when that never happened).
     pub rejected_before_raise: u64,
+    /// Writes rejected over the whole run.
     pub rejected_writes: u64,
+    /// rejected_writes / the run's writes (0 when there were no writes).
     pub rejected_share: f64,
 }
 

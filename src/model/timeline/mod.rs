@@ -41,20 +41,50 @@ use curve::{CurveTraffic, RateCurve};
 use monitor::{Monitor, RaiseSchedule, RateWindow, SettingsCaches};
 
 /// A validated time-line run.
+///
+/// Build it with [`TimelinePlan::new`], which checks every field; the fields
+/// are public to read, and a plan assembled by hand skips those checks.
 #[derive(Debug, Clone)]
 pub struct TimelinePlan {
+    /// The reel's like rate over time, likes/s; second k gets the curve's
+    /// mean over `[k - 1, k)` ([`curve::RateCurve::second_mean`]).
     pub curve: RateCurve,
+    /// How a second's likes follow the curve: its mean exactly (fixed, the
+    /// fractional remainder carried to later seconds) or a Poisson count.
     pub traffic: TrafficModel,
+    /// The write cap of every shard key, writes/s: a whole number from 1 to
+    /// [`MAX_RATE`](crate::model::defaults::MAX_RATE).
     pub cap: u64,
+    /// Run length: seconds 1 to `seconds` are simulated (1 to
+    /// [`MAX_SECONDS`]).
     pub seconds: u64,
+    /// Seed of the run's one RNG stream, `chunk_rng(seed, 0)`: the same plan
+    /// and seed give the same rows and report.
     pub seed: u64,
     /// Shards every reel starts with (1 in the design).
     pub start_shards: u64,
+    /// Every shard key's burst bucket: how many seconds of cap it keeps and
+    /// how full it starts.
     pub store: StoreConfig,
+    /// The hot-key monitor that raises the reel to its `target_shards`
+    /// (above `start_shards`); `None` keeps `start_shards` for the whole run.
     pub monitor: Option<Monitor>,
 }
 
 impl TimelinePlan {
+    /// Checks the inputs and builds the plan.
+    ///
+    /// `cap` (writes/s per shard key) must be a whole number from 1 to
+    /// [`MAX_RATE`](crate::model::defaults::MAX_RATE); `seconds` from 1 to
+    /// [`MAX_SECONDS`]; `start_shards` from 1 to
+    /// [`MAX_SHARDS`](crate::model::defaults::MAX_SHARDS); the store's
+    /// `burst_seconds` at most
+    /// [`MAX_BURST_SECONDS`](crate::model::defaults::MAX_BURST_SECONDS); the
+    /// curve's expected likes over the run at most
+    /// [`MAX_TOTAL_LIKES`](crate::model::defaults::MAX_TOTAL_LIKES); and a
+    /// monitor's `target_shards` above `start_shards`. The error names the
+    /// parameter: `cap`, `seconds`, `shards`, `store.burst_seconds` or
+    /// `monitor.target_shards`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         curve: RateCurve,
@@ -128,11 +158,14 @@ pub struct TimelineRow {
     pub second: u64,
     /// The curve's mean rate over this second (likes/s).
     pub rate: f64,
+    /// Likes that arrived in this second; each is one write to one shard key.
     pub likes: u64,
     /// The most shard keys any server writes to in this second.
     pub shards: u64,
     /// Writes sent to the busiest shard key in this second.
     pub busiest: u64,
+    /// Writes rejected in this second, summed over every shard key (lost:
+    /// no retry).
     pub rejected: u64,
     /// What the worst reader shows at the end of the second.
     pub displayed_total: u64,
@@ -143,35 +176,65 @@ pub struct TimelineRow {
 /// A whole time-line run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TimelineReport {
+    /// Seconds simulated (the plan's run length).
     pub seconds: u64,
+    /// The plan's seed.
     pub seed: u64,
+    /// The plan's traffic model (fixed or Poisson).
     pub traffic: TrafficModel,
+    /// The write cap of every shard key, writes/s.
     pub cap: u64,
+    /// The store's burst window, seconds: each shard key's burst bucket
+    /// holds up to cap x burst_seconds writes (0: a hard cap).
     pub burst_seconds: u64,
+    /// Likes over the whole run; each like is one write attempt.
     pub total_writes: u64,
+    /// Writes the shard keys accepted, within their cap or paid from their
+    /// burst bucket: total_writes - rejected_writes.
     pub accepted_writes: u64,
+    /// Writes rejected over the whole run (lost: no retry).
     pub rejected_writes: u64,
     /// rejected_writes / total_writes (0 when there were no writes).
     pub rejected_share: f64,
+    /// Seconds in which at least one write was rejected.
     pub seconds_with_rejections: u64,
     /// 1-based; None when nothing was rejected.
     pub first_rejection_second: Option<u64>,
+    /// The last second with a rejected write: 1-based; None when nothing
+    /// was rejected.
     pub last_rejection_second: Option<u64>,
     /// The highest per-second mean rate of the curve.
     pub peak_rate: f64,
+    /// The most likes in any one second of the run.
     pub peak_likes: u64,
+    /// The most writes any one shard key got in any one second (the largest
+    /// [`TimelineRow::busiest`]).
     pub busiest_max: u64,
+    /// The plan's starting shard count.
     pub start_shards: u64,
+    /// The shard count in the last second: the most shard keys any server
+    /// wrote to then ([`TimelineRow::shards`] of the last row).
     pub final_shards: u64,
     /// The monitor's raise, when it happened.
     pub raise: Option<RaiseSchedule>,
     /// Rejected in seconds before every server wrote over the new shards
     /// (all of them when the raise never fully took effect).
     pub rejected_before_raise: u64,
+    /// Rejected from the first second in which every server wrote over the
+    /// new shards ([`RaiseSchedule::all_write_second`]) on; 0 without a
+    /// raise. With `rejected_before_raise` it sums to `rejected_writes`.
     pub rejected_after_raise: u64,
+    /// The lowest displayed_total / true_total at the end of any second in
+    /// which the worst reader showed less than the truth; 1.0 when it never
+    /// did.
     pub min_displayed_ratio: f64,
+    /// Seconds at whose end the worst reader showed less than the true
+    /// total.
     pub undercount_seconds: u64,
+    /// What the worst reader shows at the end of the last second.
     pub final_displayed_total: u64,
+    /// Every accepted like on every shard at the end of the run (equal to
+    /// `accepted_writes`).
     pub final_true_total: u64,
 }
 

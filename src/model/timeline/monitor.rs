@@ -80,18 +80,44 @@ impl Default for MonitorConfig {
 }
 
 /// A validated monitor.
+///
+/// Made by [`MonitorConfig::validate`]; the fields mean what the
+/// `[monitor]` section's do, with every default and `servers` resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Monitor {
+    /// Likes/s, as the mean over the window, at or above which the monitor
+    /// decides the raise: positive, at most
+    /// [`MAX_RATE`](crate::model::defaults::MAX_RATE).
     pub threshold: f64,
+    /// Seconds of likes the rate window averages: 1 to
+    /// [`MAX_MONITOR_SECONDS`].
     pub window_seconds: u64,
+    /// Shards the raise sets read_shards and write_shards to: 1 to
+    /// [`MAX_SHARDS`](crate::model::defaults::MAX_SHARDS), and a
+    /// [`TimelinePlan`](super::TimelinePlan) needs it above its
+    /// `start_shards`.
     pub target_shards: u64,
+    /// Seconds each likes server caches the shard settings, 0 to
+    /// [`MAX_MONITOR_SECONDS`] (0: no cache); also the wait between the
+    /// raise's two settings writes.
     pub settings_ttl_seconds: u64,
+    /// Likes servers, each with its own settings cache: 1 to
+    /// [`MAX_SERVERS`](crate::model::defaults::MAX_SERVERS).
     pub servers: u64,
+    /// Seconds between the monitor's decision and the first settings write:
+    /// 0 to [`MAX_MONITOR_SECONDS`].
     pub delay_seconds: u64,
+    /// Which of read_shards and write_shards the raise stores first.
     pub order: ResizeOrder,
 }
 
 impl MonitorConfig {
+    /// Checks the section and resolves `servers`: this section's value, else
+    /// `default_servers`, else
+    /// [`DEFAULT_SERVERS`](crate::model::defaults::DEFAULT_SERVERS) (40).
+    /// The limits are those listed on [`Monitor`]'s fields; the error names
+    /// the field, e.g. `monitor.threshold`.
+    ///
     /// `default_servers` is the scenario's top-level `servers` (or 40).
     pub fn validate(&self, default_servers: Option<u64>) -> ParamResult<Monitor> {
         let threshold = validate::rate("monitor.threshold", self.threshold)?;
@@ -151,6 +177,10 @@ pub struct SettingsCaches {
 }
 
 impl SettingsCaches {
+    /// Caches for `servers` likes servers, each refreshing every `ttl`
+    /// seconds at its own phase: server i at floor(i x ttl / servers). A
+    /// `ttl` of 0 means no cache: every server sees new settings in the
+    /// second they are stored.
     pub fn new(servers: u64, ttl: u64) -> Self {
         let phases = (0..servers)
             .map(|i| {
@@ -164,6 +194,7 @@ impl SettingsCaches {
         SettingsCaches { ttl, phases }
     }
 
+    /// The number of likes servers.
     pub fn servers(&self) -> u64 {
         self.phases.len() as u64
     }
@@ -208,6 +239,13 @@ pub struct RaiseSchedule {
 }
 
 impl RaiseSchedule {
+    /// The raise the monitor decided at the end of second `decided_second`
+    /// (1-based). The first setting is stored at the start of second
+    /// e = decided_second + 1 + `delay_seconds` and the other one TTL later,
+    /// at e + `settings_ttl_seconds`: read_shards first for reads-first,
+    /// write_shards first for writes-first. Each server picks each one up
+    /// at its next refresh in `caches`, which should hold the monitor's
+    /// servers and TTL.
     pub fn new(monitor: &Monitor, caches: &SettingsCaches, decided_second: u64) -> Self {
         let e = decided_second + 1 + monitor.delay_seconds;
         let later = e + monitor.settings_ttl_seconds;
@@ -248,6 +286,10 @@ pub struct RateWindow {
 }
 
 impl RateWindow {
+    /// A meter over the last `window_seconds` seconds, all 0 likes at first
+    /// (the reel is new), so the mean ramps up over the first window.
+    /// `window_seconds` must be at least 1: [`RateWindow::push`] panics on
+    /// an empty window.
     pub fn new(window_seconds: u64) -> Self {
         RateWindow {
             likes: vec![0; window_seconds as usize],

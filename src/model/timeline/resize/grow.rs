@@ -7,47 +7,74 @@ use serde::Serialize;
 use super::ResizeOrder;
 use crate::model::sampler::{chunk_rng, split_uniform};
 
+/// A validated grow (from < to), made by
+/// [`ResizeConfig::validate`](super::ResizeConfig::validate).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GrowPlan {
+    /// Shards before the grow (read_shards and write_shards both).
     pub from: u64,
+    /// Shards after the grow, above `from`.
     pub to: u64,
+    /// Which of read_shards and write_shards is raised first.
     pub order: ResizeOrder,
+    /// Likes already on the `from` old shards when the grow starts.
     pub likes_before: u64,
+    /// Likes arriving evenly over the 2 x TTL stale window.
     pub likes_after: u64,
+    /// How long each likes server caches read_shards and write_shards,
+    /// seconds (0: no cache, so the stale window is empty).
     pub settings_ttl_seconds: u64,
 }
 
 /// What the worst reader saw during a grow.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GrowReport {
+    /// The plan's shards before the grow.
     pub from: u64,
+    /// The plan's shards after the grow.
     pub to: u64,
+    /// The plan's order of the two settings changes.
     pub order: ResizeOrder,
+    /// The plan's likes on the old shards before the grow.
     pub likes_before: u64,
+    /// The plan's likes arriving over the stale window.
     pub likes_after: u64,
+    /// The plan's settings TTL, seconds.
     pub settings_ttl_seconds: u64,
     /// 2 x TTL: how long the worst reader can hold an old read_shards.
     pub stale_window_seconds: u64,
     /// None for the exact arithmetic, the seed for a simulation.
     pub seed: Option<u64>,
+    /// Every like at the end of the window: likes_before + likes_after.
     pub true_total: u64,
     /// What the worst reader shows at the end of the window (expected value
     /// for the arithmetic, a whole number when simulated).
     pub displayed_total: f64,
     /// The arithmetic's value, for comparison with a simulation.
     pub expected_displayed_total: f64,
+    /// The lowest displayed / true total at the end of any second of the
+    /// window (1.0 when the window is empty or there are no likes).
     pub min_displayed_ratio: f64,
+    /// The highest displayed / true total at the end of any second of the
+    /// window (1.0 when the window is empty or there are no likes).
     pub max_displayed_ratio: f64,
     /// Seconds of the window in which the reader showed less than the truth.
     pub undercount_seconds: u64,
 }
 
-/// One second of a simulated grow or one read of a shrink.
+/// One second of a simulated grow (a shrink's reads are
+/// [`ShrinkRow`](super::ShrinkRow)s).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct GrowRow {
+    /// The second of the stale window, 1-based: 1 to 2 x TTL.
     pub second: u64,
+    /// Likes that arrived in this second.
     pub likes: u64,
+    /// What the worst reader shows at the end of this second: the sum of
+    /// the `from` old shards (writes-first) or of all `to` shards
+    /// (reads-first).
     pub displayed_total: u64,
+    /// Every like so far, likes_before included.
     pub true_total: u64,
 }
 
@@ -60,6 +87,8 @@ pub(super) fn ratio(displayed: f64, truth: f64) -> f64 {
 }
 
 impl GrowPlan {
+    /// 2 x TTL, seconds: how long the worst reader can hold an old
+    /// read_shards, and the window `likes_after` arrive over.
     pub fn stale_window_seconds(&self) -> u64 {
         2 * self.settings_ttl_seconds
     }

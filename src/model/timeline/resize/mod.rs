@@ -111,8 +111,12 @@ impl ReadMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepOrder {
+    /// Add the old shard's value v to its target, then subtract v from the
+    /// old shard: a read in between sees total + v.
     #[default]
     AddFirst,
+    /// Subtract v from the old shard, then add it to the target: a read in
+    /// between sees total - v.
     SubtractFirst,
 }
 
@@ -130,7 +134,10 @@ impl StepOrder {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResizeConfig {
+    /// Shards before the resize (read_shards and write_shards both).
     pub from: u64,
+    /// Shards after the resize: more than `from` is a grow, fewer a shrink;
+    /// it must differ from `from`.
     pub to: u64,
     /// Grow only. Default reads-first.
     #[serde(default)]
@@ -186,6 +193,16 @@ impl ResizeConfig {
         }
     }
 
+    /// Checks the section and picks the grow or the shrink.
+    ///
+    /// `from` and `to` must be from 1 to
+    /// [`MAX_SHARDS`](crate::model::defaults::MAX_SHARDS) and differ. A grow
+    /// (from < to) checks `likes_before` and `likes_after` (at most
+    /// [`MAX_RESIZE_LIKES`]) and `settings_ttl_seconds` (at most
+    /// [`MAX_TTL_SECONDS`]); a shrink checks `shard_likes` when given (one
+    /// value per old shard, each at most [`MAX_RESIZE_LIKES`]), else uses
+    /// [`default_shard_likes`]. The other kind's fields are neither checked
+    /// nor kept. The error names the field, e.g. `resize.to`.
     pub fn validate(&self) -> ParamResult<ResizePlan> {
         let from = validate::count("resize.from", self.from, crate::model::defaults::MAX_SHARDS)?;
         let to = validate::count("resize.to", self.to, crate::model::defaults::MAX_SHARDS)?;
@@ -275,7 +292,10 @@ pub fn default_shard_likes(from: u64) -> Vec<u64> {
 /// A validated resize.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResizePlan {
+    /// from < to: read_shards and write_shards raised, one TTL apart.
     Grow(GrowPlan),
+    /// from > to: write_shards lowered, then each old shard folded into
+    /// its target.
     Shrink(ShrinkPlan),
 }
 

@@ -6,34 +6,59 @@ use serde::Serialize;
 use super::grow::ratio;
 use super::{FoldMode, ReadMode, StepOrder};
 
+/// A validated shrink (from > to), made by
+/// [`ResizeConfig::validate`](super::ResizeConfig::validate).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShrinkPlan {
+    /// Shards before the shrink; readers add up all of them throughout.
     pub from: u64,
+    /// Shards after the shrink, below `from`: old shard k (0-based,
+    /// to <= k < from) is folded into shard k mod to.
     pub to: u64,
+    /// Whether a fold is two separate writes or one transaction.
     pub fold: FoldMode,
+    /// How readers read the shards: batch or transactional.
     pub read: ReadMode,
+    /// Which half of a fold lands first; a transactional read of a
+    /// transactional fold never sees either half.
     pub step_order: StepOrder,
+    /// Likes on each old shard before the folds, indexed by 0-based shard
+    /// number: `from` values.
     pub shard_likes: Vec<u64>,
 }
 
 /// What a reader saw during a shrink.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ShrinkReport {
+    /// The plan's shards before the shrink.
     pub from: u64,
+    /// The plan's shards after the shrink.
     pub to: u64,
+    /// The plan's fold mode.
     pub fold: FoldMode,
+    /// The plan's read mode.
     pub read: ReadMode,
+    /// The plan's step order.
     pub step_order: StepOrder,
+    /// Likes on all shards (the sum of `shard_likes`); folds move likes but
+    /// never change it.
     pub true_total: u64,
+    /// Old shards folded away: from - to.
     pub folds: u64,
+    /// Reads taken: 1 + 2 x folds (one before the folds, then one mid-fold
+    /// and one after each fold).
     pub reads: u64,
     /// Reads that showed a total other than the true one.
     pub wrong_reads: u64,
     /// Transactional reads cancelled by a running fold and retried.
     pub read_retries: u64,
+    /// The lowest total any read showed (at most `true_total`).
     pub min_displayed_total: u64,
+    /// The highest total any read showed (at least `true_total`).
     pub max_displayed_total: u64,
+    /// min_displayed_total / true_total (1.0 when there are no likes).
     pub min_displayed_ratio: f64,
+    /// max_displayed_total / true_total (1.0 when there are no likes).
     pub max_displayed_ratio: f64,
     /// The old shards' values after the folds (only the first `to` non-zero).
     #[serde(skip)]
@@ -43,12 +68,18 @@ pub struct ShrinkReport {
 /// One read during a shrink.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct ShrinkRow {
+    /// The read's number, 1-based: read 1 comes before any fold; folding
+    /// old shard k gives reads 2 x (k - to) + 2 (mid-fold) and the one after
+    /// it.
     pub read: u64,
     /// The old shard being folded (None for the read before any fold).
     pub folding_shard: Option<u64>,
     /// True for the read taken while the fold was half done.
     pub mid_fold: bool,
+    /// The total this read showed: the sum of all `from` shards as read
+    /// (after the retry, for a cancelled transactional read).
     pub displayed_total: u64,
+    /// The true total, the same for every read of a shrink.
     pub true_total: u64,
 }
 
