@@ -95,7 +95,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         r.inputs.take("applied_share", applied),
         r.inputs.take("retries", retries),
     )
-    .map_err(|e| r.inputs.attach_model(e))?;
+    .map_err(|e| r.blame(e))?;
     let inputs = CompareInputs {
         rate,
         shards,
@@ -110,7 +110,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         drift,
     }
     .validate()
-    .map_err(|e| r.inputs.attach_model(e))?;
+    .map_err(|e| r.blame(e))?;
     // The uniqueness and approximate designs (sets, like rows, HyperLogLog,
     // Count-Min, hashes) from their own model, on the same inputs.
     let mut approx = ApproxInputs::new(
@@ -120,15 +120,15 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         cap,
         inputs.duration_seconds,
     )
-    .map_err(|e| r.inputs.attach_model(e))?;
+    .map_err(|e| r.blame(e))?;
     approx.servers = inputs.reads.servers;
     approx.cache_seconds = inputs.reads.cache_seconds;
     if let Some(day) = r.field("likes_per_day", &r.scenario.scenario.likes_per_day) {
         approx.likes_per_day = r.inputs.take("likes_per_day", day);
     }
-    approx.validate().map_err(|e| r.inputs.attach_model(e))?;
+    approx.validate().map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let mut comparison = compare(&inputs).map_err(|e| r.inputs.attach_model(e))?;
+    let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
     comparison
         .rows

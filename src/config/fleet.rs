@@ -65,7 +65,7 @@ impl Resolver {
                 let rates = read_rates(&path.value, &path.source.to_string())?;
                 self.inputs
                     .record("rates_csv", &path.clone().map(|p| p.display().to_string()));
-                Background::rates(rates).map_err(|e| path.error(e.message))?
+                Background::rates(rates).map_err(|e| path.error(e.problem))?
             }
             None => {
                 let z = Sourced::flag("--zipf", a.zipf)
@@ -73,7 +73,7 @@ impl Resolver {
                     .unwrap_or(Sourced::default(DEFAULT_ZIPF_EXPONENT));
                 self.inputs.record("zipf", &z);
                 Background::zipf(reels.value, background_rate, z.value)
-                    .map_err(|e| self.inputs.attach_model(e))?
+                    .map_err(|e| self.blame(e))?
             }
         };
 

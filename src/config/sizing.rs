@@ -211,7 +211,9 @@ impl Resolver {
         }
         // --transactional: every figure per key is in likes, and a like costs
         // `write_cost` units, so the cap and a given safe rate shrink by it.
-        let write_cost = a.transactional.then(|| transactional_write_cost(store));
+        let write_cost = a
+            .transactional
+            .then(|| Store::transactional_write_cost(store));
         let (cap_v, safe_v) = match write_cost {
             Some(cost) => {
                 self.inputs.record(
@@ -244,13 +246,4 @@ impl Resolver {
             write_cost,
         })
     }
-}
-
-/// Write units one transactional like costs: the store preset's figure, or
-/// DynamoDB's (the built-in defaults are DynamoDB's) when no preset is named.
-pub fn transactional_write_cost(store: Option<Store>) -> f64 {
-    store
-        .unwrap_or(Store::Dynamodb)
-        .preset()
-        .transactional_write_cost
 }

@@ -183,19 +183,6 @@ impl Inputs {
         }
     }
 
-    /// An error from a model constructor that still names its parameter in
-    /// `what` (`--cap`, `monitor.threshold`), attributed like [`attach`]:
-    /// the parameter's key is its name without the dashes, with `_` for `-`.
-    ///
-    /// [`attach`]: Inputs::attach
-    pub fn attach_model(&self, e: InputError) -> InputError {
-        let key = e.what.trim_start_matches("--").replace('-', "_");
-        match self.source(&key) {
-            Some(source) => InputError::new(source, e.message),
-            None => e,
-        }
-    }
-
     /// The inputs as JSON: `{"cap": {"value": 1000, "source": "--cap"}}`.
     pub fn json(&self) -> Value {
         let mut map = Map::new();

@@ -32,63 +32,6 @@ pub use placement::{p_over, PartitionLoad};
 pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;
 
-/// The `[fleet]` section of a scenario; every field optional, flags win.
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FleetConfig {
-    /// Background reels (Zipf ranks).
-    pub reels: Option<u64>,
-    /// Background likes a day over all reels.
-    pub likes_per_day: Option<f64>,
-    /// Peak-hour rate / the day's mean rate.
-    pub peak_factor: Option<f64>,
-    /// Zipf exponent s.
-    pub zipf_exponent: Option<f64>,
-    /// A CSV of per-reel peak rates (reel_id,rate) instead of Zipf.
-    pub rates_csv: Option<String>,
-    /// Views of a reel's count per like it gets.
-    pub views_per_like: Option<f64>,
-    /// Likes/s at which the monitor raises a reel.
-    pub threshold: Option<f64>,
-    /// Shards a raised reel gets.
-    pub target_shards: Option<u64>,
-    /// Store partitions the shard keys hash onto.
-    pub partitions: Option<u64>,
-    /// Writes/s one partition accepts.
-    pub cap: Option<f64>,
-    /// Servers caching each reel's count.
-    pub servers: Option<u64>,
-    /// Seconds each server caches a count.
-    pub cache_seconds: Option<f64>,
-    /// Seconds the risk covers.
-    pub duration: Option<u64>,
-    /// Accepted P(some partition over the cap during the duration).
-    pub risk: Option<f64>,
-    /// Most target shards the search tries.
-    pub max_shards: Option<u64>,
-    /// Placements for the report's partition load.
-    pub trials: Option<u64>,
-    /// Placements per search step.
-    pub search_trials: Option<u64>,
-    /// Seed of every placement.
-    pub seed: Option<u64>,
-    /// Named reels at a given rate on top of the background.
-    #[serde(default)]
-    pub hot_reels: Vec<PinnedConfig>,
-}
-
-/// One `[[fleet.hot_reels]]` entry.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PinnedConfig {
-    /// The reel's name.
-    pub name: String,
-    /// Likes/s at the peak.
-    pub rate: f64,
-    /// Shard keys it needs at least when raised.
-    pub shards: Option<u64>,
-}
-
 /// A reel pinned at a given rate on top of the background.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PinnedReel {

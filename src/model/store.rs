@@ -57,6 +57,16 @@ impl Store {
         }
     }
 
+    /// Write units one transactional write costs on `store`; with no store
+    /// named, DynamoDB's (the built-in defaults are DynamoDB's: a
+    /// `TransactWriteItems` item is written twice, prepare and commit).
+    pub fn transactional_write_cost(store: Option<Store>) -> f64 {
+        store
+            .unwrap_or(Store::Dynamodb)
+            .preset()
+            .transactional_write_cost
+    }
+
     /// The store's per-key figures, each with where it comes from.
     pub fn preset(self) -> StorePreset {
         match self {

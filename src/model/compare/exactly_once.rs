@@ -17,28 +17,15 @@ use rand::RngExt;
 use rand_distr::{Distribution, Poisson};
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::rng::chunk_rng;
 use crate::model::store::Store;
 use crate::model::validate;
 
-/// Write units of one transactional write when no store preset says
-/// otherwise: the built-in defaults are DynamoDB's (cap 1,000, batch 100),
-/// and DynamoDB's `TransactWriteItems` costs 2 units per item.
-pub const DEFAULT_TRANSACTIONAL_WRITE_COST: f64 = 2.0;
-
-/// The write cost of one transactional write on `store` (the preset's
-/// `transactional_write_cost`), DynamoDB's 2 when no store is named.
-pub fn transactional_write_cost(store: Option<Store>) -> f64 {
-    store
-        .map(|s| s.preset().transactional_write_cost)
-        .unwrap_or(DEFAULT_TRANSACTIONAL_WRITE_COST)
-}
-
 /// Likes a second one key takes when each like is one transaction:
 /// cap / write cost (500 at a 1,000 cap on DynamoDB).
 pub fn transactional_cap(cap: f64, store: Option<Store>) -> f64 {
-    cap / transactional_write_cost(store)
+    cap / Store::transactional_write_cost(store)
 }
 
 /// The conflict model's inputs.
@@ -86,12 +73,12 @@ pub struct Conflicts {
 
 impl ConflictModel {
     /// The model's inputs, checked (errors name `--rate`, `--txn-ms`).
-    pub fn new(rate_per_shard: f64, txn_ms: f64, write_cost: f64) -> InputResult<Self> {
-        validate::non_negative("--rate", rate_per_shard)?;
-        validate::non_negative("--txn-ms", txn_ms)?;
+    pub fn new(rate_per_shard: f64, txn_ms: f64, write_cost: f64) -> ParamResult<Self> {
+        validate::non_negative("rate", rate_per_shard)?;
+        validate::non_negative("txn_ms", txn_ms)?;
         if txn_ms > crate::model::defaults::MAX_TXN_MS {
-            return Err(InputError::new(
-                "--txn-ms",
+            return Err(ParamError::other(
+                "txn_ms",
                 format!("must be at most {MAX_TXN_MS} ms (got {txn_ms})"),
             ));
         }
@@ -226,19 +213,19 @@ impl DriftModel {
         timeout_rate: f64,
         applied_share: f64,
         retries: u64,
-    ) -> InputResult<Self> {
-        validate::non_negative("--rate", rate)?;
-        in_closed_unit("--timeout-rate", timeout_rate)?;
+    ) -> ParamResult<Self> {
+        validate::non_negative("rate", rate)?;
+        in_closed_unit("timeout_rate", timeout_rate)?;
         if timeout_rate >= 1.0 {
-            return Err(InputError::new(
-                "--timeout-rate",
+            return Err(ParamError::other(
+                "timeout_rate",
                 format!("must be below 1: some increments must succeed (got {timeout_rate})"),
             ));
         }
-        in_closed_unit("--applied-share", applied_share)?;
+        in_closed_unit("applied_share", applied_share)?;
         if retries > crate::model::defaults::MAX_RETRIES {
-            return Err(InputError::new(
-                "--retries",
+            return Err(ParamError::other(
+                "retries",
                 format!("must be a whole number from 0 to {MAX_RETRIES} (got {retries})"),
             ));
         }
@@ -285,9 +272,9 @@ impl DriftModel {
     }
 }
 
-fn in_closed_unit(what: &str, v: f64) -> InputResult<f64> {
+fn in_closed_unit(what: &'static str, v: f64) -> ParamResult<f64> {
     if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(InputError::new(
+        return Err(ParamError::other(
             what,
             format!("must be a share from 0 to 1 (got {v})"),
         ));
@@ -373,20 +360,20 @@ mod tests {
     #[test]
     fn bad_inputs_name_the_flag() {
         assert_eq!(
-            DriftModel::new(1.0, 1.0, 0.5, 1).unwrap_err().what,
-            "--timeout-rate"
+            DriftModel::new(1.0, 1.0, 0.5, 1).unwrap_err().param,
+            "timeout_rate"
         );
         assert_eq!(
-            DriftModel::new(1.0, 0.1, 1.5, 1).unwrap_err().what,
-            "--applied-share"
+            DriftModel::new(1.0, 0.1, 1.5, 1).unwrap_err().param,
+            "applied_share"
         );
         assert_eq!(
-            DriftModel::new(1.0, 0.1, 0.5, 1000).unwrap_err().what,
-            "--retries"
+            DriftModel::new(1.0, 0.1, 0.5, 1000).unwrap_err().param,
+            "retries"
         );
         assert_eq!(
-            ConflictModel::new(1.0, -1.0, 2.0).unwrap_err().what,
-            "--txn-ms"
+            ConflictModel::new(1.0, -1.0, 2.0).unwrap_err().param,
+            "txn_ms"
         );
     }
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::exactly_once::{Conflicts, Drift, DriftModel};
 use super::CompareRow;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::sizing::ReadPlan;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
@@ -56,19 +56,19 @@ pub struct CompareInputs {
 
 impl CompareInputs {
     /// Checks the inputs no other constructor checks.
-    pub fn validate(self) -> InputResult<Self> {
-        validate::rate("--rate", self.rate)?;
-        validate::count("--shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
-        period("--flush-seconds", self.flush_seconds)?;
-        period("--log-commit-seconds", self.log_commit_seconds)?;
+    pub fn validate(self) -> ParamResult<Self> {
+        validate::rate("rate", self.rate)?;
+        validate::count("shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
+        period("flush_seconds", self.flush_seconds)?;
+        period("log_commit_seconds", self.log_commit_seconds)?;
         Ok(self)
     }
 }
 
-fn period(what: &'static str, v: f64) -> InputResult<f64> {
+fn period(what: &'static str, v: f64) -> ParamResult<f64> {
     validate::positive(what, v)?;
     if v > crate::model::defaults::MAX_PERIOD_SECONDS {
-        return Err(InputError::new(
+        return Err(ParamError::other(
             what,
             format!("must be at most {MAX_PERIOD_SECONDS} seconds (got {v})"),
         ));

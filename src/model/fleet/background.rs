@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 use crate::model::zipf::Zipf;
 
@@ -37,12 +37,12 @@ enum Kind {
 
 impl Background {
     /// `reels` Zipf reels sharing `total_rate` likes/s.
-    pub fn zipf(reels: u64, total_rate: f64, exponent: f64) -> InputResult<Self> {
-        let reels = validate::count("--reels", reels, crate::model::defaults::MAX_REELS)?;
-        let total_rate = validate::rate("--likes-per-day", total_rate)?;
+    pub fn zipf(reels: u64, total_rate: f64, exponent: f64) -> ParamResult<Self> {
+        let reels = validate::count("reels", reels, crate::model::defaults::MAX_REELS)?;
+        let total_rate = validate::rate("likes_per_day", total_rate)?;
         if !exponent.is_finite() || !(0.0..=10.0).contains(&exponent) {
-            return Err(InputError::new(
-                "--zipf",
+            return Err(ParamError::other(
+                "zipf",
                 format!("must be a number from 0 to 10 (got {exponent})"),
             ));
         }
@@ -54,14 +54,14 @@ impl Background {
     }
 
     /// Reels with the given rates (any order); errors name the parameter `rates`.
-    pub fn rates(mut rates: Vec<f64>) -> InputResult<Self> {
+    pub fn rates(mut rates: Vec<f64>) -> ParamResult<Self> {
         let what = "rates";
         if rates.is_empty() {
-            return Err(InputError::new(what, "has no reels (one rate per line)"));
+            return Err(ParamError::other(what, "has no reels (one rate per line)"));
         }
         validate::count(what, rates.len() as u64, crate::model::defaults::MAX_REELS)?;
         if let Some(bad) = rates.iter().find(|r| !r.is_finite() || **r < 0.0) {
-            return Err(InputError::new(
+            return Err(ParamError::other(
                 what,
                 format!("rates must be finite numbers >= 0 (got {bad})"),
             ));
@@ -190,21 +190,21 @@ mod tests {
 
     #[test]
     fn bad_inputs_name_the_flag() {
-        assert_eq!(Background::zipf(0, 1.0, 1.0).unwrap_err().what, "--reels");
+        assert_eq!(Background::zipf(0, 1.0, 1.0).unwrap_err().param, "reels");
         assert_eq!(
             Background::zipf(crate::model::defaults::MAX_REELS + 1, 1.0, 1.0)
                 .unwrap_err()
-                .what,
-            "--reels"
+                .param,
+            "reels"
         );
-        assert_eq!(Background::zipf(10, 1.0, -1.0).unwrap_err().what, "--zipf");
+        assert_eq!(Background::zipf(10, 1.0, -1.0).unwrap_err().param, "zipf");
         assert_eq!(
-            Background::zipf(10, 1.0, f64::NAN).unwrap_err().what,
-            "--zipf"
+            Background::zipf(10, 1.0, f64::NAN).unwrap_err().param,
+            "zipf"
         );
-        assert_eq!(Background::rates(vec![]).unwrap_err().what, "rates");
+        assert_eq!(Background::rates(vec![]).unwrap_err().param, "rates");
         assert_eq!(
-            Background::rates(vec![1.0, -2.0]).unwrap_err().what,
+            Background::rates(vec![1.0, -2.0]).unwrap_err().param,
             "rates"
         );
     }

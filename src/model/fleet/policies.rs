@@ -42,11 +42,13 @@ impl FleetPlan {
         let bg = &self.background;
         let n = bg.reels;
         let k = bg.count_at_least(t);
-        let limit = if self.reads.cache_seconds > 0.0 {
-            self.reads.servers as f64 / self.reads.cache_seconds
-        } else {
-            f64::INFINITY
-        };
+        // The most sums a reel's count takes a second, however many views:
+        // the read-cost formula with unbounded views.
+        let limit = crate::model::read_cost::sums_per_second(
+            f64::INFINITY,
+            self.reads.servers,
+            self.reads.cache_seconds,
+        );
         let v = self.views_per_like;
         // Background views and cached sums, all ranks / the raised ranks.
         let views_all = v * bg.total_rate;

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::like_rows::LIKE_ROWS_PARTITION_LOAD;
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 
 /// Seconds in a day: likes a day / this is the mean like rate.
@@ -59,7 +59,7 @@ pub struct ApproxInputs {
 
 impl ApproxInputs {
     /// The five figures every compare row shares; the rest take defaults.
-    pub fn new(rate: f64, views: f64, shards: u64, cap: f64, seconds: f64) -> InputResult<Self> {
+    pub fn new(rate: f64, views: f64, shards: u64, cap: f64, seconds: f64) -> ParamResult<Self> {
         let inputs = ApproxInputs {
             rate,
             views,
@@ -85,42 +85,42 @@ impl ApproxInputs {
     }
 
     /// Checks every field; errors name the flag.
-    pub fn validate(&self) -> InputResult<()> {
-        validate::rate("--rate", self.rate)?;
-        validate::rate("--views", self.views)?;
-        validate::count("--shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
-        validate::positive("--cap", self.cap)?;
+    pub fn validate(&self) -> ParamResult<()> {
+        validate::rate("rate", self.rate)?;
+        validate::rate("views", self.views)?;
+        validate::count("shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
+        validate::positive("cap", self.cap)?;
         if !self.seconds.is_finite() || self.seconds < 1.0 {
-            return Err(InputError::new(
-                "--duration",
+            return Err(ParamError::other(
+                "duration_seconds",
                 format!("must be at least 1 second (got {} s)", self.seconds),
             ));
         }
-        validate::positive("--likes-per-day", self.likes_per_day)?;
+        validate::positive("likes_per_day", self.likes_per_day)?;
         validate::count(
-            "--reels",
+            "reels",
             self.reels,
             crate::model::defaults::MAX_COMPARE_REELS,
         )?;
-        validate::positive("--threshold", self.threshold)?;
+        validate::positive("threshold", self.threshold)?;
         validate::count(
-            "--target-shards",
+            "target_shards",
             self.target_shards,
             crate::model::defaults::MAX_SHARDS,
         )?;
-        validate::count("--user-id-bytes", self.user_id_bytes, 200)?;
+        validate::count("user_id_bytes", self.user_id_bytes, 200)?;
         if !self.zipf_s.is_finite() || self.zipf_s < 0.0 || self.zipf_s > 10.0 {
-            return Err(InputError::new(
-                "--zipf",
+            return Err(ParamError::other(
+                "zipf",
                 format!("must be a number from 0 to 10 (got {})", self.zipf_s),
             ));
         }
-        validate::probability_open("--epsilon", self.epsilon)?;
-        validate::probability_open("--delta", self.delta)?;
-        validate::non_negative("--shares", self.shares)?;
+        validate::probability_open("epsilon", self.epsilon)?;
+        validate::probability_open("delta", self.delta)?;
+        validate::non_negative("shares", self.shares)?;
         if self.shares > crate::model::defaults::MAX_RATE {
-            return Err(InputError::new(
-                "--shares",
+            return Err(ParamError::other(
+                "shares",
                 format!(
                     "must be at most {:e} shares/s (got {})",
                     crate::model::defaults::MAX_RATE,
@@ -129,22 +129,22 @@ impl ApproxInputs {
             ));
         }
         if let Some(p) = self.post_likes {
-            validate::positive("--post-likes", p)?;
+            validate::positive("post_likes", p)?;
             if p > 1e15 {
-                return Err(InputError::new(
-                    "--post-likes",
+                return Err(ParamError::other(
+                    "post_likes",
                     format!("must be at most 1e15 (got {p})"),
                 ));
             }
         }
         if let Some(p) = self.partitions {
-            validate::count("--partitions", p, 10_000_000)?;
+            validate::count("partitions", p, 10_000_000)?;
         }
-        validate::count("--servers", self.servers, 10_000_000)?;
-        validate::non_negative("--cache-seconds", self.cache_seconds)?;
+        validate::count("servers", self.servers, 10_000_000)?;
+        validate::non_negative("cache_seconds", self.cache_seconds)?;
         if self.cache_seconds > SECONDS_PER_DAY {
-            return Err(InputError::new(
-                "--cache-seconds",
+            return Err(ParamError::other(
+                "cache_seconds",
                 format!(
                     "must be at most 86400 (one day) (got {})",
                     self.cache_seconds
@@ -177,12 +177,8 @@ impl ApproxInputs {
 
     /// Count recomputations a second: every view without a cache, else each
     /// server once per cache period (no more often than views arrive), as
-    /// [`crate::model::sizing::ReadPlan::cost`].
+    /// [`crate::model::read_cost::sums_per_second`].
     pub fn sums_per_second(&self) -> f64 {
-        if self.cache_seconds > 0.0 {
-            self.views.min(self.servers as f64 / self.cache_seconds)
-        } else {
-            self.views
-        }
+        crate::model::read_cost::sums_per_second(self.views, self.servers, self.cache_seconds)
     }
 }

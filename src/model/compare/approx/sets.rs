@@ -4,7 +4,7 @@
 use rand::RngExt;
 use serde::Serialize;
 
-use crate::error::{InputError, InputResult};
+use crate::error::{ParamError, ParamResult};
 use crate::model::rng::chunk_rng;
 use crate::model::validate;
 
@@ -88,15 +88,15 @@ pub fn simulate_set_shards(
     shards: u64,
     choice: ShardChoice,
     seed: u64,
-) -> InputResult<SetShardCount> {
-    validate::count("--users", users, 100_000_000)?;
+) -> ParamResult<SetShardCount> {
+    validate::count("users", users, 100_000_000)?;
     if !(0.0..=1.0).contains(&repeat) {
-        return Err(InputError::new(
-            "--repeat",
+        return Err(ParamError::other(
+            "repeat",
             format!("must be a share from 0 to 1 (got {repeat})"),
         ));
     }
-    validate::count("--shards", shards, crate::model::defaults::MAX_SHARDS)?;
+    validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
     let mut rng = chunk_rng(seed, 0);
     let mut sets = vec![std::collections::HashSet::new(); shards as usize];
     for user in 0..users {
@@ -189,8 +189,8 @@ mod tests {
         assert_eq!(
             simulate_set_shards(10, 1.5, 2, ShardChoice::Random, 1)
                 .unwrap_err()
-                .what,
-            "--repeat"
+                .param,
+            "repeat"
         );
     }
 

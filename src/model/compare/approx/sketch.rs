@@ -6,7 +6,7 @@ use rand::RngExt;
 use serde::Serialize;
 
 use super::ApproxInputs;
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::rng::chunk_rng;
 use crate::model::validate;
 use crate::model::zipf::Zipf;
@@ -52,9 +52,9 @@ pub struct CountMinSize {
 impl CountMinSize {
     /// The dimensions for error share `epsilon` and failure probability `delta`
     /// (errors name `--epsilon` and `--delta`).
-    pub fn new(epsilon: f64, delta: f64) -> InputResult<Self> {
-        validate::probability_open("--epsilon", epsilon)?;
-        validate::probability_open("--delta", delta)?;
+    pub fn new(epsilon: f64, delta: f64) -> ParamResult<Self> {
+        validate::probability_open("epsilon", epsilon)?;
+        validate::probability_open("delta", delta)?;
         Ok(CountMinSize {
             width: (std::f64::consts::E / epsilon).ceil() as u64,
             depth: (1.0 / delta).ln().ceil() as u64,
@@ -110,7 +110,7 @@ pub struct HotDetection {
 /// bound: Markov per row, independent rows). Count-Min never undercounts,
 /// so there are no missed hot reels. Rates and counts scale together, so the
 /// window length cancels out of N / (w (T - r)).
-pub fn count_min_detection(inputs: &ApproxInputs) -> InputResult<HotDetection> {
+pub fn count_min_detection(inputs: &ApproxInputs) -> ParamResult<HotDetection> {
     inputs.validate()?;
     let size = CountMinSize::new(inputs.epsilon, inputs.delta)?;
     let fleet = inputs.fleet_rate();
@@ -150,10 +150,10 @@ pub fn simulate_count_min_false_raises(
     inputs: &ApproxInputs,
     trials: u64,
     seed: u64,
-) -> InputResult<f64> {
+) -> ParamResult<f64> {
     use rayon::prelude::*;
     inputs.validate()?;
-    validate::count("--trials", trials, 10_000)?;
+    validate::count("trials", trials, 10_000)?;
     let size = CountMinSize::new(inputs.epsilon, inputs.delta)?;
     let (w, d) = (size.width as usize, size.depth as usize);
     // Reel 0 is the viral reel; 1.. the fleet by rank.
@@ -215,8 +215,8 @@ mod tests {
         // e / 0.01 = 271.8 -> 272; ln(1 / 0.001) = 6.9 -> 7.
         let cm = CountMinSize::new(0.01, 0.001).unwrap();
         assert_eq!((cm.width, cm.depth), (272, 7));
-        assert_eq!(CountMinSize::new(0.0, 0.01).unwrap_err().what, "--epsilon");
-        assert_eq!(CountMinSize::new(0.1, 1.0).unwrap_err().what, "--delta");
+        assert_eq!(CountMinSize::new(0.0, 0.01).unwrap_err().param, "epsilon");
+        assert_eq!(CountMinSize::new(0.1, 1.0).unwrap_err().param, "delta");
     }
 
     #[test]

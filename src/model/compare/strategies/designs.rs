@@ -3,7 +3,7 @@
 //! several, and a log with a consumer.
 
 use super::{CompareInputs, Comparison, StrategyRow, TransactionalSummary};
-use crate::error::InputResult;
+use crate::error::ParamResult;
 use crate::model::compare::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift};
 use crate::model::compare::verdict::{CountError, Verdict, RISK_OK};
 use crate::model::compare::CompareRow;
@@ -67,7 +67,7 @@ fn deterministic(writes: f64, cap: f64) -> f64 {
 }
 
 /// Builds every row. Errors name the flag (from [`Risk::compute`]).
-pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
+pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
     let i = inputs;
     let n = i.reads.servers as f64;
     let f = i.flush_seconds;
@@ -78,7 +78,7 @@ pub fn compare(inputs: &CompareInputs) -> InputResult<Comparison> {
 
     // Per-like writes (single, sharded): transactions change the cost per
     // like and add conflicts; plain increments drift instead.
-    let per_like = |keys: u64, design: Design| -> InputResult<(StrategyRow, Option<Conflicts>)> {
+    let per_like = |keys: u64, design: Design| -> ParamResult<(StrategyRow, Option<Conflicts>)> {
         let r = i.rate / keys as f64;
         let (cost, conflicts) = match i.transactional {
             Some(t) => {

@@ -136,8 +136,8 @@ fn transactions_halve_the_cap_and_stop_drift() {
 fn bad_periods_name_the_flag() {
     let mut i = inputs(9_000.0, 20);
     i.flush_seconds = 0.0;
-    assert_eq!(i.validate().unwrap_err().what, "--flush-seconds");
+    assert_eq!(i.validate().unwrap_err().param, "flush_seconds");
     let mut i = inputs(9_000.0, 20);
     i.log_commit_seconds = f64::NAN;
-    assert_eq!(i.validate().unwrap_err().what, "--log-commit-seconds");
+    assert_eq!(i.validate().unwrap_err().param, "log_commit_seconds");
 }
