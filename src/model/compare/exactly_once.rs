@@ -240,11 +240,11 @@ impl DriftModel {
     /// Each attempt, independently: succeeds (1 - t), times out after being
     /// applied (t a), or times out unapplied (t (1 - a)); a timeout is
     /// retried while retries remain. With k retries:
-    /// - attempts made: E[A] = sum_{i=0..k} t^i = (1 - t^(k+1)) / (1 - t);
-    /// - increments applied: E[applied] = E[A] (1 - t (1 - a));
+    /// - attempts made: E\[A\] = sum_{i=0..k} t^i = (1 - t^(k+1)) / (1 - t);
+    /// - increments applied: E\[applied\] = E\[A\] (1 - t (1 - a));
     /// - never counted: P(all k+1 attempts unapplied timeouts) = (t (1 - a))^(k+1);
-    /// - counted twice or more: E[applied] - P(at least one applied)
-    ///   = E[applied] - 1 + (t (1 - a))^(k+1).
+    /// - counted twice or more: E\[applied\] - P(at least one applied)
+    ///   = E\[applied\] - 1 + (t (1 - a))^(k+1).
     ///
     /// Per hour: each times rate x 3600.
     pub fn drift(&self) -> Drift {

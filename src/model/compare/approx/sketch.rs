@@ -68,7 +68,7 @@ impl CountMinSize {
 
     /// Bound on P(estimate - truth >= gap) for one item, N the sketch's
     /// total count. One row's overcount X is the sum of the other items in
-    /// its cell, E[X] <= N / w, so Markov gives P(X >= gap) <= N / (w gap);
+    /// its cell, E\[X\] <= N / w, so Markov gives P(X >= gap) <= N / (w gap);
     /// the d rows use independent hashes, and the estimate is their minimum,
     /// so P(min >= gap) <= (N / (w gap))^d (the proof of C&M 2005 Thm 1, with
     /// gap = epsilon N this is e^-d <= delta). Capped at 1.
