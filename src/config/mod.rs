@@ -11,6 +11,7 @@
 //! JSON output carries them under `inputs`.
 
 pub mod check;
+pub mod compare;
 pub mod fleet;
 pub mod lists;
 pub mod load;
