@@ -2,11 +2,14 @@
 //! force: every shard key placed one by one (no Normal tail), and every
 //! second's writes drawn as Poisson counts (no closed-form tail).
 
+mod common;
+
+use common::stats::mean_se;
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shardplan::model::fleet::{p_over, Background, FleetPlan};
-use shardplan::model::sizing::ReadPlan;
+use shardplan::model::read_cost::ReadPlan;
 
 const REELS: u64 = 50_000;
 const TOTAL: f64 = 5_000.0;
@@ -33,13 +36,6 @@ fn plan(trials: u64) -> FleetPlan {
         max_shards: 64,
         seed: 99,
     }
-}
-
-fn mean_se(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len() as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0);
-    (m, (var / n).sqrt())
 }
 
 #[test]

@@ -25,7 +25,8 @@ mod search;
 
 use serde::Serialize;
 
-use crate::model::sizing::{shards_for, ReadPlan};
+use crate::model::read_cost::ReadPlan;
+use crate::model::sizing::shards_for;
 
 pub use background::{Background, PopularityLaw};
 pub use placement::{p_over, PartitionLoad};

@@ -4,8 +4,6 @@
 
 use serde::Serialize;
 
-pub use crate::model::read_cost::{ReadCost, ReadPlan};
-
 use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 

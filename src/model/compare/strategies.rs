@@ -1,7 +1,7 @@
 //! The five ways to keep a hot like count (issue 7, part 1): one key,
 //! shards, per-server buffers, shards of buffers, and a log with a consumer.
 //! Over-cap risks come from [`crate::model::exact::Risk`], reads from
-//! [`crate::model::sizing::ReadPlan::cost`], conflicts and drift from
+//! [`crate::model::read_cost::ReadPlan::cost`], conflicts and drift from
 //! [`super::exactly_once`]; nothing here re-derives them.
 
 mod designs;
@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::exactly_once::{Conflicts, Drift, DriftModel};
 use super::CompareRow;
 use crate::error::{ParamError, ParamResult};
-use crate::model::sizing::ReadPlan;
+use crate::model::read_cost::ReadPlan;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 

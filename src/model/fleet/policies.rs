@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{FleetPlan, PinnedReel};
-use crate::model::sizing::ReadPlan;
+use crate::model::read_cost::ReadPlan;
 
 /// Which reels get shard keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
