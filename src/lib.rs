@@ -15,8 +15,10 @@
 //!   model's parameter; the shell attaches the flag or scenario field the
 //!   value came from and prints one stderr line, exit code 2;
 //! - every random figure comes from an explicit seed, with one RNG stream per
-//!   fixed-size chunk of work so results do not depend on the thread count;
-//! - results are `#[derive(Serialize)]` row structs rendered by `output`.
+//!   fixed-size chunk of work ([`model::rng::chunk_rng`]) so results do not
+//!   depend on the thread count;
+//! - results are `#[derive(Serialize)]` structs of numbers and typed values
+//!   (never sentences); the shell's views turn them into tables and rows.
 //!
 //! The reference case, from the library:
 //!
@@ -34,7 +36,7 @@
 //! let risk = Risk::compute(14_000.0, 20, 1000.0, 4.0 * 3600.0, TrafficModel::Fixed)?;
 //! assert!(risk.p_over_cap_per_second > 0.0 && risk.p_over_cap_per_second < 1e-20);
 //! assert!((risk.busiest_mean_per_second - 749.86).abs() < 0.01);
-//! # Ok::<(), shardplan::error::InputError>(())
+//! # Ok::<(), shardplan::error::ParamError>(())
 //! ```
 
 pub mod error;
