@@ -39,6 +39,8 @@
 //! # Ok::<(), shardplan::error::ParamError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod error;
 pub mod measure;
 pub mod model;
