@@ -72,7 +72,7 @@ pub struct Conflicts {
 }
 
 impl ConflictModel {
-    /// The model's inputs, checked (errors name `--rate`, `--txn-ms`).
+    /// The model's inputs, checked (errors name the parameters `rate`, `txn_ms`).
     pub fn new(rate_per_shard: f64, txn_ms: f64, write_cost: f64) -> ParamResult<Self> {
         validate::non_negative("rate", rate_per_shard)?;
         validate::non_negative("txn_ms", txn_ms)?;
@@ -206,8 +206,8 @@ pub struct Drift {
 }
 
 impl DriftModel {
-    /// The retry policy, checked (errors name `--timeout-rate`,
-    /// `--applied-share`, `--retries`).
+    /// The retry policy, checked (errors name the parameters `timeout_rate`,
+    /// `applied_share`, `retries`).
     pub fn new(
         rate: f64,
         timeout_rate: f64,

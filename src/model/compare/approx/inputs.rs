@@ -1,5 +1,5 @@
 //! The inputs every uniqueness / approximate row shares, with their
-//! defaults and checks (errors name the flags).
+//! defaults and checks (errors name the parameters; the shell names the flags).
 
 use serde::Serialize;
 
@@ -13,47 +13,48 @@ pub const SECONDS_PER_DAY: f64 = 86_400.0;
 /// Everything the uniqueness / approximate rows need. Build with
 /// [`ApproxInputs::new`] (defaults from [`crate::model::defaults`]), set
 /// fields, and [`approx_rows`](super::approx_rows) validates before use.
-/// Error messages name the flags in brackets below.
+/// Errors name the parameters in brackets below (the names `compare`
+/// records its inputs under, so the shell can name their flags).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ApproxInputs {
-    /// Likes/s on the hot post at the peak (`--rate`).
+    /// Likes/s on the hot post at the peak (`rate`).
     pub rate: f64,
-    /// Views of the count per second (`--views`).
+    /// Views of the count per second (`views`).
     pub views: f64,
-    /// Shard keys for the sharded rows (`--shards`).
+    /// Shard keys for the sharded rows (`shards`).
     pub shards: u64,
-    /// Writes/s one key may take (`--cap`).
+    /// Writes/s one key may take (`cap`).
     pub cap: f64,
-    /// Duration the "any second over the cap" risk covers (`--duration`).
+    /// Duration the "any second over the cap" risk covers (`duration_seconds`).
     pub seconds: f64,
-    /// Likes a day over the fleet (`--likes-per-day`).
+    /// Likes a day over the fleet (`likes_per_day`).
     pub likes_per_day: f64,
-    /// Reels the fleet's likes spread over (`--reels`).
+    /// Reels the fleet's likes spread over (`reels`).
     pub reels: u64,
-    /// Likes/s that raise a reel to `target_shards` (`--threshold`).
+    /// Likes/s that raise a reel to `target_shards` (`threshold`).
     pub threshold: f64,
-    /// Shards of a raised reel (`--target-shards`).
+    /// Shards of a raised reel (`target_shards`).
     pub target_shards: u64,
-    /// Bytes of one stored user id (`--user-id-bytes`).
+    /// Bytes of one stored user id (`user_id_bytes`).
     pub user_id_bytes: u64,
-    /// Zipf exponent of reel popularity (`--zipf`).
+    /// Zipf exponent of reel popularity (`zipf`).
     pub zipf_s: f64,
-    /// Count-Min error share (`--epsilon`).
+    /// Count-Min error share (`epsilon`).
     pub epsilon: f64,
-    /// Count-Min failure probability (`--delta`).
+    /// Count-Min failure probability (`delta`).
     pub delta: f64,
-    /// Shares/s on the hot post (`--shares`); default rate x 0.1.
+    /// Shares/s on the hot post (`shares`); default rate x 0.1.
     pub shares: f64,
     /// Members of the hot post's set / like rows of the hot post
-    /// (`--post-likes`); `None`: a day at the peak rate, at most the
+    /// (`post_likes`); `None`: a day at the peak rate, at most the
     /// fleet's likes a day (an upper bound).
     pub post_likes: Option<f64>,
-    /// Partitions of the like-row table (`--partitions`); `None`: enough
+    /// Partitions of the like-row table (`partitions`); `None`: enough
     /// for each to run at [`LIKE_ROWS_PARTITION_LOAD`] of the cap.
     pub partitions: Option<u64>,
-    /// Servers caching the shown count (`--servers`).
+    /// Servers caching the shown count (`servers`).
     pub servers: u64,
-    /// Seconds each caches it; 0 = no cache (`--cache-seconds`).
+    /// Seconds each caches it; 0 = no cache (`cache_seconds`).
     pub cache_seconds: f64,
 }
 
