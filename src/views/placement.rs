@@ -1,35 +1,116 @@
 //! Where shard keys land: Redis Cluster slots and nodes, sorted-store key
 //! order, partitions of a hashed store, and the store presets.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::model::partitions::PartitionReport;
-use crate::model::placement::{KeysReport, SortedReport};
+use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
+use crate::model::placement::{SortedReport, REDIS_SLOTS};
 use crate::model::store::StorePreset;
 use crate::output::{fmt, row, Report, Section};
 
-/// Keys in a Redis Cluster: slot and node per key.
-/// `keys` for Redis Cluster.
+/// How a read of the total is served, in words (`read_note` in JSON).
+pub fn read_note(read: &ClusterRead) -> String {
+    let grouped = |pipelines: &Option<u64>| match pipelines {
+        Some(n) => format!(", pipelined and grouped per node ({n} pipelines in parallel)"),
+        None => String::new(),
+    };
+    match read {
+        ClusterRead::OneSlot { keys, slot } => format!(
+            "all {keys} keys share slot {slot}: one MGET reads them, but every write goes to one node"
+        ),
+        ClusterRead::GetPerKey { gets, pipelines } => format!(
+            "MGET across slots fails with CROSSSLOT, so a read is {gets} GETs{}",
+            grouped(pipelines)
+        ),
+        ClusterRead::MgetPerSlot { mgets, pipelines } => format!(
+            "MGET across slots fails with CROSSSLOT, so a read is one MGET per slot: {mgets} commands{}",
+            grouped(pipelines)
+        ),
+    }
+}
+
+/// One placement warning as the loud line `--check` and the views print.
+pub fn warning_text(w: &PlacementWarning) -> String {
+    match w {
+        PlacementWarning::SharedSlot {
+            shards,
+            of,
+            slot,
+            slot_shards,
+            share,
+            by_hash_tag,
+        } => {
+            let why = if *by_hash_tag {
+                "the hash tag {...} is hashed instead of the whole key".to_string()
+            } else {
+                format!("their CRC16 values collide mod {REDIS_SLOTS}")
+            };
+            format!(
+                "SHARED SLOT: {shards} of {of} shard keys share a slot with another shard (slot {slot} holds \
+                 {slot_shards}, {:.1}% of the writes); {why}, so those shards' writes all go to one node. \
+                 Fix: put the shard number inside the tag (e.g. {{reel:8841:<shard>}}:likes) or drop the tag.",
+                100.0 * share
+            )
+        }
+        PlacementWarning::NodeOverShare {
+            node,
+            nodes,
+            shards,
+            of,
+            share,
+            fair_shards,
+            fair_share,
+        } => format!(
+            "NODE OVER ITS SHARE: node {node} of {nodes} holds {shards} of {of} shards ({:.1}% of the writes), \
+             more than ceil(S/N) = {fair_shards} ({:.1}%)",
+            100.0 * share,
+            100.0 * fair_share
+        ),
+        PlacementWarning::ContiguousKeys {
+            shards,
+            prefix,
+            shard_first_template,
+        } => format!(
+            "CONTIGUOUS KEYS: the {shards} shard keys share the prefix '{prefix}' and likely sit in one tablet; \
+             use '{shard_first_template}'"
+        ),
+    }
+}
+
+/// A Redis Cluster placement's warnings (`warnings` in JSON): each
+/// `--check` failure, then the suggested template if there is one.
+pub fn keys_warnings(r: &KeysReport) -> Vec<String> {
+    let fix = |t: &String| format!("suggested template: '{t}' (no shared slot)");
+    let lines = r.warnings.iter().map(warning_text);
+    lines.chain(r.suggested_template.iter().map(fix)).collect()
+}
+
+/// `keys` for Redis Cluster: slot and node per key.
 pub struct KeysView(pub KeysReport);
 
 impl Report for KeysView {
     fn rows(&self) -> Vec<Value> {
-        // CSV/TSV: one line per key.
-        self.0
-            .keys
-            .iter()
-            .map(|k| {
-                let mut v = serde_json::json!({"key": k.key, "slot": k.slot});
-                if let Some(n) = k.node {
-                    v["node"] = n.into();
-                }
-                v
-            })
-            .collect()
+        // CSV/TSV: one line per key, its node only when there are nodes.
+        let line = |k: &KeyPlacement| match k.node {
+            Some(n) => json!({"key": k.key, "slot": k.slot, "node": n}),
+            None => json!({"key": k.key, "slot": k.slot}),
+        };
+        self.0.keys.iter().map(line).collect()
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        let r = &self.0;
+        // The typed read and warnings become their words, in their places.
+        let words = |(k, v): (String, Value)| match k.as_str() {
+            "read" => ("read_note".into(), read_note(&r.read).into()),
+            "warnings" => (k, keys_warnings(r).into()),
+            _ => (k, v),
+        };
+        match row(r) {
+            Value::Object(m) => Value::Object(m.into_iter().map(words).collect()),
+            v => v,
+        }
     }
 
     fn tsv(&self) -> Option<Vec<u8>> {
@@ -98,11 +179,10 @@ impl Report for KeysView {
                 ),
             ));
         }
-        summary.push(("read", r.read_note.clone()));
+        summary.push(("read", read_note(&r.read)));
+        let warning = |w| Section::Note(format!("WARNING: {w}"));
         let mut out = vec![keys, Section::pairs("Placement", summary)];
-        for w in &r.warnings {
-            out.push(Section::Note(format!("WARNING: {w}")));
-        }
+        out.extend(keys_warnings(r).into_iter().map(warning));
         out
     }
 }

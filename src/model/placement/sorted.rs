@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::findings::PlacementWarning;
 use super::template::{ShardTemplate, SHARD_PLACEHOLDER};
 use crate::error::ParamResult;
 
@@ -96,13 +97,15 @@ impl SortedReport {
         })
     }
 
-    /// `--check` for sorted stores: shard keys sharing a prefix fail.
-    pub fn check_failures(&self) -> Vec<String> {
+    /// `--check` for sorted stores: shard keys sharing a prefix fail with
+    /// [`PlacementWarning::ContiguousKeys`]. Empty means pass.
+    pub fn check_failures(&self) -> Vec<PlacementWarning> {
         if self.contiguous {
-            vec![format!(
-                "CONTIGUOUS KEYS: the {} shard keys share the prefix '{}' and likely sit in one tablet; use '{}'",
-                self.shards, self.shared_prefix, self.shard_first_template
-            )]
+            vec![PlacementWarning::ContiguousKeys {
+                shards: self.shards,
+                prefix: self.shared_prefix.clone(),
+                shard_first_template: self.shard_first_template.clone(),
+            }]
         } else {
             Vec::new()
         }
@@ -124,7 +127,14 @@ mod tests {
         assert_eq!(r.keys[7].shard_first_key, "07#reel#8841#likes");
         assert!(r.shard_first_in_order);
         assert_eq!(r.shard_first_distinct_first_bytes, 2);
-        assert_eq!(r.check_failures().len(), 1);
+        assert_eq!(
+            r.check_failures(),
+            [PlacementWarning::ContiguousKeys {
+                shards: 20,
+                prefix: "reel#8841#likes#".into(),
+                shard_first_template: "<shard>#reel#8841#likes".into(),
+            }]
+        );
 
         let f = ShardTemplate::new("<shard>#reel#8841#likes", 2).unwrap();
         let r = SortedReport::from_template(&f, 20).unwrap();
