@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use crate::model::partitions::PartitionReport;
 use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
-use crate::model::placement::{SortedReport, REDIS_SLOTS};
+use crate::model::placement::{SortedKey, SortedReport, REDIS_SLOTS};
 use crate::model::store::StorePreset;
 use crate::output::{fmt, row, Report, Section};
 
@@ -84,6 +84,20 @@ pub fn keys_warnings(r: &KeysReport) -> Vec<String> {
     let fix = |t: &String| format!("suggested template: '{t}' (no shared slot)");
     let lines = r.warnings.iter().map(warning_text);
     lines.chain(r.suggested_template.iter().map(fix)).collect()
+}
+
+/// What a sorted store's key order means for the shards (`note` in JSON).
+pub fn sorted_note(r: &SortedReport) -> String {
+    if r.contiguous {
+        format!(
+            "all {} shard keys start with '{}', so they sort next to each other and likely share one tablet \
+             (one node) until the store splits it; put the shard number first: '{}' (pad {})",
+            r.shards, r.shared_prefix, r.shard_first_template, r.shard_first_pad
+        )
+    } else {
+        "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
+            .to_string()
+    }
 }
 
 /// `keys` for Redis Cluster: slot and node per key.
@@ -196,26 +210,25 @@ impl Report for SortedView {
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        let mut v = row(&self.0);
+        v["note"] = sorted_note(&self.0).into();
+        v
     }
 
     fn sections(&self) -> Vec<Section> {
         let r = &self.0;
-        let mut out = vec![
+        let line = |k: &SortedKey| {
+            vec![
+                k.shard.to_string(),
+                k.key.clone(),
+                k.shard_first_key.clone(),
+            ]
+        };
+        vec![
             Section::Grid {
                 title: "Shard keys in a sorted store".into(),
                 header: vec!["shard".into(), "key".into(), "shard-first key".into()],
-                rows: r
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        vec![
-                            k.shard.to_string(),
-                            k.key.clone(),
-                            k.shard_first_key.clone(),
-                        ]
-                    })
-                    .collect(),
+                rows: r.keys.iter().map(line).collect(),
             },
             Section::pairs(
                 "Key order",
@@ -225,9 +238,8 @@ impl Report for SortedView {
                     ("shard-first template", r.shard_first_template.clone()),
                 ],
             ),
-        ];
-        out.push(Section::Note(r.note.clone()));
-        out
+            Section::Note(sorted_note(r)),
+        ]
     }
 }
 

@@ -129,9 +129,9 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
                 ],
             ),
             Section::Note(if r.contiguous {
-                format!("WARNING: {}", html_text(&r.note))
+                format!("WARNING: {}", html_text(&placement::sorted_note(&r)))
             } else {
-                html_text(&r.note)
+                html_text(&placement::sorted_note(&r))
             }),
         ]));
     }

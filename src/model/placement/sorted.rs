@@ -44,8 +44,6 @@ pub struct SortedReport {
     pub shard_first_distinct_first_bytes: u64,
     /// Does byte order of the shard-first keys match shard order?
     pub shard_first_in_order: bool,
-    /// What the key order means for the shards, in words.
-    pub note: String,
 }
 
 impl SortedReport {
@@ -72,17 +70,6 @@ impl SortedReport {
             .windows(2)
             .all(|w| w[0].shard_first_key.as_bytes() < w[1].shard_first_key.as_bytes());
         let contiguous = !prefix.is_empty();
-        let note = if contiguous {
-            format!(
-                "all {shards} shard keys start with '{prefix}', so they sort next to each other and likely share one tablet \
-                 (one node) until the store splits it; put the shard number first: '{}' (pad {})",
-                first.template(),
-                first.pad()
-            )
-        } else {
-            "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
-                .to_string()
-        };
         Ok(SortedReport {
             template: t.to_string(),
             shards,
@@ -93,7 +80,6 @@ impl SortedReport {
             shard_first_pad: first.pad(),
             shard_first_distinct_first_bytes: first_bytes.len() as u64,
             shard_first_in_order: in_order,
-            note,
         })
     }
 
