@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::partitions::PartitionReport;
+use crate::model::partitions::{PartitionAssumption, PartitionReport};
 use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
 use crate::model::placement::{SortedKey, SortedReport, REDIS_SLOTS};
 use crate::model::store::StorePreset;
@@ -97,6 +97,24 @@ pub fn sorted_note(r: &SortedReport) -> String {
     } else {
         "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
             .to_string()
+    }
+}
+
+/// One assumption of the partition model, in words (`notes` in JSON).
+pub fn assumption_text(a: PartitionAssumption) -> &'static str {
+    match a {
+        PartitionAssumption::UniformHashing => {
+            "assumes each shard key hashes to a uniformly random partition, independently; \
+             adaptive capacity may later move busy items apart"
+        }
+        PartitionAssumption::PoissonLoads => {
+            "Poisson traffic: partition loads are independent Poisson(rate * k / S), \
+             so the cap chance is exact for each placement"
+        }
+        PartitionAssumption::BinomialLoadsUpperBound => {
+            "fixed traffic: partition loads are Binomial(rate, k / S) and treated as independent; \
+             multinomial counts are negatively associated, so the cap chance is an upper bound"
+        }
     }
 }
 
@@ -248,16 +266,20 @@ pub struct PartitionsView(pub PartitionReport);
 
 impl Report for PartitionsView {
     fn rows(&self) -> Vec<Value> {
+        // The assumptions are worded for people (JSON); CSV stays one flat row.
         let mut v = row(&self.0);
         if let Value::Object(m) = &mut v {
-            // Notes are prose for people; keep CSV one flat row.
-            m.remove("notes");
+            m.remove("assumptions");
         }
         vec![v]
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        // `assumptions` is the last field: its words take its place.
+        let mut v = self.rows().remove(0);
+        let notes = self.0.assumptions.iter().map(|&a| assumption_text(a));
+        v["notes"] = notes.collect();
+        v
     }
 
     fn sections(&self) -> Vec<Section> {
@@ -318,8 +340,9 @@ impl Report for PartitionsView {
                 format!("{}{ci}", fmt::prob(p)),
             ));
         }
+        let note = |&a: &PartitionAssumption| Section::Note(assumption_text(a).into());
         let mut out = vec![Section::pairs("Shards on hashed partitions", rows)];
-        out.extend(r.notes.iter().map(|n| Section::Note(n.clone())));
+        out.extend(r.assumptions.iter().map(note));
         out
     }
 }
