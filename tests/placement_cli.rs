@@ -4,6 +4,7 @@
 mod common;
 
 use common::{bad_input, json_of, shardplan};
+use serde_json::{json, Value};
 
 #[test]
 fn keys_from_stdin_as_tsv() {
@@ -255,4 +256,132 @@ fn cap_from_measure_sets_the_cap() {
         .assert()
         .code(2);
     assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("--cap-from-measure"));
+}
+
+/// `shardplan` with `line` split at spaces and `stdin`: its exit code,
+/// stdout parsed as JSON (`null` if it is not) and stderr.
+fn run(line: &str, stdin: &str) -> (i32, Value, String) {
+    let out = shardplan()
+        .args(line.split(' '))
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    (out.status.code().unwrap(), json, stderr)
+}
+
+/// A JSON object's field names, space-separated, in order.
+fn fields(v: &Value) -> String {
+    let names: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    names.join(" ")
+}
+
+#[test]
+fn keys_prose_and_field_order() {
+    // The model returns typed reads and warnings; the view words them into
+    // the same JSON fields, in the same places, with these exact words.
+    let crossslot = "MGET across slots fails with CROSSSLOT, so a read is";
+    let per_node = ", pipelined and grouped per node";
+    let spread = "keys --template reel:8841:likes:<shard> --nodes 3";
+    let (_, v, _) = run(&format!("{spread} --format json"), "");
+    assert!(fields(&v)
+        .ends_with("read_commands read_pipelines read_note suggested_template warnings inputs"));
+    let note = format!("{crossslot} 20 GETs{per_node} (3 pipelines in parallel)");
+    assert_eq!(v["read_note"], note);
+    let over = "NODE OVER ITS SHARE: node 2 of 3 holds 8 of 20 shards (40.0% of the writes), \
+                more than ceil(S/N) = 7 (35.0%)";
+    assert_eq!(v["warnings"], json!([over]));
+    // Exit 1, the keys on stdout (TSV, not JSON) and one line on stderr.
+    let failed = |text: &str| (1, Value::Null, format!("shardplan: check failed: {text}\n"));
+    let check = run(&format!("{spread} --check --format tsv"), "");
+    assert_eq!(check, failed(over));
+
+    let shared = "SHARED SLOT: 20 of 20 shard keys share a slot with another shard (slot 5809 holds 20, \
+                  100.0% of the writes); the hash tag {...} is hashed instead of the whole key, so those \
+                  shards' writes all go to one node. Fix: put the shard number inside the tag \
+                  (e.g. {reel:8841:<shard>}:likes) or drop the tag.";
+    let (_, v, _) = run(
+        "keys --template {reel:8841}:likes:<shard> --format json",
+        "",
+    );
+    let one_slot =
+        "all 20 keys share slot 5809: one MGET reads them, but every write goes to one node";
+    assert_eq!(v["read_note"], one_slot);
+    let fix = "suggested template: 'reel:8841:likes:<shard>' (no shared slot)";
+    assert_eq!(v["warnings"], json!([shared, fix]));
+    let check = run(
+        "keys --template {reel:8841}:likes:<shard> --check --format tsv",
+        "",
+    );
+    assert_eq!(check, failed(shared));
+
+    // reel:1444 and reel:4336 collide in slot 2 without a tag.
+    let keys = "reel:1444\nreel:4336\nreel:7\n";
+    let (_, v, _) = run("keys --stdin --nodes 2 --format json", keys);
+    let note =
+        format!("{crossslot} one MGET per slot: 2 commands{per_node} (1 pipelines in parallel)");
+    assert_eq!(v["read_note"], note);
+    let collide = "SHARED SLOT: 2 of 3 shard keys share a slot with another shard (slot 2 holds 2, \
+                   66.7% of the writes); their CRC16 values collide mod 16384, so those shards' writes \
+                   all go to one node. Fix: put the shard number inside the tag \
+                   (e.g. {reel:8841:<shard>}:likes) or drop the tag.";
+    let over = "NODE OVER ITS SHARE: node 0 of 2 holds 3 of 3 shards (100.0% of the writes), \
+                more than ceil(S/N) = 2 (66.7%)";
+    assert_eq!(v["warnings"], json!([collide, over]));
+    let check = run("keys --stdin --nodes 2 --check --format tsv", keys);
+    assert_eq!(check, failed(&format!("{collide}; {over}")));
+}
+
+#[test]
+fn sorted_and_partitions_prose() {
+    let sorted = "keys --store sorted --template reel#8841#likes#<shard>";
+    let (_, v, _) = run(&format!("{sorted} --format json"), "");
+    assert!(fields(&v).ends_with("shard_first_in_order note inputs"));
+    assert_eq!(
+        v["note"],
+        "all 20 shard keys start with 'reel#8841#likes#', so they sort next to each other and likely \
+         share one tablet (one node) until the store splits it; put the shard number first: \
+         '<shard>#reel#8841#likes' (pad 2)"
+    );
+    assert_eq!(
+        run(&format!("{sorted} --check --format csv"), "").2,
+        "shardplan: check failed: CONTIGUOUS KEYS: the 20 shard keys share the prefix \
+         'reel#8841#likes#' and likely sit in one tablet; use '<shard>#reel#8841#likes'\n"
+    );
+    let (_, v, _) = run(
+        "keys --store sorted --template <shard>#reel#8841#likes --format json",
+        "",
+    );
+    assert_eq!(
+        v["note"],
+        "the shard number comes first, so other counters' keys sort between the shards and they \
+         spread over the key range"
+    );
+
+    let uniform = "assumes each shard key hashes to a uniformly random partition, independently; \
+                   adaptive capacity may later move busy items apart";
+    let base = "partitions --shards 20 --partitions 20";
+    let (_, v, _) = run(&format!("{base} --format json"), "");
+    assert_eq!(v["notes"], json!([uniform]));
+    let load = format!("{base} --rate 14000 --cap 1000");
+    let (_, v, _) = run(&format!("{load} --format json"), "");
+    assert!(fields(&v).ends_with("p_partition_over_cap_ci95 notes inputs"));
+    let fixed =
+        "fixed traffic: partition loads are Binomial(rate, k / S) and treated as independent; \
+                 multinomial counts are negatively associated, so the cap chance is an upper bound";
+    assert_eq!(v["notes"], json!([uniform, fixed]));
+    let (_, v, _) = run(&format!("{load} --traffic poisson --format json"), "");
+    let poisson =
+        "Poisson traffic: partition loads are independent Poisson(rate * k / S), so the cap \
+                   chance is exact for each placement";
+    assert_eq!(v["notes"], json!([uniform, poisson]));
+    // CSV stays one flat row: no prose column.
+    let out = shardplan()
+        .args(load.split(' '))
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.starts_with("shards,") && !csv.contains("notes") && !csv.contains("assumptions"));
 }

@@ -11,7 +11,7 @@ use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store};
 use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
-use crate::views::placement::{KeysView, PartitionsView, SortedView, StoresView};
+use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView, StoresView};
 
 fn read_stdin_keys() -> anyhow::Result<Vec<Vec<u8>>> {
     let mut bytes = Vec::new();
@@ -123,7 +123,8 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         failures
     };
     if args.check && !failures.is_empty() {
-        anyhow::bail!("check failed: {}", failures.join("; "));
+        let lines: Vec<String> = failures.iter().map(warning_text).collect();
+        anyhow::bail!("check failed: {}", lines.join("; "));
     }
     Ok(())
 }

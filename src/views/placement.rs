@@ -1,35 +1,148 @@
 //! Where shard keys land: Redis Cluster slots and nodes, sorted-store key
 //! order, partitions of a hashed store, and the store presets.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use crate::model::partitions::PartitionReport;
-use crate::model::placement::{KeysReport, SortedReport};
+use crate::model::partitions::{PartitionAssumption, PartitionReport};
+use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
+use crate::model::placement::{SortedKey, SortedReport, REDIS_SLOTS};
 use crate::model::store::StorePreset;
 use crate::output::{fmt, row, Report, Section};
 
-/// Keys in a Redis Cluster: slot and node per key.
-/// `keys` for Redis Cluster.
+/// How a read of the total is served, in words (`read_note` in JSON).
+pub fn read_note(read: &ClusterRead) -> String {
+    let grouped = |pipelines: &Option<u64>| match pipelines {
+        Some(n) => format!(", pipelined and grouped per node ({n} pipelines in parallel)"),
+        None => String::new(),
+    };
+    match read {
+        ClusterRead::OneSlot { keys, slot } => format!(
+            "all {keys} keys share slot {slot}: one MGET reads them, but every write goes to one node"
+        ),
+        ClusterRead::GetPerKey { gets, pipelines } => format!(
+            "MGET across slots fails with CROSSSLOT, so a read is {gets} GETs{}",
+            grouped(pipelines)
+        ),
+        ClusterRead::MgetPerSlot { mgets, pipelines } => format!(
+            "MGET across slots fails with CROSSSLOT, so a read is one MGET per slot: {mgets} commands{}",
+            grouped(pipelines)
+        ),
+    }
+}
+
+/// One placement warning as the loud line `--check` and the views print.
+pub fn warning_text(w: &PlacementWarning) -> String {
+    match w {
+        PlacementWarning::SharedSlot {
+            shards,
+            of,
+            slot,
+            slot_shards,
+            share,
+            by_hash_tag,
+        } => {
+            let why = if *by_hash_tag {
+                "the hash tag {...} is hashed instead of the whole key".to_string()
+            } else {
+                format!("their CRC16 values collide mod {REDIS_SLOTS}")
+            };
+            format!(
+                "SHARED SLOT: {shards} of {of} shard keys share a slot with another shard (slot {slot} holds \
+                 {slot_shards}, {:.1}% of the writes); {why}, so those shards' writes all go to one node. \
+                 Fix: put the shard number inside the tag (e.g. {{reel:8841:<shard>}}:likes) or drop the tag.",
+                100.0 * share
+            )
+        }
+        PlacementWarning::NodeOverShare {
+            node,
+            nodes,
+            shards,
+            of,
+            share,
+            fair_shards,
+            fair_share,
+        } => format!(
+            "NODE OVER ITS SHARE: node {node} of {nodes} holds {shards} of {of} shards ({:.1}% of the writes), \
+             more than ceil(S/N) = {fair_shards} ({:.1}%)",
+            100.0 * share,
+            100.0 * fair_share
+        ),
+        PlacementWarning::ContiguousKeys {
+            shards,
+            prefix,
+            shard_first_template,
+        } => format!(
+            "CONTIGUOUS KEYS: the {shards} shard keys share the prefix '{prefix}' and likely sit in one tablet; \
+             use '{shard_first_template}'"
+        ),
+    }
+}
+
+/// A Redis Cluster placement's warnings (`warnings` in JSON): each
+/// `--check` failure, then the suggested template if there is one.
+pub fn keys_warnings(r: &KeysReport) -> Vec<String> {
+    let fix = |t: &String| format!("suggested template: '{t}' (no shared slot)");
+    let lines = r.warnings.iter().map(warning_text);
+    lines.chain(r.suggested_template.iter().map(fix)).collect()
+}
+
+/// What a sorted store's key order means for the shards (`note` in JSON).
+pub fn sorted_note(r: &SortedReport) -> String {
+    if r.contiguous {
+        format!(
+            "all {} shard keys start with '{}', so they sort next to each other and likely share one tablet \
+             (one node) until the store splits it; put the shard number first: '{}' (pad {})",
+            r.shards, r.shared_prefix, r.shard_first_template, r.shard_first_pad
+        )
+    } else {
+        "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
+            .to_string()
+    }
+}
+
+/// One assumption of the partition model, in words (`notes` in JSON).
+pub fn assumption_text(a: PartitionAssumption) -> &'static str {
+    match a {
+        PartitionAssumption::UniformHashing => {
+            "assumes each shard key hashes to a uniformly random partition, independently; \
+             adaptive capacity may later move busy items apart"
+        }
+        PartitionAssumption::PoissonLoads => {
+            "Poisson traffic: partition loads are independent Poisson(rate * k / S), \
+             so the cap chance is exact for each placement"
+        }
+        PartitionAssumption::BinomialLoadsUpperBound => {
+            "fixed traffic: partition loads are Binomial(rate, k / S) and treated as independent; \
+             multinomial counts are negatively associated, so the cap chance is an upper bound"
+        }
+    }
+}
+
+/// `keys` for Redis Cluster: slot and node per key.
 pub struct KeysView(pub KeysReport);
 
 impl Report for KeysView {
     fn rows(&self) -> Vec<Value> {
-        // CSV/TSV: one line per key.
-        self.0
-            .keys
-            .iter()
-            .map(|k| {
-                let mut v = serde_json::json!({"key": k.key, "slot": k.slot});
-                if let Some(n) = k.node {
-                    v["node"] = n.into();
-                }
-                v
-            })
-            .collect()
+        // CSV/TSV: one line per key, its node only when there are nodes.
+        let line = |k: &KeyPlacement| match k.node {
+            Some(n) => json!({"key": k.key, "slot": k.slot, "node": n}),
+            None => json!({"key": k.key, "slot": k.slot}),
+        };
+        self.0.keys.iter().map(line).collect()
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        let r = &self.0;
+        // The typed read and warnings become their words, in their places.
+        let words = |(k, v): (String, Value)| match k.as_str() {
+            "read" => ("read_note".into(), read_note(&r.read).into()),
+            "warnings" => (k, keys_warnings(r).into()),
+            _ => (k, v),
+        };
+        match row(r) {
+            Value::Object(m) => Value::Object(m.into_iter().map(words).collect()),
+            v => v,
+        }
     }
 
     fn tsv(&self) -> Option<Vec<u8>> {
@@ -98,11 +211,10 @@ impl Report for KeysView {
                 ),
             ));
         }
-        summary.push(("read", r.read_note.clone()));
+        summary.push(("read", read_note(&r.read)));
+        let warning = |w| Section::Note(format!("WARNING: {w}"));
         let mut out = vec![keys, Section::pairs("Placement", summary)];
-        for w in &r.warnings {
-            out.push(Section::Note(format!("WARNING: {w}")));
-        }
+        out.extend(keys_warnings(r).into_iter().map(warning));
         out
     }
 }
@@ -116,26 +228,25 @@ impl Report for SortedView {
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        let mut v = row(&self.0);
+        v["note"] = sorted_note(&self.0).into();
+        v
     }
 
     fn sections(&self) -> Vec<Section> {
         let r = &self.0;
-        let mut out = vec![
+        let line = |k: &SortedKey| {
+            vec![
+                k.shard.to_string(),
+                k.key.clone(),
+                k.shard_first_key.clone(),
+            ]
+        };
+        vec![
             Section::Grid {
                 title: "Shard keys in a sorted store".into(),
                 header: vec!["shard".into(), "key".into(), "shard-first key".into()],
-                rows: r
-                    .keys
-                    .iter()
-                    .map(|k| {
-                        vec![
-                            k.shard.to_string(),
-                            k.key.clone(),
-                            k.shard_first_key.clone(),
-                        ]
-                    })
-                    .collect(),
+                rows: r.keys.iter().map(line).collect(),
             },
             Section::pairs(
                 "Key order",
@@ -145,9 +256,8 @@ impl Report for SortedView {
                     ("shard-first template", r.shard_first_template.clone()),
                 ],
             ),
-        ];
-        out.push(Section::Note(r.note.clone()));
-        out
+            Section::Note(sorted_note(r)),
+        ]
     }
 }
 
@@ -156,16 +266,20 @@ pub struct PartitionsView(pub PartitionReport);
 
 impl Report for PartitionsView {
     fn rows(&self) -> Vec<Value> {
+        // The assumptions are worded for people (JSON); CSV stays one flat row.
         let mut v = row(&self.0);
         if let Value::Object(m) = &mut v {
-            // Notes are prose for people; keep CSV one flat row.
-            m.remove("notes");
+            m.remove("assumptions");
         }
         vec![v]
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        // `assumptions` is the last field: its words take its place.
+        let mut v = self.rows().remove(0);
+        let notes = self.0.assumptions.iter().map(|&a| assumption_text(a));
+        v["notes"] = notes.collect();
+        v
     }
 
     fn sections(&self) -> Vec<Section> {
@@ -226,8 +340,9 @@ impl Report for PartitionsView {
                 format!("{}{ci}", fmt::prob(p)),
             ));
         }
+        let note = |&a: &PartitionAssumption| Section::Note(assumption_text(a).into());
         let mut out = vec![Section::pairs("Shards on hashed partitions", rows)];
-        out.extend(r.notes.iter().map(|n| Section::Note(n.clone())));
+        out.extend(r.assumptions.iter().map(note));
         out
     }
 }

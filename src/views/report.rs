@@ -11,13 +11,13 @@ use crate::model::read_cost::ReadCost;
 use crate::model::store::Store;
 use crate::output::markdown::MarkdownExporter;
 use crate::output::{fmt, Exporter, Report, Section};
-use crate::views::inputs;
 use crate::views::reads::read_cost_section;
 use crate::views::risk::{SweepRow, SweepView};
 use crate::views::simulate::SimulateReport;
 use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 use crate::views::Sections;
+use crate::views::{inputs, placement};
 
 /// The file names inside the report folder.
 pub const REPORT_FILE: &str = "report.md";
@@ -130,9 +130,9 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
                 ],
             ),
             Section::Note(if r.contiguous {
-                format!("WARNING: {}", html_text(&r.note))
+                format!("WARNING: {}", html_text(&placement::sorted_note(&r)))
             } else {
-                html_text(&r.note)
+                html_text(&placement::sorted_note(&r))
             }),
         ]));
     }
@@ -163,17 +163,18 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
     }
     rows.push((
         "commands per read of the total",
-        format!("{} ({})", r.read_commands, r.read_note),
+        format!("{} ({})", r.read_commands, placement::read_note(&r.read)),
     ));
     let mut out = vec![Section::pairs("Redis Cluster key placement", rows)];
-    if r.warnings.is_empty() {
+    let warnings = placement::keys_warnings(&r);
+    if warnings.is_empty() {
         out.push(Section::Note(
             "No placement warnings: no two shards share a slot and no master carries more than its share."
                 .into(),
         ));
     }
     out.extend(
-        r.warnings
+        warnings
             .iter()
             .map(|w| Section::Note(format!("WARNING: {}", html_text(w)))),
     );

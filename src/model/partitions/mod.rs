@@ -56,6 +56,22 @@ pub enum Method {
     MonteCarlo,
 }
 
+/// An assumption behind a [`PartitionReport`]'s figures; the view words it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartitionAssumption {
+    /// Each shard key hashes to a uniformly random partition, independently;
+    /// adaptive capacity (not modelled) may later move busy items apart.
+    UniformHashing,
+    /// Poisson traffic: partition loads are independent Poisson(rate k / S),
+    /// so the cap chance is exact for each placement.
+    PoissonLoads,
+    /// Fixed traffic: partition loads are Binomial(rate, k / S), treated as
+    /// independent; multinomial counts are negatively associated, so the
+    /// cap chance is an upper bound.
+    BinomialLoadsUpperBound,
+}
+
 /// Writes a second against a per-partition cap.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PartitionLoad {
@@ -160,20 +176,11 @@ impl PartitionPlan {
             }
         };
 
-        let mut notes = vec![
-            "assumes each shard key hashes to a uniformly random partition, independently; \
-             adaptive capacity may later move busy items apart"
-                .to_string(),
-        ];
+        let mut assumptions = vec![PartitionAssumption::UniformHashing];
         if let Some(l) = &self.load {
-            notes.push(match l.traffic {
-                TrafficModel::Poisson => "Poisson traffic: partition loads are independent \
-                    Poisson(rate * k / S), so the cap chance is exact for each placement"
-                    .to_string(),
-                TrafficModel::Fixed => "fixed traffic: partition loads are Binomial(rate, k / S) \
-                    and treated as independent; multinomial counts are negatively associated, \
-                    so the cap chance is an upper bound"
-                    .to_string(),
+            assumptions.push(match l.traffic {
+                TrafficModel::Poisson => PartitionAssumption::PoissonLoads,
+                TrafficModel::Fixed => PartitionAssumption::BinomialLoadsUpperBound,
             });
         }
         let mc = method == Method::MonteCarlo;
@@ -202,7 +209,7 @@ impl PartitionPlan {
                 }
                 _ => None,
             },
-            notes,
+            assumptions,
         }
     }
 }
@@ -249,7 +256,7 @@ pub struct PartitionReport {
     /// 95% confidence interval when Monte Carlo (mean +- 1.96 SE, clipped to [0, 1]).
     pub p_partition_over_cap_ci95: Option<[f64; 2]>,
     /// The model's assumptions, printed under the figures.
-    pub notes: Vec<String>,
+    pub assumptions: Vec<PartitionAssumption>,
 }
 
 #[cfg(test)]

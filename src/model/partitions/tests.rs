@@ -155,3 +155,26 @@ fn input_errors() {
         "cap"
     );
 }
+
+#[test]
+fn assumptions_follow_the_traffic() {
+    let plan = PartitionPlan::new(4, 4).unwrap();
+    let r = plan.evaluate();
+    assert_eq!(r.assumptions, [PartitionAssumption::UniformHashing]);
+    for (traffic, loads) in [
+        (
+            TrafficModel::Fixed,
+            PartitionAssumption::BinomialLoadsUpperBound,
+        ),
+        (TrafficModel::Poisson, PartitionAssumption::PoissonLoads),
+    ] {
+        let r = plan
+            .clone()
+            .with_load(100.0, 50.0, traffic)
+            .unwrap()
+            .evaluate();
+        assert_eq!(r.assumptions, [PartitionAssumption::UniformHashing, loads]);
+    }
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["assumptions"], serde_json::json!(["uniform_hashing"]));
+}

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::cluster::Cluster;
-use super::slots::{hash_tag, key_slot, REDIS_SLOTS};
+use super::findings::{ClusterRead, PlacementWarning};
+use super::slots::{hash_tag, key_slot};
 use super::template::ShardTemplate;
 use crate::error::{ParamError, ParamResult};
 
@@ -65,12 +66,12 @@ pub struct KeysReport {
     pub read_commands: u64,
     /// Pipelines per read: the commands grouped per node, sent in parallel.
     pub read_pipelines: Option<u64>,
-    /// How a read of the total is served, in words.
-    pub read_note: String,
+    /// How a read of the total is served.
+    pub read: ClusterRead,
     /// A template that avoids a shared slot, when the given one shares.
     pub suggested_template: Option<String>,
-    /// Loud notes for the user: shared slots, a node over its share.
-    pub warnings: Vec<String>,
+    /// What `--check` fails on: shared slots, a node over its share.
+    pub warnings: Vec<PlacementWarning>,
 }
 
 impl KeysReport {
@@ -142,24 +143,21 @@ impl KeysReport {
         let fair_node_share = nodes.map(|n| s.div_ceil(u64::from(n)) as f64 / s as f64);
         let distinct_nodes = cluster.as_ref().map(|_| per_node.len() as u64);
 
-        let read_note = if distinct_slots == 1 && s > 1 {
-            format!(
-                "all {s} keys share slot {busiest_slot}: one MGET reads them, but every write goes to one node"
-            )
+        let read = if distinct_slots == 1 && s > 1 {
+            ClusterRead::OneSlot {
+                keys: s,
+                slot: busiest_slot as u16,
+            }
         } else if distinct_slots == s {
-            format!(
-                "MGET across slots fails with CROSSSLOT, so a read is {s} GETs{}",
-                distinct_nodes.map_or(String::new(), |n| format!(
-                    ", pipelined and grouped per node ({n} pipelines in parallel)"
-                ))
-            )
+            ClusterRead::GetPerKey {
+                gets: s,
+                pipelines: distinct_nodes,
+            }
         } else {
-            format!(
-                "MGET across slots fails with CROSSSLOT, so a read is one MGET per slot: {distinct_slots} commands{}",
-                distinct_nodes.map_or(String::new(), |n| format!(
-                    ", pipelined and grouped per node ({n} pipelines in parallel)"
-                ))
-            )
+            ClusterRead::MgetPerSlot {
+                mgets: distinct_slots,
+                pipelines: distinct_nodes,
+            }
         };
 
         let mut report = KeysReport {
@@ -179,59 +177,54 @@ impl KeysReport {
             fair_node_share,
             read_commands: distinct_slots,
             read_pipelines: distinct_nodes,
-            read_note,
+            read,
             suggested_template: None,
             warnings: Vec::new(),
         };
         if shards_sharing_a_slot > 0 {
             report.suggested_template = template.and_then(suggest_fix);
         }
-        report.warnings = report.check_failures();
-        if let Some(fix) = &report.suggested_template {
-            report
-                .warnings
-                .push(format!("suggested template: '{fix}' (no shared slot)"));
-        }
+        report.warnings = report.find_warnings();
         Ok(report)
     }
 
     /// Why this scheme fails `--check`: two shards in one slot, or a node
     /// carrying more than ceil(S / N) / S of the writes. Empty means pass.
-    pub fn check_failures(&self) -> Vec<String> {
+    /// The same list as [`KeysReport::warnings`].
+    pub fn check_failures(&self) -> Vec<PlacementWarning> {
+        self.warnings.clone()
+    }
+
+    fn find_warnings(&self) -> Vec<PlacementWarning> {
         let mut out = Vec::new();
         if self.shards_sharing_a_slot > 0 {
-            let tag_hint = if self.keys.iter().any(|k| k.hash_tag.is_some()) {
-                "the hash tag {...} is hashed instead of the whole key".to_string()
-            } else {
-                format!("their CRC16 values collide mod {REDIS_SLOTS}")
-            };
-            out.push(format!(
-                "SHARED SLOT: {} of {} shard keys share a slot with another shard (slot {} holds {}, {:.1}% of the writes); \
-                 {tag_hint}, so those shards' writes all go to one node. \
-                 Fix: put the shard number inside the tag (e.g. {{reel:8841:<shard>}}:likes) or drop the tag.",
-                self.shards_sharing_a_slot,
-                self.shards,
-                self.busiest_slot,
-                self.busiest_slot_shards,
-                100.0 * self.busiest_slot_share,
-            ));
+            out.push(PlacementWarning::SharedSlot {
+                shards: self.shards_sharing_a_slot,
+                of: self.shards,
+                slot: self.busiest_slot,
+                slot_shards: self.busiest_slot_shards,
+                share: self.busiest_slot_share,
+                by_hash_tag: self.keys.iter().any(|k| k.hash_tag.is_some()),
+            });
         }
-        if let (Some(n), Some(node), Some(count), Some(share), Some(fair)) = (
+        if let (Some(nodes), Some(node), Some(shards), Some(share), Some(fair_share)) = (
             self.nodes,
             self.busiest_node,
             self.busiest_node_shards,
             self.busiest_node_share,
             self.fair_node_share,
         ) {
-            let fair_shards = self.shards.div_ceil(u64::from(n));
-            if count > fair_shards {
-                out.push(format!(
-                    "NODE OVER ITS SHARE: node {node} of {n} holds {count} of {} shards ({:.1}% of the writes), \
-                     more than ceil(S/N) = {fair_shards} ({:.1}%)",
-                    self.shards,
-                    100.0 * share,
-                    100.0 * fair,
-                ));
+            let fair_shards = self.shards.div_ceil(u64::from(nodes));
+            if shards > fair_shards {
+                out.push(PlacementWarning::NodeOverShare {
+                    node,
+                    nodes,
+                    shards,
+                    of: self.shards,
+                    share,
+                    fair_shards,
+                    fair_share,
+                });
             }
         }
         out
@@ -272,13 +265,39 @@ mod tests {
         assert_eq!(r.busiest_node_share, Some(1.0));
         assert_eq!(r.read_commands, 1);
         assert_eq!(
+            r.read,
+            ClusterRead::OneSlot {
+                keys: 20,
+                slot: 5809
+            }
+        );
+        assert_eq!(
             r.suggested_template.as_deref(),
             Some("reel:8841:likes:<shard>")
         );
-        let f = r.check_failures();
-        assert_eq!(f.len(), 2);
-        assert!(f[0].starts_with("SHARED SLOT: 20 of 20"));
-        assert!(f[1].starts_with("NODE OVER ITS SHARE: node 1 of 3 holds 20 of 20"));
+        assert_eq!(
+            r.check_failures(),
+            [
+                PlacementWarning::SharedSlot {
+                    shards: 20,
+                    of: 20,
+                    slot: 5809,
+                    slot_shards: 20,
+                    share: 1.0,
+                    by_hash_tag: true,
+                },
+                PlacementWarning::NodeOverShare {
+                    node: 1,
+                    nodes: 3,
+                    shards: 20,
+                    of: 20,
+                    share: 1.0,
+                    fair_shards: 7,
+                    fair_share: 0.35,
+                },
+            ]
+        );
+        assert_eq!(r.warnings, r.check_failures());
     }
 
     #[test]
@@ -291,6 +310,14 @@ mod tests {
         assert_eq!(r.distinct_slots, 20);
         assert_eq!(r.shards_sharing_a_slot, 0);
         assert_eq!(r.read_commands, 20);
+        assert_eq!(
+            r.read,
+            ClusterRead::GetPerKey {
+                gets: 20,
+                pipelines: Some(3)
+            }
+        );
+        assert_eq!(r.suggested_template, None);
         assert_eq!(r.fair_node_share, Some(7.0 / 20.0));
         let per_node: Vec<u64> = (0..3)
             .map(|n| r.keys.iter().filter(|k| k.node == Some(n)).count() as u64)
@@ -339,9 +366,26 @@ mod tests {
         let f = r.check_failures();
         assert_eq!(f.len(), 1);
         assert!(
-            f[0].contains("; their CRC16 values collide mod 16384, so those"),
-            "{}",
-            f[0]
+            matches!(
+                f[0],
+                PlacementWarning::SharedSlot {
+                    shards: 2,
+                    of: 2,
+                    by_hash_tag: false,
+                    ..
+                }
+            ),
+            "{f:?}"
+        );
+        // Three keys, two of them in one slot: one MGET per slot.
+        let three = [pair[0].clone(), pair[1].clone(), b"other".to_vec()];
+        let r = KeysReport::from_keys(&three, Some(2)).unwrap();
+        assert_eq!(
+            r.read,
+            ClusterRead::MgetPerSlot {
+                mgets: 2,
+                pipelines: r.distinct_nodes
+            }
         );
     }
 }

@@ -8,12 +8,14 @@
 //! order, so shard keys that share a prefix sit in one tablet.
 
 mod cluster;
+mod findings;
 mod keys;
 mod slots;
 mod sorted;
 mod template;
 
 pub use cluster::{cluster_create_ranges, Cluster, SlotRange};
+pub use findings::{ClusterRead, PlacementWarning};
 pub use keys::{KeyPlacement, KeysReport};
 pub use slots::{crc16, hash_tag, hashed_part, key_slot, REDIS_SLOTS};
 pub use sorted::{SortedKey, SortedReport};

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::findings::PlacementWarning;
 use super::template::{ShardTemplate, SHARD_PLACEHOLDER};
 use crate::error::ParamResult;
 
@@ -43,8 +44,6 @@ pub struct SortedReport {
     pub shard_first_distinct_first_bytes: u64,
     /// Does byte order of the shard-first keys match shard order?
     pub shard_first_in_order: bool,
-    /// What the key order means for the shards, in words.
-    pub note: String,
 }
 
 impl SortedReport {
@@ -71,17 +70,6 @@ impl SortedReport {
             .windows(2)
             .all(|w| w[0].shard_first_key.as_bytes() < w[1].shard_first_key.as_bytes());
         let contiguous = !prefix.is_empty();
-        let note = if contiguous {
-            format!(
-                "all {shards} shard keys start with '{prefix}', so they sort next to each other and likely share one tablet \
-                 (one node) until the store splits it; put the shard number first: '{}' (pad {})",
-                first.template(),
-                first.pad()
-            )
-        } else {
-            "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
-                .to_string()
-        };
         Ok(SortedReport {
             template: t.to_string(),
             shards,
@@ -92,17 +80,18 @@ impl SortedReport {
             shard_first_pad: first.pad(),
             shard_first_distinct_first_bytes: first_bytes.len() as u64,
             shard_first_in_order: in_order,
-            note,
         })
     }
 
-    /// `--check` for sorted stores: shard keys sharing a prefix fail.
-    pub fn check_failures(&self) -> Vec<String> {
+    /// `--check` for sorted stores: shard keys sharing a prefix fail with
+    /// [`PlacementWarning::ContiguousKeys`]. Empty means pass.
+    pub fn check_failures(&self) -> Vec<PlacementWarning> {
         if self.contiguous {
-            vec![format!(
-                "CONTIGUOUS KEYS: the {} shard keys share the prefix '{}' and likely sit in one tablet; use '{}'",
-                self.shards, self.shared_prefix, self.shard_first_template
-            )]
+            vec![PlacementWarning::ContiguousKeys {
+                shards: self.shards,
+                prefix: self.shared_prefix.clone(),
+                shard_first_template: self.shard_first_template.clone(),
+            }]
         } else {
             Vec::new()
         }
@@ -124,7 +113,14 @@ mod tests {
         assert_eq!(r.keys[7].shard_first_key, "07#reel#8841#likes");
         assert!(r.shard_first_in_order);
         assert_eq!(r.shard_first_distinct_first_bytes, 2);
-        assert_eq!(r.check_failures().len(), 1);
+        assert_eq!(
+            r.check_failures(),
+            [PlacementWarning::ContiguousKeys {
+                shards: 20,
+                prefix: "reel#8841#likes#".into(),
+                shard_first_template: "<shard>#reel#8841#likes".into(),
+            }]
+        );
 
         let f = ShardTemplate::new("<shard>#reel#8841#likes", 2).unwrap();
         let r = SortedReport::from_template(&f, 20).unwrap();
