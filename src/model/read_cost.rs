@@ -67,8 +67,8 @@ pub struct ReadCost {
 }
 
 impl ReadPlan {
-    /// Checks the inputs; errors name `--views`, `--servers`,
-    /// `--cache-seconds`, `--batch-size` and `--read-cap`.
+    /// Checks the inputs; errors name the parameters `views`, `servers`,
+    /// `cache_seconds`, `batch_size` and `read_cap`.
     pub fn new(
         views: f64,
         servers: u64,

@@ -61,8 +61,8 @@ pub fn shards_for(peak: f64, safe: f64) -> u64 {
 }
 
 impl SizingPlan {
-    /// Checks the inputs; errors name `--peak`, `--cap`, `--safe` and
-    /// `--headroom` (a peak that needs more shards than supported names `--peak`).
+    /// Checks the inputs; errors name the parameters `peak`, `cap`, `safe` and
+    /// `headroom` (a peak that needs more shards than supported names `peak`).
     pub fn new(peak: f64, cap: f64, safe: SafeRate) -> ParamResult<Self> {
         validate::rate("peak", peak)?;
         validate::rate("cap", cap)?;

@@ -95,7 +95,7 @@ pub struct PartitionPlan {
 
 impl PartitionPlan {
     /// `shards` shard keys over `partitions` partitions, without a load, seed 1.
-    /// Errors name `--shards` and `--partitions`.
+    /// Errors name the parameters `shards` and `partitions`.
     pub fn new(shards: u64, partitions: u64) -> ParamResult<Self> {
         Ok(PartitionPlan {
             shards: validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?,
@@ -126,7 +126,7 @@ impl PartitionPlan {
     }
 
     /// Placements Monte Carlo samples, instead of the default of
-    /// [`PartitionPlan::trials`]. Errors name `--trials`.
+    /// [`PartitionPlan::trials`]. Errors name the parameters `trials`.
     pub fn with_trials(mut self, trials: u64) -> ParamResult<Self> {
         self.trials = Some(validate::count(
             "trials",

@@ -72,7 +72,7 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// A cluster of `nodes` masters. Errors name `--nodes`.
+    /// A cluster of `nodes` masters. Errors name the parameters `nodes`.
     pub fn new(nodes: u32) -> ParamResult<Self> {
         Ok(Cluster {
             ranges: cluster_create_ranges(nodes)?,

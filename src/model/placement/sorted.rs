@@ -48,7 +48,7 @@ pub struct SortedReport {
 
 impl SortedReport {
     /// Expand `template` for shards `0..shards` and check their key order.
-    /// Errors name `--shards`.
+    /// Errors name the parameters `shards`.
     pub fn from_template(template: &ShardTemplate, shards: u64) -> ParamResult<Self> {
         let shards =
             crate::model::validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;

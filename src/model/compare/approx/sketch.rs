@@ -51,7 +51,7 @@ pub struct CountMinSize {
 
 impl CountMinSize {
     /// The dimensions for error share `epsilon` and failure probability `delta`
-    /// (errors name `--epsilon` and `--delta`).
+    /// (errors name the parameters `epsilon` and `delta`).
     pub fn new(epsilon: f64, delta: f64) -> ParamResult<Self> {
         validate::probability_open("epsilon", epsilon)?;
         validate::probability_open("delta", delta)?;
