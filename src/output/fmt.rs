@@ -21,7 +21,9 @@ pub fn num(x: f64) -> String {
     if !x.is_finite() {
         return x.to_string();
     }
-    if x.abs() >= 1e15 {
+    // Beyond a trillion, separators stop helping a reader (a conflict
+    // storm or a fleet's yearly total): scientific notation.
+    if x.abs() >= 1e12 {
         return format!("{x:.3e}");
     }
     if x.fract() == 0.0 {
@@ -101,6 +103,17 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// A run's length in its largest whole unit: "4 h", "90 min" or "45 s".
+pub fn run_length(seconds: f64) -> String {
+    if seconds >= 3600.0 && seconds % 3600.0 == 0.0 {
+        format!("{} h", num(seconds / 3600.0))
+    } else if seconds >= 60.0 && seconds % 60.0 == 0.0 {
+        format!("{} min", num(seconds / 60.0))
+    } else {
+        format!("{} s", num(seconds))
+    }
+}
+
 /// As [`duration`], with the seconds beside whole hours: "4 h (14,400 s)".
 pub fn duration_long(seconds: f64) -> String {
     if seconds >= 3600.0 && (seconds / 3600.0).fract() == 0.0 {
@@ -140,6 +153,8 @@ mod tests {
         assert_eq!(num(-5.0), "-5");
         assert_eq!(num(1_999.97), "2,000.0");
         assert_eq!(num(1e15), "1.000e15");
+        assert_eq!(num(1.5e12), "1.500e12");
+        assert_eq!(num(999_999_999_999.0), "999,999,999,999");
         assert_eq!(num(1e300), "1.000e300");
         assert_eq!(num(-12_345.44), "-12,345.4");
     }
@@ -159,6 +174,9 @@ mod tests {
         assert_eq!(duration_long(14_400.0), "4 h (14,400 s)");
         assert_eq!(duration(90.0), "90 s");
         assert_eq!(duration_long(5400.0), "5,400 s");
+        assert_eq!(run_length(14_400.0), "4 h");
+        assert_eq!(run_length(5_400.0), "90 min");
+        assert_eq!(run_length(45.0), "45 s");
         let ln = 1.347f64.ln() - 377.0 * std::f64::consts::LN_10;
         assert_eq!(
             probability(Probability::from_ln(ln), Underflow::Starred),

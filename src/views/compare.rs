@@ -6,8 +6,8 @@ pub mod words;
 use serde_json::Value;
 
 use crate::model::compare::strategies::{Comparison, StrategyRow};
+use crate::output::fmt::{num, run_length};
 use crate::output::{fmt, row, Report, Section};
-use words::{num, run_length};
 
 /// `compare`'s report: the rows plus what the tables need.
 pub struct CompareReport {

@@ -2,28 +2,7 @@
 //! the figure formats they use.
 
 use crate::model::compare::verdict::{CountError, Fit, Verdict};
-use crate::output::fmt;
-
-/// A figure for a verdict: [`fmt::num`] below 1e12, else scientific (a
-/// conflict storm can make huge numbers).
-pub fn num(x: f64) -> String {
-    if x.is_finite() && x.abs() < 1e12 {
-        fmt::num(x)
-    } else {
-        format!("{x:.3e}")
-    }
-}
-
-/// "4 h", "90 min" or "45 s".
-pub fn run_length(seconds: f64) -> String {
-    if seconds >= 3600.0 && seconds % 3600.0 == 0.0 {
-        format!("{} h", num(seconds / 3600.0))
-    } else if seconds >= 60.0 && seconds % 60.0 == 0.0 {
-        format!("{} min", num(seconds / 60.0))
-    } else {
-        format!("{} s", num(seconds))
-    }
-}
+use crate::output::fmt::{self, num, run_length};
 
 /// A share as a percentage, up to 4 decimals: 0.008125 -> "0.8125%".
 fn pct(x: f64) -> String {
@@ -211,9 +190,6 @@ mod tests {
         assert_eq!(small(12.5), "12.5");
         assert_eq!(small(17_330.4), "17,330");
         assert_eq!(num(2e12), "2.000e12");
-        assert_eq!(run_length(14_400.0), "4 h");
-        assert_eq!(run_length(5_400.0), "90 min");
-        assert_eq!(run_length(45.0), "45 s");
     }
 
     #[test]
