@@ -2,15 +2,13 @@
 //! `compare::approx`: a HyperLogLog built here against 1.04 / sqrt(m), and
 //! real Count-Min sketches against the Markov false-raise bound.
 
+use rand::RngExt;
 use shardplan::model::compare::approx::*;
+use shardplan::model::rng::chunk_rng;
+use shardplan::model::zipf::Zipf;
 
 /// SplitMix64's finaliser: a well-mixed 64-bit hash of a distinct id.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use shardplan::model::rng::mix64 as mix;
 
 /// The raw HyperLogLog estimate with 2^p registers (Flajolet et al. 2007,
 /// Fig. 3): register = max rank of the first 1-bit after the p index bits;
@@ -105,4 +103,54 @@ fn random_stream_is_reproducible() {
     let a = simulate_count_min_false_raises(&i, 3, 9).unwrap();
     let b = simulate_count_min_false_raises(&i, 3, 9).unwrap();
     assert_eq!(a, b);
+}
+
+/// The false raises of real sketches: builds `trials` Count-Min sketches
+/// (fully random column per reel and row, one stream per trial:
+/// [`chunk_rng`]`(seed, trial)`),
+/// adds the hot reel's peak and every fleet reel's Zipf rate, and counts
+/// the reels below the threshold whose estimate (the minimum over rows)
+/// reaches it. Returns the mean over trials. This checks how loose the
+/// Markov bound of `count_min_detection` is: with one viral reel a cold
+/// reel is raised only if it shares the viral reel's cell in all d rows.
+fn simulate_count_min_false_raises(
+    inputs: &ApproxInputs,
+    trials: u64,
+    seed: u64,
+) -> Result<f64, shardplan::error::ParamError> {
+    use rayon::prelude::*;
+    inputs.validate()?;
+    shardplan::model::validate::count("trials", trials, 10_000)?;
+    let size = CountMinSize::new(inputs.epsilon, inputs.delta)?;
+    let (w, d) = (size.width as usize, size.depth as usize);
+    // Reel 0 is the viral reel; 1.. the fleet by rank.
+    let mut rates = vec![inputs.rate];
+    rates.extend(Zipf::new(inputs.reels, inputs.zipf_s).rates(inputs.fleet_rate()));
+    let raised: u64 = (0..trials)
+        .into_par_iter()
+        .map(|t| {
+            let stream = chunk_rng(seed, t);
+            let mut cells = vec![0.0f64; w * d];
+            let mut rng = stream.clone();
+            for &r in &rates {
+                for row in 0..d {
+                    cells[row * w + rng.random_range(0..w)] += r;
+                }
+            }
+            // Replay the same stream: each reel reads the cells it was added to.
+            let mut rng = stream;
+            let mut raised = 0u64;
+            for (i, &r) in rates.iter().enumerate() {
+                let mut estimate = f64::INFINITY;
+                for row in 0..d {
+                    estimate = estimate.min(cells[row * w + rng.random_range(0..w)]);
+                }
+                if i > 0 && r < inputs.threshold && estimate >= inputs.threshold {
+                    raised += 1;
+                }
+            }
+            raised
+        })
+        .sum();
+    Ok(raised as f64 / trials as f64)
 }

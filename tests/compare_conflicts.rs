@@ -3,7 +3,10 @@
 //! start placed uniformly in its second, a start within d ms of the previous
 //! one conflicting.
 
-use shardplan::model::compare::exactly_once::{simulate_conflicts, ConflictModel};
+use rand::RngExt;
+use rand_distr::{Distribution, Poisson};
+use shardplan::model::compare::exactly_once::ConflictModel;
+use shardplan::model::rng::chunk_rng;
 
 /// The gaps between Poisson arrivals are independent, so the conflict
 /// indicators are independent Bernoulli(p): the estimate's standard error is
@@ -53,4 +56,33 @@ fn expected_cancellations_match_simulation() {
     // And the retries they cause, summed over the geometric attempts.
     let total = c.cancellations_per_second;
     assert!((total - expected / (1.0 - c.p_conflict)).abs() < 1e-9 * total);
+}
+
+/// Seeded simulation of the conflict rule on one shard: `seconds` seconds,
+/// a Poisson(rate) count of transaction starts in each, placed uniformly in
+/// the second; a start less than `txn_ms` after the previous start (also
+/// across a second boundary) conflicts. Returns (conflicts, transactions).
+fn simulate_conflicts(rate_per_shard: f64, txn_ms: f64, seconds: u64, seed: u64) -> (u64, u64) {
+    let mut rng = chunk_rng(seed, 0);
+    let Ok(poisson) = Poisson::new(rate_per_shard) else {
+        return (0, 0);
+    };
+    let d = txn_ms / 1000.0;
+    let mut last = f64::NEG_INFINITY;
+    let (mut conflicts, mut total) = (0u64, 0u64);
+    let mut times = Vec::new();
+    for second in 0..seconds {
+        let n = poisson.sample(&mut rng) as usize;
+        times.clear();
+        times.extend((0..n).map(|_| second as f64 + rng.random::<f64>()));
+        times.sort_by(f64::total_cmp);
+        for &t in &times {
+            if t - last < d {
+                conflicts += 1;
+            }
+            last = t;
+            total += 1;
+        }
+    }
+    (conflicts, total)
 }

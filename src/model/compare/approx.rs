@@ -21,13 +21,11 @@ pub use like_rows::{
 pub use rows::approx_rows;
 pub use sets::{
     expected_random_double_count, jemalloc_size_class, redis_set_bytes, set_bytes_sharded,
-    simulate_set_shards, user_shard, SetShardCount, ShardChoice, REDIS_DICT_ENTRY_BYTES,
-    REDIS_INTSET_MAX_ENTRIES,
+    REDIS_DICT_ENTRY_BYTES, REDIS_INTSET_MAX_ENTRIES,
 };
 pub use sketch::{
-    count_min_detection, hll_standard_error, redis_hll_dense_bytes,
-    simulate_count_min_false_raises, CountMinSize, HotDetection, COUNT_MIN_COUNTER_BYTES,
-    REDIS_HLL_BITS, REDIS_HLL_HEADER_BYTES, REDIS_HLL_REGISTERS,
+    count_min_detection, hll_standard_error, redis_hll_dense_bytes, CountMinSize, HotDetection,
+    COUNT_MIN_COUNTER_BYTES, REDIS_HLL_BITS, REDIS_HLL_HEADER_BYTES, REDIS_HLL_REGISTERS,
 };
 
 #[cfg(test)]

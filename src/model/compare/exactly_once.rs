@@ -13,12 +13,9 @@
 //!   corrects both; this estimates how far the live count drifts meanwhile.
 
 use crate::model::defaults::{MAX_RETRIES, MAX_TXN_MS};
-use rand::RngExt;
-use rand_distr::{Distribution, Poisson};
 use serde::Serialize;
 
 use crate::error::{ParamError, ParamResult};
-use crate::model::rng::chunk_rng;
 use crate::model::store::Store;
 use crate::model::validate;
 
@@ -142,35 +139,6 @@ pub fn shards_for_conflicts(
         Ok(s) => s,
         Err(never) => match never {},
     }
-}
-
-/// Seeded simulation of the conflict rule on one shard: `seconds` seconds,
-/// a Poisson(rate) count of transaction starts in each, placed uniformly in
-/// the second; a start less than `txn_ms` after the previous start (also
-/// across a second boundary) conflicts. Returns (conflicts, transactions).
-pub fn simulate_conflicts(rate_per_shard: f64, txn_ms: f64, seconds: u64, seed: u64) -> (u64, u64) {
-    let mut rng = chunk_rng(seed, 0);
-    let Ok(poisson) = Poisson::new(rate_per_shard) else {
-        return (0, 0);
-    };
-    let d = txn_ms / 1000.0;
-    let mut last = f64::NEG_INFINITY;
-    let (mut conflicts, mut total) = (0u64, 0u64);
-    let mut times = Vec::new();
-    for second in 0..seconds {
-        let n = poisson.sample(&mut rng) as usize;
-        times.clear();
-        times.extend((0..n).map(|_| second as f64 + rng.random::<f64>()));
-        times.sort_by(f64::total_cmp);
-        for &t in &times {
-            if t - last < d {
-                conflicts += 1;
-            }
-            last = t;
-            total += 1;
-        }
-    }
-    (conflicts, total)
 }
 
 /// The retry policy's inputs for the drift estimate.

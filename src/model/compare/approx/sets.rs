@@ -1,13 +1,6 @@
 //! Redis sets as the uniqueness record: their memory, and why a sharded
 //! set must pick its shard by hash(user).
 
-use rand::RngExt;
-use serde::Serialize;
-
-use crate::error::{ParamError, ParamResult};
-use crate::model::rng::chunk_rng;
-use crate::model::validate;
-
 /// Redis `set-max-intset-entries` default: integer sets up to this size are intsets.
 pub const REDIS_INTSET_MAX_ENTRIES: u64 = 512;
 /// Redis dict entry before 7.2: key, value and next pointers (dict.h).
@@ -50,71 +43,6 @@ pub fn redis_set_bytes(members: f64, id_bytes: u64) -> f64 {
     members * (REDIS_DICT_ENTRY_BYTES as f64 + sds) + 8.0 * slots
 }
 
-/// How a like picks its shard set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ShardChoice {
-    /// A uniformly random shard per write (fine for a plain counter).
-    Random,
-    /// shard = hash(user id) mod S: a user always lands in the same set.
-    UserHash,
-}
-
-/// The shard of a user under [`ShardChoice::UserHash`]: SplitMix64's
-/// finaliser (Steele, Lea, Flood 2014) mod S. Any fixed, well-mixed hash
-/// works; what matters is that it is a function of the user alone.
-pub fn user_shard(user: u64, shards: u64) -> u64 {
-    crate::model::rng::mix64(user) % shards
-}
-
-/// Result of the sharded-set demonstration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct SetShardCount {
-    /// Distinct users who liked: the true count.
-    pub users: u64,
-    /// Sum of the shard sets' SCARDs: what the sharded set shows.
-    pub scard_sum: u64,
-}
-
-/// Simulates `users` distinct users liking once, a share `repeat` of them
-/// sending the SADD a second time (a retry after a timeout, or like, unlike
-/// and like again), onto `shards` sets chosen by `choice`. With a random
-/// shard the repeat lands in another set with probability (S - 1) / S and
-/// the user is counted twice; with the user hash it lands in the same set
-/// and SADD ignores it, so the sum of SCARDs is exact.
-pub fn simulate_set_shards(
-    users: u64,
-    repeat: f64,
-    shards: u64,
-    choice: ShardChoice,
-    seed: u64,
-) -> ParamResult<SetShardCount> {
-    validate::count("users", users, 100_000_000)?;
-    if !(0.0..=1.0).contains(&repeat) {
-        return Err(ParamError::other(
-            "repeat",
-            format!("must be a share from 0 to 1 (got {repeat})"),
-        ));
-    }
-    validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
-    let mut rng = chunk_rng(seed, 0);
-    let mut sets = vec![std::collections::HashSet::new(); shards as usize];
-    for user in 0..users {
-        let sends = if rng.random::<f64>() < repeat { 2 } else { 1 };
-        for _ in 0..sends {
-            let shard = match choice {
-                ShardChoice::Random => rng.random_range(0..shards),
-                ShardChoice::UserHash => user_shard(user, shards),
-            };
-            sets[shard as usize].insert(user);
-        }
-    }
-    Ok(SetShardCount {
-        users,
-        scard_sum: sets.iter().map(|s| s.len() as u64).sum(),
-    })
-}
-
 /// Expected overcount of the random-shard sum: users x repeat x (S-1)/S.
 pub fn expected_random_double_count(users: f64, repeat: f64, shards: u64) -> f64 {
     users * repeat * (shards as f64 - 1.0) / shards as f64
@@ -128,6 +56,76 @@ pub fn set_bytes_sharded(members: f64, id_bytes: u64, shards: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{ParamError, ParamResult};
+    use crate::model::rng::chunk_rng;
+    use crate::model::validate;
+    use rand::RngExt;
+
+    // The sharded-set demonstration: a brute-force check of
+    // `expected_random_double_count`, kept with the tests that use it.
+    /// How a like picks its shard set.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum ShardChoice {
+        /// A uniformly random shard per write (fine for a plain counter).
+        Random,
+        /// shard = hash(user id) mod S: a user always lands in the same set.
+        UserHash,
+    }
+
+    /// The shard of a user under [`ShardChoice::UserHash`]: SplitMix64's
+    /// finaliser (Steele, Lea, Flood 2014) mod S. Any fixed, well-mixed hash
+    /// works; what matters is that it is a function of the user alone.
+    fn user_shard(user: u64, shards: u64) -> u64 {
+        crate::model::rng::mix64(user) % shards
+    }
+
+    /// Result of the sharded-set demonstration.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    struct SetShardCount {
+        /// Distinct users who liked: the true count.
+        users: u64,
+        /// Sum of the shard sets' SCARDs: what the sharded set shows.
+        scard_sum: u64,
+    }
+
+    /// Simulates `users` distinct users liking once, a share `repeat` of them
+    /// sending the SADD a second time (a retry after a timeout, or like, unlike
+    /// and like again), onto `shards` sets chosen by `choice`. With a random
+    /// shard the repeat lands in another set with probability (S - 1) / S and
+    /// the user is counted twice; with the user hash it lands in the same set
+    /// and SADD ignores it, so the sum of SCARDs is exact.
+    fn simulate_set_shards(
+        users: u64,
+        repeat: f64,
+        shards: u64,
+        choice: ShardChoice,
+        seed: u64,
+    ) -> ParamResult<SetShardCount> {
+        validate::count("users", users, 100_000_000)?;
+        if !(0.0..=1.0).contains(&repeat) {
+            return Err(ParamError::other(
+                "repeat",
+                format!("must be a share from 0 to 1 (got {repeat})"),
+            ));
+        }
+        validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let mut rng = chunk_rng(seed, 0);
+        let mut sets = vec![std::collections::HashSet::new(); shards as usize];
+        for user in 0..users {
+            let sends = if rng.random::<f64>() < repeat { 2 } else { 1 };
+            for _ in 0..sends {
+                let shard = match choice {
+                    ShardChoice::Random => rng.random_range(0..shards),
+                    ShardChoice::UserHash => user_shard(user, shards),
+                };
+                sets[shard as usize].insert(user);
+            }
+        }
+        Ok(SetShardCount {
+            users,
+            scard_sum: sets.iter().map(|s| s.len() as u64).sum(),
+        })
+    }
 
     #[test]
     fn jemalloc_classes() {

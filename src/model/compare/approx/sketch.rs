@@ -2,12 +2,10 @@
 //! and Count-Min as the fleet's hot-reel detector (the Markov bound on its
 //! false raises, and real sketches to check it).
 
-use rand::RngExt;
 use serde::Serialize;
 
 use super::ApproxInputs;
 use crate::error::ParamResult;
-use crate::model::rng::chunk_rng;
 use crate::model::validate;
 use crate::model::zipf::Zipf;
 
@@ -136,56 +134,6 @@ pub fn count_min_detection(inputs: &ApproxInputs) -> ParamResult<HotDetection> {
         expected_false_raises: false_raises,
         extra_items: false_raises * (inputs.target_shards - 1) as f64,
     })
-}
-
-/// The false raises of real sketches: builds `trials` Count-Min sketches
-/// (fully random column per reel and row, one stream per trial:
-/// [`chunk_rng`]`(seed, trial)`),
-/// adds the hot reel's peak and every fleet reel's Zipf rate, and counts
-/// the reels below the threshold whose estimate (the minimum over rows)
-/// reaches it. Returns the mean over trials. This checks how loose the
-/// Markov bound of [`count_min_detection`] is: with one viral reel a cold
-/// reel is raised only if it shares the viral reel's cell in all d rows.
-pub fn simulate_count_min_false_raises(
-    inputs: &ApproxInputs,
-    trials: u64,
-    seed: u64,
-) -> ParamResult<f64> {
-    use rayon::prelude::*;
-    inputs.validate()?;
-    validate::count("trials", trials, 10_000)?;
-    let size = CountMinSize::new(inputs.epsilon, inputs.delta)?;
-    let (w, d) = (size.width as usize, size.depth as usize);
-    // Reel 0 is the viral reel; 1.. the fleet by rank.
-    let mut rates = vec![inputs.rate];
-    rates.extend(Zipf::new(inputs.reels, inputs.zipf_s).rates(inputs.fleet_rate()));
-    let raised: u64 = (0..trials)
-        .into_par_iter()
-        .map(|t| {
-            let stream = chunk_rng(seed, t);
-            let mut cells = vec![0.0f64; w * d];
-            let mut rng = stream.clone();
-            for &r in &rates {
-                for row in 0..d {
-                    cells[row * w + rng.random_range(0..w)] += r;
-                }
-            }
-            // Replay the same stream: each reel reads the cells it was added to.
-            let mut rng = stream;
-            let mut raised = 0u64;
-            for (i, &r) in rates.iter().enumerate() {
-                let mut estimate = f64::INFINITY;
-                for row in 0..d {
-                    estimate = estimate.min(cells[row * w + rng.random_range(0..w)]);
-                }
-                if i > 0 && r < inputs.threshold && estimate >= inputs.threshold {
-                    raised += 1;
-                }
-            }
-            raised
-        })
-        .sum();
-    Ok(raised as f64 / trials as f64)
 }
 
 #[cfg(test)]
