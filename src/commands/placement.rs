@@ -75,7 +75,13 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     }
     let nodes = match args.nodes {
         Some(n) => Some(u32::try_from(n).map_err(|_| {
-            InputError::new("--nodes", format!("must be from 1 to 16384 (got {n})"))
+            InputError::new(
+                "--nodes",
+                format!(
+                    "must be a whole number from 1 to {} (got {n})",
+                    crate::model::defaults::MAX_NODES
+                ),
+            )
         })?),
         None => None,
     };

@@ -5,7 +5,7 @@
 use super::Loaded;
 use crate::config::check;
 use crate::error::{InputError, InputResult};
-use crate::model::defaults::{MAX_BATCH, MAX_SECONDS, MAX_SERVERS, MAX_SHARDS};
+use crate::model::defaults::{MAX_BATCH, MAX_NODES, MAX_SECONDS, MAX_SERVERS, MAX_SHARDS};
 
 /// Checks every top-level number the scenario sets, naming the field.
 pub fn fields(l: &Loaded) -> InputResult<()> {
@@ -56,10 +56,10 @@ pub fn fields(l: &Loaded) -> InputResult<()> {
         }
     }
     if let Some(n) = s.nodes {
-        if !(1..=16_384).contains(&n) {
+        if !(1..=u64::from(MAX_NODES)).contains(&n) {
             return Err(InputError::new(
                 l.field("nodes"),
-                format!("must be a whole number from 1 to 16384 (got {n})"),
+                format!("must be a whole number from 1 to {MAX_NODES} (got {n})"),
             ));
         }
     }
