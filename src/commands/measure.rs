@@ -2,6 +2,7 @@
 //! [`MeasureConfig`], the run gives a report, the view renders it.
 
 use crate::cli::MeasureArgs;
+use crate::config::{Inputs, Source, Sourced};
 use crate::measure::{self, MeasureConfig};
 use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
@@ -21,7 +22,42 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     )?;
     config.keep = args.keep;
     config.overwrite = args.overwrite;
+    // Every input of a measurement is a flag (or its default); the URL is
+    // recorded without its password.
+    let mut inputs = Inputs::default();
+    inputs.record(
+        "redis",
+        &Sourced::flag("--redis", Some(measure::redact(&args.redis))).unwrap(),
+    );
+    // clap fills the other flags' defaults: a value equal to the default is
+    // reported as the default.
+    inputs.record("cluster", &sourced("--cluster", args.cluster, false));
+    inputs.record("shards", &sourced("--shards", args.shards, 16));
+    inputs.record("clients", &sourced("--clients", args.clients, 50));
+    inputs.record(
+        "duration",
+        &sourced("--duration", args.duration.clone(), "10s".into()),
+    );
+    inputs.record("pipeline", &sourced("--pipeline", args.pipeline, 1));
+    inputs.record(
+        "template",
+        &sourced("--template", args.template.clone(), "likes:<shard>".into()),
+    );
+    if let Some(m) = args.max_ops {
+        inputs.record("max_ops", &Sourced::new(m, Source::Flag("--max-ops")));
+    }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let report = measure::run(&config)?;
-    out.emit(&MeasureView(report))
+    super::emit(out, &MeasureView(report), &inputs, args.out.explain)
+}
+
+/// A flag's value with its source: the default when it equals clap's
+/// default, else the flag.
+fn sourced<T: PartialEq>(flag: &'static str, value: T, default: T) -> Sourced<T> {
+    let source = if value == default {
+        Source::Default
+    } else {
+        Source::Flag(flag)
+    };
+    Sourced::new(value, source)
 }

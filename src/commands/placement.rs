@@ -193,6 +193,11 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
 }
 
 pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {
+    refuse(
+        args.out.explain,
+        "--explain",
+        "on stores: it lists the presets and resolves no inputs",
+    )?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     super::emit(
         out,

@@ -7,6 +7,11 @@ use crate::output::OutputSet;
 use crate::views::scenarios::{ScenarioList, ScenarioRow};
 
 pub fn run(args: ScenariosArgs) -> anyhow::Result<()> {
+    crate::config::refuse(
+        args.out.explain,
+        "--explain",
+        "on scenarios: it lists files and resolves no inputs",
+    )?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut rows = Vec::new();
     for (name, _) in scenario::BUNDLED {
