@@ -9,6 +9,7 @@ use super::groups::{
 };
 use super::parse::{whole_number, whole_seconds_or_zero};
 use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
+use crate::model::defaults;
 use crate::model::store::Store;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 use crate::model::traffic::TrafficModel;
@@ -257,22 +258,22 @@ pub struct MeasureArgs {
     #[arg(long)]
     pub cluster: bool,
     /// Shard keys.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "16")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_SHARDS)]
     pub shards: u64,
     /// Concurrent connections.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "50")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_CLIENTS)]
     pub clients: u64,
     /// How long each phase runs, e.g. 10s.
-    #[arg(long, value_name = "DURATION", default_value = "10s")]
+    #[arg(long, value_name = "DURATION", default_value = defaults::DEFAULT_MEASURE_DURATION)]
     pub duration: String,
     /// Stop each phase after this many INCRs.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub max_ops: Option<u64>,
     /// Commands per pipeline (1 = no pipelining).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value = "1")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_PIPELINE)]
     pub pipeline: u64,
     /// Shard key template with a <shard> placeholder.
-    #[arg(long, value_name = "TEMPLATE", default_value = "likes:<shard>")]
+    #[arg(long, value_name = "TEMPLATE", default_value = defaults::DEFAULT_MEASURE_TEMPLATE)]
     pub template: String,
     /// Leave the keys in place afterwards.
     #[arg(long)]

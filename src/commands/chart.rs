@@ -82,7 +82,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 Some(t) => {
                     r.inputs.record(
                         "shard_range",
-                        &Sourced::flag("--shard-range", Some(t.clone())).unwrap(),
+                        &Sourced::from_flag("--shard-range", t.clone()),
                     );
                     lists::shard_counts("--shard-range", t)?
                 }
@@ -117,9 +117,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
     };
     if args.explain {
-        let table = crate::views::Sections(vec![crate::views::inputs::section(&r.inputs)]);
-        let text = crate::output::Exporter::render(&crate::output::table::TableExporter, &table)?;
-        eprint!("{}", String::from_utf8_lossy(&text));
+        super::explain_on_stderr(&r.inputs)?;
     }
     let (mut file, svg) = svg;
     file.write_all(svg.as_bytes())?;

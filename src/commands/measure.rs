@@ -4,6 +4,10 @@
 use crate::cli::MeasureArgs;
 use crate::config::{Inputs, Source, Sourced};
 use crate::measure::{self, MeasureConfig};
+use crate::model::defaults::{
+    DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_PIPELINE,
+    DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE,
+};
 use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
 
@@ -27,24 +31,41 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     let mut inputs = Inputs::default();
     inputs.record(
         "redis",
-        &Sourced::flag("--redis", Some(measure::redact(&args.redis))).unwrap(),
+        &Sourced::from_flag("--redis", measure::redact(&args.redis)),
     );
-    // clap fills the other flags' defaults: a value equal to the default is
-    // reported as the default.
+    // clap fills the other flags from model::defaults: a value equal to
+    // the default is reported as the default.
     inputs.record("cluster", &sourced("--cluster", args.cluster, false));
-    inputs.record("shards", &sourced("--shards", args.shards, 16));
-    inputs.record("clients", &sourced("--clients", args.clients, 50));
+    inputs.record(
+        "shards",
+        &sourced("--shards", args.shards, DEFAULT_MEASURE_SHARDS),
+    );
+    inputs.record(
+        "clients",
+        &sourced("--clients", args.clients, DEFAULT_MEASURE_CLIENTS),
+    );
     inputs.record(
         "duration",
-        &sourced("--duration", args.duration.clone(), "10s".into()),
+        &sourced(
+            "--duration",
+            args.duration.clone(),
+            DEFAULT_MEASURE_DURATION.into(),
+        ),
     );
-    inputs.record("pipeline", &sourced("--pipeline", args.pipeline, 1));
+    inputs.record(
+        "pipeline",
+        &sourced("--pipeline", args.pipeline, DEFAULT_MEASURE_PIPELINE),
+    );
     inputs.record(
         "template",
-        &sourced("--template", args.template.clone(), "likes:<shard>".into()),
+        &sourced(
+            "--template",
+            args.template.clone(),
+            DEFAULT_MEASURE_TEMPLATE.into(),
+        ),
     );
     if let Some(m) = args.max_ops {
-        inputs.record("max_ops", &Sourced::new(m, Source::Flag("--max-ops")));
+        inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let report = measure::run(&config)?;

@@ -48,17 +48,24 @@ pub fn emit(
     inputs: &crate::config::Inputs,
     explain: bool,
 ) -> anyhow::Result<()> {
-    use crate::output::Exporter;
     if explain && out.has_rows_only() {
-        let table = crate::views::Sections(vec![crate::views::inputs::section(inputs)]);
-        let text = crate::output::table::TableExporter.render(&table)?;
-        eprint!("{}", String::from_utf8_lossy(&text));
+        explain_on_stderr(inputs)?;
     }
     out.emit(&crate::views::inputs::WithInputs {
         report,
         inputs,
         explain,
     })
+}
+
+/// The inputs table on stderr: `--explain` for outputs with no place for
+/// it (CSV and TSV rows, an SVG chart, a report folder).
+pub fn explain_on_stderr(inputs: &crate::config::Inputs) -> anyhow::Result<()> {
+    use crate::output::Exporter;
+    let table = crate::views::Sections(vec![crate::views::inputs::section(inputs)]);
+    let text = crate::output::table::TableExporter.render(&table)?;
+    eprint!("{}", String::from_utf8_lossy(&text));
+    Ok(())
 }
 
 /// `--per-second FILE`, opened beside its target; refused when it names an

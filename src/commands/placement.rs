@@ -61,7 +61,7 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     }
     inputs.record("store", &store.clone().map(Store::name));
     if args.stdin {
-        inputs.record("stdin", &Sourced::flag("--stdin", Some(true)).unwrap());
+        inputs.record("stdin", &Sourced::from_flag("--stdin", true));
         let why = "with --stdin: the keys are read as given";
         refuse(args.shards.is_some(), "--shards", why)?;
         refuse(args.pad.is_some(), "--pad", why)?;
@@ -93,15 +93,12 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let shards = Sourced::flag("--shards", args.shards)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_KEY_SHARDS));
     if let Some(t) = &args.template {
-        inputs.record(
-            "template",
-            &Sourced::flag("--template", Some(t.clone())).unwrap(),
-        );
+        inputs.record("template", &Sourced::from_flag("--template", t.clone()));
         inputs.record("shards", &shards);
         inputs.record("pad", &pad);
     }
     if let Some(n) = nodes {
-        inputs.record("nodes", &Sourced::flag("--nodes", Some(n)).unwrap());
+        inputs.record("nodes", &Sourced::from_flag("--nodes", n));
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
@@ -137,13 +134,10 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
 
 pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     let mut inputs = Inputs::default();
-    inputs.record(
-        "shards",
-        &Sourced::flag("--shards", Some(args.shards)).unwrap(),
-    );
+    inputs.record("shards", &Sourced::from_flag("--shards", args.shards));
     inputs.record(
         "partitions",
-        &Sourced::flag("--partitions", Some(args.partitions)).unwrap(),
+        &Sourced::from_flag("--partitions", args.partitions),
     );
     let seed = Sourced::flag("--seed", args.seed)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));

@@ -123,9 +123,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     sim_file.commit()?;
     md_file.commit()?;
     if args.explain {
-        let table = crate::views::Sections(vec![crate::views::inputs::section(&r.inputs)]);
-        let text = crate::output::Exporter::render(&crate::output::table::TableExporter, &table)?;
-        eprint!("{}", String::from_utf8_lossy(&text));
+        super::explain_on_stderr(&r.inputs)?;
     }
     if !args.quiet {
         eprintln!(

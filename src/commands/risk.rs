@@ -58,10 +58,8 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let rates = match &args.rate {
         Some(t) => {
             let rates = lists::rates(t)?;
-            r.inputs.record(
-                "rate",
-                &Sourced::flag("--rate", Some(rates.clone())).unwrap(),
-            );
+            r.inputs
+                .record("rate", &Sourced::from_flag("--rate", rates.clone()));
             rates
         }
         None => vec![r.rate(None, sizing.peak.peak, traffic)?],

@@ -1,12 +1,13 @@
 //! Lists typed on the command line: shard counts (`10..40`, `10,20,30`)
 //! and rates (`9000,14000,18000`).
 
-use crate::config::check;
+use super::Sourced;
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_SHARDS;
+use crate::model::validate;
 
 /// `10..40` (inclusive), `10,20,30` or `20`.
-pub fn shard_counts(flag: &str, text: &str) -> InputResult<Vec<u64>> {
+pub fn shard_counts(flag: &'static str, text: &str) -> InputResult<Vec<u64>> {
     let bad = |why: String| {
         InputError::new(
             flag,
@@ -20,7 +21,7 @@ pub fn shard_counts(flag: &str, text: &str) -> InputResult<Vec<u64>> {
             .trim()
             .parse()
             .map_err(|_| bad(format!("{t:?} is not a whole number")))?;
-        check::count(flag, n, MAX_SHARDS)
+        Sourced::from_flag(flag, n).check(|v| validate::count("shards", *v, MAX_SHARDS))
     };
     let counts: Vec<u64> = if let Some((a, b)) = text.split_once("..") {
         let (a, b) = (one(a)?, one(b.trim_start_matches('='))?);
@@ -50,7 +51,7 @@ pub fn rates(text: &str) -> InputResult<Vec<f64>> {
                     format!("{t:?} is not a number; give likes/s, e.g. 9000,14000,18000"),
                 )
             })?;
-            check::rate("--rate", v)
+            Sourced::from_flag("--rate", v).check(|v| validate::rate("rate", *v))
         })
         .collect()
 }

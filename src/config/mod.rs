@@ -10,7 +10,6 @@
 //! monitor.settings_ttl_seconds`), `--explain` prints every assumption, and
 //! JSON output carries them under `inputs`.
 
-pub mod check;
 pub mod compare;
 pub mod fleet;
 pub mod lists;

@@ -81,7 +81,12 @@ impl<T> Sourced<T> {
 
     /// The value of a flag, when given.
     pub fn flag(name: &'static str, value: Option<T>) -> Option<Self> {
-        value.map(|v| Sourced::new(v, Source::Flag(name)))
+        value.map(|v| Sourced::from_flag(name, v))
+    }
+
+    /// The value of a flag the user gave.
+    pub fn from_flag(name: &'static str, value: T) -> Self {
+        Sourced::new(value, Source::Flag(name))
     }
 
     /// The built-in default.

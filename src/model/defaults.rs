@@ -201,6 +201,16 @@ pub const MAX_PIPELINE: u64 = 10_000;
 pub const MAX_DURATION: Duration = Duration::from_secs(3_600);
 /// Largest `--max-ops` per phase.
 pub const MAX_OPS: u64 = 1_000_000_000;
+/// Shard keys `measure` INCRs in its sharded phase.
+pub const DEFAULT_MEASURE_SHARDS: u64 = 16;
+/// Concurrent connections `measure` opens.
+pub const DEFAULT_MEASURE_CLIENTS: u64 = 50;
+/// How long each `measure` phase runs.
+pub const DEFAULT_MEASURE_DURATION: &str = "10s";
+/// Commands per pipeline (1 = no pipelining).
+pub const DEFAULT_MEASURE_PIPELINE: u64 = 1;
+/// `measure`'s shard-key template.
+pub const DEFAULT_MEASURE_TEMPLATE: &str = "likes:<shard>";
 /// Repetitions of each read-path measurement.
 pub const DEFAULT_MEASURE_READS: u64 = 100;
 /// Seed of the shard each client INCRs next (any fixed seed: the figures

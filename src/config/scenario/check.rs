@@ -3,9 +3,22 @@
 //! the file. Section fields are checked where they are resolved.
 
 use super::Loaded;
-use crate::config::check;
-use crate::error::{InputError, InputResult};
+use crate::error::{InputError, InputResult, ParamResult};
 use crate::model::defaults::{MAX_BATCH, MAX_NODES, MAX_SECONDS, MAX_SERVERS, MAX_SHARDS};
+use crate::model::validate;
+
+/// Runs a model check on `field`'s value; an error names the field.
+fn check<T: Clone, U>(
+    l: &Loaded,
+    field: &'static str,
+    value: Option<T>,
+    f: impl FnOnce(&'static str, T) -> ParamResult<U>,
+) -> InputResult<()> {
+    if let Some(v) = l.get(field, &value) {
+        v.check(|x| f(field, x.clone()))?;
+    }
+    Ok(())
+}
 
 /// Checks every top-level number the scenario sets, naming the field.
 pub fn fields(l: &Loaded) -> InputResult<()> {
@@ -21,13 +34,9 @@ pub fn fields(l: &Loaded) -> InputResult<()> {
         ("likes_per_day", s.likes_per_day),
     ];
     for (field, v) in rates {
-        if let Some(v) = v {
-            check::rate(&l.field(field), v)?;
-        }
+        check(l, field, v, validate::rate)?;
     }
-    if let Some(g) = s.growth {
-        check::positive(&l.field("growth"), g)?;
-    }
+    check(l, "growth", s.growth, validate::positive)?;
     if let Some(d) = s.duration_seconds {
         if !d.is_finite() || !(1.0..=1e12).contains(&d) {
             return Err(InputError::new(
@@ -36,32 +45,19 @@ pub fn fields(l: &Loaded) -> InputResult<()> {
             ));
         }
     }
-    if let Some(r) = s.risk {
-        check::probability_open(&l.field("risk"), r)?;
-    }
-    if let Some(h) = s.headroom {
-        check::in_half_open(&l.field("headroom"), h, 0.0, 1.0)?;
-    }
-    if let Some(c) = s.cache_seconds {
-        check::non_negative(&l.field("cache_seconds"), c)?;
-    }
+    check(l, "risk", s.risk, validate::probability_open)?;
+    check(l, "headroom", s.headroom, |p, v| {
+        validate::in_half_open(p, v, 0.0, 1.0)
+    })?;
+    check(l, "cache_seconds", s.cache_seconds, validate::non_negative)?;
     for (field, v, max) in [
         ("shards", s.shards, MAX_SHARDS),
         ("seconds", s.seconds, MAX_SECONDS),
         ("servers", s.servers, MAX_SERVERS),
         ("batch_size", s.batch_size, MAX_BATCH),
+        ("nodes", s.nodes, u64::from(MAX_NODES)),
     ] {
-        if let Some(v) = v {
-            check::count(&l.field(field), v, max)?;
-        }
-    }
-    if let Some(n) = s.nodes {
-        if !(1..=u64::from(MAX_NODES)).contains(&n) {
-            return Err(InputError::new(
-                l.field("nodes"),
-                format!("must be a whole number from 1 to {MAX_NODES} (got {n})"),
-            ));
-        }
+        check(l, field, v, |p, v| validate::count(p, v, max))?;
     }
     if s.safe.is_some() && s.headroom.is_some() {
         return Err(InputError::new(
