@@ -165,9 +165,13 @@ impl Point {
             .collect();
         let mut ln_q = Vec::with_capacity((hi - lo + 1) as usize);
         let mut ln_f = Vec::with_capacity((hi - lo + 1) as usize);
+        // Summed pmf terms can round a log a few ulps above 0 where the
+        // probability is 1 (low c); a log of a probability is at most 0, and
+        // ln(1 - e^x) of x > 0 is NaN (the NaN busiest mean of one Poisson
+        // shard at 300 likes/s).
         for (q, f) in chunks {
-            ln_q.extend(q);
-            ln_f.extend(f);
+            ln_q.extend(q.into_iter().map(|x| x.min(0.0)));
+            ln_f.extend(f.into_iter().map(|x| x.min(0.0)));
         }
         (ln_q, ln_f)
     }

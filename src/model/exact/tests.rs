@@ -315,3 +315,51 @@ fn extremes_do_not_overflow() {
         }
     }
 }
+
+#[test]
+fn busiest_mean_is_finite_and_right_on_one_and_two_shards() {
+    // Against the definition E[max] = sum_{c >= 0} P(max > c), with statrs'
+    // Poisson and binomial CDFs (independent of this module). One Poisson
+    // shard: the mean of Poisson(rate), i.e. the rate itself. Every integer
+    // rate 1..400 (292 of them printed NaN before the log clamp) and a few
+    // large ones; tolerance 1e-9 relative (the table cuts P(max > c) at 1e-17).
+    use statrs::distribution::{Binomial, DiscreteCDF, Poisson};
+    let rates = (1..=400).map(f64::from).chain([1_000.0, 14_000.0]);
+    for rate in rates {
+        let one = BusiestShard::new(rate, 1, POISSON).unwrap().mean();
+        assert!(
+            (one - rate).abs() <= 1e-9 * rate,
+            "poisson 1 shard {rate}: {one}"
+        );
+        let fixed_one = BusiestShard::new(rate, 1, FIXED).unwrap().mean();
+        assert!(
+            (fixed_one - rate).abs() <= 1e-9 * rate,
+            "fixed 1 shard {rate}: {fixed_one}"
+        );
+        let half = Poisson::new(rate / 2.0).unwrap();
+        let bin = Binomial::new(0.5, rate as u64).unwrap();
+        let (mut want_p, mut want_f) = (0.0, 0.0);
+        for c in 0..(rate as u64 * 2 + 100) {
+            want_p += 1.0 - half.cdf(c).powi(2);
+            // Fixed, two shards: max > c unless both counts are <= c, i.e.
+            // the first shard's count X is in [rate - c, c].
+            let inside = if 2 * c >= rate as u64 {
+                let lo = rate as u64 - c.min(rate as u64);
+                bin.cdf(c) - if lo == 0 { 0.0 } else { bin.cdf(lo - 1) }
+            } else {
+                0.0
+            };
+            want_f += 1.0 - inside;
+        }
+        let two = BusiestShard::new(rate, 2, POISSON).unwrap().mean();
+        assert!(
+            rel(two, want_p) < 1e-9,
+            "poisson 2 shards {rate}: {two} vs {want_p}"
+        );
+        let two_f = BusiestShard::new(rate, 2, FIXED).unwrap().mean();
+        assert!(
+            rel(two_f, want_f) < 1e-9,
+            "fixed 2 shards {rate}: {two_f} vs {want_f}"
+        );
+    }
+}
