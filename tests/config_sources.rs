@@ -426,3 +426,32 @@ fn scenarios_lists_the_commands_each_serves() {
         .unwrap()
         .contains("chart --kind timeline"));
 }
+
+#[test]
+fn a_store_preset_without_a_read_cap_or_batch_read_leaves_them_unset() {
+    // Firestore and Redis Cluster document no per-key read cap and no batch
+    // read: no DynamoDB figure (3,000 reads/s, 100 items) may appear.
+    for store in ["firestore", "redis-cluster"] {
+        let j = json_of(&["size", "--store", store, "--peak", "14000"]);
+        let reads = &j;
+        assert!(reads["read_cap"].is_null(), "{store}: {reads}");
+        assert!(reads["batch_size"].is_null(), "{store}: {reads}");
+        assert!(
+            reads["batch_requests_cached_per_second"].is_null(),
+            "{store}"
+        );
+        let table = shardplan()
+            .args(["size", "--store", store, "--peak", "14000"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(table.stdout).unwrap();
+        assert!(
+            !text.contains("3,000") && !text.contains("100 items"),
+            "{store}: {text}"
+        );
+    }
+    // DynamoDB's preset and the plain defaults keep them.
+    let j = json_of(&["size", "--store", "dynamodb", "--peak", "14000"]);
+    assert_eq!(j["read_cap"], 3000.0);
+    assert_eq!(j["batch_size"], 100);
+}

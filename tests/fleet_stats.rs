@@ -28,7 +28,7 @@ fn plan(trials: u64) -> FleetPlan {
         partitions: PARTITIONS,
         cap: CAP,
         safe: 700.0,
-        reads: ReadPlan::new(1.0, 40, 2.0, 100, 3000.0).unwrap(),
+        reads: ReadPlan::new(1.0, 40, 2.0, Some(100), Some(3000.0)).unwrap(),
         seconds: 3600,
         risk: 0.01,
         trials,

@@ -135,8 +135,8 @@ impl Resolver {
             1.0,
             servers.value,
             cache.value,
-            DEFAULT_BATCH,
-            DEFAULT_READ_CAP,
+            Some(DEFAULT_BATCH),
+            Some(DEFAULT_READ_CAP),
         )
         .map_err(|e| self.blame(e))?;
         let duration = Sourced::flag("--duration", a.duration)

@@ -16,10 +16,13 @@ impl Resolver {
     /// defaults. `presets` are [`Resolver::presets`]' pair.
     pub fn reads(&mut self, a: &ReadArgs, presets: &(Named, Named)) -> InputResult<ReadPlan> {
         let s = self.scenario.scenario.clone();
+        // A preset in force that has no value for a setting leaves it unset
+        // (`Some(None)`): Firestore has no documented read cap, and no
+        // DynamoDB figure may stand in for it.
         let preset = |p: &Named, f: &dyn Fn(&StorePreset) -> Option<f64>| {
-            p.as_ref()
-                .and_then(|(p, src)| f(p).map(|v| Sourced::new(v, src.clone())))
+            p.as_ref().map(|(p, src)| Sourced::new(f(p), src.clone()))
         };
+        let some = |v: Option<Sourced<f64>>| v.map(|v| v.map(Some));
         let batch = |p: &StorePreset| p.batch_read_items.map(f64::from);
         let read_cap = |p: &StorePreset| p.read_cap_per_key;
         let views = Sourced::flag("--views", a.views)
@@ -31,16 +34,18 @@ impl Resolver {
         let cache = Sourced::flag("--cache-seconds", a.cache_seconds)
             .or(self.field("cache_seconds", &s.cache_seconds))
             .unwrap_or(Sourced::default(DEFAULT_CACHE_SECONDS));
+        let whole = |v: Sourced<Option<f64>>| v.map(|b| b.map(|b| b as u64));
         let batch_size = Sourced::flag("--batch-size", a.batch_size)
-            .or(preset(&presets.0, &batch).map(|v| v.map(|b| b as u64)))
-            .or(self.field("batch_size", &s.batch_size))
-            .or(preset(&presets.1, &batch).map(|v| v.map(|b| b as u64)))
-            .unwrap_or(Sourced::default(DEFAULT_BATCH));
-        let cap = Sourced::flag("--read-cap", a.read_cap)
+            .map(|v| v.map(Some))
+            .or(preset(&presets.0, &batch).map(whole))
+            .or(self.field("batch_size", &s.batch_size).map(|v| v.map(Some)))
+            .or(preset(&presets.1, &batch).map(whole))
+            .unwrap_or(Sourced::default(Some(DEFAULT_BATCH)));
+        let cap = some(Sourced::flag("--read-cap", a.read_cap))
             .or(preset(&presets.0, &read_cap))
-            .or(self.field("read_cap", &s.read_cap))
+            .or(some(self.field("read_cap", &s.read_cap)))
             .or(preset(&presets.1, &read_cap))
-            .unwrap_or(Sourced::default(DEFAULT_READ_CAP));
+            .unwrap_or(Sourced::default(Some(DEFAULT_READ_CAP)));
         self.inputs.record("views", &views);
         self.inputs.record("servers", &servers);
         self.inputs.record("cache_seconds", &cache);

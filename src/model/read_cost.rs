@@ -28,10 +28,12 @@ pub struct ReadPlan {
     pub servers: u64,
     /// How long a server keeps a sum; 0 means no cache.
     pub cache_seconds: f64,
-    /// Items one batch read fetches (DynamoDB BatchGetItem: 100).
-    pub batch_size: u64,
-    /// The store's read cap per key (DynamoDB: 3,000 reads/s per partition).
-    pub read_cap: f64,
+    /// Items one batch read fetches (DynamoDB BatchGetItem: 100); `None`
+    /// when the store has no batch read (a sum is one read per shard).
+    pub batch_size: Option<u64>,
+    /// The store's read cap per key (DynamoDB: 3,000 reads/s per partition);
+    /// `None` when the store documents none.
+    pub read_cap: Option<f64>,
 }
 
 /// What reading the count costs, with and without the cache.
@@ -43,8 +45,8 @@ pub struct ReadCost {
     pub servers: u64,
     /// How long a server keeps a sum; 0 means no cache.
     pub cache_seconds: f64,
-    /// Items one batch read fetches.
-    pub batch_size: u64,
+    /// Items one batch read fetches; `None` without batch reads.
+    pub batch_size: Option<u64>,
     /// Shards a sum reads.
     pub shards: u64,
     /// Every view sums every shard: views x shards.
@@ -54,16 +56,25 @@ pub struct ReadCost {
     pub reads_cached_per_second: f64,
     /// Sums per second with the cache: min(views, servers / cache).
     pub sums_cached_per_second: f64,
+    /// Batch reads one sum needs: ceil(shards / batch); `None` without
+    /// batch reads.
+    pub batches_per_sum: Option<u64>,
     /// Batch reads per second without the cache: views x ceil(shards / batch).
-    pub batch_requests_uncached_per_second: f64,
+    pub batch_requests_uncached_per_second: Option<f64>,
     /// Batch reads per second with the cache: sums x ceil(shards / batch).
-    pub batch_requests_cached_per_second: f64,
+    pub batch_requests_cached_per_second: Option<f64>,
     /// Reads each shard key takes per second without the cache (= views).
     pub reads_per_shard_uncached: f64,
     /// Reads each shard key takes per second with the cache (= sums).
     pub reads_per_shard_cached: f64,
-    /// The store's read cap per key.
-    pub read_cap: f64,
+    /// The store's read cap per key; `None` when it documents none.
+    pub read_cap: Option<f64>,
+    /// The cached reads per shard are over the read cap.
+    pub over_read_cap_cached: bool,
+    /// The shortest cache period that keeps the cached reads per shard
+    /// within the read cap, servers / read cap (more shards cannot: every
+    /// sum reads every shard); `None` when they fit or there is no cap.
+    pub cache_seconds_for_read_cap: Option<f64>,
 }
 
 impl ReadPlan {
@@ -73,8 +84,8 @@ impl ReadPlan {
         views: f64,
         servers: u64,
         cache_seconds: f64,
-        batch_size: u64,
-        read_cap: f64,
+        batch_size: Option<u64>,
+        read_cap: Option<f64>,
     ) -> ParamResult<Self> {
         validate::rate("views", views)?;
         validate::count("servers", servers, MAX_SERVERS)?;
@@ -85,8 +96,12 @@ impl ReadPlan {
                 format!("must be at most 86400 (one day) (got {cache_seconds})"),
             ));
         }
-        validate::count("batch_size", batch_size, MAX_BATCH)?;
-        validate::rate("read_cap", read_cap)?;
+        if let Some(b) = batch_size {
+            validate::count("batch_size", b, MAX_BATCH)?;
+        }
+        if let Some(c) = read_cap {
+            validate::rate("read_cap", c)?;
+        }
         Ok(ReadPlan {
             views,
             servers,
@@ -98,11 +113,11 @@ impl ReadPlan {
 
     /// What reading the sum of `shards` shards costs, with and without the
     /// cache.
-    /// What reading the count costs over `shards` shard keys.
     pub fn cost(&self, shards: u64) -> ReadCost {
         let s = shards as f64;
         let sums_cached = sums_per_second(self.views, self.servers, self.cache_seconds);
-        let batches_per_sum = shards.div_ceil(self.batch_size) as f64;
+        let batches_per_sum = self.batch_size.map(|b| shards.div_ceil(b));
+        let over = self.read_cap.is_some_and(|c| sums_cached > c);
         ReadCost {
             views: self.views,
             servers: self.servers,
@@ -112,11 +127,17 @@ impl ReadPlan {
             reads_uncached_per_second: self.views * s,
             reads_cached_per_second: sums_cached * s,
             sums_cached_per_second: sums_cached,
-            batch_requests_uncached_per_second: self.views * batches_per_sum,
-            batch_requests_cached_per_second: sums_cached * batches_per_sum,
+            batches_per_sum,
+            batch_requests_uncached_per_second: batches_per_sum.map(|b| self.views * b as f64),
+            batch_requests_cached_per_second: batches_per_sum.map(|b| sums_cached * b as f64),
             reads_per_shard_uncached: self.views,
             reads_per_shard_cached: sums_cached,
             read_cap: self.read_cap,
+            over_read_cap_cached: over,
+            cache_seconds_for_read_cap: self
+                .read_cap
+                .filter(|_| over)
+                .map(|c| self.servers as f64 / c),
         }
     }
 }
@@ -127,20 +148,33 @@ mod tests {
 
     #[test]
     fn reference_read_cost() {
-        let plan = ReadPlan::new(50_000.0, 40, 2.0, 100, 3000.0).unwrap();
+        let plan = ReadPlan::new(50_000.0, 40, 2.0, Some(100), Some(3000.0)).unwrap();
         let c = plan.cost(20);
         assert_eq!(c.reads_uncached_per_second, 1_000_000.0);
         assert_eq!(c.reads_cached_per_second, 400.0);
-        assert_eq!(c.batch_requests_uncached_per_second, 50_000.0);
-        assert_eq!(c.batch_requests_cached_per_second, 20.0);
+        assert_eq!(c.batch_requests_uncached_per_second, Some(50_000.0));
+        assert_eq!(c.batch_requests_cached_per_second, Some(20.0));
         assert_eq!(c.reads_per_shard_uncached, 50_000.0);
+        assert!(!c.over_read_cap_cached);
+        assert_eq!(c.cache_seconds_for_read_cap, None);
         // 286 shards need 3 batch reads of 100 per sum.
-        assert_eq!(plan.cost(286).batch_requests_cached_per_second, 60.0);
-        // No cache: every view sums.
-        let nocache = ReadPlan::new(50_000.0, 40, 0.0, 100, 3000.0).unwrap();
-        assert_eq!(nocache.cost(20).reads_cached_per_second, 1_000_000.0);
+        assert_eq!(plan.cost(286).batches_per_sum, Some(3));
+        assert_eq!(plan.cost(286).batch_requests_cached_per_second, Some(60.0));
+        // No cache: every view sums, 50,000 reads/s per shard against 3,000;
+        // 40 servers need a cache of at least 40 / 3,000 s.
+        let nocache = ReadPlan::new(50_000.0, 40, 0.0, Some(100), Some(3000.0)).unwrap();
+        let c = nocache.cost(20);
+        assert_eq!(c.reads_cached_per_second, 1_000_000.0);
+        assert!(c.over_read_cap_cached);
+        assert_eq!(c.cache_seconds_for_read_cap, Some(40.0 / 3000.0));
         // Fewer views than cache refreshes: the cache cannot refresh more often than views arrive.
-        let quiet = ReadPlan::new(5.0, 40, 2.0, 100, 3000.0).unwrap();
+        let quiet = ReadPlan::new(5.0, 40, 2.0, Some(100), Some(3000.0)).unwrap();
         assert_eq!(quiet.cost(1).reads_cached_per_second, 5.0);
+        // A store without batch reads or a read cap: neither figure is made up.
+        let bare = ReadPlan::new(50_000.0, 40, 2.0, None, None)
+            .unwrap()
+            .cost(20);
+        assert_eq!(bare.batch_requests_cached_per_second, None);
+        assert_eq!((bare.read_cap, bare.over_read_cap_cached), (None, false));
     }
 }

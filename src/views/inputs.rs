@@ -11,6 +11,8 @@ use crate::output::{fmt, Report, Section};
 fn shown(key: &str, v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
+        // A store preset that leaves a setting unset (Firestore's read cap).
+        Value::Null => "none".to_string(),
         Value::Number(n) if key.ends_with("seed") => n.to_string(),
         Value::Number(n) => n.as_f64().map(fmt::num).unwrap_or_else(|| n.to_string()),
         Value::Array(items) if items.len() > 6 => format!("{} values", items.len()),

@@ -7,63 +7,77 @@ use crate::output::{fmt, Section};
 
 /// The read-cost block.
 pub fn read_cost_section(r: &ReadCost) -> Section {
-    let over = if r.reads_per_shard_uncached > r.read_cap {
-        format!(
-            " ({:.1}x the read cap!)",
-            r.reads_per_shard_uncached / r.read_cap
-        )
-    } else {
-        String::new()
+    let over = match r.read_cap {
+        Some(cap) if r.reads_per_shard_uncached > cap => {
+            format!(" ({:.1}x the read cap!)", r.reads_per_shard_uncached / cap)
+        }
+        _ => String::new(),
     };
-    Section::pairs(
-        "Read cost",
-        vec![
-            (
-                "views",
-                format!(
-                    "{}/s on {} servers, sum cached {} s",
-                    fmt::num(r.views),
-                    r.servers,
-                    fmt::num(r.cache_seconds)
-                ),
+    let cap = match r.read_cap {
+        Some(cap) => format!("read cap {}/s", fmt::num(cap)),
+        None => "no documented read cap".to_string(),
+    };
+    let mut rows = vec![
+        (
+            "views",
+            format!(
+                "{}/s on {} servers, sum cached {} s",
+                fmt::num(r.views),
+                r.servers,
+                fmt::num(r.cache_seconds)
             ),
-            (
-                "shard reads, no cache",
-                format!(
-                    "{}/s = {} views x {} shards",
-                    fmt::num(r.reads_uncached_per_second),
-                    fmt::num(r.views),
-                    r.shards
-                ),
+        ),
+        (
+            "shard reads, no cache",
+            format!(
+                "{}/s = {} views x {} shards",
+                fmt::num(r.reads_uncached_per_second),
+                fmt::num(r.views),
+                r.shards
             ),
-            (
-                "shard reads, cached",
-                format!(
-                    "{}/s = {} sums/s x {} shards",
-                    fmt::num(r.reads_cached_per_second),
-                    fmt::num(r.sums_cached_per_second),
-                    r.shards
-                ),
+        ),
+        (
+            "shard reads, cached",
+            format!(
+                "{}/s = {} sums/s x {} shards",
+                fmt::num(r.reads_cached_per_second),
+                fmt::num(r.sums_cached_per_second),
+                r.shards
             ),
-            (
-                "batch requests (no cache / cached)",
-                format!(
-                    "{}/s / {}/s (up to {} items each)",
-                    fmt::num(r.batch_requests_uncached_per_second),
-                    fmt::num(r.batch_requests_cached_per_second),
-                    r.batch_size
-                ),
+        ),
+    ];
+    rows.push((
+        "batch requests (no cache / cached)",
+        match (
+            r.batch_size,
+            r.batch_requests_uncached_per_second,
+            r.batch_requests_cached_per_second,
+        ) {
+            (Some(b), Some(u), Some(c)) => format!(
+                "{}/s / {}/s (up to {b} items each)",
+                fmt::num(u),
+                fmt::num(c)
             ),
-            (
-                "reads per shard (no cache / cached)",
-                format!(
-                    "{}/s{} / {}/s, read cap {}/s",
-                    fmt::num(r.reads_per_shard_uncached),
-                    over,
-                    fmt::num(r.reads_per_shard_cached),
-                    fmt::num(r.read_cap)
-                ),
+            _ => "no batch read: one read per shard".to_string(),
+        },
+    ));
+    rows.push((
+        "reads per shard (no cache / cached)",
+        format!(
+            "{}/s{} / {}/s, {cap}",
+            fmt::num(r.reads_per_shard_uncached),
+            over,
+            fmt::num(r.reads_per_shard_cached),
+        ),
+    ));
+    if let Some(t) = r.cache_seconds_for_read_cap {
+        rows.push((
+            "cache needed for the read cap",
+            format!(
+                "at least {} s (more shards cannot help: every sum reads every shard)",
+                fmt::num(t)
             ),
-        ],
-    )
+        ));
+    }
+    Section::pairs("Read cost", rows)
 }

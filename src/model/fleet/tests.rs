@@ -4,7 +4,7 @@ use super::*;
 
 /// Reads at 1 view/s (set per reel), batches of 100, a 3,000/s read cap.
 pub(super) fn reads(servers: u64, cache_seconds: f64) -> ReadPlan {
-    ReadPlan::new(1.0, servers, cache_seconds, 100, 3000.0).unwrap()
+    ReadPlan::new(1.0, servers, cache_seconds, Some(100), Some(3000.0)).unwrap()
 }
 
 /// Three reels at 600, 300 and 100 likes/s, two partitions.

@@ -12,7 +12,7 @@ fn inputs(rate: f64, shards: u64) -> CompareInputs {
         safe: 700.0,
         traffic: TrafficModel::Fixed,
         duration_seconds: 14_400.0,
-        reads: ReadPlan::new(50_000.0, 40, 2.0, 100, 3000.0).unwrap(),
+        reads: ReadPlan::new(50_000.0, 40, 2.0, Some(100), Some(3000.0)).unwrap(),
         flush_seconds: 1.0,
         log_commit_seconds: 5.0,
         transactional: None,
@@ -85,7 +85,7 @@ fn buffered_is_traffic_independent_and_sharded_buffered_splits_servers() {
     // 4,000 servers at 1 s: 4,000 writes/s on one key is over the cap;
     // 700 per key needs ceil(4,000 / 700) = 6 keys, 667 servers each.
     let mut i = inputs(200_000.0, 286);
-    i.reads = ReadPlan::new(50_000.0, 4_000, 2.0, 100, 3000.0).unwrap();
+    i.reads = ReadPlan::new(50_000.0, 4_000, 2.0, Some(100), Some(3000.0)).unwrap();
     let c = compare(&i).unwrap();
     assert_eq!(row(&c, "buffered").row.p_over_cap_per_second, Some(1.0));
     assert_eq!(c.buffered_shards, 6);
