@@ -17,7 +17,7 @@ mod levin;
 mod point;
 mod quietest;
 mod risk;
-mod special;
+pub(crate) mod special;
 mod upper_tail;
 
 pub use busiest::BusiestShard;

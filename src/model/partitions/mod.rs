@@ -24,9 +24,11 @@
 mod busiest;
 mod cap;
 mod monte_carlo;
+mod risk;
 mod shared;
 
 pub use busiest::{bins_expectation, busiest_mean_exact};
+pub use risk::{PartitionRisk, PartitionRiskAt, PartitionSizing, RiskMethod};
 pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_shared_partition};
 
 use serde::Serialize;

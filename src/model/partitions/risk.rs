@@ -1,0 +1,283 @@
+//! The shared-partition risk over a hot spell: S shard keys hashed onto P
+//! partitions stay where they land for the whole spell, and the risk is
+//! P(some second of the T in which some partition is over its cap),
+//! averaged over the placements.
+//!
+//! Given a placement with k_j shards on partition j:
+//! - Poisson traffic splits into independent Poisson(rate k_j / S) loads,
+//!   so the seconds and the partitions are independent and
+//!   P(no partition ever over) = prod_j F(k_j)^T, F(k) = P(Poisson(rate k/S)
+//!   <= cap). Its expectation over placements is [`bins_expectation`] with
+//!   f(k) = F(k)^T: exact.
+//! - Fixed traffic (exactly L likes a second) makes the loads of one second
+//!   multinomial. Those are negatively associated, so treating them as
+//!   independent would *under*state the risk; the union bound below holds.
+//!
+//! The union bound: with g(k) = 1 - (1 - q_k)^T the chance that a partition
+//! holding k shards goes over in some second (q_k its chance in one second,
+//! exact for either traffic law), U = P E[g(K)], K ~ Binomial(S, 1/P), and
+//! risk <= U by the union bound over partitions. For Poisson traffic also
+//! risk >= U - U^2 / 2: given the placement the partitions are independent,
+//! so P(j and j' both over) = E[g(K_j) g(K_j')] <= E[g(K)]^2 (bin counts are
+//! negatively associated and g grows with k), and Bonferroni's second
+//! inequality gives the rest. So U is the risk to a relative error of U / 2
+//! when it is small, finite in log space far below f64's range, and a search
+//! only needs the exact expectation where U sits within U^2 / 2 of the target.
+
+use serde::Serialize;
+
+use super::busiest::bins_expectation;
+use crate::error::ParamResult;
+use crate::model::exact::ln_p_any_over;
+use crate::model::exact::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_pois_sf};
+use crate::model::traffic::TrafficModel;
+use crate::model::validate;
+
+/// Below this union bound a Poisson risk is taken as the bound (relative
+/// error at most half of it: 5e-7).
+const UNION_EXACT_BELOW: f64 = 1e-6;
+/// Binomial terms this far (in ln) below the largest cannot move the sum.
+const LN_NEGLIGIBLE: f64 = -60.0;
+
+/// How a partition risk was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RiskMethod {
+    /// Exact: the expectation over placements in closed form (Poisson
+    /// traffic), or the union bound where it is within 1e-6 relative.
+    Exact,
+    /// An upper bound that holds (fixed traffic: the union bound over
+    /// partitions of exact per-partition chances).
+    UpperBound,
+}
+
+/// The risk of one shard count.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PartitionRiskAt {
+    /// Shard keys.
+    pub shards: u64,
+    /// P(some partition over its cap in some second of the spell).
+    pub p_any_over_cap: f64,
+    /// Its natural log, finite where the probability underflows.
+    pub ln_p_any_over_cap: f64,
+    /// Exact, or an upper bound.
+    pub method: RiskMethod,
+}
+
+/// A hot spell at `rate` likes/s on shard keys hashed onto `partitions`
+/// partitions that each accept `cap` writes a second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PartitionRisk {
+    rate: f64,
+    cap: u64,
+    partitions: u64,
+    seconds: f64,
+    traffic: TrafficModel,
+}
+
+impl PartitionRisk {
+    /// Errors name `rate`, `cap`, `partitions` and `duration_seconds`.
+    /// "Over the cap" is more writes than the cap: over floor(cap).
+    pub fn new(
+        rate: f64,
+        cap: f64,
+        partitions: u64,
+        seconds: f64,
+        traffic: TrafficModel,
+    ) -> ParamResult<Self> {
+        let rate = validate::traffic_rate("rate", rate, traffic)?;
+        let cap = validate::non_negative("cap", cap)?;
+        let partitions = validate::count(
+            "partitions",
+            partitions,
+            crate::model::defaults::MAX_PARTITIONS,
+        )?;
+        if !seconds.is_finite() || seconds < 1.0 {
+            return Err(crate::error::ParamError::other(
+                "duration_seconds",
+                format!("must be at least 1 second (got {seconds} s)"),
+            ));
+        }
+        Ok(PartitionRisk {
+            rate,
+            cap: cap.floor().min(u64::MAX as f64) as u64,
+            partitions,
+            seconds,
+            traffic,
+        })
+    }
+
+    /// Partitions the keys hash onto.
+    pub fn partitions(&self) -> u64 {
+        self.partitions
+    }
+
+    /// `ln q_k`: a partition holding `k` of `shards` shards goes over in one second.
+    fn ln_q(&self, k: u64, shards: u64) -> f64 {
+        if k == 0 {
+            return f64::NEG_INFINITY;
+        }
+        let share = k as f64 / shards as f64;
+        match self.traffic {
+            TrafficModel::Poisson => ln_pois_sf(self.cap, self.rate * share),
+            TrafficModel::Fixed if k == shards => match (self.rate as u64) > self.cap {
+                true => 0.0,
+                false => f64::NEG_INFINITY,
+            },
+            TrafficModel::Fixed => ln_binom_sf(
+                self.cap,
+                self.rate as u64,
+                share,
+                (shards - k) as f64 / shards as f64,
+            ),
+        }
+    }
+
+    /// `ln g(k)`: that partition goes over in some second of the spell.
+    fn ln_g(&self, k: u64, shards: u64) -> f64 {
+        ln_p_any_over(self.ln_q(k, shards).min(0.0), self.seconds)
+    }
+
+    /// `ln U`, U = P E[g(K)], K ~ Binomial(S, 1/P): the union bound.
+    pub fn ln_union_bound(&self, shards: u64) -> f64 {
+        if self.partitions == 1 {
+            // One partition holds every shard: the risk is its own.
+            return self.ln_g(shards, shards);
+        }
+        let p = self.partitions as f64;
+        let (w, v) = (1.0 / p, (p - 1.0) / p);
+        let pmf = |k: u64| ln_dbinom(k, shards, w, v);
+        // g grows with k and the pmf falls past its mode: walk up from k = 1
+        // and stop once past the mode the terms are negligible.
+        let mode = ((shards + 1) as f64 * w).floor() as u64;
+        let mut sum = f64::NEG_INFINITY;
+        for k in 1..=shards {
+            let ln_pmf = pmf(k);
+            if k > mode && sum.is_finite() && ln_pmf < sum + LN_NEGLIGIBLE {
+                break;
+            }
+            // Below the mode, skip terms the pmf alone makes negligible.
+            if k < mode && sum.is_finite() && ln_pmf < sum + LN_NEGLIGIBLE {
+                continue;
+            }
+            sum = ln_add(sum, ln_pmf + self.ln_g(k, shards));
+        }
+        p.ln() + sum
+    }
+
+    /// `1 - E[prod_j F(K_j)^T]`, exact for Poisson traffic (O(S^1.5 log P)).
+    fn exact_poisson(&self, shards: u64) -> f64 {
+        let f: Vec<f64> = (0..=shards)
+            .map(|k| ln_1m_exp(self.ln_g(k, shards)).exp())
+            .collect();
+        (1.0 - bins_expectation(self.partitions, &f)).clamp(0.0, 1.0)
+    }
+
+    /// The risk at `shards` shard keys.
+    pub fn at(&self, shards: u64) -> PartitionRiskAt {
+        let ln_u = self.ln_union_bound(shards);
+        let (ln_p, method) = match self.traffic {
+            TrafficModel::Fixed => (ln_u.min(0.0), RiskMethod::UpperBound),
+            TrafficModel::Poisson if ln_u < UNION_EXACT_BELOW.ln() => (ln_u, RiskMethod::Exact),
+            TrafficModel::Poisson => (self.exact_poisson(shards).ln(), RiskMethod::Exact),
+        };
+        PartitionRiskAt {
+            shards,
+            p_any_over_cap: ln_p.exp(),
+            ln_p_any_over_cap: ln_p,
+            method,
+        }
+    }
+
+    /// Does `shards` meet `risk`? Decided by the bounds where they suffice
+    /// (U <= risk meets; for Poisson U - U^2 / 2 > risk fails), else exactly.
+    pub fn meets(&self, shards: u64, risk: f64) -> bool {
+        let u = self.ln_union_bound(shards).exp();
+        if u <= risk {
+            return true;
+        }
+        match self.traffic {
+            TrafficModel::Fixed => false,
+            TrafficModel::Poisson if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
+            TrafficModel::Poisson => self.exact_poisson(shards) <= risk,
+        }
+    }
+
+    /// The sizing for `risk`: the fewest count from `floor` on that meets
+    /// it, the fewest from which every count up to twice it meets it too,
+    /// and the counts in between that fail (the risk is not monotone in the
+    /// shard count: more shards share more partitions, each with less load).
+    /// `None` counts when nothing up to `max_shards` does.
+    pub fn sizing(&self, risk: f64, floor: u64, max_shards: u64) -> PartitionSizing {
+        let floor = floor.max(1);
+        // However the keys land, some partition carries at least 1/P of the
+        // likes; if even that share goes over too often, no count can do.
+        let even = self.ln_g(1, self.partitions.min(max_shards.max(1)));
+        let first = match even.exp() > risk {
+            true => None,
+            false => (floor..=max_shards).find(|&s| self.meets(s, risk)),
+        };
+        let mut failing = Vec::new();
+        let mut stable = first;
+        // Walk up from the first count that meets: a failing count in
+        // [candidate, 2 candidate] moves the candidate past it.
+        if let Some(mut candidate) = first {
+            let mut s = candidate;
+            loop {
+                let end = candidate.saturating_mul(2).min(max_shards);
+                if s > end {
+                    break;
+                }
+                if self.meets(s, risk) {
+                    s += 1;
+                    continue;
+                }
+                failing.push(s);
+                match (s + 1..=max_shards).find(|&t| self.meets(t, risk)) {
+                    Some(next) => {
+                        failing.extend(s + 1..next);
+                        candidate = next;
+                        s = next;
+                    }
+                    None => {
+                        stable = None;
+                        break;
+                    }
+                }
+                stable = Some(candidate);
+            }
+        }
+        PartitionSizing {
+            shards: first,
+            stable,
+            failing: ranges(&failing),
+        }
+    }
+}
+
+/// What [`PartitionRisk::sizing`] finds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PartitionSizing {
+    /// The fewest shards (from the floor) that meet the risk.
+    pub shards: Option<u64>,
+    /// The fewest from which every count up to twice it meets it.
+    pub stable: Option<u64>,
+    /// Counts from `shards` up that fail, as inclusive ranges.
+    pub failing: Vec<[u64; 2]>,
+}
+
+/// Sorted counts as inclusive ranges: 3, 4, 5, 9 -> [3, 5], [9, 9].
+fn ranges(counts: &[u64]) -> Vec<[u64; 2]> {
+    let mut out: Vec<[u64; 2]> = Vec::new();
+    for &c in counts {
+        match out.last_mut() {
+            Some(r) if r[1] + 1 == c => r[1] = c,
+            _ => out.push([c, c]),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "risk_tests.rs"]
+mod tests;
