@@ -13,6 +13,7 @@ pub mod partitions;
 pub mod placement;
 pub mod probability;
 pub mod read_cost;
+pub mod recommendation;
 pub mod rng;
 pub mod sampler;
 pub mod search;

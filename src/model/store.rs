@@ -67,6 +67,34 @@ impl Store {
             .transactional_write_cost
     }
 
+    /// Whether the store moves busy items onto partitions of their own
+    /// (DynamoDB's adaptive capacity), so shards that share a partition are
+    /// a risk right after a grow rather than for the whole spell.
+    pub fn isolates_busy_items(self) -> bool {
+        self == Store::Dynamodb
+    }
+
+    /// The store's documented limits beyond the per-key cap, each with its
+    /// source; the recommendation names any the plan exceeds.
+    pub fn limits(self) -> Vec<StoreLimit> {
+        match self {
+            Store::Dynamodb => vec![StoreLimit {
+                quantity: LimitedQuantity::WriteUnitsPerSecond,
+                limit: 40_000.0,
+                source: "Amazon DynamoDB service quotas: a table's default throughput quota is \
+                         40,000 write units a second (adjustable on request)",
+            }],
+            Store::Firestore => vec![StoreLimit {
+                quantity: LimitedQuantity::DocumentsPerTransaction,
+                limit: 500.0,
+                source: "Google Cloud Firestore quotas and limits: a transaction or batched write \
+                         takes at most 500 documents, so resetting or folding more shards needs \
+                         several",
+            }],
+            Store::RedisCluster | Store::Sorted => Vec::new(),
+        }
+    }
+
     /// The store's per-key figures, each with where it comes from.
     pub fn preset(self) -> StorePreset {
         match self {
@@ -166,6 +194,27 @@ pub struct StorePreset {
     pub read_cost: &'static str,
     /// Where the figures come from: the store's documentation, or for
     /// Redis the measurement behind [`REDIS_MEASURED_INCR_PER_SECOND`].
+    pub source: &'static str,
+}
+
+/// A quantity of the plan that a store limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitedQuantity {
+    /// Write units a second on the whole table (peak x write cost).
+    WriteUnitsPerSecond,
+    /// Documents one transaction or batched write may touch (the shards).
+    DocumentsPerTransaction,
+}
+
+/// A documented store limit beyond the per-key cap.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct StoreLimit {
+    /// What it limits.
+    pub quantity: LimitedQuantity,
+    /// The limit.
+    pub limit: f64,
+    /// Where it is documented.
     pub source: &'static str,
 }
 

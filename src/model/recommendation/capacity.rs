@@ -1,0 +1,74 @@
+//! The plan's capacity: the highest likes/s at which a shard count still
+//! meets the accepted risk over the spell ("20 shards hold up to N likes/s
+//! at 1% over 4 h"). The risk grows with the rate at a fixed count, so a
+//! bracket and a bisection find it.
+
+use super::PlanInputs;
+use crate::error::ParamResult;
+use crate::model::defaults::MAX_RATE;
+use crate::model::traffic::TrafficModel;
+
+/// Bisection steps for Poisson traffic: the bracket shrinks 2^-60 of its width.
+const STEPS: u32 = 60;
+
+impl PlanInputs {
+    /// Does `shards` meet every risk constraint at `rate`?
+    fn meets_at(&self, rate: f64, shards: u64) -> ParamResult<bool> {
+        let Some(t) = self.risk else {
+            return Ok(true);
+        };
+        if self.ln_key_risk(rate, shards, t)? > t.risk.ln() {
+            return Ok(false);
+        }
+        if self.partitions_bind() {
+            if let Some((pr, risk)) = self.partition_risk(rate)? {
+                return Ok(pr.meets(shards, risk));
+            }
+        }
+        Ok(true)
+    }
+
+    /// The highest rate at which `shards` meets the risk; `None` without a
+    /// risk. Fixed traffic counts whole likes, so the answer is whole.
+    pub(super) fn capacity(&self, shards: u64) -> ParamResult<Option<f64>> {
+        let Some(t) = self.risk else {
+            return Ok(None);
+        };
+        let whole = t.traffic == TrafficModel::Fixed;
+        let smallest = if whole { 1.0 } else { 1e-9 };
+        if !self.meets_at(smallest, shards)? {
+            return Ok(Some(0.0));
+        }
+        // Bracket: `lo` meets, `hi` fails (doubling from the peak).
+        let (mut lo, mut hi) = (smallest, self.sizing.peak.max(smallest));
+        while self.meets_at(hi, shards)? {
+            lo = hi;
+            if hi >= MAX_RATE {
+                return Ok(Some(MAX_RATE));
+            }
+            hi = (hi * 2.0).min(MAX_RATE);
+        }
+        if whole {
+            let (mut lo, mut hi) = (lo.floor() as u64, hi.ceil() as u64);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                match self.meets_at(mid as f64, shards)? {
+                    true => lo = mid,
+                    false => hi = mid,
+                }
+            }
+            return Ok(Some(lo as f64));
+        }
+        for _ in 0..STEPS {
+            let mid = 0.5 * (lo + hi);
+            match self.meets_at(mid, shards)? {
+                true => lo = mid,
+                false => hi = mid,
+            }
+            if hi - lo <= 1e-12 * hi {
+                break;
+            }
+        }
+        Ok(Some(lo))
+    }
+}

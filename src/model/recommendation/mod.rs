@@ -1,0 +1,341 @@
+//! One recommendation that accounts for every constraint: the rule of
+//! thumb, the per-key risk, shared partitions, the read path and the
+//! store's documented limits. `size`, `report`, `simulate`, `risk`,
+//! `chart` and `compare` all show this one answer.
+//!
+//! The shard count is the fewest that meets the binding constraints:
+//! - the rule of thumb ceil(peak / safe) when no risk is accepted, or with
+//!   a risk the fewest shards whose chance of any second over the per-key
+//!   cap during the hot spell is within it (the rule of thumb shown beside);
+//! - in a hashed store with a known partition count, from that count on the
+//!   fewest whose shared-partition risk ([`PartitionRisk`]) is within the
+//!   accepted risk. That risk is not monotone in the count, so the
+//!   recommendation also carries the stable count and the failing band.
+//!   Where the store moves busy items apart on its own (DynamoDB's adaptive
+//!   capacity) it is the risk right after a grow: a warning, not binding.
+//!
+//! Reads and store limits cannot be fixed with more shards; they come back
+//! as [`Warning`]s naming what would fix them.
+
+mod capacity;
+mod warnings;
+
+use serde::Serialize;
+
+pub use warnings::Warning;
+
+use crate::error::{ParamError, ParamResult};
+use crate::model::defaults::MAX_SHARDS;
+use crate::model::exact::{ln_p_any_over_cap, shards_for_risk};
+use crate::model::partitions::{PartitionRisk, RiskMethod};
+use crate::model::read_cost::{ReadCost, ReadPlan};
+use crate::model::sizing::SizingPlan;
+use crate::model::store::Store;
+use crate::model::traffic::TrafficModel;
+
+/// An accepted risk over a hot spell.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RiskTarget {
+    /// Accepted P(any second over the cap during the spell).
+    pub risk: f64,
+    /// The spell's length in seconds.
+    pub seconds: f64,
+    /// How the likes in a second are counted.
+    pub traffic: TrafficModel,
+}
+
+/// Shard keys hashed onto partitions that each cap writes.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SharedPartitions {
+    /// Partitions the keys hash onto.
+    pub partitions: u64,
+    /// Likes a second one partition accepts (the per-key cap).
+    pub cap: f64,
+    /// The risk accepted for them (the plan's, or the default).
+    pub target: RiskTarget,
+}
+
+/// Everything the recommendation weighs, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanInputs {
+    /// Peak, per-key cap (in likes: already divided by a transactional
+    /// write cost) and safe rate.
+    pub sizing: SizingPlan,
+    /// The accepted per-key risk, if any.
+    pub risk: Option<RiskTarget>,
+    /// Shared partitions, in a hashed store with a known partition count.
+    pub partitions: Option<SharedPartitions>,
+    /// The read path.
+    pub reads: ReadPlan,
+    /// The store preset in force, if any.
+    pub store: Option<Store>,
+    /// Write units a transactional like costs (`None`: not transactional).
+    pub write_cost: Option<f64>,
+}
+
+/// Which constraint sets the count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Binding {
+    /// ceil(peak / safe rate per key).
+    RuleOfThumb,
+    /// The per-key risk over the hot spell.
+    KeyRisk,
+    /// Shards sharing partitions.
+    SharedPartitions,
+}
+
+impl Binding {
+    /// The name JSON and CSV print.
+    pub fn name(self) -> &'static str {
+        match self {
+            Binding::RuleOfThumb => "rule_of_thumb",
+            Binding::KeyRisk => "key_risk",
+            Binding::SharedPartitions => "shared_partitions",
+        }
+    }
+}
+
+/// The recommendation, or the evaluation of a deployed count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Recommendation {
+    /// The recommended (or evaluated) shard count.
+    pub shards: u64,
+    /// The constraint that sets it.
+    pub binding: Binding,
+    /// ceil(peak / safe).
+    pub rule_of_thumb_shards: u64,
+    /// The fewest meeting the per-key risk; `None` without a risk.
+    pub key_risk_shards: Option<u64>,
+    /// The fewest meeting the shared-partition risk (from 1); `None`
+    /// without partitions or when no count up to the limit meets it.
+    pub partition_shards: Option<u64>,
+    /// The fewest from which every count up to twice it meets it.
+    pub partition_shards_stable: Option<u64>,
+    /// Counts from the recommendation up to the stable count that fail the
+    /// partition risk, as inclusive ranges.
+    pub partition_failing: Vec<[u64; 2]>,
+    /// Whether the partition risk binds (false where the store moves busy
+    /// items apart on its own); `None` without partitions.
+    pub partition_binds: Option<bool>,
+    /// The risk counted at `shards`: any partition over its cap when the
+    /// partitions bind, else the per-key risk; `None` without a risk.
+    pub p_any_over_cap: Option<f64>,
+    /// Its natural log (finite where the probability underflows).
+    pub ln_p_any_over_cap: Option<f64>,
+    /// Whether that figure is exact or an upper bound.
+    pub p_any_over_cap_exact: Option<bool>,
+    /// P(any second over the per-key cap) at `shards`; `None` without a risk.
+    pub key_p_any_over_cap: Option<f64>,
+    /// The shared-partition risk at `shards`; `None` without partitions.
+    pub partition_p_any_over_cap: Option<f64>,
+    /// The highest likes/s at which `shards` still meets the risk over the
+    /// spell; `None` without a risk.
+    pub capacity_rate: Option<f64>,
+    /// How far the plan is from its limit: capacity / peak - 1 with a risk,
+    /// shards x safe / peak - 1 by the rule of thumb.
+    pub margin: f64,
+    /// The accepted risk and spell, if any.
+    pub risk: Option<RiskTarget>,
+    /// Partitions, when they apply.
+    pub partitions: Option<u64>,
+    /// Likes a second one key accepts (the store's cap / write cost).
+    pub cap_per_key: f64,
+    /// Write units one like costs, under `--transactional`.
+    pub write_cost: Option<f64>,
+    /// The read cost at `shards`.
+    pub reads: ReadCost,
+    /// Constraints `shards` fails (empty for a recommendation that holds).
+    pub fails: Vec<Binding>,
+    /// Whether `shards` meets every constraint.
+    pub holds: bool,
+    /// What more shards cannot fix, and what would.
+    pub warnings: Vec<Warning>,
+}
+
+/// The planned rate of a risk: whole likes under fixed traffic.
+pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
+    match traffic {
+        TrafficModel::Fixed => rate.ceil(),
+        TrafficModel::Poisson => rate,
+    }
+}
+
+impl PlanInputs {
+    fn partition_risk(&self, rate: f64) -> ParamResult<Option<(PartitionRisk, f64)>> {
+        self.partitions
+            .map(|p| {
+                let t = p.target;
+                PartitionRisk::new(
+                    planned_rate(rate, t.traffic),
+                    p.cap,
+                    p.partitions,
+                    t.seconds,
+                    t.traffic,
+                )
+                .map(|r| (r, t.risk))
+            })
+            .transpose()
+    }
+
+    /// Whether the partition risk binds: a preset that isolates busy items
+    /// makes it a warning.
+    fn partitions_bind(&self) -> bool {
+        self.partitions.is_some() && !self.store.is_some_and(Store::isolates_busy_items)
+    }
+
+    /// `ln P(any second over the per-key cap)` at `shards` and `rate`.
+    fn ln_key_risk(&self, rate: f64, shards: u64, t: RiskTarget) -> ParamResult<f64> {
+        ln_p_any_over_cap(
+            planned_rate(rate, t.traffic),
+            shards,
+            self.sizing.cap,
+            t.seconds,
+            t.traffic,
+        )
+    }
+
+    /// The recommendation: the fewest shards meeting every binding constraint.
+    pub fn recommend(&self) -> ParamResult<Recommendation> {
+        let rule = self.sizing.size().shards;
+        let key = match self.risk {
+            Some(t) => Some(shards_for_risk(
+                planned_rate(self.sizing.peak, t.traffic),
+                self.sizing.cap,
+                t.seconds,
+                t.risk,
+                t.traffic,
+                MAX_SHARDS,
+            )?),
+            None => None,
+        };
+        let floor = key.unwrap_or(rule);
+        let mut binding = match key {
+            Some(_) => Binding::KeyRisk,
+            None => Binding::RuleOfThumb,
+        };
+        let mut shards = floor;
+        let mut partition = None;
+        if let Some((pr, risk)) = self.partition_risk(self.sizing.peak)? {
+            let alone = pr.sizing(risk, 1, MAX_SHARDS);
+            let from_floor = pr.sizing(risk, floor, MAX_SHARDS);
+            if self.partitions_bind() {
+                match from_floor.shards {
+                    Some(s) if s > floor => {
+                        shards = s;
+                        binding = Binding::SharedPartitions;
+                    }
+                    Some(_) => {}
+                    None => {
+                        return Err(ParamError::other(
+                            "partitions",
+                            format!(
+                                "no shard count up to {MAX_SHARDS} keeps the chance of a partition \
+                                 over its cap within {risk} ({} partitions at {} writes/s): raise the \
+                                 cap or the partitions, or accept more risk",
+                                pr.partitions(),
+                                self.partitions.map_or(0.0, |p| p.cap)
+                            ),
+                        ))
+                    }
+                }
+            }
+            partition = Some((alone, from_floor));
+        }
+        let mut rec = self.evaluate_with(shards, binding, rule, key)?;
+        if let Some((alone, from_floor)) = partition {
+            rec.partition_shards = alone.shards;
+            rec.partition_shards_stable = from_floor.stable;
+            rec.partition_failing = from_floor.failing;
+        }
+        rec.capacity_rate = self.capacity(shards)?;
+        if let (Some(c), Some(_)) = (rec.capacity_rate, self.risk) {
+            rec.margin = c / self.sizing.peak - 1.0;
+        }
+        rec.warnings = warnings::collect(self, &rec);
+        Ok(rec)
+    }
+
+    /// A deployed count checked against every constraint: which it fails.
+    pub fn evaluate(&self, shards: u64) -> ParamResult<Recommendation> {
+        let rec = self.recommend()?;
+        let mut e = self.evaluate_with(
+            shards,
+            rec.binding,
+            rec.rule_of_thumb_shards,
+            rec.key_risk_shards,
+        )?;
+        e.partition_shards = rec.partition_shards;
+        e.partition_shards_stable = rec.partition_shards_stable;
+        e.partition_failing = rec.partition_failing;
+        e.capacity_rate = self.capacity(shards)?;
+        if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
+            e.margin = c / self.sizing.peak - 1.0;
+        }
+        e.warnings = warnings::collect(self, &e);
+        Ok(e)
+    }
+
+    fn evaluate_with(
+        &self,
+        shards: u64,
+        binding: Binding,
+        rule: u64,
+        key: Option<u64>,
+    ) -> ParamResult<Recommendation> {
+        let key_ln = match self.risk {
+            Some(t) => Some(self.ln_key_risk(self.sizing.peak, shards, t)?),
+            None => None,
+        };
+        let part = self
+            .partition_risk(self.sizing.peak)?
+            .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
+        let mut fails = Vec::new();
+        if self.risk.is_none() && shards < rule {
+            fails.push(Binding::RuleOfThumb);
+        }
+        if let (Some(ln), Some(t)) = (key_ln, self.risk) {
+            if ln > t.risk.ln() {
+                fails.push(Binding::KeyRisk);
+            }
+        }
+        if let Some((_, false)) = part {
+            if self.partitions_bind() {
+                fails.push(Binding::SharedPartitions);
+            }
+        }
+        let counted = match (&part, self.partitions_bind()) {
+            (Some((at, _)), true) => Some((at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
+            _ => key_ln.map(|ln| (ln, true)),
+        };
+        let safe = self.sizing.safe_per_shard();
+        Ok(Recommendation {
+            shards,
+            binding,
+            rule_of_thumb_shards: rule,
+            key_risk_shards: key,
+            partition_shards: None,
+            partition_shards_stable: None,
+            partition_failing: Vec::new(),
+            partition_binds: self.partitions.map(|_| self.partitions_bind()),
+            p_any_over_cap: counted.map(|c| c.0.exp()),
+            ln_p_any_over_cap: counted.map(|c| c.0),
+            p_any_over_cap_exact: counted.map(|c| c.1),
+            key_p_any_over_cap: key_ln.map(f64::exp),
+            partition_p_any_over_cap: part.map(|p| p.0.p_any_over_cap),
+            capacity_rate: None,
+            margin: shards as f64 * safe / self.sizing.peak - 1.0,
+            risk: self.risk,
+            partitions: self.partitions.map(|p| p.partitions),
+            cap_per_key: self.sizing.cap,
+            write_cost: self.write_cost,
+            reads: self.reads.cost(shards),
+            holds: fails.is_empty(),
+            fails,
+            warnings: Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

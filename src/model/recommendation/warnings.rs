@@ -1,0 +1,110 @@
+//! What more shards cannot fix (or what the recommendation alone does not
+//! show), as data; the views word it.
+
+use serde::Serialize;
+
+use super::{PlanInputs, Recommendation};
+use crate::model::store::{LimitedQuantity, Store, StoreLimit};
+
+/// A finding beside the recommendation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Warning {
+    /// The store moves busy items apart on its own (DynamoDB's adaptive
+    /// capacity, at a speed its docs do not give), so the shared-partition
+    /// risk is the risk right after a grow, not the plan's.
+    PartitionRiskAfterGrow {
+        /// The store whose preset isolates busy items.
+        store: Store,
+        /// P(some partition over its cap during the spell) at the count.
+        p_any_over_cap: f64,
+        /// The fewest count meeting that risk on its own, if any.
+        partition_shards: Option<u64>,
+    },
+    /// Counts above the recommendation fail the partition risk: a team that
+    /// later adds shards must skip them.
+    FailingBand {
+        /// Inclusive ranges of failing counts.
+        ranges: Vec<[u64; 2]>,
+        /// The fewest count from which every count up to twice it meets the risk.
+        stable: Option<u64>,
+    },
+    /// Each shard takes more cached reads a second than the store's read cap;
+    /// more shards cannot help (every sum reads every shard).
+    ReadCap {
+        /// Reads a second each shard key takes with the cache.
+        reads_per_shard: f64,
+        /// The read cap per key.
+        read_cap: f64,
+        /// The shortest cache period that fits: servers / read cap.
+        cache_seconds_needed: f64,
+    },
+    /// A sum needs more than one batch read.
+    BatchesPerSum {
+        /// Batch reads per sum: ceil(shards / batch size).
+        batches: u64,
+        /// Items one batch read fetches.
+        batch_size: u64,
+    },
+    /// The plan exceeds a documented store limit.
+    StoreLimit {
+        /// The limit and its source.
+        limit: StoreLimit,
+        /// The plan's value of the limited quantity.
+        value: f64,
+    },
+}
+
+/// Every warning for `rec` under `inputs`.
+pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if let (Some(false), Some(p), Some(store)) = (
+        rec.partition_binds,
+        rec.partition_p_any_over_cap,
+        inputs.store,
+    ) {
+        if p > inputs.partitions.map_or(1.0, |x| x.target.risk) {
+            out.push(Warning::PartitionRiskAfterGrow {
+                store,
+                p_any_over_cap: p,
+                partition_shards: rec.partition_shards,
+            });
+        }
+    }
+    if rec.partition_binds == Some(true) && !rec.partition_failing.is_empty() {
+        out.push(Warning::FailingBand {
+            ranges: rec.partition_failing.clone(),
+            stable: rec.partition_shards_stable,
+        });
+    }
+    let r = &rec.reads;
+    if let (Some(cap), Some(need)) = (r.read_cap, r.cache_seconds_for_read_cap) {
+        out.push(Warning::ReadCap {
+            reads_per_shard: r.reads_per_shard_cached,
+            read_cap: cap,
+            cache_seconds_needed: need,
+        });
+    }
+    if let (Some(b), Some(size)) = (r.batches_per_sum, r.batch_size) {
+        if b > 1 {
+            out.push(Warning::BatchesPerSum {
+                batches: b,
+                batch_size: size,
+            });
+        }
+    }
+    if let Some(store) = inputs.store {
+        for limit in store.limits() {
+            let value = match limit.quantity {
+                LimitedQuantity::WriteUnitsPerSecond => {
+                    inputs.sizing.peak * inputs.write_cost.unwrap_or(1.0)
+                }
+                LimitedQuantity::DocumentsPerTransaction => rec.shards as f64,
+            };
+            if value > limit.limit {
+                out.push(Warning::StoreLimit { limit, value });
+            }
+        }
+    }
+    out
+}
