@@ -106,7 +106,12 @@ fn simulate_table_ends_with_a_sparkline() {
         .assert()
         .success()
         .stdout(predicate::str::contains("busiest shard per second:"))
-        .stdout(predicate::str::contains("95% CI"));
+        .stdout(predicate::str::contains(
+            "95% upper bound: none over in 3,000 seconds",
+        ))
+        .stdout(predicate::str::contains(
+            "Plan: 20 shards, the recommendation",
+        ));
 }
 
 #[test]
@@ -254,9 +259,12 @@ fn flags_override_the_scenario() {
     assert_eq!(v["rate"], 14000.0);
     assert_eq!(v["shards"], 20);
     assert_eq!(v["seconds"], 100);
+    // The interview's 1,000 partitions bind: 2,714 shards (see
+    // recommendation_cli.rs); the rule of thumb stays 286.
     let v = json_of(&["size", "--scenario", "interview"]);
-    assert_eq!(v["shards"], 286);
-    assert_eq!(v["reads_uncached_per_second"], 286_000_000.0);
+    assert_eq!(v["shards"], 2714);
+    assert_eq!(v["rule_of_thumb_shards"], 286);
+    assert_eq!(v["reads_uncached_per_second"], 2_714_000_000.0);
     let v = json_of(&["size", "--scenario", "quiet-reel"]);
     assert_eq!(v["shards"], 1);
 }

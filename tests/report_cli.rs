@@ -79,8 +79,9 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
     ];
     let md = report(dir.path(), &args);
     for heading in [
-        "# Sharded counter capacity report: viral-reel",
-        "## Inputs",
+        "# Sharded counter capacity report: viral-reel\n\nRecommendation: 20 shards, set by the rule of thumb",
+        "## Summary",
+        "## Regenerate",
         "## Sizing",
         "## Risk by shard count",
         "## Simulation",
@@ -93,16 +94,17 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
     }
     let rows = table_rows(&md);
 
-    // Sizing beside the risk-based size: `size --risk 0.01` over 4 h.
-    let size = json_of(&["size", "--scenario", "viral-reel", "--risk", "0.01"]);
-    assert_eq!(size["rule_of_thumb_shards"], 20);
+    // The recommendation is `size`'s for the same scenario.
+    let size = json_of(&["size", "--scenario", "viral-reel"]);
+    assert_eq!(size["shards"], 20);
     assert_eq!(
-        row(&rows, "rule of thumb (peak / safe)")[1],
-        size["rule_of_thumb_shards"].to_string()
+        row(&rows, "shards")[1],
+        format!("{} (set by the rule of thumb)", size["shards"])
     );
-    assert_eq!(
-        row(&rows, "by risk (fewest shards meeting it)")[1],
-        size["shards"].to_string()
+    assert!(row(&rows, "rule of thumb")[1].starts_with("20 = ceil(14,000 / 700)"));
+    assert!(md.contains(&format!("shardplan {}", env!("CARGO_PKG_VERSION"))));
+    assert!(
+        md.contains("`shardplan report --scenario viral-reel --seed 7 --seconds 300 --out DIR`")
     );
 
     // The simulation, seed for seed.
@@ -173,10 +175,13 @@ fn every_svg_parses_and_has_its_title_and_axis_labels() {
         "P(a second over the cap)",
         "P(any second over the cap in 4 h)",
         "accepted risk 0.0100 in 4 h",
-        "1e-20",
+        "recommended: 20 shards",
+        "1e-5",
     ] {
         assert!(risk.contains(needle), "risk.svg lacks {needle:?}");
     }
+    // The axis stops a little below the accepted risk, not at 1e-180.
+    assert!(!risk.contains("1e-20"), "{risk}");
 
     let tl = tempfile::tempdir().unwrap();
     let md = report(
@@ -352,7 +357,9 @@ fn sorted_store_and_bad_placement_fields() {
     assert!(!md.contains("(default)"), "{md}");
     assert!(!md.contains("the defaults"), "{md}");
     assert!(
-        md.contains("during the 1 h hot spell is at most 0.0010"),
+        md.contains(
+            "1 shard, set by the per-key risk; holds up to 10,000 likes/s at 0.0010 over 1 h"
+        ),
         "{md}"
     );
 

@@ -131,6 +131,7 @@ fn power_of_ten(v: f64) -> String {
 pub fn risk_by_shards(
     series: &[RiskSeries],
     accepted: Option<(&str, f64)>,
+    marked: Option<(&str, u64)>,
     title: &str,
     y_desc: &str,
 ) -> anyhow::Result<String> {
@@ -148,10 +149,20 @@ pub fn risk_by_shards(
         .filter(|ln| ln.is_finite())
         .chain(accepted.map(|a| a.1.ln()))
         .map(log10);
-    let y_min = ys.clone().fold(0.0, f64::min);
+    // With an accepted risk the axis shows what matters for the decision:
+    // down to a little (three decades) below it, not to 1e-180; smaller
+    // figures sit on the bottom edge.
+    let floor = accepted
+        .filter(|a| a.1 > 0.0)
+        .map(|a| log10(a.1.ln()) - 3.0);
+    let y_min = ys
+        .clone()
+        .fold(0.0, f64::min)
+        .max(floor.unwrap_or(f64::MIN));
     let y_max = ys.fold(f64::NEG_INFINITY, f64::max).max(y_min);
     let pad = ((y_max - y_min) * 0.05).max(0.5);
     let (y_lo, y_hi) = ((y_min - pad).floor(), (y_max + pad).min(0.5));
+    let log10 = |ln: f64| log10(ln).max(y_lo);
     let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let mut svg = String::new();
     {
@@ -191,6 +202,18 @@ pub fn risk_by_shards(
             chart
                 .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
                 .map_err(err)?;
+        }
+        if let Some((label, x)) = marked.filter(|m| (x_lo..=x_hi).contains(&m.1)) {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, y_lo), (x, y_hi)],
+                    GREEN.stroke_width(2),
+                )))
+                .map_err(err)?
+                .label(label.to_string())
+                .legend(|(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 12, y)], GREEN.stroke_width(2))
+                });
         }
         if let Some((label, p)) = accepted.filter(|a| a.1 > 0.0) {
             let y = log10(p.ln());
@@ -311,11 +334,18 @@ mod tests {
         let svg = risk_by_shards(
             &[s],
             Some(("accepted risk 0.01", 0.01)),
+            Some(("recommended: 20 shards", 20)),
             "Risk by shard count",
             "probability (log scale)",
         )
         .unwrap();
         assert!(svg.contains("accepted risk 0.01"));
+        assert!(svg.contains("recommended: 20 shards"));
+        // The axis stops three decades below the accepted risk (1e-5), not at 1e-869.
+        assert!(
+            svg.contains("1e-5") && !svg.contains("1e-869") && !svg.contains("1e-10<"),
+            "{svg}"
+        );
         assert!(svg.contains("Risk by shard count"));
         assert!(svg.contains("shards"));
         assert_eq!(power_of_ten(0.0), "1");

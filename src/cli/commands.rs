@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::groups::{
-    OutputArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
+    OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
 };
 use super::parse::{whole_number, whole_seconds_or_zero};
 use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
@@ -65,14 +65,18 @@ pub struct SizeArgs {
     pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub sizing: SizingArgs,
-    /// Size by risk: the fewest shards whose chance of any second over the cap
-    /// during --duration is at most this (e.g. 0.01).
-    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
-    pub risk: Option<f64>,
+    #[command(flatten)]
+    pub plan: PlanArgs,
     #[command(flatten)]
     pub span: RiskSpan,
     #[command(flatten)]
     pub reads: ReadArgs,
+    /// Evaluate a deployed shard count instead: which constraints it meets and fails.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub shards: Option<u64>,
+    /// With --shards: exit 1 when the count fails a constraint (a gate for CI).
+    #[arg(long, requires = "shards")]
+    pub check: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -104,7 +104,7 @@ pub struct OutputArgs {
 }
 
 /// How long the hot spell lasts and how its likes arrive (exact math).
-#[derive(Debug, Clone, Args)]
+#[derive(Debug, Clone, Default, Args)]
 pub struct RiskSpan {
     /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
@@ -112,6 +112,20 @@ pub struct RiskSpan {
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
     #[arg(long, value_parser = choice(TRAFFIC))]
     pub traffic: Option<TrafficModel>,
+}
+
+/// What the recommendation weighs beyond the sizing: an accepted risk over
+/// a hot spell and the partitions of a hashed store.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PlanArgs {
+    /// Size by risk: the fewest shards whose chance of any second over the cap
+    /// during --duration is at most this (e.g. 0.01).
+    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    pub risk: Option<f64>,
+    /// Partitions of a hashed store the shard keys land on: shards sharing one add
+    /// up against its cap (risk: --risk, else 1%).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub partitions: Option<u64>,
 }
 
 /// What to simulate (shared by `simulate`, `chart` and `report`).

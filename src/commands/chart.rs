@@ -74,7 +74,14 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 "with time-line flags: it draws a flat load",
             )?;
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
-            let (sizing, reads) = r.sizing_and_reads(&sim.sizing, &sim.reads)?;
+            let flags = crate::config::plan::PlanFlags {
+                plan: None,
+                duration: args.duration,
+                traffic: sim.traffic,
+            };
+            let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
+            let (sizing, reads) = (&plan.sizing, &plan.reads);
+            let recommended = plan.recommendation.shards;
             let seconds = r.duration(args.duration)?;
             let traffic = r.traffic(sim.traffic);
             let rate = r.rate(sim.rate, sizing.peak.peak, traffic)?;
@@ -88,20 +95,16 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 }
                 None => {
                     let sized =
-                        Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
+                        Sourced::derived(recommended, "the recommendation (shardplan size)");
                     shard_counts_around(r.shards(sim.shards, sized))
                 }
             };
-            let accepted = r.risk(None, None)?;
+            let accepted = plan.recommendation.risk;
             let file = AtomicFile::create("--output", &args.output)?;
-            let rows = super::risk::sweep_rows(
-                rate,
-                &counts,
-                sizing.plan.cap,
-                (seconds, traffic),
-                &reads,
-            )?;
-            (r, (file, risk_svg(&rows, accepted)?.1))
+            let rows =
+                super::risk::sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), reads)?;
+            let svg = risk_svg(&rows, accepted, Some(recommended))?.1;
+            (r, (file, svg))
         }
         ChartKind::Timeline => {
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;

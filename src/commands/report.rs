@@ -16,16 +16,15 @@ use crate::views::report::{
     placement_sections, render, ReportDoc, Simulation, BUSIEST_SVG, REPORT_FILE, RISK_SVG,
     TIMELINE_SVG,
 };
+use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "report")?;
     // Everything is resolved and validated before the folder is touched.
     // report has no sizing or read flags: the scenario and defaults decide.
-    let (sizing, reads) = r.sizing_and_reads(&SizingArgs::default(), &Default::default())?;
     let seconds = r.duration(None)?;
     let traffic = r.traffic(None);
-    let risk = r.risk(None, Some(DEFAULT_RISK))?.unwrap_or(DEFAULT_RISK);
     let sim_flags = SimInputs {
         seconds: args.seconds,
         seed: args.seed,
@@ -37,8 +36,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     } else {
         (Some(r.flat_simulation(&sim_flags, false)?), None)
     };
-    let rule_shards = sizing.plan.size().shards;
-    let placement = placement_sections(&r.scenario, rule_shards)?;
+    // The same plan `size` resolves for the scenario: one recommendation.
+    let plan = match &flat {
+        Some(sim) => sim.recommended.clone(),
+        None => r.plan(
+            &SizingArgs::default(),
+            &Default::default(),
+            Default::default(),
+        )?,
+    };
+    let rec = plan.recommendation.clone();
+    let placement = placement_sections(&r.scenario, rec.shards)?;
     let s = r.scenario.scenario.clone();
     if let Some(t) = r.field("key_template", &s.key_template) {
         r.inputs.record("key_template", &t);
@@ -53,23 +61,24 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let mut risk_file = open(RISK_SVG)?;
     let mut sim_file = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
 
-    let size = super::size::size_row(
+    let size = SizeRow::new(
         &r.scenario.name,
-        &sizing.peak,
-        &sizing.plan,
-        &reads,
-        Some((risk, (seconds, traffic))),
+        &plan.sizing.peak,
+        &plan.sizing.plan,
+        rec.clone(),
         None,
-    )?;
-    let rate = crate::config::load::planned_rate(sizing.peak.peak, traffic);
+    );
+    let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
     let sweep = super::risk::sweep_rows(
         rate,
-        &charts::shard_counts_around(rule_shards),
-        sizing.plan.cap,
+        &charts::shard_counts_around(rec.shards),
+        plan.sizing.plan.cap,
         (seconds, traffic),
-        &reads,
+        &plan.reads,
     )?;
-    let risk_chart = charts::risk_svg(&sweep, Some(risk))?;
+    // The accepted risk, or 1% as a reference line when the plan has none.
+    let accepted = rec.risk.unwrap_or(DEFAULT_RISK);
+    let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards))?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
             let tally = super::simulate::execute(&sim.plan, 0, args.quiet, None)?;
@@ -78,7 +87,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                 &sim.plan,
                 &tally,
                 sim.reads.cost(sim.plan.shards),
-            );
+            )
+            .with_recommendation(rec.clone());
             Simulation::Flat {
                 chart: charts::busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?,
                 report: Box::new(report),
@@ -104,8 +114,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let doc = ReportDoc {
         scenario: &r.scenario,
         inputs: &r.inputs,
-        read_cost: reads.cost(rule_shards),
         size,
+        version: env!("CARGO_PKG_VERSION"),
+        command: regenerate_command(&r.scenario.name, &args),
         sweep,
         risk_title: risk_chart.0.clone(),
         simulation,
@@ -133,6 +144,20 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The command line that writes this report again (the seed and seconds
+/// only when given; every other input is in the scenario).
+fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
+    let mut cmd = format!("shardplan report --scenario {scenario}");
+    if let Some(seed) = args.seed {
+        cmd.push_str(&format!(" --seed {seed}"));
+    }
+    if let Some(seconds) = args.seconds {
+        cmd.push_str(&format!(" --seconds {seconds}"));
+    }
+    cmd.push_str(" --out DIR");
+    cmd
 }
 
 /// The folder, created if missing; anything that stops it is `--out`'s fault.

@@ -31,7 +31,8 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         &sim.plan,
         &tally,
         sim.reads.cost(sim.plan.shards),
-    );
+    )
+    .with_recommendation(sim.recommended.recommendation.clone());
     super::emit(out, &report, &r.inputs, args.out.explain)
 }
 

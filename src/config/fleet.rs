@@ -7,7 +7,7 @@ use super::{Resolver, Source, Sourced};
 use crate::cli::FleetArgs;
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
-    DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_CAP, DEFAULT_FLEET_DURATION_SECONDS,
+    DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_CAP, DEFAULT_DURATION_SECONDS,
     DEFAULT_FLEET_MAX_SHARDS, DEFAULT_FLEET_PARTITIONS, DEFAULT_FLEET_SEARCH_TRIALS,
     DEFAULT_FLEET_TRIALS, DEFAULT_HEADROOM, DEFAULT_LIKES_PER_DAY, DEFAULT_PEAK_FACTOR,
     DEFAULT_READ_CAP, DEFAULT_REELS, DEFAULT_RISK, DEFAULT_SEED, DEFAULT_SERVERS,
@@ -110,6 +110,7 @@ impl Resolver {
         target.check(|v| validate::count("target_shards", *v, MAX_SHARDS))?;
         let partitions = Sourced::flag("--partitions", a.partitions)
             .or(self.field("fleet.partitions", &f.partitions))
+            .or(self.field("partitions", &s.partitions))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_PARTITIONS));
         partitions.check(|v| validate::count("partitions", *v, MAX_FLEET_PARTITIONS))?;
         let cap = Sourced::flag("--cap", a.cap)
@@ -139,12 +140,16 @@ impl Resolver {
             Some(DEFAULT_READ_CAP),
         )
         .map_err(|e| self.blame(e))?;
+        // One hot spell for every command: the [fleet] section's, else the
+        // scenario's duration_seconds (whole seconds up), else 4 h.
+        let top_duration = s.duration_seconds.map(|d| d.ceil() as u64);
         let duration = Sourced::flag("--duration", a.duration)
             .or(self.field("fleet.duration", &f.duration))
-            .unwrap_or(Sourced::default(DEFAULT_FLEET_DURATION_SECONDS));
+            .or(self.field("duration_seconds", &top_duration))
+            .unwrap_or(Sourced::default(DEFAULT_DURATION_SECONDS as u64));
         duration.check(|v| validate::count("duration", *v, MAX_FLEET_DURATION_SECONDS))?;
         let risk = Sourced::flag("--risk", a.risk)
-            .or(self.field("fleet.risk", &f.risk))
+            .or(both(self, "risk", &f.risk, &s.risk))
             .unwrap_or(Sourced::default(DEFAULT_RISK));
         risk.check(|v| validate::probability_open("risk", *v))?;
         let max_shards = Sourced::flag("--max-shards", a.max_shards)

@@ -14,6 +14,7 @@ pub mod compare;
 pub mod fleet;
 pub mod lists;
 pub mod load;
+pub mod plan;
 pub mod reads;
 pub mod resize;
 pub mod scenario;

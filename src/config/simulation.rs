@@ -1,6 +1,7 @@
 //! A flat Monte Carlo run: rate, shards, seconds, traffic, seed and the
 //! sampler, from flags over the scenario over the sizing and defaults.
 
+use super::plan::{Plan, PlanFlags};
 use super::sizing::Sizing;
 use super::{Resolver, Source, Sourced};
 use crate::cli::SimInputs;
@@ -17,20 +18,32 @@ pub struct FlatSimulation {
     pub sizing: Sizing,
     /// The read path.
     pub reads: ReadPlan,
+    /// The plan and its recommendation (the default shard count).
+    pub recommended: Plan,
 }
 
 impl Resolver {
     /// A flat simulation. `per_second` runs need the joint counts of each
-    /// second, so they take the multinomial sampler.
+    /// second, so they take the multinomial sampler. Its default shard
+    /// count is the recommendation `size` gives for the same inputs.
     pub fn flat_simulation(
         &mut self,
         sim: &SimInputs,
         per_second: bool,
     ) -> InputResult<FlatSimulation> {
-        let (sizing, reads) = self.sizing_and_reads(&sim.sizing, &sim.reads)?;
+        let flags = PlanFlags {
+            plan: None,
+            duration: None,
+            traffic: sim.traffic,
+        };
+        let recommended = self.plan(&sim.sizing, &sim.reads, flags)?;
+        let (sizing, reads) = (recommended.sizing.clone(), recommended.reads);
         let traffic = self.traffic(sim.traffic);
         let rate = self.rate(sim.rate, sizing.peak.peak, traffic)?;
-        let sized = Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
+        let sized = Sourced::derived(
+            recommended.recommendation.shards,
+            "the recommendation (shardplan size)",
+        );
         let shards = self.shards(sim.shards, sized);
         let seconds = self.seconds(sim.seconds, None);
         let seed = self.seed(sim.seed);
@@ -47,6 +60,7 @@ impl Resolver {
             plan,
             sizing,
             reads,
+            recommended,
         })
     }
 }

@@ -120,8 +120,6 @@ pub const DEFAULT_ZIPF_EXPONENT: f64 = 1.0;
 pub const DEFAULT_VIEWS_PER_LIKE: f64 = 10.0;
 /// Partitions the store hashes shard keys onto.
 pub const DEFAULT_FLEET_PARTITIONS: u64 = 1000;
-/// How long the fleet's peak lasts.
-pub const DEFAULT_FLEET_DURATION_SECONDS: u64 = 3600;
 /// Largest shard count the fleet's search tries.
 pub const DEFAULT_FLEET_MAX_SHARDS: u64 = 4096;
 /// Placements sampled for the partition load.

@@ -29,7 +29,11 @@ pub fn shard_counts_around(s: u64) -> Vec<u64> {
 
 /// Risk against shard count: per second and over the whole hot spell.
 /// `accepted`: the risk the sizing accepts, drawn as a horizontal line.
-pub fn risk_svg(rows: &[SweepRow], accepted: Option<f64>) -> anyhow::Result<(String, String)> {
+pub fn risk_svg(
+    rows: &[SweepRow],
+    accepted: Option<f64>,
+    recommended: Option<u64>,
+) -> anyhow::Result<(String, String)> {
     let Some(first) = rows.first() else {
         anyhow::bail!("no shard counts to chart");
     };
@@ -62,9 +66,11 @@ pub fn risk_svg(rows: &[SweepRow], accepted: Option<f64>) -> anyhow::Result<(Str
             fmt::duration(r.seconds)
         )
     });
+    let marked = recommended.map(|n| (format!("recommended: {n} shards"), n));
     let svg = svg::risk_by_shards(
         &series,
         label.as_deref().zip(accepted),
+        marked.as_ref().map(|(l, n)| (l.as_str(), *n)),
         &title,
         "probability (log scale)",
     )?;

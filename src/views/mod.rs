@@ -10,6 +10,7 @@ pub mod inputs;
 pub mod measure;
 pub mod placement;
 pub mod reads;
+pub mod recommendation;
 pub mod report;
 pub mod resize;
 pub mod risk;

@@ -3,11 +3,9 @@
 //! the prose that explains it. No timestamps and no absolute paths: the
 //! same seed gives the same bytes.
 
-use crate::config::{Inputs, Loaded, Source};
+use crate::config::{Inputs, Loaded};
 use crate::error::{InputError, InputResult, ParamError};
-use crate::model::defaults::{DEFAULT_DURATION_SECONDS, DEFAULT_RISK};
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
-use crate::model::read_cost::ReadCost;
 use crate::model::store::Store;
 use crate::output::markdown::MarkdownExporter;
 use crate::output::{fmt, Exporter, Report, Section};
@@ -17,7 +15,7 @@ use crate::views::simulate::SimulateReport;
 use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 use crate::views::Sections;
-use crate::views::{inputs, placement};
+use crate::views::{inputs, placement, recommendation};
 
 /// The file names inside the report folder.
 pub const REPORT_FILE: &str = "report.md";
@@ -61,10 +59,22 @@ pub struct ReportDoc<'a> {
     pub risk_title: String,
     /// The simulation.
     pub simulation: Simulation,
-    /// The read cost at the rule-of-thumb count.
-    pub read_cost: ReadCost,
-    /// Where the shard keys land, when the scenario names keys or a store.
-    pub placement: Option<Vec<Section>>,
+    /// The tool's version, printed with what regenerates the report.
+    pub version: &'static str,
+    /// The command line that regenerates it.
+    pub command: String,
+    /// Where the shard keys land, when the scenario names keys or a store,
+    /// and the placement's warnings in words.
+    pub placement: Option<Placement>,
+}
+
+/// The key-placement part of the report.
+#[derive(Debug, Clone)]
+pub struct Placement {
+    /// Its tables and notes.
+    pub sections: Vec<Section>,
+    /// Its warnings, for the summary.
+    pub warnings: Vec<String>,
 }
 
 /// A report's sections as Markdown, the same bytes `--format markdown` gives.
@@ -88,17 +98,18 @@ fn html_text(text: &str) -> String {
 
 /// Where the shard keys land, when the scenario names keys or a store
 /// (the same figures `shardplan keys` prints).
-pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Section>>> {
+pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Placement>> {
     let s = &l.scenario;
     let store = s.store_preset;
     let Some(template) = &s.key_template else {
-        return Ok(store.map(|p| {
-            vec![Section::Note(format!(
+        return Ok(store.map(|p| Placement {
+            sections: vec![Section::Note(format!(
                 "The scenario names the {} store but no key_template: add one (e.g. \
                  key_template = \"reel:8841:likes:<shard>\") to see where the {shards} shard keys land, \
                  or run `shardplan keys` / `shardplan partitions`.",
                 p.name()
-            ))]
+            ))],
+            warnings: Vec::new(),
         }));
     };
     // The template and the masters come from the scenario; name the field.
@@ -113,28 +124,35 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
     let t = ShardTemplate::new(template, 0).map_err(in_scenario)?;
     if store == Some(Store::Sorted) {
         let r = SortedReport::from_template(&t, shards).map_err(in_scenario)?;
-        return Ok(Some(vec![
-            Section::pairs(
-                "Sorted store key order",
-                vec![
-                    ("template", format!("`{}`", r.template)),
-                    ("shard keys", r.shards.to_string()),
-                    (
-                        "contiguous",
-                        if r.contiguous { "yes" } else { "no" }.to_string(),
-                    ),
-                    (
-                        "shard-first template",
-                        format!("`{}`", r.shard_first_template),
-                    ),
-                ],
-            ),
-            Section::Note(if r.contiguous {
-                format!("WARNING: {}", html_text(&placement::sorted_note(&r)))
-            } else {
-                html_text(&placement::sorted_note(&r))
-            }),
-        ]));
+        let warnings = match r.contiguous {
+            true => vec![html_text(&placement::sorted_note(&r))],
+            false => Vec::new(),
+        };
+        return Ok(Some(Placement {
+            warnings,
+            sections: vec![
+                Section::pairs(
+                    "Sorted store key order",
+                    vec![
+                        ("template", format!("`{}`", r.template)),
+                        ("shard keys", r.shards.to_string()),
+                        (
+                            "contiguous",
+                            if r.contiguous { "yes" } else { "no" }.to_string(),
+                        ),
+                        (
+                            "shard-first template",
+                            format!("`{}`", r.shard_first_template),
+                        ),
+                    ],
+                ),
+                Section::Note(if r.contiguous {
+                    format!("WARNING: {}", html_text(&placement::sorted_note(&r)))
+                } else {
+                    html_text(&placement::sorted_note(&r))
+                }),
+            ],
+        }));
     }
     let nodes = s.nodes.map(|n| n as u32); // checked 1..=16384 with the scenario
     let r = KeysReport::from_template(&t, shards, nodes).map_err(in_scenario)?;
@@ -166,7 +184,10 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
         format!("{} ({})", r.read_commands, placement::read_note(&r.read)),
     ));
     let mut out = vec![Section::pairs("Redis Cluster key placement", rows)];
-    let warnings = placement::keys_warnings(&r);
+    let warnings: Vec<String> = placement::keys_warnings(&r)
+        .iter()
+        .map(|w| html_text(w))
+        .collect();
     if warnings.is_empty() {
         out.push(Section::Note(
             "No placement warnings: no two shards share a slot and no master carries more than its share."
@@ -176,68 +197,93 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Vec<Sec
     out.extend(
         warnings
             .iter()
-            .map(|w| Section::Note(format!("WARNING: {}", html_text(w)))),
+            .map(|w| Section::Note(format!("WARNING: {w}"))),
     );
     if let Some(fix) = &r.suggested_template {
         out.push(Section::Note(format!("Suggested template: `{fix}`")));
     }
-    Ok(Some(out))
+    Ok(Some(Placement {
+        sections: out,
+        warnings,
+    }))
 }
 
-/// Which of risk and duration came from the built-in defaults.
-fn defaults_note(inputs: &Inputs, risk_given: bool) -> String {
-    let risk = fmt::num(DEFAULT_RISK);
-    let duration = fmt::duration(DEFAULT_DURATION_SECONDS);
-    let duration_given = inputs.source("duration_seconds") != Some(&Source::Default);
-    match (risk_given, duration_given) {
-        (true, true) => String::new(),
-        (false, false) => format!(
-            " The scenario sets neither risk nor duration_seconds: the defaults {risk} and {duration} apply."
+/// The paste-able summary: the recommendation, what binds, the capacity,
+/// the read cost with and without the cache, and every warning.
+fn summary(doc: &ReportDoc) -> Vec<String> {
+    let size = &doc.size;
+    let r = &size.recommendation;
+    let c = &r.reads;
+    let mut lines = vec![
+        format!(
+            "- **Recommendation:** {}, set by {}.",
+            recommendation::shards(r.shards),
+            recommendation::binding_words(r.binding)
         ),
-        (false, true) => format!(" The scenario sets no risk: the default {risk} applies."),
-        (true, false) => {
-            format!(" The scenario sets no duration_seconds: the default {duration} applies.")
+        format!("- **Margin:** {}.", recommendation::margin(r, size.peak)),
+        format!(
+            "- **Reads:** without a cache every view reads all {} shards: {} shard reads/s; with each \
+             of the {} servers caching the sum for {} s: {} shard reads/s.",
+            c.shards,
+            fmt::num(c.reads_uncached_per_second),
+            c.servers,
+            fmt::num(c.cache_seconds),
+            fmt::num(c.reads_cached_per_second)
+        ),
+    ];
+    let mut warnings: Vec<String> = r
+        .warnings
+        .iter()
+        .map(recommendation::warning_text)
+        .collect();
+    if r.partitions.is_none() {
+        warnings.push(
+            "shards may share a partition in a hashed store: the scenario gives no `partitions`, \
+             so that risk is not counted (set it to weigh it)"
+                .into(),
+        );
+    }
+    if let Some(p) = &doc.placement {
+        warnings.extend(p.warnings.iter().cloned());
+    }
+    match warnings.is_empty() {
+        true => lines.push("- **Warnings:** none.".into()),
+        false => {
+            lines.push("- **Warnings:**".into());
+            lines.extend(warnings.iter().map(|w| format!("  - {w}")));
         }
     }
+    lines
 }
 
 /// The whole report.md text.
 pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
-    let (l, size, sim, read_cost) = (doc.scenario, &doc.size, &doc.simulation, &doc.read_cost);
-    let risk_given = doc.inputs.source("risk") != Some(&Source::Default);
+    let (l, size, sim) = (doc.scenario, &doc.size, &doc.simulation);
+    let rec = &size.recommendation;
     let mut md = String::new();
     let mut push = |text: &str| {
         md.push_str(text.trim_end());
         md.push_str("\n\n");
     };
     push(&format!("# Sharded counter capacity report: {}", l.name));
+    push(&size.headline());
     if let Some(d) = &l.scenario.description {
         push(d);
     }
-    push(
-        "Written by `shardplan report`. Every figure below is reproducible: the same scenario \
-         and seed give the same report byte for byte.",
-    );
-    push("## Inputs");
-    push(
-        "Every input the report assumed, with its value and where it came from: a scenario \
-         field, a store preset or the built-in default (what `--explain` prints).",
-    );
-    push(&markdown(&Sections(vec![inputs::section(doc.inputs)]))?);
+    push("## Summary");
+    push(&summary(doc).join("\n"));
 
     push("## Sizing");
-    let z = &size.sizing;
     push(&format!(
         "The rule of thumb divides the planned peak by the safe rate per shard key and rounds up: \
-         ceil({} / {}) = {} shards. Beside it, the risk-based size (`shardplan size --risk`) is the \
-         fewest shards whose exact chance of any second over the cap during the {} hot spell is at \
-         most {}.{}",
-        fmt::num(z.peak),
-        fmt::num(z.safe_per_shard),
-        size.rule_of_thumb_shards.unwrap_or(z.shards),
-        fmt::duration(size.duration_seconds.unwrap_or(DEFAULT_DURATION_SECONDS)),
-        fmt::prob(size.risk.unwrap_or(crate::model::defaults::DEFAULT_RISK)),
-        defaults_note(doc.inputs, risk_given),
+         ceil({} / {}) = {} shards. With an accepted risk (`risk` in the scenario, `--risk` for \
+         `shardplan size`) the per-key count is the fewest shards whose exact chance of any second \
+         over the cap during the hot spell is within it; with `partitions`, the fewest from it on \
+         whose shared partitions stay within it. The recommendation is the count every constraint \
+         accepts.",
+        fmt::num(size.peak),
+        fmt::num(size.safe_per_shard),
+        rec.rule_of_thumb_shards,
     ));
     push(&markdown_under(
         "Sizing",
@@ -283,30 +329,32 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
     }
 
     push("## Read cost");
-    let c = read_cost;
     push(&format!(
-        "Each read of the total sums every shard. At the rule-of-thumb count, without a cache every \
-         view reads all {} shards: {} shard reads/s. With each of the {} servers caching the sum \
-         for {} s: {} shard reads/s.",
-        c.shards,
-        fmt::num(c.reads_uncached_per_second),
-        c.servers,
-        fmt::num(c.cache_seconds),
-        fmt::num(c.reads_cached_per_second),
+        "Each read of the total sums every shard; at the recommended {} shards (`shardplan size`).",
+        rec.shards
     ));
     push(&markdown_under(
         "Read cost",
-        &Sections(vec![read_cost_section(c)]),
+        &Sections(vec![read_cost_section(&rec.reads)]),
     )?);
 
-    if let Some(sections) = &doc.placement {
+    if let Some(p) = &doc.placement {
         push("## Key placement");
         push(
             "Where the shard keys land in the store (`shardplan keys`): shards that share a slot, \
              a node or a tablet take their writes together, and the cap applies to them as one.",
         );
-        push(&markdown(&Sections(sections.clone()))?);
+        push(&markdown(&Sections(p.sections.clone()))?);
     }
+
+    push("## Regenerate");
+    push(&format!(
+        "Written by shardplan {}: `{}` writes the same bytes. Every input it used, with its value \
+         and where it came from (a scenario field, a store preset or the built-in default; what \
+         `--explain` prints):",
+        doc.version, doc.command
+    ));
+    push(&markdown(&Sections(vec![inputs::section(doc.inputs)]))?);
     let mut out = md.trim_end().to_string();
     out.push('\n');
     Ok(out)

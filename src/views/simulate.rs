@@ -6,8 +6,11 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::reads::read_cost_section;
+use super::recommendation::binding_words;
+use crate::model::defaults::DEFAULT_RISK;
 use crate::model::exact::{BusiestShard, Risk};
 use crate::model::read_cost::ReadCost;
+use crate::model::recommendation::Recommendation;
 use crate::model::simulation::{SimPlan, SimTally};
 use crate::model::stats::{self, Histogram};
 use crate::output::{fmt, row, Report, Section};
@@ -60,6 +63,9 @@ pub struct SimulateRow {
 pub struct SimulateReport {
     pub row: SimulateRow,
     pub busiest: Histogram,
+    /// The plan's recommendation (`size` for the same inputs); the run's
+    /// own shard count is `row.shards`.
+    pub recommendation: Option<Recommendation>,
 }
 
 impl SimulateReport {
@@ -112,7 +118,68 @@ impl SimulateReport {
                 reads,
             },
             busiest: h.clone(),
+            recommendation: None,
         }
+    }
+
+    /// The same report, with the plan's recommendation to open with.
+    pub fn with_recommendation(mut self, rec: Recommendation) -> Self {
+        self.recommendation = Some(rec);
+        self
+    }
+
+    /// The first line: how many shards the run used, against the
+    /// recommendation, and whether the simulated and exact figures say the
+    /// plan holds (the exact chance against the accepted risk, or 1% when
+    /// none is given).
+    pub fn headline(&self) -> Option<String> {
+        let rec = self.recommendation.as_ref()?;
+        let r = &self.row;
+        let used = match r.shards == rec.shards {
+            true => format!(
+                "{} shards, the recommendation (set by {})",
+                r.shards,
+                binding_words(rec.binding)
+            ),
+            false => format!(
+                "{} shards (--shards; the recommendation is {})",
+                r.shards, rec.shards
+            ),
+        };
+        let risk = rec.risk.unwrap_or(DEFAULT_RISK);
+        let simulated = match r.seconds_over_cap {
+            0 => format!(
+                "no simulated second of {} went over the cap",
+                fmt::count(r.seconds)
+            ),
+            n => format!(
+                "{} of {} simulated seconds went over the cap",
+                fmt::count(n),
+                fmt::count(r.seconds)
+            ),
+        };
+        let accepted = match rec.risk {
+            Some(_) => format!("the accepted {}", fmt::prob(risk)),
+            None => format!("a {} reference (no risk given)", fmt::percent(risk)),
+        };
+        let exact = match r.exact_p_any_over_cap {
+            Some(p) => format!(
+                ", and the exact P(any second over in {} s) = {} is {} {accepted}",
+                fmt::count(r.seconds),
+                fmt::prob(p),
+                if p <= risk { "within" } else { "ABOVE" },
+            ),
+            None => String::new(),
+        };
+        let holds = r.seconds_over_cap == 0 && r.exact_p_any_over_cap.is_none_or(|p| p <= risk);
+        Some(format!(
+            "Plan: {used}: {}: {simulated}{exact}.",
+            if holds {
+                "it holds"
+            } else {
+                "it does NOT hold"
+            }
+        ))
     }
 }
 
@@ -210,11 +277,15 @@ impl Report for SimulateReport {
     fn json(&self) -> Value {
         let mut v = row(&self.row);
         v["busiest_histogram"] = json!(self.busiest.bins());
+        if let Some(rec) = &self.recommendation {
+            v["recommendation"] = row(rec);
+        }
         v
     }
 
     fn sections(&self) -> Vec<Section> {
-        let mut out = self.figures();
+        let mut out: Vec<Section> = self.headline().map(Section::Note).into_iter().collect();
+        out.extend(self.figures());
         out.push(read_cost_section(&self.row.reads));
         out.push(Section::Note(format!(
             "busiest shard per second: {}",
@@ -267,11 +338,18 @@ impl SimulateReport {
                     ),
                     (
                         "P(a second over), Monte Carlo",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_over_cap_per_second),
-                            ci(r.p_over_cap_ci95)
-                        ),
+                        match r.seconds_over_cap {
+                            0 => format!(
+                                "below {} (95% upper bound: none over in {} seconds)",
+                                fmt::prob(r.p_over_cap_ci95[1]),
+                                fmt::count(r.seconds)
+                            ),
+                            _ => format!(
+                                "{} ({})",
+                                fmt::prob(r.p_over_cap_per_second),
+                                ci(r.p_over_cap_ci95)
+                            ),
+                        },
                     ),
                     (
                         "P(a second over), exact",
@@ -285,11 +363,18 @@ impl SimulateReport {
                     ),
                     (
                         "P(any second over in a run this long), Monte Carlo",
-                        format!(
-                            "{} ({})",
-                            fmt::prob(r.p_any_over_cap),
-                            ci(r.p_any_over_cap_ci95)
-                        ),
+                        // One run with no second over cannot estimate a
+                        // chance for the whole run: its interval spans
+                        // almost everything. Say so; the exact row is the figure.
+                        match r.seconds_over_cap {
+                            0 => "none over in this one run (too few to estimate; read the exact figure)"
+                                .to_string(),
+                            _ => format!(
+                                "{} ({})",
+                                fmt::prob(r.p_any_over_cap),
+                                ci(r.p_any_over_cap_ci95)
+                            ),
+                        },
                     ),
                     (
                         "P(any second over in a run this long), exact",

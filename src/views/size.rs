@@ -1,12 +1,16 @@
-//! `size`'s view: the sizing, the risk-based count beside the rule of
-//! thumb, and the read-cost block (shared with `simulate` and `report`).
+//! `size`'s view: the recommendation and the constraints behind it, the
+//! sizing inputs, the risk-based count beside the rule of thumb, the read
+//! cost and the warnings.
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::reads::read_cost_section;
+use super::recommendation::{
+    constraints_section, evaluation_line, recommendation_line, warning_sections,
+};
 use crate::model::read_cost::ReadCost;
-use crate::model::sizing::Sizing;
+use crate::model::recommendation::{Binding, Recommendation};
 use crate::output::{fmt, row, Report, Section};
 
 /// The one row of `size` (CSV columns and JSON fields).
@@ -20,23 +24,64 @@ pub struct SizeRow {
     pub transactional: bool,
     /// Write units one like costs (2 for a DynamoDB transaction, else 1).
     pub write_cost: f64,
+    /// Planned peak likes/s.
+    pub peak: f64,
+    /// Likes/s one key accepts.
+    pub cap: f64,
+    /// The safe likes/s per key and the headroom it leaves.
+    pub safe_per_shard: f64,
+    pub headroom: f64,
+    /// peak / shards, and the share of the cap it leaves unused.
+    pub mean_per_shard_at_peak: f64,
+    pub headroom_left: f64,
+    /// `--shards N`: `shards` is the count evaluated, not the recommendation.
+    pub evaluated: bool,
+    /// The recommended count (equal to `shards` unless evaluated).
+    pub recommended_shards: u64,
     #[serde(flatten)]
-    pub sizing: Sizing,
-    /// With --risk: the accepted chance of any second over the cap.
-    pub risk: Option<f64>,
-    pub duration_seconds: Option<f64>,
-    pub traffic: Option<&'static str>,
-    /// With --risk: peak / safe, rounded up, and its chance of any second
-    /// over the cap during the duration (`shards` is then the risk-based count).
-    pub rule_of_thumb_shards: Option<u64>,
-    pub rule_of_thumb_p_any_over_cap: Option<f64>,
-    /// Its natural log: finite where the chance underflows f64 (prints 0).
-    pub rule_of_thumb_ln_p_any_over_cap: Option<f64>,
-    /// With --risk: the chance for the risk-based count, and its log.
-    pub p_any_over_cap: Option<f64>,
-    pub ln_p_any_over_cap: Option<f64>,
+    pub recommendation: Recommendation,
     #[serde(flatten)]
     pub reads: ReadCost,
+}
+
+impl SizeRow {
+    /// The row for `rec` (a recommendation, or with `recommended` a
+    /// deployed count evaluated against it).
+    pub fn new(
+        scenario: &str,
+        peak: &crate::config::sizing::Peak,
+        sizing: &crate::model::sizing::SizingPlan,
+        rec: Recommendation,
+        recommended: Option<u64>,
+    ) -> SizeRow {
+        let size = sizing.size();
+        let mean = sizing.peak / rec.shards as f64;
+        SizeRow {
+            scenario: scenario.to_string(),
+            observed: peak.observed,
+            growth: peak.growth,
+            transactional: rec.transactional_write_cost.is_some(),
+            write_cost: rec.transactional_write_cost.unwrap_or(1.0),
+            peak: sizing.peak,
+            cap: sizing.cap,
+            safe_per_shard: size.safe_per_shard,
+            headroom: size.headroom,
+            mean_per_shard_at_peak: mean,
+            headroom_left: (sizing.cap - mean) / sizing.cap,
+            evaluated: recommended.is_some(),
+            recommended_shards: recommended.unwrap_or(rec.shards),
+            reads: rec.reads.clone(),
+            recommendation: rec,
+        }
+    }
+
+    /// The first line: the recommendation, or the verdict on a deployed count.
+    pub fn headline(&self) -> String {
+        match self.evaluated {
+            true => evaluation_line(&self.recommendation, self.recommended_shards),
+            false => recommendation_line(&self.recommendation, self.peak),
+        }
+    }
 }
 
 impl Report for SizeRow {
@@ -45,90 +90,90 @@ impl Report for SizeRow {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let mut out = self.sizing_sections();
+        let mut out = vec![Section::Note(self.headline())];
+        out.extend(self.sizing_sections());
         out.push(read_cost_section(&self.reads));
+        out.extend(warning_sections(&self.recommendation));
         out
     }
 }
 
 impl SizeRow {
-    /// The sizing (and the risk-based count beside the rule of thumb),
-    /// without the read cost.
+    /// The recommendation, the sizing inputs and the risk-based count
+    /// beside the rule of thumb, without the read cost.
     pub fn sizing_sections(&self) -> Vec<Section> {
-        let s = &self.sizing;
+        let r = &self.recommendation;
         let mut plan = vec![("scenario", self.scenario.clone())];
         if let (Some(o), Some(g)) = (self.observed, self.growth) {
             plan.push(("observed peak", format!("{} likes/s", fmt::num(o))));
             plan.push(("growth factor", format!("{}x", fmt::num(g))));
         }
+        let unit = if self.transactional {
+            "likes"
+        } else {
+            "writes"
+        };
         plan.extend([
-            ("planned peak", format!("{} likes/s", fmt::num(s.peak))),
+            ("planned peak", format!("{} likes/s", fmt::num(self.peak))),
             (
                 "cap per key",
                 if self.transactional {
                     format!(
                         "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
-                        fmt::num(s.cap),
-                        fmt::num(s.cap * self.write_cost),
+                        fmt::num(self.cap),
+                        fmt::num(self.cap * self.write_cost),
                         fmt::num(self.write_cost)
                     )
                 } else {
-                    format!("{} writes/s", fmt::num(s.cap))
+                    format!("{} writes/s", fmt::num(self.cap))
                 },
             ),
             (
                 "safe per key",
                 format!(
-                    "{} {}/s ({} headroom)",
-                    fmt::num(s.safe_per_shard),
-                    if self.transactional { "likes" } else { "writes" },
-                    fmt::percent(s.headroom)
+                    "{} {unit}/s ({} headroom)",
+                    fmt::num(self.safe_per_shard),
+                    fmt::percent(self.headroom)
                 ),
-            ),
-            (
-                "shards",
-                match self.rule_of_thumb_shards {
-                    None => format!(
-                        "{} = ceil({} / {})",
-                        s.shards,
-                        fmt::num(s.peak),
-                        fmt::num(s.safe_per_shard)
-                    ),
-                    Some(rule) => format!(
-                        "{} by risk (rule of thumb: {rule} = ceil({} / {}))",
-                        s.shards,
-                        fmt::num(s.peak),
-                        fmt::num(s.safe_per_shard)
-                    ),
-                },
             ),
             (
                 "average per shard at peak",
                 if self.transactional {
                     format!(
-                        "{} likes/s ({} write units/s)",
-                        fmt::num(s.mean_per_shard_at_peak),
-                        fmt::num(s.mean_per_shard_at_peak * self.write_cost)
+                        "{} likes/s ({} write units/s) over {} shards",
+                        fmt::num(self.mean_per_shard_at_peak),
+                        fmt::num(self.mean_per_shard_at_peak * self.write_cost),
+                        r.shards
                     )
                 } else {
-                    format!("{} writes/s", fmt::num(s.mean_per_shard_at_peak))
+                    format!(
+                        "{} writes/s over {} shards",
+                        fmt::num(self.mean_per_shard_at_peak),
+                        r.shards
+                    )
                 },
             ),
-            ("headroom left at peak", fmt::percent(s.headroom_left)),
+            ("headroom left at peak", fmt::percent(self.headroom_left)),
         ]);
-        let mut out = vec![Section::pairs("Sizing", plan)];
-        if let (Some(risk), Some(secs), Some(rule), Some(rule_p), Some(p)) = (
-            self.risk,
-            self.duration_seconds,
-            self.rule_of_thumb_shards,
-            self.rule_of_thumb_p_any_over_cap,
-            self.p_any_over_cap,
+        let mut out = vec![
+            constraints_section(r, self.peak, self.safe_per_shard),
+            Section::pairs("Sizing", plan),
+        ];
+        if let (Some(risk), Some(secs), Some(rule_p), Some(p)) = (
+            r.risk,
+            r.duration_seconds,
+            r.rule_of_thumb_p_any_over_cap,
+            r.key_p_any_over_cap,
         ) {
+            // The counted chance is the per-key one unless partitions bind.
+            let key_ln = r
+                .ln_p_any_over_cap
+                .filter(|_| r.binding != Binding::SharedPartitions);
             out.push(Section::Grid {
                 title: format!(
-                    "Sizing by risk: P(any second over the cap in {} s, {} traffic) <= {}",
+                    "Per-key risk: P(any second over the cap in {} s, {} traffic) <= {}",
                     fmt::num(secs),
-                    self.traffic.unwrap_or("fixed"),
+                    r.traffic.map_or("fixed", |t| t.name()),
                     fmt::prob(risk)
                 ),
                 header: vec![
@@ -139,16 +184,22 @@ impl SizeRow {
                 rows: vec![
                     vec![
                         "rule of thumb (peak / safe)".into(),
-                        rule.to_string(),
+                        r.rule_of_thumb_shards.to_string(),
                         fmt::prob_ln(
                             rule_p,
-                            self.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
+                            r.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
                         ),
                     ],
                     vec![
-                        "by risk (fewest shards meeting it)".into(),
-                        s.shards.to_string(),
-                        fmt::prob_ln(p, self.ln_p_any_over_cap.unwrap_or(f64::NAN)),
+                        match r.binding {
+                            Binding::KeyRisk => "by risk (fewest shards meeting it)".into(),
+                            _ => "recommended".to_string(),
+                        },
+                        r.shards.to_string(),
+                        match key_ln {
+                            Some(ln) => fmt::prob_ln(p, ln),
+                            None => fmt::prob(p),
+                        },
                     ],
                 ],
             });

@@ -4,7 +4,9 @@
 
 use super::Loaded;
 use crate::error::{InputError, InputResult, ParamResult};
-use crate::model::defaults::{MAX_BATCH, MAX_NODES, MAX_SECONDS, MAX_SERVERS, MAX_SHARDS};
+use crate::model::defaults::{
+    MAX_BATCH, MAX_NODES, MAX_PARTITIONS, MAX_SECONDS, MAX_SERVERS, MAX_SHARDS,
+};
 use crate::model::validate;
 
 /// Runs a model check on `field`'s value; an error names the field.
@@ -56,6 +58,7 @@ pub fn fields(l: &Loaded) -> InputResult<()> {
         ("servers", s.servers, MAX_SERVERS),
         ("batch_size", s.batch_size, MAX_BATCH),
         ("nodes", s.nodes, u64::from(MAX_NODES)),
+        ("partitions", s.partitions, MAX_PARTITIONS),
     ] {
         check(l, field, v, |p, v| validate::count(p, v, max))?;
     }

@@ -123,6 +123,9 @@ pub struct Scenario {
     /// Redis Cluster masters the 16,384 slots are split over (`report`'s
     /// key placement).
     pub nodes: Option<u64>,
+    /// Partitions of a hashed store the shard keys land on: shards that
+    /// share one add up against its cap (the recommendation counts it).
+    pub partitions: Option<u64>,
     /// The like rate over time (a time-line simulation).
     pub curve: Option<CurveSection>,
     /// Burst capacity per shard key (a time-line simulation).

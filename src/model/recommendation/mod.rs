@@ -127,23 +127,43 @@ pub struct Recommendation {
     pub p_any_over_cap_exact: Option<bool>,
     /// P(any second over the per-key cap) at `shards`; `None` without a risk.
     pub key_p_any_over_cap: Option<f64>,
+    /// P(any second over the per-key cap) at the rule-of-thumb count, shown
+    /// beside the risk-based count; `None` without a risk.
+    pub rule_of_thumb_p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub rule_of_thumb_ln_p_any_over_cap: Option<f64>,
     /// The shared-partition risk at `shards`; `None` without partitions.
     pub partition_p_any_over_cap: Option<f64>,
     /// The highest likes/s at which `shards` still meets the risk over the
     /// spell; `None` without a risk.
     pub capacity_rate: Option<f64>,
+    /// shards x the safe rate per key: what the count carries by the rule
+    /// of thumb.
+    pub safe_capacity_rate: f64,
     /// How far the plan is from its limit: capacity / peak - 1 with a risk,
     /// shards x safe / peak - 1 by the rule of thumb.
     pub margin: f64,
-    /// The accepted risk and spell, if any.
-    pub risk: Option<RiskTarget>,
+    /// The accepted per-key risk, if any.
+    pub risk: Option<f64>,
+    /// The hot spell its risks cover, seconds (with a risk or partitions).
+    pub duration_seconds: Option<f64>,
+    /// How the likes in a second are counted (with a risk or partitions).
+    pub traffic: Option<TrafficModel>,
+    /// The risk accepted for shared partitions (the plan's, or the default).
+    pub partition_risk: Option<f64>,
     /// Partitions, when they apply.
     pub partitions: Option<u64>,
     /// Likes a second one key accepts (the store's cap / write cost).
     pub cap_per_key: f64,
     /// Write units one like costs, under `--transactional`.
-    pub write_cost: Option<f64>,
-    /// The read cost at `shards`.
+    pub transactional_write_cost: Option<f64>,
+    /// Shard reads a second without the cache, at `shards`.
+    pub reads_uncached_per_second: f64,
+    /// Shard reads a second with the cache, at `shards`.
+    pub reads_cached_per_second: f64,
+    /// The read cost at `shards` (its figures are serialized by the
+    /// commands that show it, beside this).
+    #[serde(skip)]
     pub reads: ReadCost,
     /// Constraints `shards` fails (empty for a recommendation that holds).
     pub fails: Vec<Binding>,
@@ -176,6 +196,11 @@ impl PlanInputs {
                 .map(|r| (r, t.risk))
             })
             .transpose()
+    }
+
+    /// The hot spell: the risk's, else the partitions'.
+    fn spell(&self) -> Option<RiskTarget> {
+        self.risk.or(self.partitions.map(|p| p.target))
     }
 
     /// Whether the partition risk binds: a preset that isolates busy items
@@ -287,6 +312,10 @@ impl PlanInputs {
             Some(t) => Some(self.ln_key_risk(self.sizing.peak, shards, t)?),
             None => None,
         };
+        let rule_ln = match self.risk {
+            Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
+            None => None,
+        };
         let part = self
             .partition_risk(self.sizing.peak)?
             .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
@@ -309,6 +338,7 @@ impl PlanInputs {
             _ => key_ln.map(|ln| (ln, true)),
         };
         let safe = self.sizing.safe_per_shard();
+        let reads = self.reads.cost(shards);
         Ok(Recommendation {
             shards,
             binding,
@@ -322,14 +352,22 @@ impl PlanInputs {
             ln_p_any_over_cap: counted.map(|c| c.0),
             p_any_over_cap_exact: counted.map(|c| c.1),
             key_p_any_over_cap: key_ln.map(f64::exp),
+            rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
+            rule_of_thumb_ln_p_any_over_cap: rule_ln,
             partition_p_any_over_cap: part.map(|p| p.0.p_any_over_cap),
             capacity_rate: None,
+            safe_capacity_rate: shards as f64 * safe,
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
-            risk: self.risk,
+            risk: self.risk.map(|t| t.risk),
+            duration_seconds: self.spell().map(|t| t.seconds),
+            traffic: self.spell().map(|t| t.traffic),
+            partition_risk: self.partitions.map(|p| p.target.risk),
             partitions: self.partitions.map(|p| p.partitions),
             cap_per_key: self.sizing.cap,
-            write_cost: self.write_cost,
-            reads: self.reads.cost(shards),
+            transactional_write_cost: self.write_cost,
+            reads_uncached_per_second: reads.reads_uncached_per_second,
+            reads_cached_per_second: reads.reads_cached_per_second,
+            reads,
             holds: fails.is_empty(),
             fails,
             warnings: Vec::new(),

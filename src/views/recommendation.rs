@@ -1,0 +1,260 @@
+//! The recommendation in words: the one line `size`, `report` and
+//! `simulate` open with, the block of constraints behind it, and the
+//! warnings. Every command that shows a recommended count uses these.
+
+use crate::model::recommendation::{Binding, Recommendation, Warning};
+use crate::model::store::LimitedQuantity;
+use crate::output::{fmt, Section};
+
+/// The binding constraint in words.
+pub fn binding_words(b: Binding) -> &'static str {
+    match b {
+        Binding::RuleOfThumb => "the rule of thumb",
+        Binding::KeyRisk => "the per-key risk",
+        Binding::SharedPartitions => "shared partitions",
+    }
+}
+
+/// The accepted risk over the spell, e.g. "1% over 4 h (poisson traffic)".
+fn spell(risk: f64, r: &Recommendation) -> String {
+    format!(
+        "{} over {}{}",
+        fmt::prob(risk),
+        r.duration_seconds.map_or("the spell".into(), fmt::duration),
+        r.traffic
+            .map_or(String::new(), |t| format!(", {} traffic", t.name()))
+    )
+}
+
+/// The chance counted at the count, with "exact" or "upper bound".
+fn counted(r: &Recommendation) -> Option<String> {
+    let (p, ln) = (r.p_any_over_cap?, r.ln_p_any_over_cap?);
+    Some(format!(
+        "{} ({})",
+        fmt::prob_ln(p, ln),
+        match r.p_any_over_cap_exact {
+            Some(false) => "upper bound",
+            _ => "exact",
+        }
+    ))
+}
+
+/// The margin in words: the capacity with a risk, the safe total without.
+pub fn margin(r: &Recommendation, peak: f64) -> String {
+    let above = match r.margin >= 0.0 {
+        true => format!("{} above", fmt::percent(r.margin)),
+        false => format!("{} below", fmt::percent(-r.margin)),
+    };
+    match (r.capacity_rate, r.risk) {
+        (Some(c), Some(risk)) => format!(
+            "holds up to {} likes/s at {} ({above} the planned {})",
+            fmt::num(c),
+            spell(risk, r),
+            fmt::num(peak)
+        ),
+        _ => format!(
+            "{} x the safe rate carry {} likes/s ({above} the planned {})",
+            shards(r.shards),
+            fmt::num(r.safe_capacity_rate),
+            fmt::num(peak)
+        ),
+    }
+}
+
+/// "1 shard", "20 shards".
+pub fn shards(n: u64) -> String {
+    match n {
+        1 => "1 shard".into(),
+        n => format!("{n} shards"),
+    }
+}
+
+/// The one line a design doc can quote.
+pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
+    let mut line = format!(
+        "Recommendation: {}, set by {}; {}",
+        shards(r.shards),
+        binding_words(r.binding),
+        margin(r, peak)
+    );
+    if let Some(p) = counted(r) {
+        line.push_str(&format!("; P(any second over the cap) = {p}"));
+    }
+    line
+}
+
+/// The line for a deployed count: whether it holds, and what it fails.
+pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
+    let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
+    match r.holds {
+        true => format!(
+            "{} shards meet every constraint (the recommendation is {recommended})",
+            r.shards
+        ),
+        false => format!(
+            "{} shards FAIL {} (the recommendation is {recommended})",
+            r.shards,
+            fails.join(" and ")
+        ),
+    }
+}
+
+/// The constraints behind the count, one per row.
+pub fn constraints_section(r: &Recommendation, peak: f64, safe: f64) -> Section {
+    let mut rows = vec![
+        (
+            "shards",
+            format!("{} (set by {})", r.shards, binding_words(r.binding)),
+        ),
+        ("margin", margin(r, peak)),
+        (
+            "rule of thumb",
+            format!(
+                "{} = ceil({} / {}){}",
+                r.rule_of_thumb_shards,
+                fmt::num(peak),
+                fmt::num(safe),
+                match r.risk {
+                    Some(_) => " (shown beside the risk, not a floor)",
+                    None => "",
+                }
+            ),
+        ),
+        (
+            "per-key risk",
+            match (r.key_risk_shards, r.risk) {
+                (Some(k), Some(risk)) => format!(
+                    "{k}: the fewest with P(any second over {}/s per key) <= {}",
+                    fmt::num(r.cap_per_key),
+                    spell(risk, r)
+                ),
+                _ => "not asked (add --risk P)".into(),
+            },
+        ),
+    ];
+    rows.push((
+        "shared partitions",
+        match (r.partitions, r.partition_risk) {
+            (Some(n), Some(risk)) => partitions_words(r, n, risk),
+            _ => "not given (add --partitions N for a hashed store)".into(),
+        },
+    ));
+    if let Some(p) = counted(r) {
+        rows.push((
+            "P(any second over the cap)",
+            format!("{p} at {} shards", r.shards),
+        ));
+    }
+    if let Some(cost) = r.transactional_write_cost {
+        rows.push((
+            "transactional writes",
+            format!(
+                "{} likes/s per key = {} writes/s / {} units a like",
+                fmt::num(r.cap_per_key),
+                fmt::num(r.cap_per_key * cost),
+                fmt::num(cost)
+            ),
+        ));
+    }
+    Section::pairs("Recommendation", rows)
+}
+
+fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
+    let fewest = match r.partition_shards {
+        Some(s) => format!("{s} shards are the fewest"),
+        None => "no count up to the limit".into(),
+    };
+    let mut w = format!(
+        "{} partitions: {fewest} with P(some partition over its cap) <= {}",
+        fmt::num(n as f64),
+        spell(risk, r)
+    );
+    if let Some(p) = r.partition_p_any_over_cap {
+        w.push_str(&format!("; at {}: {}", r.shards, fmt::prob(p)));
+    }
+    if !r.partition_failing.is_empty() {
+        w.push_str(&format!("; {} fail", ranges(&r.partition_failing)));
+    }
+    if let Some(stable) = r.partition_shards_stable {
+        w.push_str(&format!(
+            "; every count from {stable} to {} meets it",
+            stable * 2
+        ));
+    }
+    if r.partition_binds == Some(false) {
+        w.push_str(" (a warning: the store moves busy items apart)");
+    }
+    w
+}
+
+/// Inclusive ranges in words: "41 to 47, 60".
+pub fn ranges(r: &[[u64; 2]]) -> String {
+    r.iter()
+        .map(|[a, b]| match a == b {
+            true => a.to_string(),
+            false => format!("{a} to {b}"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One warning in words.
+pub fn warning_text(w: &Warning) -> String {
+    match w {
+        Warning::PartitionRiskAfterGrow {
+            store,
+            p_any_over_cap,
+            partition_shards,
+        } => format!(
+            "right after a grow, shards that share a partition go over its cap with P = {} \
+             ({} moves busy items apart, at a speed its docs do not give){}: watch for rejected writes",
+            fmt::prob(*p_any_over_cap),
+            store.name(),
+            partition_shards.map_or(String::new(), |s| format!(
+                "; {s} shards would keep it within the risk"
+            ))
+        ),
+        Warning::FailingBand { ranges: r, stable } => format!(
+            "adding shards later must skip {}: those counts fail the partition risk{}",
+            ranges(r),
+            stable.map_or(String::new(), |s| format!(
+                " (every count from {s} to {} meets it)",
+                s * 2
+            ))
+        ),
+        Warning::ReadCap {
+            reads_per_shard,
+            read_cap,
+            cache_seconds_needed,
+        } => format!(
+            "each shard takes {} cached reads/s against a read cap of {}/s; more shards cannot help \
+             (every sum reads every shard): cache the sum for at least {} s",
+            fmt::num(*reads_per_shard),
+            fmt::num(*read_cap),
+            fmt::num(*cache_seconds_needed)
+        ),
+        Warning::BatchesPerSum {
+            batches,
+            batch_size,
+        } => format!("a sum needs {batches} batch reads of up to {batch_size} items"),
+        Warning::StoreLimit { limit, value } => format!(
+            "the plan's {} exceeds the documented limit of {} ({})",
+            match limit.quantity {
+                LimitedQuantity::WriteUnitsPerSecond =>
+                    format!("{} write units/s", fmt::num(*value)),
+                LimitedQuantity::DocumentsPerTransaction =>
+                    format!("{} shards in one transaction", fmt::num(*value)),
+            },
+            fmt::num(limit.limit),
+            limit.source
+        ),
+    }
+}
+
+/// The warnings as notes.
+pub fn warning_sections(r: &Recommendation) -> Vec<Section> {
+    r.warnings
+        .iter()
+        .map(|w| Section::Note(format!("WARNING: {}", warning_text(w))))
+        .collect()
+}
