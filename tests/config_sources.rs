@@ -388,7 +388,7 @@ fn explain_and_json_inputs_show_every_source() {
     assert_eq!(v["inputs"]["duration_seconds"]["source"], "default");
     assert_eq!(
         v["inputs"]["shards"]["source"],
-        "derived: peak / safe rate, rounded up"
+        "derived: the recommendation (shardplan size)"
     );
     // --explain: the table opens with the inputs.
     let out = shardplan().args(["size", "--explain"]).assert().success();

@@ -10,7 +10,7 @@ use crate::views::compare::CompareReport;
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "compare")?;
-    let (inputs, approx) = r.comparison(&args)?;
+    let (inputs, approx, recommendation) = r.comparison(&args)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
@@ -26,6 +26,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let report = CompareReport {
         scenario: r.scenario.name.clone(),
         comparison,
+        recommendation,
     };
     super::emit(out, &report, &r.inputs, args.out.explain)
 }

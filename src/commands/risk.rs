@@ -2,6 +2,7 @@
 
 use crate::cli::{RiskArgs, SweepArgs};
 use crate::config::lists;
+use crate::config::plan::PlanFlags;
 use crate::config::{Resolver, Sourced};
 use crate::model::exact::{self, Risk};
 use crate::model::read_cost::ReadPlan;
@@ -11,17 +12,36 @@ use crate::views::risk::{RiskView, SweepRow, SweepView};
 
 pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "risk")?;
-    let fallback = r.curve_peak();
-    let sizing = r.sizing(&args.sizing, fallback)?;
+    let flags = PlanFlags {
+        plan: None,
+        duration: args.span.duration,
+        traffic: args.span.traffic,
+    };
+    let plan = r.plan(&args.sizing, &Default::default(), flags)?;
+    // The read path only feeds the recommendation's warnings: not risk's inputs.
+    for key in [
+        "views",
+        "servers",
+        "cache_seconds",
+        "batch_size",
+        "read_cap",
+    ] {
+        r.inputs.forget(key);
+    }
+    let sizing = &plan.sizing;
     let seconds = r.duration(args.span.duration)?;
     let traffic = r.traffic(args.span.traffic);
     let rate = r.rate(args.rate, sizing.peak.peak, traffic)?;
-    let sized = Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
+    let sized = Sourced::derived(
+        plan.recommendation.shards,
+        "the recommendation (shardplan size)",
+    );
     let shards = r.shards(args.shards, sized);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let risk =
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
-    super::emit(out, &RiskView(risk), &r.inputs, args.out.explain)
+    let view = RiskView(risk, Some(plan.recommendation));
+    super::emit(out, &view, &r.inputs, args.out.explain)
 }
 
 /// The exact risk and the read cost for each shard count (`sweep`'s rows).

@@ -3,6 +3,7 @@
 //! timeouts and retries).
 
 use super::load::planned_rate as whole_rate;
+use super::plan::PlanFlags;
 use super::{Resolver, Sourced};
 use crate::cli::CompareArgs;
 use crate::error::{InputError, InputResult};
@@ -13,13 +14,23 @@ use crate::model::defaults::{
     DEFAULT_APPLIED_SHARE, DEFAULT_FLUSH_SECONDS, DEFAULT_LOG_COMMIT_SECONDS, DEFAULT_RETRIES,
     DEFAULT_TIMEOUT_RATE, DEFAULT_TXN_MS, MAX_SHARDS, MAX_TXN_MS,
 };
+use crate::model::recommendation::Recommendation;
 use crate::model::validate;
 
 impl Resolver {
     /// The write-path designs' inputs and the approximate designs' inputs,
     /// on the same load.
-    pub fn comparison(&mut self, a: &CompareArgs) -> InputResult<(CompareInputs, ApproxInputs)> {
-        let (sizing, reads) = self.sizing_and_reads(&a.sizing, &a.reads)?;
+    pub fn comparison(
+        &mut self,
+        a: &CompareArgs,
+    ) -> InputResult<(CompareInputs, ApproxInputs, Recommendation)> {
+        let flags = PlanFlags {
+            plan: None,
+            duration: a.duration.map(|d| d as f64),
+            traffic: a.traffic,
+        };
+        let plan = self.plan(&a.sizing, &a.reads, flags)?;
+        let (sizing, reads) = (plan.sizing.clone(), plan.reads);
         let traffic = self.traffic(a.traffic);
         let rate = self.rate(a.rate, sizing.peak.peak, traffic)?;
         let seconds = self.duration(a.duration.map(|d| d as f64))?;
@@ -77,7 +88,10 @@ impl Resolver {
                     None => Sourced::derived(MAX_SHARDS, "unused: the shards are given"),
                 }
             }
-            None => Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up"),
+            None => Sourced::derived(
+                plan.recommendation.shards,
+                "the recommendation (shardplan size)",
+            ),
         };
         let shards = self.shards(a.shards, sized);
         let flag = |name: &'static str, v: Option<f64>, default: f64| {
@@ -131,6 +145,6 @@ impl Resolver {
             approx.likes_per_day = self.inputs.take("likes_per_day", day);
         }
         approx.validate().map_err(|e| self.blame(e))?;
-        Ok((inputs, approx))
+        Ok((inputs, approx, plan.recommendation))
     }
 }

@@ -5,7 +5,9 @@ pub mod words;
 
 use serde_json::Value;
 
+use super::recommendation::used_words;
 use crate::model::compare::strategies::{Comparison, StrategyRow};
+use crate::model::recommendation::Recommendation;
 use crate::output::fmt::{num, run_length};
 use crate::output::{fmt, row, Report, Section};
 
@@ -15,6 +17,8 @@ pub struct CompareReport {
     pub scenario: String,
     /// The model's rows and summaries.
     pub comparison: Comparison,
+    /// The plan's recommendation (the sharded rows' default count).
+    pub recommendation: Recommendation,
 }
 
 /// One CSV line or JSON object: the row's fields in declaration order, the
@@ -37,12 +41,19 @@ impl Report for CompareReport {
     }
 
     fn json(&self) -> Value {
-        Value::Array(self.rows())
+        serde_json::json!({
+            "rows": self.rows(),
+            "recommendation": row(&self.recommendation),
+        })
     }
 
     fn sections(&self) -> Vec<Section> {
         let c = &self.comparison;
         let i = &c.inputs;
+        let used = Section::Note(format!(
+            "The sharded rows use {}.",
+            used_words(i.shards, &self.recommendation)
+        ));
         let run = run_length(i.duration_seconds);
         let mut inputs = vec![
             ("scenario", self.scenario.clone()),
@@ -140,6 +151,7 @@ impl Report for CompareReport {
                 })
                 .collect();
         let mut sections = vec![
+            used,
             Section::pairs("Compare", inputs),
             Section::Grid {
                 title: "Strategies".into(),

@@ -83,6 +83,20 @@ pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
     line
 }
 
+/// Which count a command used, against the recommendation: "20 shards, the
+/// recommendation (set by the rule of thumb)" or "16 shards (the
+/// recommendation is 20)".
+pub fn used_words(used: u64, rec: &Recommendation) -> String {
+    match used == rec.shards {
+        true => format!(
+            "{}, the recommendation (set by {})",
+            shards(used),
+            binding_words(rec.binding)
+        ),
+        false => format!("{} (the recommendation is {})", shards(used), rec.shards),
+    }
+}
+
 /// The line for a deployed count: whether it holds, and what it fails.
 pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
     let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();

@@ -4,8 +4,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use super::recommendation::used_words;
 use crate::model::exact::Risk;
 use crate::model::probability::Probability;
+use crate::model::recommendation::Recommendation;
 use crate::output::fmt::{self, Underflow};
 use crate::output::{row, Report, Section};
 
@@ -62,18 +64,31 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
 }
 
 /// `risk`'s view of one exact result.
-pub struct RiskView(pub Risk);
+pub struct RiskView(pub Risk, pub Option<Recommendation>);
 
 impl Report for RiskView {
     fn rows(&self) -> Vec<Value> {
         vec![row(&self.0)]
     }
 
+    fn json(&self) -> Value {
+        let mut v = row(&self.0);
+        if let Some(rec) = &self.1 {
+            v["recommendation"] = row(rec);
+        }
+        v
+    }
+
     fn sections(&self) -> Vec<Section> {
-        let mut out = vec![Section::pairs(
+        let mut out: Vec<Section> = self
+            .1
+            .iter()
+            .map(|rec| Section::Note(format!("At {}.", used_words(self.0.shards, rec))))
+            .collect();
+        out.push(Section::pairs(
             "Risk of going over the cap",
             risk_pairs(&self.0),
-        )];
+        ));
         if self.0.underflow {
             out.push(Section::Note(
                 "A probability above is below f64's range: JSON and CSV hold 0 with underflow = true; read its ln_ field."

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::reads::read_cost_section;
-use super::recommendation::binding_words;
+use super::recommendation::used_words;
 use crate::model::defaults::DEFAULT_RISK;
 use crate::model::exact::{BusiestShard, Risk};
 use crate::model::read_cost::ReadCost;
@@ -135,17 +135,7 @@ impl SimulateReport {
     pub fn headline(&self) -> Option<String> {
         let rec = self.recommendation.as_ref()?;
         let r = &self.row;
-        let used = match r.shards == rec.shards {
-            true => format!(
-                "{} shards, the recommendation (set by {})",
-                r.shards,
-                binding_words(rec.binding)
-            ),
-            false => format!(
-                "{} shards (--shards; the recommendation is {})",
-                r.shards, rec.shards
-            ),
-        };
+        let used = used_words(r.shards, rec);
         let risk = rec.risk.unwrap_or(DEFAULT_RISK);
         let simulated = match r.seconds_over_cap {
             0 => format!(
