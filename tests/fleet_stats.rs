@@ -32,7 +32,6 @@ fn plan(trials: u64) -> FleetPlan {
         seconds: 3600,
         risk: 0.01,
         trials,
-        search_trials: 100,
         max_shards: 64,
         seed: 99,
     }

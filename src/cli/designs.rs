@@ -71,9 +71,6 @@ pub struct FleetArgs {
     /// Placements sampled for the partition load (default 400).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub trials: Option<u64>,
-    /// Placements sampled per search step (default 100).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub search_trials: Option<u64>,
     /// Seed of the placements: the same seed gives the same output for any --threads.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,

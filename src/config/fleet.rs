@@ -8,12 +8,11 @@ use crate::cli::FleetArgs;
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
     DEFAULT_BATCH, DEFAULT_CACHE_SECONDS, DEFAULT_CAP, DEFAULT_DURATION_SECONDS,
-    DEFAULT_FLEET_MAX_SHARDS, DEFAULT_FLEET_PARTITIONS, DEFAULT_FLEET_SEARCH_TRIALS,
-    DEFAULT_FLEET_TRIALS, DEFAULT_HEADROOM, DEFAULT_LIKES_PER_DAY, DEFAULT_PEAK_FACTOR,
-    DEFAULT_READ_CAP, DEFAULT_REELS, DEFAULT_RISK, DEFAULT_SEED, DEFAULT_SERVERS,
-    DEFAULT_TARGET_SHARDS, DEFAULT_THRESHOLD, DEFAULT_VIEWS_PER_LIKE, DEFAULT_ZIPF_EXPONENT,
-    MAX_FLEET_DURATION_SECONDS, MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS,
-    MAX_SHARDS,
+    DEFAULT_FLEET_MAX_SHARDS, DEFAULT_FLEET_PARTITIONS, DEFAULT_FLEET_TRIALS, DEFAULT_HEADROOM,
+    DEFAULT_LIKES_PER_DAY, DEFAULT_PEAK_FACTOR, DEFAULT_READ_CAP, DEFAULT_REELS, DEFAULT_RISK,
+    DEFAULT_SEED, DEFAULT_SERVERS, DEFAULT_TARGET_SHARDS, DEFAULT_THRESHOLD,
+    DEFAULT_VIEWS_PER_LIKE, DEFAULT_ZIPF_EXPONENT, MAX_FLEET_DURATION_SECONDS,
+    MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS, MAX_SHARDS,
 };
 use crate::model::fleet::{Background, FleetPlan, PinnedReel};
 use crate::model::read_cost::ReadPlan;
@@ -160,10 +159,6 @@ impl Resolver {
             .or(self.field("fleet.trials", &f.trials))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_TRIALS));
         trials.check(|v| validate::count("trials", *v, MAX_FLEET_TRIALS))?;
-        let search_trials = Sourced::flag("--search-trials", a.search_trials)
-            .or(self.field("fleet.search_trials", &f.search_trials))
-            .unwrap_or(Sourced::default(DEFAULT_FLEET_SEARCH_TRIALS));
-        search_trials.check(|v| validate::count("search_trials", *v, MAX_FLEET_TRIALS))?;
         let seed = Sourced::flag("--seed", a.seed)
             .or(self.field("fleet.seed", &f.seed))
             .or(self.field("seed", &s.seed))
@@ -182,7 +177,6 @@ impl Resolver {
             seconds: self.inputs.take("duration", duration),
             risk: self.inputs.take("risk", risk),
             trials: self.inputs.take("trials", trials),
-            search_trials: self.inputs.take("search_trials", search_trials),
             max_shards: self.inputs.take("max_shards", max_shards),
             seed: self.inputs.take("seed", seed),
         })

@@ -124,8 +124,6 @@ pub const DEFAULT_FLEET_PARTITIONS: u64 = 1000;
 pub const DEFAULT_FLEET_MAX_SHARDS: u64 = 4096;
 /// Placements sampled for the partition load.
 pub const DEFAULT_FLEET_TRIALS: u64 = 400;
-/// Placements sampled per search step.
-pub const DEFAULT_FLEET_SEARCH_TRIALS: u64 = 100;
 /// Largest fleet accepted.
 pub const MAX_REELS: u64 = 100_000_000;
 /// Largest partition count `fleet` accepts (its Monte Carlo is O(P) a placement).

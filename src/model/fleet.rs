@@ -19,6 +19,7 @@
 //! exact per placement; placements are averaged by Monte Carlo with a CI.
 
 mod background;
+mod bound;
 mod placement;
 mod policies;
 mod search;
@@ -72,8 +73,6 @@ pub struct FleetPlan {
     pub risk: f64,
     /// Placements for the report's partition load.
     pub trials: u64,
-    /// Placements per search step.
-    pub search_trials: u64,
     /// Most target shards the search tries.
     pub max_shards: u64,
     /// Seed of every placement.

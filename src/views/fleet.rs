@@ -262,10 +262,10 @@ impl Report for FleetView {
                 (
                     "risk",
                     format!(
-                        "P(some partition over the cap during {} s) <= {} (upper 95% bound, {} placements a step)",
+                        "P(some partition over the cap during {} s) <= {} (a bound that holds: union \
+                         over partitions, exact over the biggest reel's shards, Chernoff on the rest)",
                         fmt::count(sr.seconds),
                         fmt::prob(sr.risk),
-                        sr.trials
                     ),
                 ),
                 ("answer", answer),

@@ -107,8 +107,6 @@ pub struct FleetSection {
     pub max_shards: Option<u64>,
     /// Placements sampled for the partition load.
     pub trials: Option<u64>,
-    /// Placements sampled per search step.
-    pub search_trials: Option<u64>,
     /// Seed of the placements.
     pub seed: Option<u64>,
     /// Named reels at a given rate on top of the background.

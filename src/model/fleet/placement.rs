@@ -71,18 +71,19 @@ pub struct PartitionLoad {
 }
 
 /// One (threshold, shards) setting, the keys it puts on the partitions.
-struct Layout {
-    /// Rates of the keys placed one by one.
-    keys: Vec<f64>,
-    tail_rate: f64,
-    tail_sq: f64,
+pub(super) struct Layout {
+    /// Rates of the keys placed one by one (a reel's shards next to each other).
+    pub(super) keys: Vec<f64>,
+    /// Likes/s of the tail keys, and the sum of their squares.
+    pub(super) tail_rate: f64,
+    pub(super) tail_sq: f64,
     tail_keys: u64,
     shard_keys: u64,
 }
 
 impl FleetPlan {
     /// The keys of the hot-only policy at `threshold` and `shards`.
-    fn layout(&self, threshold: f64, shards: u64) -> Layout {
+    pub(super) fn layout(&self, threshold: f64, shards: u64) -> Layout {
         let bg = &self.background;
         let n = bg.reels;
         let k = bg.count_at_least(threshold);

@@ -1,13 +1,15 @@
 //! The smallest plan within the risk: per threshold in a grid, the fewest
-//! target shards whose partitions stay under the cap.
+//! target shards whose partitions stay under the cap, judged by a bound
+//! that holds ([`FleetPlan::over_cap_bound`]), not by sampled placements.
 
 use serde::Serialize;
 
 use super::FleetPlan;
-use crate::model::stats::p_any;
+use crate::model::partitions::PartitionRisk;
+use crate::model::traffic::TrafficModel;
 
 /// The smallest target shard count (and, for it, the largest threshold)
-/// that keeps P(any second over the cap during `seconds`) within the risk.
+/// whose bound on P(any second over the cap during `seconds`) is within the risk.
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchResult {
     /// Accepted P(some partition over the cap during `seconds`).
@@ -18,8 +20,6 @@ pub struct SearchResult {
     pub thresholds: Vec<f64>,
     /// Most target shards tried.
     pub max_shards: u64,
-    /// Placements per step.
-    pub trials: u64,
     /// Whether some threshold met the risk within `max_shards`.
     pub found: bool,
     /// The answer: the fewest target shards over the grid,
@@ -28,7 +28,9 @@ pub struct SearchResult {
     pub threshold: Option<f64>,
     /// with the reels at or above it.
     pub hot_reels: Option<u64>,
-    /// Upper 95% bound of P(any second over the cap) at the answer.
+    /// The bound on P(any second over the cap) at the answer: the union
+    /// bound over partitions, exact over the biggest reel's shards and a
+    /// Chernoff bound on the rest.
     pub p_any_over_cap_upper: Option<f64>,
     /// Per threshold tried: the smallest shard count that met the risk.
     pub per_threshold: Vec<(f64, Option<u64>)>,
@@ -43,52 +45,66 @@ impl FleetPlan {
             .collect()
     }
 
-    /// Does (threshold, shards) meet the risk? Uses the upper 95% bound of
-    /// the per-second chance, so Monte Carlo noise does not pass a plan.
-    fn meets(&self, threshold: f64, shards: u64) -> (bool, f64) {
-        let l = self.partition_load(threshold, shards, self.search_trials);
-        let upper = p_any(l.p_over_cap_ci95[1], self.seconds as f64);
-        (upper <= self.risk, upper)
-    }
-
     /// For each threshold in the grid, the fewest shards (at most
-    /// `max_shards`) that meet the risk, by exponential then binary search
-    /// (the chance falls as shards are added; every evaluation uses the same
-    /// seed, so the Monte Carlo noise is common to all of them). The answer:
-    /// the smallest such shard count, and the largest threshold giving it.
+    /// `max_shards`) whose bound meets the risk. The risk is not monotone in
+    /// the shard count (more shards share more partitions, each with less
+    /// load), so the counts are tried in order; a count at which the
+    /// biggest raised reel alone fails the exact shared-partition risk
+    /// ([`PartitionRisk`]: more load only adds to it) is skipped without
+    /// the bound. The answer: the smallest such count, and the largest
+    /// threshold giving it.
     pub fn search(&self) -> SearchResult {
+        use rayon::prelude::*;
         let thresholds = self.search_thresholds();
-        let per_threshold: Vec<(f64, Option<u64>)> = thresholds
-            .iter()
+        let found: Vec<(f64, Option<(u64, f64)>)> = thresholds
+            .par_iter()
             .map(|&t| (t, self.fewest_shards(t)))
             .collect();
-        let best = per_threshold
+        let best = found
             .iter()
-            .filter_map(|&(t, s)| s.map(|s| (s, t)))
+            .filter_map(|&(t, s)| s.map(|(s, b)| (s, t, b)))
             .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)));
         SearchResult {
             risk: self.risk,
             seconds: self.seconds,
             thresholds,
             max_shards: self.max_shards,
-            trials: self.search_trials,
             found: best.is_some(),
             shards: best.map(|b| b.0),
             threshold: best.map(|b| b.1),
             hot_reels: best.map(|b| self.hot_reels(b.1)),
-            p_any_over_cap_upper: best.map(|b| self.meets(b.1, b.0).1),
-            per_threshold,
+            p_any_over_cap_upper: best.map(|b| b.2),
+            per_threshold: found.iter().map(|&(t, s)| (t, s.map(|s| s.0))).collect(),
         }
     }
 
-    fn fewest_shards(&self, threshold: f64) -> Option<u64> {
-        let found = crate::model::search::fewest_shards(self.max_shards, |s| {
-            Ok::<_, std::convert::Infallible>(self.meets(threshold, s).0)
-        });
-        match found {
-            Ok(s) => s,
-            Err(never) => match never {},
-        }
+    fn fewest_shards(&self, threshold: f64) -> Option<(u64, f64)> {
+        // The biggest raised pinned reel on its own: a floor on the risk.
+        let alone = self
+            .pinned
+            .iter()
+            .filter(|r| r.rate >= threshold)
+            .max_by(|a, b| a.rate.total_cmp(&b.rate))
+            .and_then(|r| {
+                PartitionRisk::new(
+                    r.rate,
+                    self.cap,
+                    self.partitions,
+                    self.seconds as f64,
+                    TrafficModel::Poisson,
+                )
+                .ok()
+                .map(|pr| (pr, r))
+            });
+        (1..=self.max_shards).find_map(|s| {
+            if let Some((pr, reel)) = &alone {
+                if !pr.meets(self.pinned_shards(reel, s), self.risk) {
+                    return None;
+                }
+            }
+            let b = self.over_cap_bound_within(threshold, s, self.risk);
+            (b <= self.risk).then_some((s, b))
+        })
     }
 }
 
@@ -100,8 +116,7 @@ mod tests {
     fn search_takes_the_largest_threshold_of_the_fewest_shards() {
         // A cap no load comes near: one shard meets the risk at every
         // threshold, and the answer is the largest threshold.
-        let mut plan = three_reels(1e9);
-        plan.search_trials = 10;
+        let plan = three_reels(1e9);
         assert_eq!(
             plan.search_thresholds(),
             vec![62.5, 125.0, 250.0, 500.0, 1000.0]
@@ -118,7 +133,6 @@ mod tests {
     fn search_reports_none_when_no_shard_count_fits() {
         // A cap of 0: every partition with a like goes over, whatever the shards.
         let mut plan = three_reels(0.0);
-        plan.search_trials = 10;
         plan.max_shards = 8;
         let r = plan.search();
         assert!(!r.found);

@@ -22,7 +22,6 @@ pub(super) fn three_reels(cap: f64) -> FleetPlan {
         seconds: 3600,
         risk: 0.01,
         trials: 20_000,
-        search_trials: 100,
         max_shards: 64,
         seed: 7,
     }

@@ -1,0 +1,182 @@
+//! A bound that holds on the chance that some partition goes over its cap
+//! in some second of the hot spell, for the search. Sampled placements
+//! cannot give one: the placements that dominate (a dozen of the big
+//! reel's shards on one partition) come up one time in hundreds, so a
+//! hundred samples usually hold none and their 95% bound reads 0.
+//!
+//! By the union bound over partitions and their symmetry,
+//! P(some partition over in some second) <= P E[g(L)], L one partition's
+//! load and g(l) = 1 - (1 - P(Poisson(l) > cap))^T its chance to go over
+//! in some second of T (placement fixed for the spell, Poisson arrivals).
+//! L = K r + R: K ~ Binomial(n, 1/P) of the biggest reel's n shard keys of
+//! r likes/s each, summed exactly over K; R the rest (every other key with
+//! probability 1/P, plus the Normal tail), bounded by Chernoff:
+//! E[g(a + R)] <= g(a + x) + P(R > x) for every x, and
+//! P(R > x) <= exp(-theta x) E[exp(theta R)], with
+//! E[exp(theta R)] = prod_i (1 + (e^{theta r_i} - 1) / P) x
+//! exp(theta mu + theta^2 sigma^2 / 2). Each bound holds for any x and
+//! theta, so the least over a grid of them does too.
+
+use super::FleetPlan;
+use crate::model::exact::ln_p_any_over;
+use crate::model::exact::special::{ln_dbinom, ln_pois_sf};
+
+/// Points of the x grid (0 to the cap) and of the theta grid.
+const X_POINTS: usize = 96;
+const THETA_POINTS: usize = 48;
+/// Binomial terms below this (in ln) are dropped: P x e^-50 is nothing.
+const LN_NEGLIGIBLE: f64 = -50.0;
+
+/// Runs of equal rates: a reel's shards are one run of `count` keys.
+fn runs(keys: &[f64]) -> Vec<(f64, u64)> {
+    let mut out: Vec<(f64, u64)> = Vec::new();
+    for &r in keys {
+        match out.last_mut() {
+            Some((rate, n)) if *rate == r => *n += 1,
+            _ => out.push((r, 1)),
+        }
+    }
+    out
+}
+
+impl FleetPlan {
+    /// An upper bound on P(some partition over the cap in some second of
+    /// the spell) under the hot-only policy at `threshold` and `shards`.
+    pub fn over_cap_bound(&self, threshold: f64, shards: u64) -> f64 {
+        self.over_cap_bound_within(threshold, shards, 1.0)
+    }
+
+    /// [`FleetPlan::over_cap_bound`], stopping once the bound passes
+    /// `limit` (a search only needs to know that it fails).
+    pub(super) fn over_cap_bound_within(&self, threshold: f64, shards: u64, limit: f64) -> f64 {
+        let layout = self.layout(threshold, shards);
+        let mut groups = runs(&layout.keys);
+        let p = self.partitions as f64;
+        let (cap, seconds) = (self.cap.floor().max(0.0) as u64, self.seconds as f64);
+        let ln_g = |load: f64| match load > 0.0 {
+            true => ln_p_any_over(ln_pois_sf(cap, load).min(0.0), seconds),
+            false => f64::NEG_INFINITY,
+        };
+        // The exact part: the run carrying the most likes.
+        let big = (0..groups.len()).max_by(|&a, &b| {
+            let (ra, na) = groups[a];
+            let (rb, nb) = groups[b];
+            (ra * na as f64).total_cmp(&(rb * nb as f64))
+        });
+        let (rate, n) = big.map_or((0.0, 0), |i| groups.swap_remove(i));
+        // The rest's moment generating function on a theta grid: up to
+        // theta r = 50 for the largest rest key.
+        let r_max = groups.iter().map(|g| g.0).fold(1e-9, f64::max);
+        let mu = layout.tail_rate / p;
+        let var = (layout.tail_sq * (1.0 / p) * (1.0 - 1.0 / p)).max(0.0);
+        let thetas: Vec<f64> = (0..THETA_POINTS)
+            .map(|i| 1e-4 * (5e5f64).powf(i as f64 / (THETA_POINTS - 1) as f64) / r_max)
+            .collect();
+        let ln_mgf: Vec<f64> = thetas
+            .iter()
+            .map(|&t| {
+                let keys: f64 = groups
+                    .iter()
+                    .map(|&(r, c)| c as f64 * ((t * r).exp_m1() / p).ln_1p())
+                    .sum();
+                keys + t * mu + 0.5 * t * t * var
+            })
+            .collect();
+        // Fine steps just above the rest's mean, where the best x lies.
+        let span = (cap as f64 + 1.0 - mu).max(1.0);
+        let xs: Vec<f64> = (0..X_POINTS)
+            .map(|i| mu.max(0.0) + span * (i as f64 / (X_POINTS - 1) as f64).powi(2))
+            .collect();
+        // ln P(R > x), the least Chernoff bound over the theta grid (at most 0).
+        let ln_tail: Vec<f64> = xs
+            .iter()
+            .map(|&x| {
+                thetas
+                    .iter()
+                    .zip(&ln_mgf)
+                    .map(|(t, m)| m - t * x)
+                    .fold(0.0, f64::min)
+            })
+            .collect();
+        let bound_at = |a: f64| -> f64 {
+            let mut best = 1.0f64;
+            for (&x, &lt) in xs.iter().zip(&ln_tail) {
+                // g only grows with x; once it alone passes the best, stop.
+                let g = ln_g(a + x).exp();
+                if g >= best {
+                    break;
+                }
+                best = best.min(g + lt.exp());
+            }
+            best
+        };
+        let (w, v) = (1.0 / p, (p - 1.0) / p);
+        let mut total = 0.0;
+        let mode = ((n + 1) as f64 * w).floor() as u64;
+        let mut top = f64::NEG_INFINITY;
+        for k in 0..=n {
+            let ln_pmf = match (n, self.partitions) {
+                (0, _) => 0.0,
+                (_, 1) if k == n => 0.0,
+                (_, 1) => continue,
+                _ => ln_dbinom(k, n, w, v),
+            };
+            top = top.max(ln_pmf);
+            if ln_pmf < top + LN_NEGLIGIBLE {
+                if k > mode {
+                    break;
+                }
+                continue;
+            }
+            total += ln_pmf.exp() * bound_at(k as f64 * rate);
+            if p * total > limit {
+                break;
+            }
+        }
+        (p * total).min(1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::fleet::tests::zipf_plan;
+    use crate::model::fleet::PinnedReel;
+    use crate::model::partitions::PartitionRisk;
+    use crate::model::traffic::TrafficModel;
+
+    #[test]
+    fn runs_group_equal_neighbours() {
+        assert_eq!(
+            runs(&[5.0, 5.0, 2.0, 2.0, 2.0, 7.0]),
+            vec![(5.0, 2), (2.0, 3), (7.0, 1)]
+        );
+    }
+
+    #[test]
+    fn the_bound_holds_over_the_exact_risk_and_is_close_to_it() {
+        // One reel of 200,000 likes/s over 1,000 partitions and a quiet
+        // background of 10 likes/s: the exact shared-partition risk of the
+        // reel alone is a floor, the bound must sit above it and, the
+        // background being small, within a factor 3 of it where it is small.
+        let mut plan = zipf_plan(10_000, 10.0, 1.0);
+        plan.partitions = 1_000;
+        plan.cap = 1_000.0;
+        plan.seconds = 3_600;
+        plan.pinned = vec![PinnedReel {
+            name: "post".into(),
+            rate: 200_000.0,
+            shards: None,
+        }];
+        let exact =
+            PartitionRisk::new(200_000.0, 1_000.0, 1_000, 3_600.0, TrafficModel::Poisson).unwrap();
+        for s in [1_000, 2_000, 2_715, 2_896, 3_000, 4_000] {
+            let b = plan.over_cap_bound(100.0, s);
+            let e = exact.at(s).p_any_over_cap;
+            assert!(b >= e, "{s}: bound {b} below the exact {e}");
+            if e < 0.1 {
+                assert!(b <= 3.0 * e, "{s}: bound {b} far above {e}");
+            }
+        }
+    }
+}
