@@ -366,10 +366,11 @@ fn sorted_and_partitions_prose() {
     assert_eq!(v["notes"], json!([uniform]));
     let load = format!("{base} --rate 14000 --cap 1000");
     let (_, v, _) = run(&format!("{load} --format json"), "");
-    assert!(fields(&v).ends_with("p_partition_over_cap_ci95 notes inputs"));
-    let fixed =
-        "fixed traffic: partition loads are Binomial(rate, k / S) and treated as independent; \
-                 multinomial counts are negatively associated, so the cap chance is an upper bound";
+    assert!(fields(&v).ends_with("p_partition_over_cap_method notes inputs"));
+    assert_eq!(v["p_partition_over_cap_method"], "upper_bound");
+    let fixed = "fixed traffic: the cap chance is the union bound over partitions of exact \
+                 Binomial(rate, k / S) tails, an upper bound (multinomial loads are negatively \
+                 associated: taken as independent they would understate it)";
     assert_eq!(v["notes"], json!([uniform, fixed]));
     let (_, v, _) = run(&format!("{load} --traffic poisson --format json"), "");
     let poisson =

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::partitions::{PartitionAssumption, PartitionReport};
+use crate::model::partitions::{PartitionAssumption, PartitionReport, RiskMethod};
 use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
 use crate::model::placement::{SortedKey, SortedReport, REDIS_SLOTS};
 use crate::model::store::StorePreset;
@@ -112,8 +112,9 @@ pub fn assumption_text(a: PartitionAssumption) -> &'static str {
              so the cap chance is exact for each placement"
         }
         PartitionAssumption::BinomialLoadsUpperBound => {
-            "fixed traffic: partition loads are Binomial(rate, k / S) and treated as independent; \
-             multinomial counts are negatively associated, so the cap chance is an upper bound"
+            "fixed traffic: the cap chance is the union bound over partitions of exact \
+             Binomial(rate, k / S) tails, an upper bound (multinomial loads are negatively \
+             associated: taken as independent they would understate it)"
         }
     }
 }
@@ -331,13 +332,14 @@ impl Report for PartitionsView {
             if let Some(m) = r.busiest_partition_mean_rate {
                 rows.push(("busiest partition, mean writes/s", fmt::num(m)));
             }
-            let ci = r
-                .p_partition_over_cap_ci95
-                .map(|c| format!(" (95% CI {} to {})", fmt::prob(c[0]), fmt::prob(c[1])))
-                .unwrap_or_default();
+            let how = match r.p_partition_over_cap_method {
+                Some(RiskMethod::UpperBound) => "upper bound",
+                _ => "exact",
+            };
+            let ln = r.ln_p_partition_over_cap_per_second.unwrap_or(f64::NAN);
             rows.push((
                 "P(some partition over the cap in a second)",
-                format!("{}{ci}", fmt::prob(p)),
+                format!("{} ({how})", fmt::prob_ln(p, ln)),
             ));
         }
         let note = |&a: &PartitionAssumption| Section::Note(assumption_text(a).into());

@@ -22,7 +22,6 @@
 //! chance are seeded Monte Carlo over placements, with standard errors.
 
 mod busiest;
-mod cap;
 mod monte_carlo;
 mod risk;
 mod shared;
@@ -36,7 +35,6 @@ use serde::Serialize;
 use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
-use cap::PartitionTails;
 use monte_carlo::monte_carlo;
 
 /// Above this many shards the busiest-partition figures are Monte Carlo.
@@ -68,9 +66,10 @@ pub enum PartitionAssumption {
     /// Poisson traffic: partition loads are independent Poisson(rate k / S),
     /// so the cap chance is exact for each placement.
     PoissonLoads,
-    /// Fixed traffic: partition loads are Binomial(rate, k / S), treated as
-    /// independent; multinomial counts are negatively associated, so the
-    /// cap chance is an upper bound.
+    /// Fixed traffic: the cap chance is the union bound over partitions of
+    /// exact Binomial(rate, k / S) tails, an upper bound (the multinomial
+    /// loads are negatively associated: treating them as independent would
+    /// understate it).
     BinomialLoadsUpperBound,
 }
 
@@ -162,21 +161,19 @@ impl PartitionPlan {
     fn evaluate_by(&self, method: Method) -> PartitionReport {
         let (s, p) = (self.shards, self.partitions);
         let trials = self.trials();
-        let tails = self.load.map(|l| PartitionTails::new(l, s));
-
-        let (mean_max, mean_max_se, over, over_se) = match method {
-            Method::Exact => {
-                let over = tails.as_ref().map(|t| {
-                    let f: Vec<f64> = (0..=s).map(|k| 1.0 - t.tail(k)).collect();
-                    (1.0 - bins_expectation(p, &f)).clamp(0.0, 1.0)
-                });
-                (busiest_mean_exact(s, p), 0.0, over, over.map(|_| 0.0))
-            }
+        let (mean_max, mean_max_se) = match method {
+            Method::Exact => (busiest_mean_exact(s, p), 0.0),
             Method::MonteCarlo => {
-                let mc = monte_carlo(s, p, trials, self.seed, tails.as_ref());
-                (mc.mean_max, mc.mean_max_se, mc.over, mc.over_se)
+                let mc = monte_carlo(s, p, trials, self.seed);
+                (mc.mean_max, mc.mean_max_se)
             }
         };
+        // One second of the hot spell: the one shared-partition risk model.
+        let over = self.load.and_then(|l| {
+            PartitionRisk::new(l.rate, l.cap, p, 1.0, l.traffic)
+                .ok()
+                .map(|r| r.at(s))
+        });
 
         let mut assumptions = vec![PartitionAssumption::UniformHashing];
         if let Some(l) = &self.load {
@@ -203,14 +200,9 @@ impl PartitionPlan {
             traffic: self.load.map(|l| l.traffic),
             shard_rate: self.load.map(|l| l.rate / s as f64),
             busiest_partition_mean_rate: self.load.map(|l| l.rate * mean_max / s as f64),
-            p_partition_over_cap_per_second: over,
-            p_partition_over_cap_se: over_se,
-            p_partition_over_cap_ci95: match (over, over_se) {
-                (Some(o), Some(se)) if mc => {
-                    Some([(o - 1.96 * se).max(0.0), (o + 1.96 * se).min(1.0)])
-                }
-                _ => None,
-            },
+            p_partition_over_cap_per_second: over.map(|o| o.p_any_over_cap),
+            ln_p_partition_over_cap_per_second: over.map(|o| o.ln_p_any_over_cap),
+            p_partition_over_cap_method: over.map(|o| o.method),
             assumptions,
         }
     }
@@ -235,7 +227,7 @@ pub struct PartitionReport {
     pub busiest_partition_mean_shards_se: f64,
     /// Expected share of the writes on the busiest partition: `E[max] / S`.
     pub busiest_partition_mean_share: f64,
-    /// How the busiest-partition figures and the cap chance were computed.
+    /// How the busiest-partition figures were computed.
     pub method: Method,
     /// Placements sampled; `null` when exact.
     pub trials: Option<u64>,
@@ -253,10 +245,10 @@ pub struct PartitionReport {
     pub busiest_partition_mean_rate: Option<f64>,
     /// Chance that in a given second some partition gets more writes than the cap.
     pub p_partition_over_cap_per_second: Option<f64>,
-    /// Standard error of that chance (0 when exact).
-    pub p_partition_over_cap_se: Option<f64>,
-    /// 95% confidence interval when Monte Carlo (mean +- 1.96 SE, clipped to [0, 1]).
-    pub p_partition_over_cap_ci95: Option<[f64; 2]>,
+    /// Its natural log (finite where the chance underflows).
+    pub ln_p_partition_over_cap_per_second: Option<f64>,
+    /// Exact (Poisson traffic), or an upper bound that holds (fixed).
+    pub p_partition_over_cap_method: Option<RiskMethod>,
     /// The model's assumptions, printed under the figures.
     pub assumptions: Vec<PartitionAssumption>,
 }

@@ -4,7 +4,6 @@
 use rand::RngExt;
 use rayon::prelude::*;
 
-use super::cap::PartitionTails;
 use crate::model::rng::chunk_rng;
 
 /// Placements per RNG stream: fixed, so results do not depend on threads.
@@ -16,57 +15,41 @@ pub(super) struct McResult {
     pub(super) mean_max: f64,
     /// Its standard error.
     pub(super) mean_max_se: f64,
-    /// Chance some partition goes over the cap in a second (with a load).
-    pub(super) over: Option<f64>,
-    /// Its standard error.
-    pub(super) over_se: Option<f64>,
 }
 
 /// Monte Carlo over placements: for each random placement record the busiest
-/// partition's shard count and, with a load, the exact chance that some
-/// partition goes over the cap given that placement (a Rao-Blackwellised
-/// estimate: lower variance than simulating seconds).
-pub(super) fn monte_carlo(
-    s: u64,
-    p: u64,
-    trials: u64,
-    seed: u64,
-    tails: Option<&PartitionTails>,
-) -> McResult {
+/// partition's shard count. (The cap chance is exact or a bound that holds,
+/// from [`super::PartitionRisk`]: sampled placements miss the rare ones
+/// that dominate it.)
+pub(super) fn monte_carlo(s: u64, p: u64, trials: u64, seed: u64) -> McResult {
     let chunks = trials.div_ceil(CHUNK);
-    let sums: (f64, f64, f64, f64) = (0..chunks)
+    let per_chunk: Vec<(f64, f64)> = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let mut rng = chunk_rng(seed, c);
             let n = CHUNK.min(trials - c * CHUNK);
-            let mut acc = (0.0, 0.0, 0.0, 0.0);
+            let mut acc = (0.0, 0.0);
             let mut draws: Vec<u64> = Vec::with_capacity(s as usize);
             for _ in 0..n {
                 draws.clear();
                 draws.extend((0..s).map(|_| rng.random_range(0..p)));
                 draws.sort_unstable();
-                let mut max = 0u64;
-                let mut log_ok = 0.0f64;
-                for run in draws.chunk_by(|a, b| a == b) {
-                    let k = run.len() as u64;
-                    max = max.max(k);
-                    if let Some(t) = tails {
-                        log_ok += (-t.tail(k)).ln_1p();
-                    }
-                }
-                let over = -log_ok.exp_m1();
+                let max = draws
+                    .chunk_by(|a, b| a == b)
+                    .map(|run| run.len() as u64)
+                    .max()
+                    .unwrap_or(0);
                 let m = max as f64;
                 acc.0 += m;
                 acc.1 += m * m;
-                acc.2 += over;
-                acc.3 += over * over;
             }
             acc
         })
-        .reduce(
-            || (0.0, 0.0, 0.0, 0.0),
-            |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2, x.3 + y.3),
-        );
+        .collect();
+    // Summed in chunk order: the same bytes for any thread count.
+    let sums = per_chunk
+        .into_iter()
+        .fold((0.0, 0.0), |x, y| (x.0 + y.0, x.1 + y.1));
     let t = trials as f64;
     let se = |sum: f64, sq: f64| {
         let mean = sum / t;
@@ -74,11 +57,8 @@ pub(super) fn monte_carlo(
         (mean, (var / t).sqrt())
     };
     let (mean_max, mean_max_se) = se(sums.0, sums.1);
-    let (over, over_se) = se(sums.2, sums.3);
     McResult {
         mean_max,
         mean_max_se,
-        over: tails.map(|_| over),
-        over_se: tails.map(|_| over_se),
     }
 }

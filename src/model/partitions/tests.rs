@@ -107,9 +107,10 @@ fn cap_chance_limits() {
 
 #[test]
 fn monte_carlo_path_agrees_with_exact_path() {
-    // The same plan both ways: the Monte Carlo figures within 4 standard
-    // errors of the exact ones (a false failure about once in 16,000 runs;
-    // the seed is fixed, so the outcome is the same every run).
+    // The same plan both ways: the Monte Carlo busiest mean within 4
+    // standard errors of the exact one (a false failure about once in
+    // 16,000 runs; the seed is fixed, so the outcome is the same every run).
+    // The cap chance is the same exact figure on both paths.
     let plan = PartitionPlan::new(20, 20)
         .unwrap()
         .with_load(9000.0, 1000.0, TrafficModel::Poisson)
@@ -123,16 +124,8 @@ fn monte_carlo_path_agrees_with_exact_path() {
     assert_eq!(mc.method, Method::MonteCarlo);
     let tol = 4.0 * mc.busiest_partition_mean_shards_se;
     assert!((mc.busiest_partition_mean_shards - exact.busiest_partition_mean_shards).abs() <= tol);
-    let (e, m) = (
-        exact.p_partition_over_cap_per_second.unwrap(),
-        mc.p_partition_over_cap_per_second.unwrap(),
-    );
-    assert!(
-        (e - m).abs() <= 4.0 * mc.p_partition_over_cap_se.unwrap(),
-        "{e} vs {m}"
-    );
-    let ci = mc.p_partition_over_cap_ci95.unwrap();
-    assert!(ci[0] <= m && m <= ci[1]);
+    let e = exact.p_partition_over_cap_per_second.unwrap();
+    assert_eq!(mc.p_partition_over_cap_per_second, Some(e));
     assert!(e > 0.05 && e < 0.95, "intermediate case: {e}");
 }
 
