@@ -66,7 +66,12 @@ pub fn risk_svg(
             fmt::duration(r.seconds)
         )
     });
-    let marked = recommended.map(|n| (format!("recommended: {n} shards"), n));
+    let marked = recommended.map(|n| {
+        (
+            format!("recommended: {}", super::recommendation::shards(n)),
+            n,
+        )
+    });
     let svg = svg::risk_by_shards(
         &series,
         label.as_deref().zip(accepted),

@@ -1,0 +1,226 @@
+//! One recommendation, every command agreeing: for each bundled scenario
+//! `size`, `report`, `simulate` (its default count), `risk`, `chart --kind
+//! risk` and `compare` show the same recommended shard count, from the same
+//! function; `size --shards N --check` is a gate; bad combinations are
+//! refused naming their flag.
+
+mod common;
+
+use common::{bad_input, json_of, shardplan};
+
+/// Flat-load scenarios: every command above serves them. Time-line
+/// scenarios are sized from their curve's peak by `size` and `report`.
+const FLAT: &[&str] = &["viral-reel", "overload", "quiet-reel", "interview"];
+const TIME_LINE: &[&str] = &["viral-evening", "viral-evening-monitor"];
+
+fn recommended(scenario: &str) -> u64 {
+    json_of(&["size", "--scenario", scenario])["shards"]
+        .as_u64()
+        .unwrap()
+}
+
+/// The count on report.md's first line after the title.
+fn report_count(scenario: &str) -> u64 {
+    let dir = tempfile::tempdir().unwrap();
+    shardplan()
+        .args(["report", "-q", "--scenario", scenario, "--seconds", "60"])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    let line = md.lines().nth(2).unwrap();
+    let rest = line
+        .strip_prefix("Recommendation: ")
+        .unwrap_or_else(|| panic!("{md}"));
+    rest.split(' ').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn every_command_shows_the_same_count_for_each_bundled_scenario() {
+    for &scenario in FLAT {
+        let n = recommended(scenario);
+        assert_eq!(report_count(scenario), n, "{scenario}: report");
+        let sim = json_of(&["simulate", "--scenario", scenario, "--seconds", "60"]);
+        assert_eq!(sim["recommendation"]["shards"], n, "{scenario}: simulate");
+        // The run uses it unless the scenario deploys its own count.
+        let deployed = scenario == "overload"; // shards = 20 in the file
+        assert_eq!(
+            sim["shards"] == n,
+            !deployed,
+            "{scenario}: {}",
+            sim["shards"]
+        );
+        let risk = json_of(&["risk", "--scenario", scenario]);
+        assert_eq!(risk["recommendation"]["shards"], n, "{scenario}: risk");
+        let cmp = json_of(&["compare", "--scenario", scenario]);
+        assert_eq!(cmp["recommendation"]["shards"], n, "{scenario}: compare");
+        // The risk chart marks the recommended count.
+        let dir = tempfile::tempdir().unwrap();
+        let svg = dir.path().join("risk.svg");
+        shardplan()
+            .args(["chart", "--kind", "risk", "--scenario", scenario, "-o"])
+            .arg(&svg)
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let mark = match n {
+            1 => "recommended: 1 shard".to_string(),
+            n => format!("recommended: {n} shards"),
+        };
+        assert!(text.contains(&mark), "{scenario}: chart lacks {mark}");
+    }
+    for &scenario in TIME_LINE {
+        assert_eq!(
+            report_count(scenario),
+            recommended(scenario),
+            "{scenario}: report"
+        );
+    }
+}
+
+#[test]
+fn the_reference_plan_by_each_constraint() {
+    // Rule of thumb: ceil(14,000 / 700) = 20, exactly 14,000 likes/s at the safe rate.
+    let j = json_of(&["size", "--peak", "14000", "--safe", "700"]);
+    assert_eq!(
+        (j["shards"].as_u64(), j["binding"].as_str()),
+        (Some(20), Some("rule_of_thumb"))
+    );
+    assert_eq!(j["safe_capacity_rate"], 14_000.0);
+    assert!(j["key_risk_shards"].is_null() && j["partition_shards"].is_null());
+    // Per-key risk, 1% over 4 h, fixed traffic: 17, rule of thumb beside it.
+    let j = json_of(&["size", "--peak", "14000", "--risk", "0.01"]);
+    assert_eq!(
+        (j["shards"].as_u64(), j["binding"].as_str()),
+        (Some(17), Some("key_risk"))
+    );
+    assert_eq!(j["rule_of_thumb_shards"], 20);
+    let cap = j["capacity_rate"].as_f64().unwrap();
+    assert!(cap > 14_000.0 && cap == cap.floor(), "{cap}");
+    // Shared partitions (Poisson, 1,000 partitions): 33, failing 41..=47, stable 48.
+    let j = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--partitions",
+        "1000",
+        "--traffic",
+        "poisson",
+    ]);
+    assert_eq!(j["shards"], 33);
+    assert_eq!(j["binding"], "shared_partitions");
+    assert_eq!(j["partition_shards"], 33);
+    assert_eq!(j["partition_shards_stable"], 48);
+    assert_eq!(j["partition_failing"], serde_json::json!([[41, 47]]));
+    assert!(j["p_any_over_cap"].as_f64().unwrap() <= 0.01);
+    // Transactional: DynamoDB's 2 units a like halve the cap: 40 shards.
+    let j = json_of(&["size", "--peak", "14000", "--transactional"]);
+    assert_eq!(j["shards"], 40);
+    assert_eq!(j["transactional_write_cost"], 2.0);
+}
+
+#[test]
+fn size_evaluates_a_deployed_count_and_check_gates_on_it() {
+    let plan = [
+        "size",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--partitions",
+        "1000",
+        "--traffic",
+        "poisson",
+    ];
+    let mut args: Vec<&str> = plan.to_vec();
+    args.extend(["--shards", "20"]);
+    let j = json_of(&args);
+    assert_eq!(
+        (j["shards"].as_u64(), j["recommended_shards"].as_u64()),
+        (Some(20), Some(33))
+    );
+    assert_eq!(j["holds"], false);
+    assert_eq!(j["fails"], serde_json::json!(["shared_partitions"]));
+    // 20 shards: two share a partition one time in six.
+    let p = j["partition_p_any_over_cap"].as_f64().unwrap();
+    assert!((p - 0.1741).abs() < 1e-3, "{p}");
+    // --check: exit 1 with the verdict on stderr; the table is still printed.
+    args.push("--check");
+    let out = shardplan().args(&args).assert().code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr
+            .contains("check failed: 20 shards FAIL shared partitions (the recommendation is 33)"),
+        "{stderr}"
+    );
+    let mut ok: Vec<&str> = plan.to_vec();
+    ok.extend(["--shards", "33", "--check"]);
+    shardplan().args(&ok).assert().success();
+    // A count in the failing band fails too.
+    let mut band: Vec<&str> = plan.to_vec();
+    band.extend(["--shards", "44", "--check"]);
+    shardplan().args(&band).assert().code(1);
+}
+
+#[test]
+fn presets_and_flags_that_do_not_apply() {
+    // DynamoDB moves busy items apart: the partition risk is a warning.
+    let j = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--store",
+        "dynamodb",
+        "--partitions",
+        "1000",
+    ]);
+    assert_eq!(j["shards"], 20);
+    assert_eq!(j["partition_binds"], false);
+    assert_eq!(j["warnings"][0]["kind"], "partition_risk_after_grow");
+    // Redis Cluster has slots, not hashed partitions.
+    bad_input(
+        &[
+            "size",
+            "--peak",
+            "14000",
+            "--store",
+            "redis-cluster",
+            "--partitions",
+            "10",
+        ],
+        "--partitions",
+    );
+    bad_input(
+        &["size", "--peak", "14000", "--duration", "1h"],
+        "--duration",
+    );
+    bad_input(&["size", "--peak", "14000", "--check"], "--shards");
+    bad_input(
+        &["size", "--peak", "14000", "--partitions", "0"],
+        "--partitions",
+    );
+    // A scenario's partitions field is named when it is bad.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("p.toml");
+    std::fs::write(&file, "peak = 14000\npartitions = 0\n").unwrap();
+    bad_input(
+        &["size", "--scenario", file.to_str().unwrap()],
+        "p.toml: partitions",
+    );
+    // No count can keep 14,000/s on one partition of 1,000.
+    bad_input(
+        &[
+            "size",
+            "--peak",
+            "14000",
+            "--partitions",
+            "1",
+            "--risk",
+            "0.01",
+        ],
+        "--partitions",
+    );
+}
