@@ -224,3 +224,80 @@ fn presets_and_flags_that_do_not_apply() {
         "--partitions",
     );
 }
+
+#[test]
+fn redis_cluster_nodes_weigh_the_exact_slots() {
+    let base = [
+        "size",
+        "--store",
+        "redis-cluster",
+        "--peak",
+        "100000",
+        "--nodes",
+        "3",
+        "--node-cap",
+        "40000",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--template", "reel:8841:likes:<shard>"]);
+    let j = json_of(&args);
+    // The rule of thumb (4) puts 0/4/0 or 2/1/1 keys on the masters: more
+    // than 40% of 100,000 on one. The first count whose CRC16 slots split
+    // 5/8/8 keeps each master under 40,000.
+    assert_eq!(j["rule_of_thumb_shards"], 4);
+    assert_eq!(j["binding"], "nodes");
+    let n = j["shards"].as_u64().unwrap();
+    assert_eq!(j["node_shards"], n);
+    let keys: Vec<u64> = j["keys_per_node"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_u64().unwrap())
+        .collect();
+    assert_eq!(keys.iter().sum::<u64>(), n);
+    assert!(
+        keys.iter()
+            .all(|&k| (k as f64) / (n as f64) * 100_000.0 < 40_000.0),
+        "{keys:?}"
+    );
+    // The same keys as `keys` lists: its per-node counts agree.
+    let k = json_of(&[
+        "keys",
+        "--template",
+        "reel:8841:likes:<shard>",
+        "--shards",
+        &n.to_string(),
+        "--nodes",
+        "3",
+    ]);
+    assert_eq!(
+        k["busiest_node_shards"].as_u64(),
+        keys.iter().max().copied()
+    );
+    // A hash tag without the shard: one slot, fix the template.
+    let mut tagged = base.to_vec();
+    tagged.extend(["--template", "{reel:8841}:likes:<shard>"]);
+    let j = json_of(&tagged);
+    assert_eq!(j["holds"], false);
+    assert!(j["node_shards"].is_null());
+    assert_eq!(j["warnings"][0]["kind"], "template_one_slot");
+    assert_eq!(j["warnings"][0]["suggested"], "reel:8841:likes:<shard>");
+    // Outside Redis Cluster the node flags do nothing: refused.
+    bad_input(&["size", "--peak", "14000", "--nodes", "3"], "--nodes");
+    bad_input(
+        &["size", "--peak", "14000", "--template", "a:<shard>"],
+        "--template",
+    );
+    bad_input(
+        &[
+            "size",
+            "--store",
+            "redis-cluster",
+            "--scenario",
+            "quiet-reel", // no key template or masters
+            "--node-cap",
+            "5",
+        ],
+        "--node-cap",
+    );
+}

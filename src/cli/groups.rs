@@ -126,6 +126,15 @@ pub struct PlanArgs {
     /// up against its cap (risk: --risk, else 1%).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub partitions: Option<u64>,
+    /// Redis Cluster (--store redis-cluster): the shard key template, e.g. 'reel:8841:likes:<shard>'.
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: Option<String>,
+    /// Redis Cluster: masters the 16,384 slots are split over.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    pub nodes: Option<u64>,
+    /// Redis Cluster: writes/s one master accepts (default: the per-key cap).
+    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    pub node_cap: Option<f64>,
 }
 
 /// What to simulate (shared by `simulate`, `chart` and `report`).

@@ -7,12 +7,18 @@ use super::sizing::Sizing;
 use super::{Resolver, Sourced};
 use crate::cli::{PlanArgs, ReadArgs, SizingArgs};
 use crate::error::InputResult;
-use crate::model::defaults::{DEFAULT_RISK, MAX_PARTITIONS};
+use crate::model::defaults::{DEFAULT_RISK, MAX_NODES, MAX_PARTITIONS};
+use crate::model::placement::ShardTemplate;
 use crate::model::read_cost::ReadPlan;
-use crate::model::recommendation::{PlanInputs, Recommendation, RiskTarget, SharedPartitions};
-use crate::model::store::Placement;
+use crate::model::recommendation::{
+    ClusterNodes, PlanInputs, Recommendation, RiskTarget, SharedPartitions,
+};
+use crate::model::store::{Placement, Store};
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
+
+/// The Redis Cluster inputs: template, masters and the node cap.
+type ClusterInputs = Option<(ShardTemplate, u32, f64)>;
 
 /// A resolved plan and its recommendation.
 #[derive(Debug, Clone)]
@@ -69,7 +75,8 @@ impl Resolver {
                 )));
             }
         }
-        let span = match risk.is_some() || partitions.is_some() {
+        let cluster = self.cluster_inputs(flags.plan, &sizing)?;
+        let span = match risk.is_some() || partitions.is_some() || cluster.is_some() {
             true => Some((self.duration(flags.duration)?, self.traffic(flags.traffic))),
             false => None,
         };
@@ -94,10 +101,26 @@ impl Resolver {
             }
             _ => None,
         };
+        let nodes = match (cluster, span) {
+            (Some((template, nodes, node_cap)), Some(span)) => {
+                let accepted = match risk {
+                    Some(r) => r,
+                    None => self
+                        .inputs
+                        .take("node_risk", Sourced::default(DEFAULT_RISK)),
+                };
+                Some(
+                    ClusterNodes::new(template, nodes, node_cap, target(accepted, span))
+                        .map_err(|e| self.blame(e))?,
+                )
+            }
+            _ => None,
+        };
         let inputs = PlanInputs {
             sizing: sizing.plan,
             risk: risk.zip(span).map(|(r, span)| target(r, span)),
             partitions: shared,
+            nodes,
             reads,
             store: sizing.store,
             write_cost: sizing.write_cost,
@@ -109,5 +132,46 @@ impl Resolver {
             inputs,
             recommendation,
         })
+    }
+
+    /// Redis Cluster nodes weigh in only when the store is redis-cluster
+    /// and both a key template and a node count are known (flags over the
+    /// scenario's `key_template` and `nodes`); elsewhere those scenario
+    /// fields only feed `keys` and the report, and the flags are refused.
+    fn cluster_inputs(
+        &mut self,
+        plan: Option<&PlanArgs>,
+        sizing: &Sizing,
+    ) -> InputResult<ClusterInputs> {
+        let a = plan.cloned().unwrap_or_default();
+        let cluster = sizing.store == Some(Store::RedisCluster);
+        if !cluster {
+            let why = "unless the store is redis-cluster (add --store redis-cluster)";
+            super::refuse(a.template.is_some(), "--template", why)?;
+            super::refuse(a.nodes.is_some(), "--nodes", why)?;
+            super::refuse(a.node_cap.is_some(), "--node-cap", why)?;
+            return Ok(None);
+        }
+        let s = self.scenario.scenario.clone();
+        let template = Sourced::flag("--template", a.template.clone())
+            .or(self.field("key_template", &s.key_template));
+        let nodes = Sourced::flag("--nodes", a.nodes).or(self.field("nodes", &s.nodes));
+        let (Some(template), Some(nodes)) = (template, nodes) else {
+            super::refuse(
+                a.node_cap.is_some(),
+                "--node-cap",
+                "without a key template and a node count (--template, --nodes)",
+            )?;
+            return Ok(None);
+        };
+        let t = template.check(|v| ShardTemplate::new(v, 0))?;
+        let n = nodes.check(|v| validate::count("nodes", *v, u64::from(MAX_NODES)))? as u32;
+        let node_cap = Sourced::flag("--node-cap", a.node_cap)
+            .unwrap_or(Sourced::derived(sizing.plan.cap, "the per-key cap"));
+        node_cap.check(|v| validate::rate("node_cap", *v))?;
+        self.inputs.record("key_template", &template);
+        self.inputs.record("nodes", &nodes);
+        let node_cap = self.inputs.take("node_cap", node_cap);
+        Ok(Some((t, n, node_cap)))
     }
 }

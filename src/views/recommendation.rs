@@ -12,6 +12,7 @@ pub fn binding_words(b: Binding) -> &'static str {
         Binding::RuleOfThumb => "the rule of thumb",
         Binding::KeyRisk => "the per-key risk",
         Binding::SharedPartitions => "shared partitions",
+        Binding::Nodes => "the Redis Cluster nodes",
     }
 }
 
@@ -79,6 +80,13 @@ pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
     );
     if let Some(p) = counted(r) {
         line.push_str(&format!("; P(any second over the cap) = {p}"));
+    }
+    if !r.holds {
+        let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
+        line.push_str(&format!(
+            "; it does NOT hold: {} (see the warnings)",
+            fails.join(" and ")
+        ));
     }
     line
 }
@@ -153,6 +161,9 @@ pub fn constraints_section(r: &Recommendation, peak: f64, safe: f64) -> Section 
             _ => "not given (add --partitions N for a hashed store)".into(),
         },
     ));
+    if let Some(n) = r.nodes {
+        rows.push(("nodes", nodes_words(r, n)));
+    }
     if let Some(p) = counted(r) {
         rows.push((
             "P(any second over the cap)",
@@ -197,6 +208,31 @@ fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
     }
     if r.partition_binds == Some(false) {
         w.push_str(" (a warning: the store moves busy items apart)");
+    }
+    w
+}
+
+fn nodes_words(r: &Recommendation, n: u32) -> String {
+    let mut w = match r.node_shards {
+        Some(s) => format!(
+            "{n} masters: {} the fewest with P(some node over its cap) within the risk",
+            match s {
+                1 => "1 shard is".to_string(),
+                s => format!("{s} shards are"),
+            }
+        ),
+        None => {
+            format!("{n} masters: no shard count keeps every node within its cap (see the warning)")
+        }
+    };
+    if let (Some(p), Some(keys)) = (r.node_p_any_over_cap, &r.keys_per_node) {
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        w.push_str(&format!(
+            "; at {}: {} (keys per node {})",
+            r.shards,
+            fmt::prob(p),
+            keys.join("/")
+        ));
     }
     w
 }
@@ -251,6 +287,21 @@ pub fn warning_text(w: &Warning) -> String {
             batches,
             batch_size,
         } => format!("a sum needs {batches} batch reads of up to {batch_size} items"),
+        Warning::TemplateOneSlot {
+            template,
+            suggested,
+        } => format!(
+            "every key of '{template}' hashes its tag to one slot, so one node takes every write: \
+             more shards cannot help; fix the template{}",
+            suggested
+                .as_ref()
+                .map_or(String::new(), |t| format!(" (e.g. '{t}')"))
+        ),
+        Warning::NodesCannotHold { nodes, node_cap } => format!(
+            "even spread evenly, {nodes} masters of {} likes/s each cannot carry the load within \
+             the risk: add masters or raise --node-cap",
+            fmt::num(*node_cap)
+        ),
         Warning::StoreLimit { limit, value } => format!(
             "the plan's {} exceeds the documented limit of {} ({})",
             match limit.quantity {

@@ -3,7 +3,7 @@
 //! at 1% over 4 h"). The risk grows with the rate at a fixed count, so a
 //! bracket and a bisection find it.
 
-use super::PlanInputs;
+use super::{planned_rate, PlanInputs};
 use crate::error::ParamResult;
 use crate::model::defaults::MAX_RATE;
 use crate::model::traffic::TrafficModel;
@@ -22,8 +22,14 @@ impl PlanInputs {
         }
         if self.partitions_bind() {
             if let Some((pr, risk)) = self.partition_risk(rate)? {
-                return Ok(pr.meets(shards, risk));
+                if !pr.meets(shards, risk) {
+                    return Ok(false);
+                }
             }
+        }
+        if let Some(c) = &self.nodes {
+            let at = c.at(planned_rate(rate, c.target.traffic), shards);
+            return Ok(at.p_any_over_cap <= c.target.risk);
         }
         Ok(true)
     }

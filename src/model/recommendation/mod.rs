@@ -18,10 +18,12 @@
 //! as [`Warning`]s naming what would fix them.
 
 mod capacity;
+mod nodes;
 mod warnings;
 
 use serde::Serialize;
 
+pub use nodes::{ClusterNodes, NodeRisk};
 pub use warnings::Warning;
 
 use crate::error::{ParamError, ParamResult};
@@ -65,6 +67,8 @@ pub struct PlanInputs {
     pub risk: Option<RiskTarget>,
     /// Shared partitions, in a hashed store with a known partition count.
     pub partitions: Option<SharedPartitions>,
+    /// Redis Cluster masters, with a key template and a node count.
+    pub nodes: Option<ClusterNodes>,
     /// The read path.
     pub reads: ReadPlan,
     /// The store preset in force, if any.
@@ -83,6 +87,8 @@ pub enum Binding {
     KeyRisk,
     /// Shards sharing partitions.
     SharedPartitions,
+    /// Redis Cluster masters, each carrying the keys its slots hold.
+    Nodes,
 }
 
 impl Binding {
@@ -92,6 +98,7 @@ impl Binding {
             Binding::RuleOfThumb => "rule_of_thumb",
             Binding::KeyRisk => "key_risk",
             Binding::SharedPartitions => "shared_partitions",
+            Binding::Nodes => "nodes",
         }
     }
 }
@@ -153,6 +160,15 @@ pub struct Recommendation {
     pub partition_risk: Option<f64>,
     /// Partitions, when they apply.
     pub partitions: Option<u64>,
+    /// Redis Cluster masters, when they apply.
+    pub nodes: Option<u32>,
+    /// The fewest count whose node risk is within the target (from 1);
+    /// `None` without nodes or when no count can (see the warnings).
+    pub node_shards: Option<u64>,
+    /// P(some node over its cap during the spell) at `shards`.
+    pub node_p_any_over_cap: Option<f64>,
+    /// Shard keys on each master at `shards`.
+    pub keys_per_node: Option<Vec<u64>>,
     /// Likes a second one key accepts (the store's cap / write cost).
     pub cap_per_key: f64,
     /// Write units one like costs, under `--transactional`.
@@ -198,9 +214,11 @@ impl PlanInputs {
             .transpose()
     }
 
-    /// The hot spell: the risk's, else the partitions'.
+    /// The hot spell: the risk's, else the partitions' or the nodes'.
     fn spell(&self) -> Option<RiskTarget> {
-        self.risk.or(self.partitions.map(|p| p.target))
+        self.risk
+            .or(self.partitions.map(|p| p.target))
+            .or(self.nodes.as_ref().map(|c| c.target))
     }
 
     /// Whether the partition risk binds: a preset that isolates busy items
@@ -267,7 +285,19 @@ impl PlanInputs {
             }
             partition = Some((alone, from_floor));
         }
+        let mut node_alone = None;
+        if let Some(c) = &self.nodes {
+            let rate = planned_rate(self.sizing.peak, c.target.traffic);
+            node_alone = c.fewest(rate, 1, MAX_SHARDS);
+            if let Some(s) = c.fewest(rate, shards, MAX_SHARDS) {
+                if s > shards {
+                    shards = s;
+                    binding = Binding::Nodes;
+                }
+            }
+        }
         let mut rec = self.evaluate_with(shards, binding, rule, key)?;
+        rec.node_shards = node_alone;
         if let Some((alone, from_floor)) = partition {
             rec.partition_shards = alone.shards;
             rec.partition_shards_stable = from_floor.stable;
@@ -291,6 +321,7 @@ impl PlanInputs {
             rec.key_risk_shards,
         )?;
         e.partition_shards = rec.partition_shards;
+        e.node_shards = rec.node_shards;
         e.partition_shards_stable = rec.partition_shards_stable;
         e.partition_failing = rec.partition_failing;
         e.capacity_rate = self.capacity(shards)?;
@@ -319,6 +350,11 @@ impl PlanInputs {
         let part = self
             .partition_risk(self.sizing.peak)?
             .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
+        let node = self.nodes.as_ref().map(|c| {
+            let at = c.at(planned_rate(self.sizing.peak, c.target.traffic), shards);
+            let meets = at.p_any_over_cap <= c.target.risk;
+            (at, meets)
+        });
         let mut fails = Vec::new();
         if self.risk.is_none() && shards < rule {
             fails.push(Binding::RuleOfThumb);
@@ -333,8 +369,14 @@ impl PlanInputs {
                 fails.push(Binding::SharedPartitions);
             }
         }
-        let counted = match (&part, self.partitions_bind()) {
-            (Some((at, _)), true) => Some((at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
+        if let Some((_, false)) = node {
+            fails.push(Binding::Nodes);
+        }
+        let counted = match (&part, self.partitions_bind(), &node) {
+            (Some((at, _)), true, _) => {
+                Some((at.ln_p_any_over_cap, at.method == RiskMethod::Exact))
+            }
+            (_, _, Some((at, _))) => Some((at.ln_p_any_over_cap, at.exact)),
             _ => key_ln.map(|ln| (ln, true)),
         };
         let safe = self.sizing.safe_per_shard();
@@ -363,6 +405,10 @@ impl PlanInputs {
             traffic: self.spell().map(|t| t.traffic),
             partition_risk: self.partitions.map(|p| p.target.risk),
             partitions: self.partitions.map(|p| p.partitions),
+            nodes: self.nodes.as_ref().map(|c| c.nodes),
+            node_shards: None,
+            node_p_any_over_cap: node.as_ref().map(|n| n.0.p_any_over_cap),
+            keys_per_node: node.map(|n| n.0.keys_per_node),
             cap_per_key: self.sizing.cap,
             transactional_write_cost: self.write_cost,
             reads_uncached_per_second: reads.reads_uncached_per_second,

@@ -46,6 +46,22 @@ pub enum Warning {
         /// Items one batch read fetches.
         batch_size: u64,
     },
+    /// Every shard key hashes one tag to one slot, so one node takes all the
+    /// writes: more shards cannot fix it, the template must change.
+    TemplateOneSlot {
+        /// The template.
+        template: String,
+        /// The same template without the hash tag braces.
+        suggested: Option<String>,
+    },
+    /// Even spread evenly, the masters' caps cannot hold the load within
+    /// the risk: add nodes or raise the node cap.
+    NodesCannotHold {
+        /// Masters.
+        nodes: u32,
+        /// Likes a second one master accepts.
+        node_cap: f64,
+    },
     /// The plan exceeds a documented store limit.
     StoreLimit {
         /// The limit and its source.
@@ -75,6 +91,18 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
         out.push(Warning::FailingBand {
             ranges: rec.partition_failing.clone(),
             stable: rec.partition_shards_stable,
+        });
+    }
+    if let (Some(c), None) = (&inputs.nodes, rec.node_shards) {
+        out.push(match c.one_slot() {
+            true => Warning::TemplateOneSlot {
+                template: c.template.template().to_string(),
+                suggested: c.template.without_tag(),
+            },
+            false => Warning::NodesCannotHold {
+                nodes: c.nodes,
+                node_cap: c.node_cap,
+            },
         });
     }
     let r = &rec.reads;
