@@ -18,6 +18,7 @@
 //! as [`Warning`]s naming what would fix them.
 
 mod capacity;
+mod evaluate;
 mod nodes;
 mod warnings;
 
@@ -29,7 +30,7 @@ pub use warnings::Warning;
 use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact::{ln_p_any_over_cap, shards_for_risk};
-use crate::model::partitions::{PartitionRisk, RiskMethod};
+use crate::model::partitions::PartitionRisk;
 use crate::model::read_cost::{ReadCost, ReadPlan};
 use crate::model::sizing::SizingPlan;
 use crate::model::store::Store;
@@ -309,115 +310,6 @@ impl PlanInputs {
         }
         rec.warnings = warnings::collect(self, &rec);
         Ok(rec)
-    }
-
-    /// A deployed count checked against every constraint: which it fails.
-    pub fn evaluate(&self, shards: u64) -> ParamResult<Recommendation> {
-        let rec = self.recommend()?;
-        let mut e = self.evaluate_with(
-            shards,
-            rec.binding,
-            rec.rule_of_thumb_shards,
-            rec.key_risk_shards,
-        )?;
-        e.partition_shards = rec.partition_shards;
-        e.node_shards = rec.node_shards;
-        e.partition_shards_stable = rec.partition_shards_stable;
-        e.partition_failing = rec.partition_failing;
-        e.capacity_rate = self.capacity(shards)?;
-        if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
-            e.margin = c / self.sizing.peak - 1.0;
-        }
-        e.warnings = warnings::collect(self, &e);
-        Ok(e)
-    }
-
-    fn evaluate_with(
-        &self,
-        shards: u64,
-        binding: Binding,
-        rule: u64,
-        key: Option<u64>,
-    ) -> ParamResult<Recommendation> {
-        let key_ln = match self.risk {
-            Some(t) => Some(self.ln_key_risk(self.sizing.peak, shards, t)?),
-            None => None,
-        };
-        let rule_ln = match self.risk {
-            Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
-            None => None,
-        };
-        let part = self
-            .partition_risk(self.sizing.peak)?
-            .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
-        let node = self.nodes.as_ref().map(|c| {
-            let at = c.at(planned_rate(self.sizing.peak, c.target.traffic), shards);
-            let meets = at.p_any_over_cap <= c.target.risk;
-            (at, meets)
-        });
-        let mut fails = Vec::new();
-        if self.risk.is_none() && shards < rule {
-            fails.push(Binding::RuleOfThumb);
-        }
-        if let (Some(ln), Some(t)) = (key_ln, self.risk) {
-            if ln > t.risk.ln() {
-                fails.push(Binding::KeyRisk);
-            }
-        }
-        if let Some((_, false)) = part {
-            if self.partitions_bind() {
-                fails.push(Binding::SharedPartitions);
-            }
-        }
-        if let Some((_, false)) = node {
-            fails.push(Binding::Nodes);
-        }
-        let counted = match (&part, self.partitions_bind(), &node) {
-            (Some((at, _)), true, _) => {
-                Some((at.ln_p_any_over_cap, at.method == RiskMethod::Exact))
-            }
-            (_, _, Some((at, _))) => Some((at.ln_p_any_over_cap, at.exact)),
-            _ => key_ln.map(|ln| (ln, true)),
-        };
-        let safe = self.sizing.safe_per_shard();
-        let reads = self.reads.cost(shards);
-        Ok(Recommendation {
-            shards,
-            binding,
-            rule_of_thumb_shards: rule,
-            key_risk_shards: key,
-            partition_shards: None,
-            partition_shards_stable: None,
-            partition_failing: Vec::new(),
-            partition_binds: self.partitions.map(|_| self.partitions_bind()),
-            p_any_over_cap: counted.map(|c| c.0.exp()),
-            ln_p_any_over_cap: counted.map(|c| c.0),
-            p_any_over_cap_exact: counted.map(|c| c.1),
-            key_p_any_over_cap: key_ln.map(f64::exp),
-            rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
-            rule_of_thumb_ln_p_any_over_cap: rule_ln,
-            partition_p_any_over_cap: part.map(|p| p.0.p_any_over_cap),
-            capacity_rate: None,
-            safe_capacity_rate: shards as f64 * safe,
-            margin: shards as f64 * safe / self.sizing.peak - 1.0,
-            risk: self.risk.map(|t| t.risk),
-            duration_seconds: self.spell().map(|t| t.seconds),
-            traffic: self.spell().map(|t| t.traffic),
-            partition_risk: self.partitions.map(|p| p.target.risk),
-            partitions: self.partitions.map(|p| p.partitions),
-            nodes: self.nodes.as_ref().map(|c| c.nodes),
-            node_shards: None,
-            node_p_any_over_cap: node.as_ref().map(|n| n.0.p_any_over_cap),
-            keys_per_node: node.map(|n| n.0.keys_per_node),
-            cap_per_key: self.sizing.cap,
-            transactional_write_cost: self.write_cost,
-            reads_uncached_per_second: reads.reads_uncached_per_second,
-            reads_cached_per_second: reads.reads_cached_per_second,
-            reads,
-            holds: fails.is_empty(),
-            fails,
-            warnings: Vec::new(),
-        })
     }
 }
 
