@@ -70,6 +70,13 @@ fn every_command_shows_the_same_count_for_each_bundled_scenario() {
         };
         assert!(text.contains(&mark), "{scenario}: chart lacks {mark}");
     }
+    // fleet: the pinned post without its own count gets the recommendation
+    // for it alone, from the same function on the same figures.
+    let fleet = json_of(&["fleet", "--scenario", "interview", "--trials", "50"]);
+    assert_eq!(
+        fleet["pinned"][0]["shards"].as_u64(),
+        Some(recommended("interview"))
+    );
     for &scenario in TIME_LINE {
         assert_eq!(
             report_count(scenario),

@@ -16,6 +16,8 @@ use crate::model::defaults::{
 };
 use crate::model::fleet::{Background, FleetPlan, PinnedReel};
 use crate::model::read_cost::ReadPlan;
+use crate::model::recommendation::{PlanInputs, RiskTarget, SharedPartitions};
+use crate::model::sizing::{SafeRate, SizingPlan};
 use crate::model::validate;
 
 impl Resolver {
@@ -164,18 +166,71 @@ impl Resolver {
             .or(self.field("seed", &s.seed))
             .unwrap_or(Sourced::default(DEFAULT_SEED));
         let cap_v = self.inputs.take("cap", cap);
+        // The safe rate per key as `size` resolves it: the scenario's
+        // `safe`, else its `headroom`, else the default 30% below the cap.
+        let safe = match (s.safe, s.headroom) {
+            (Some(v), _) => v.min(cap_v),
+            (None, Some(h)) => cap_v * (1.0 - h),
+            (None, None) => cap_v * (1.0 - DEFAULT_HEADROOM),
+        };
+        let (partitions_v, seconds_v, risk_v) = (
+            self.inputs.take("partitions", partitions),
+            self.inputs.take("duration", duration),
+            self.inputs.take("risk", risk),
+        );
+        // A pinned reel without its own count gets the recommendation for it
+        // alone, from the same function as `size` on the same figures: its
+        // rate, the cap and safe rate, these partitions, this hot spell and
+        // risk, the scenario's traffic law.
+        let mut pinned = pinned;
+        let reel_source = match a.hot_reel.is_empty() {
+            true => self.scenario.source("fleet.hot_reels"),
+            false => Source::Flag("--hot-reel"),
+        };
+        let for_reel = |name: &str, e: crate::error::ParamError| {
+            InputError::new(
+                &reel_source,
+                format!("{name}: its shard count cannot be sized: {} {}", e.param, e.problem),
+            )
+        };
+        if pinned.iter().any(|r| r.shards.is_none()) {
+            let traffic = self.traffic(None);
+            let target = RiskTarget {
+                risk: risk_v,
+                seconds: seconds_v as f64,
+                traffic,
+            };
+            for reel in pinned.iter_mut().filter(|r| r.shards.is_none()) {
+                let inputs = PlanInputs {
+                    sizing: SizingPlan::new(reel.rate, cap_v, SafeRate::PerKey(safe))
+                        .map_err(|e| for_reel(&reel.name, e))?,
+                    risk: Some(target),
+                    partitions: Some(SharedPartitions {
+                        partitions: partitions_v,
+                        cap: cap_v,
+                        target,
+                    }),
+                    nodes: None,
+                    reads,
+                    store: None,
+                    write_cost: None,
+                };
+                let rec = inputs.recommend().map_err(|e| for_reel(&reel.name, e))?;
+                reel.shards = Some(rec.shards);
+            }
+        }
         Ok(FleetPlan {
             background,
             pinned,
             views_per_like: self.inputs.take("views_per_like", views_per_like),
             threshold: self.inputs.take("threshold", threshold),
             target_shards: self.inputs.take("target_shards", target),
-            partitions: self.inputs.take("partitions", partitions),
+            partitions: partitions_v,
             cap: cap_v,
-            safe: cap_v * (1.0 - DEFAULT_HEADROOM),
+            safe,
             reads,
-            seconds: self.inputs.take("duration", duration),
-            risk: self.inputs.take("risk", risk),
+            seconds: seconds_v,
+            risk: risk_v,
             trials: self.inputs.take("trials", trials),
             max_shards: self.inputs.take("max_shards", max_shards),
             seed: self.inputs.take("seed", seed),

@@ -88,6 +88,9 @@ pub struct FleetReport {
     pub background_reels: u64,
     /// Pinned reels.
     pub pinned_reels: u64,
+    /// Each pinned reel: name, rate and the shard keys it gets when raised
+    /// (its own count, or the recommendation for it alone).
+    pub pinned: Vec<PinnedReel>,
     /// zipf or rates.
     pub popularity: PopularityLaw,
     /// The Zipf exponent (None for per-reel rates).
@@ -151,6 +154,7 @@ impl FleetPlan {
             reels: self.all_reels(),
             background_reels: bg.reels,
             pinned_reels: self.pinned.len() as u64,
+            pinned: self.pinned.clone(),
             popularity: bg.law(),
             zipf_exponent: bg.zipf_exponent(),
             background_rate: bg.total_rate,

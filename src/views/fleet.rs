@@ -88,10 +88,29 @@ impl Report for FleetView {
             Some(s) => format!("Zipf, s = {}", fmt::num(s)),
             None => "per-reel rates from CSV".to_string(),
         };
+        let pinned: Vec<String> = r
+            .pinned
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}: {} likes/s, {} shard keys when raised",
+                    p.name,
+                    fmt::num(p.rate),
+                    p.shards.map_or("ceil(rate / safe)".into(), |s| s.to_string())
+                )
+            })
+            .collect();
         let fleet = Section::pairs(
             "Fleet at the peak hour",
             vec![
                 ("scenario", self.scenario.clone()),
+                (
+                    "pinned reels",
+                    match pinned.is_empty() {
+                        true => "none".into(),
+                        false => pinned.join("; "),
+                    },
+                ),
                 (
                     "reels",
                     format!(
@@ -224,9 +243,12 @@ impl Report for FleetView {
                 (
                     "P(some second over the cap)",
                     format!(
-                        "{} over {} s",
+                        "{} over {} s (95% CI {} to {}; sampled placements miss rare bad \
+                         ones: the search's bound is the figure to plan on)",
                         fmt::prob(l.p_any_over_cap),
-                        fmt::count(l.seconds)
+                        fmt::count(l.seconds),
+                        fmt::prob(l.p_any_over_cap_ci95[0]),
+                        fmt::prob(l.p_any_over_cap_ci95[1])
                     ),
                 ),
             ],

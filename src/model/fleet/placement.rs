@@ -10,7 +10,7 @@ use statrs::distribution::{DiscreteCDF, Poisson};
 
 use super::FleetPlan;
 use crate::model::rng::chunk_rng;
-use crate::model::stats::{p_any, Z95};
+use crate::model::stats::Z95;
 
 /// Top ranks always placed key by key (the rest is the aggregated tail),
 /// and the most ranks ever placed key by key.
@@ -62,8 +62,12 @@ pub struct PartitionLoad {
     pub p_over_cap_ci95: [f64; 2],
     /// Seconds the risk covers.
     pub seconds: u64,
-    /// P(some second over the cap during `seconds`): 1 - (1 - p)^seconds.
+    /// P(some second over the cap during `seconds`), the placement fixed for
+    /// the spell: the mean over placements of 1 - (1 - p_placement)^seconds
+    /// (not 1 - (1 - mean p)^seconds, which the rare bad placements inflate).
     pub p_any_over_cap: f64,
+    /// Its 95% confidence interval over the placements, clamped to [0, 1].
+    pub p_any_over_cap_ci95: [f64; 2],
     /// Placements averaged.
     pub trials: u64,
     /// Seed of the placements.
@@ -134,7 +138,8 @@ impl FleetPlan {
             .map(|c| {
                 let mut rng = chunk_rng(self.seed, c);
                 let mut loads = vec![0.0f64; p as usize];
-                let mut acc = [0.0f64; 4];
+                let mut acc = [0.0f64; 6];
+                let seconds = self.seconds as f64;
                 for _ in 0..CHUNK.min(trials - c * CHUNK) {
                     for l in loads.iter_mut() {
                         let z: f64 = rng.sample(StandardNormal);
@@ -146,19 +151,22 @@ impl FleetPlan {
                     let max = loads.iter().copied().fold(0.0, f64::max);
                     let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, cap)).ln_1p()).sum();
                     let over = -ln_ok.exp_m1();
+                    // The placement stays for the hot spell: P(no second
+                    // over in T | placement) = (1 - over)^T.
+                    let any = -(seconds * ln_ok).exp_m1();
                     acc[0] += max;
                     acc[1] += max * max;
                     acc[2] += over;
                     acc[3] += over * over;
+                    acc[4] += any;
+                    acc[5] += any * any;
                 }
                 acc
             })
             .collect::<Vec<_>>()
             .into_iter()
             // Summed in chunk order: the same bytes for any thread count.
-            .fold([0.0; 4], |a, b| {
-                [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
-            });
+            .fold([0.0; 6], |a, b| std::array::from_fn(|i| a[i] + b[i]));
         let t = trials as f64;
         let mean_se = |sum: f64, sq: f64| {
             let mean = sum / t;
@@ -167,6 +175,7 @@ impl FleetPlan {
         };
         let (hottest, hottest_se) = mean_se(sums[0], sums[1]);
         let (over, over_se) = mean_se(sums[2], sums[3]);
+        let (any, any_se) = mean_se(sums[4], sums[5]);
         let mean_rate = self.total_rate() / pf;
         PartitionLoad {
             partitions: p,
@@ -189,7 +198,11 @@ impl FleetPlan {
                 (over + Z95 * over_se).min(1.0),
             ],
             seconds: self.seconds,
-            p_any_over_cap: p_any(over, self.seconds as f64),
+            p_any_over_cap: any,
+            p_any_over_cap_ci95: [
+                (any - Z95 * any_se).max(0.0),
+                (any + Z95 * any_se).min(1.0),
+            ],
             trials,
             seed: self.seed,
         }
