@@ -308,3 +308,84 @@ fn redis_cluster_nodes_weigh_the_exact_slots() {
         "--node-cap",
     );
 }
+
+#[test]
+fn every_view_judges_a_count_by_the_constraint_that_sets_it() {
+    // A scenario whose partitions set the count (33); 20 fails them.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ref.toml");
+    std::fs::write(
+        &file,
+        "peak = 14000\ncap = 1000\ntraffic = \"poisson\"\nrisk = 0.01\n\
+         duration_seconds = 14400\npartitions = 1000\nseconds = 300\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let text = |args: &[&str]| {
+        let out = shardplan().args(args).assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    // simulate: no second over in the run, yet 20 shards do NOT hold.
+    let sim = text(&["simulate", "--scenario", f, "--shards", "20"]);
+    let first = sim.lines().next().unwrap();
+    assert!(
+        first.starts_with("Plan: 20 shards (the recommendation is 33): it does NOT hold: it fails shared partitions"),
+        "{first}"
+    );
+    let sim = text(&["simulate", "--scenario", f]);
+    assert!(
+        sim.lines()
+            .next()
+            .unwrap()
+            .contains("it holds: it meets every constraint"),
+        "{sim}"
+    );
+    // compare names the plan's verdict beside its per-key rows.
+    let cmp = text(&["compare", "--scenario", f, "--shards", "20"]);
+    assert!(
+        cmp.lines()
+            .next()
+            .unwrap()
+            .contains("it fails shared partitions"),
+        "{cmp}"
+    );
+    // size --shards N says the count was given, not set by a constraint.
+    let size = text(&["size", "--scenario", f, "--shards", "1"]);
+    assert!(
+        size.contains("1 (given with --shards; the recommendation is 33"),
+        "{size}"
+    );
+    assert!(size.starts_with("1 shard FAILS"), "{size}");
+    // The risk chart draws the partition curve that sets the count.
+    let svg = dir.path().join("r.svg");
+    shardplan()
+        .args(["chart", "--kind", "risk", "--scenario", f, "-o"])
+        .arg(&svg)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("P(some partition over its cap in 4 h)"));
+    assert!(svg.contains("recommended: 33 shards"));
+    // A time line's chart centres on the recommendation, not its starting count.
+    let ve = dir.path().join("ve.svg");
+    shardplan()
+        .args([
+            "chart",
+            "--kind",
+            "risk",
+            "--scenario",
+            "viral-evening",
+            "-o",
+        ])
+        .arg(&ve)
+        .assert()
+        .success();
+    let ve = std::fs::read_to_string(&ve).unwrap();
+    let n = recommended("viral-evening");
+    assert!(ve.contains(&format!("recommended: {n} shards")), "{n}");
+    assert!(!ve.contains("1.6e0"), "no tick above 1");
+    // A per-key risk below f64's range prints from its log, never as 0.
+    let size = text(&["size", "--scenario", "interview"]);
+    let row = size.lines().find(|l| l.contains("recommended ")).unwrap();
+    assert!(row.contains("e-") && !row.contains("┆ 0 "), "{row}");
+}

@@ -161,7 +161,9 @@ pub fn risk_by_shards(
         .max(floor.unwrap_or(f64::MIN));
     let y_max = ys.fold(f64::NEG_INFINITY, f64::max).max(y_min);
     let pad = ((y_max - y_min) * 0.05).max(0.5);
-    let (y_lo, y_hi) = ((y_min - pad).floor(), (y_max + pad).min(0.5));
+    // Probabilities stop at 1: no tick above it.
+    let (y_lo, y_hi) = ((y_min - pad).floor(), (y_max + pad).min(0.0));
+    let y_lo = y_lo.min(y_hi - 1.0);
     let log10 = |ln: f64| log10(ln).max(y_lo);
     let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     let mut svg = String::new();

@@ -32,7 +32,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// How many shards: peak / safe rate per key, rounded up, and the read cost.
+    /// How many shards: one recommendation over every constraint (rule of thumb, risk, partitions, nodes, reads).
     Size(SizeArgs),
     /// Monte Carlo of the busiest shard, second by second.
     Simulate(SimulateArgs),

@@ -93,17 +93,25 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                     );
                     lists::shard_counts("--shard-range", t)?
                 }
+                // Around --shards, else the recommendation (not a time
+                // line's starting count: the chart is about the decision).
                 None => {
-                    let sized =
-                        Sourced::derived(recommended, "the recommendation (shardplan size)");
-                    shard_counts_around(r.shards(sim.shards, sized))
+                    let center = Sourced::flag("--shards", sim.shards).unwrap_or(Sourced::derived(
+                        recommended,
+                        "the recommendation (shardplan size)",
+                    ));
+                    shard_counts_around(r.inputs.take("shards", center))
                 }
             };
             let accepted = plan.recommendation.risk;
             let file = AtomicFile::create("--output", &args.output)?;
             let rows =
                 super::risk::sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), reads)?;
-            let svg = risk_svg(&rows, accepted, Some(recommended))?.1;
+            let curve = plan
+                .inputs
+                .partition_curve(&counts)
+                .map_err(|e| r.blame(e))?;
+            let svg = risk_svg(&rows, accepted, Some(recommended), curve.as_deref())?.1;
             (r, (file, svg))
         }
         ChartKind::Timeline => {

@@ -10,7 +10,11 @@ use crate::views::compare::CompareReport;
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "compare")?;
-    let (inputs, approx, recommendation) = r.comparison(&args)?;
+    let (inputs, approx, plan) = r.comparison(&args)?;
+    let evaluation = plan
+        .inputs
+        .evaluate(inputs.shards)
+        .map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
@@ -26,7 +30,8 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let report = CompareReport {
         scenario: r.scenario.name.clone(),
         comparison,
-        recommendation,
+        recommendation: plan.recommendation,
+        evaluation,
     };
     super::emit(out, &report, &r.inputs, args.out.explain)
 }

@@ -78,7 +78,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     )?;
     // The accepted risk, or 1% as a reference line when the plan has none.
     let accepted = rec.risk.unwrap_or(DEFAULT_RISK);
-    let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards))?;
+    let counts: Vec<u64> = sweep.iter().map(|row| row.risk.shards).collect();
+    let curve = plan
+        .inputs
+        .partition_curve(&counts)
+        .map_err(|e| r.blame(e))?;
+    let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards), curve.as_deref())?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
             let tally = super::simulate::execute(&sim.plan, 0, args.quiet, None)?;
@@ -88,7 +93,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                 &tally,
                 sim.reads.cost(sim.plan.shards),
             )
-            .with_recommendation(rec.clone());
+            .with_recommendation(
+                rec.clone(),
+                plan.inputs
+                    .evaluate(sim.plan.shards)
+                    .map_err(|e| r.blame(e))?,
+            );
             Simulation::Flat {
                 chart: charts::busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?,
                 report: Box::new(report),

@@ -32,7 +32,13 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         &tally,
         sim.reads.cost(sim.plan.shards),
     )
-    .with_recommendation(sim.recommended.recommendation.clone());
+    .with_recommendation(
+        sim.recommended.recommendation.clone(),
+        sim.recommended
+            .inputs
+            .evaluate(sim.plan.shards)
+            .map_err(|e| r.blame(e))?,
+    );
     super::emit(out, &report, &r.inputs, args.out.explain)
 }
 

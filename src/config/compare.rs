@@ -3,7 +3,7 @@
 //! timeouts and retries).
 
 use super::load::planned_rate as whole_rate;
-use super::plan::PlanFlags;
+use super::plan::{Plan, PlanFlags};
 use super::{Resolver, Sourced};
 use crate::cli::CompareArgs;
 use crate::error::{InputError, InputResult};
@@ -14,7 +14,6 @@ use crate::model::defaults::{
     DEFAULT_APPLIED_SHARE, DEFAULT_FLUSH_SECONDS, DEFAULT_LOG_COMMIT_SECONDS, DEFAULT_RETRIES,
     DEFAULT_TIMEOUT_RATE, DEFAULT_TXN_MS, MAX_SHARDS, MAX_TXN_MS,
 };
-use crate::model::recommendation::Recommendation;
 use crate::model::validate;
 
 impl Resolver {
@@ -23,7 +22,7 @@ impl Resolver {
     pub fn comparison(
         &mut self,
         a: &CompareArgs,
-    ) -> InputResult<(CompareInputs, ApproxInputs, Recommendation)> {
+    ) -> InputResult<(CompareInputs, ApproxInputs, Plan)> {
         let flags = PlanFlags {
             plan: None,
             duration: a.duration.map(|d| d as f64),
@@ -145,6 +144,6 @@ impl Resolver {
             approx.likes_per_day = self.inputs.take("likes_per_day", day);
         }
         approx.validate().map_err(|e| self.blame(e))?;
-        Ok((inputs, approx, plan.recommendation))
+        Ok((inputs, approx, plan))
     }
 }

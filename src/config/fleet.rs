@@ -190,7 +190,10 @@ impl Resolver {
         let for_reel = |name: &str, e: crate::error::ParamError| {
             InputError::new(
                 &reel_source,
-                format!("{name}: its shard count cannot be sized: {} {}", e.param, e.problem),
+                format!(
+                    "{name}: its shard count cannot be sized: {} {}",
+                    e.param, e.problem
+                ),
             )
         };
         if pinned.iter().any(|r| r.shards.is_none()) {

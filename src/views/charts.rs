@@ -33,6 +33,7 @@ pub fn risk_svg(
     rows: &[SweepRow],
     accepted: Option<f64>,
     recommended: Option<u64>,
+    partitions: Option<&[(u64, f64)]>,
 ) -> anyhow::Result<(String, String)> {
     let Some(first) = rows.first() else {
         anyhow::bail!("no shard counts to chart");
@@ -43,7 +44,7 @@ pub fn risk_svg(
         fmt::num(r.rate),
         fmt::num(r.cap)
     );
-    let series = [
+    let mut series = vec![
         RiskSeries {
             label: "P(a second over the cap)".into(),
             ln_points: rows
@@ -59,6 +60,15 @@ pub fn risk_svg(
                 .collect(),
         },
     ];
+    if let Some(points) = partitions {
+        series.push(RiskSeries {
+            label: format!(
+                "P(some partition over its cap in {})",
+                fmt::duration(r.seconds)
+            ),
+            ln_points: points.to_vec(),
+        });
+    }
     let label = accepted.map(|p| {
         format!(
             "accepted risk {} in {}",

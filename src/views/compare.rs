@@ -5,7 +5,7 @@ pub mod words;
 
 use serde_json::Value;
 
-use super::recommendation::used_words;
+use super::recommendation::{used_words, verdict_words};
 use crate::model::compare::strategies::{Comparison, StrategyRow};
 use crate::model::recommendation::Recommendation;
 use crate::output::fmt::{num, run_length};
@@ -19,6 +19,8 @@ pub struct CompareReport {
     pub comparison: Comparison,
     /// The plan's recommendation (the sharded rows' default count).
     pub recommendation: Recommendation,
+    /// The plan's constraints at the sharded rows' count.
+    pub evaluation: Recommendation,
 }
 
 /// One CSV line or JSON object: the row's fields in declaration order, the
@@ -51,8 +53,9 @@ impl Report for CompareReport {
         let c = &self.comparison;
         let i = &c.inputs;
         let used = Section::Note(format!(
-            "The sharded rows use {}.",
-            used_words(i.shards, &self.recommendation)
+            "The sharded rows use {}: it {} (the rows' chances are per key).",
+            used_words(i.shards, &self.recommendation),
+            verdict_words(&self.evaluation)
         ));
         let run = run_length(i.duration_seconds);
         let mut inputs = vec![

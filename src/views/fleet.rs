@@ -96,7 +96,8 @@ impl Report for FleetView {
                     "{}: {} likes/s, {} shard keys when raised",
                     p.name,
                     fmt::num(p.rate),
-                    p.shards.map_or("ceil(rate / safe)".into(), |s| s.to_string())
+                    p.shards
+                        .map_or("ceil(rate / safe)".into(), |s| s.to_string())
                 )
             })
             .collect();

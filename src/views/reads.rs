@@ -30,19 +30,19 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
         (
             "shard reads, no cache",
             format!(
-                "{}/s = {} views x {} shards",
+                "{}/s = {} views x {}",
                 fmt::num(r.reads_uncached_per_second),
                 fmt::num(r.views),
-                r.shards
+                crate::views::recommendation::shards(r.shards)
             ),
         ),
         (
             "shard reads, cached",
             format!(
-                "{}/s = {} sums/s x {} shards",
+                "{}/s = {} sums/s x {}",
                 fmt::num(r.reads_cached_per_second),
                 fmt::num(r.sums_cached_per_second),
-                r.shards
+                crate::views::recommendation::shards(r.shards)
             ),
         ),
     ];

@@ -105,28 +105,61 @@ pub fn used_words(used: u64, rec: &Recommendation) -> String {
     }
 }
 
+/// The constraints' verdict on a count: "meets every constraint (P(any
+/// second over the cap in 4 h) = 8.6e-5)" or "fails shared partitions (...)".
+pub fn verdict_words(e: &Recommendation) -> String {
+    let p = match (counted(e), e.duration_seconds) {
+        (Some(p), Some(t)) => format!(
+            " (P(any second over the cap in {}) = {p})",
+            fmt::duration(t)
+        ),
+        _ => String::new(),
+    };
+    match e.holds {
+        true => format!("meets every constraint{p}"),
+        false => {
+            let fails: Vec<&str> = e.fails.iter().map(|b| binding_words(*b)).collect();
+            format!("fails {}{p}", fails.join(" and "))
+        }
+    }
+}
+
 /// The line for a deployed count: whether it holds, and what it fails.
 pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
     let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
     match r.holds {
         true => format!(
-            "{} shards meet every constraint (the recommendation is {recommended})",
-            r.shards
+            "{} {} every constraint (the recommendation is {recommended})",
+            shards(r.shards),
+            if r.shards == 1 { "meets" } else { "meet" }
         ),
         false => format!(
-            "{} shards FAIL {} (the recommendation is {recommended})",
-            r.shards,
+            "{} {} {} (the recommendation is {recommended})",
+            shards(r.shards),
+            if r.shards == 1 { "FAILS" } else { "FAIL" },
             fails.join(" and ")
         ),
     }
 }
 
 /// The constraints behind the count, one per row.
-pub fn constraints_section(r: &Recommendation, peak: f64, safe: f64) -> Section {
+pub fn constraints_section(
+    r: &Recommendation,
+    peak: f64,
+    safe: f64,
+    recommended: Option<u64>,
+) -> Section {
     let mut rows = vec![
         (
             "shards",
-            format!("{} (set by {})", r.shards, binding_words(r.binding)),
+            match recommended {
+                Some(n) => format!(
+                    "{} (given with --shards; the recommendation is {n}, set by {})",
+                    r.shards,
+                    binding_words(r.binding)
+                ),
+                None => format!("{} (set by {})", r.shards, binding_words(r.binding)),
+            },
         ),
         ("margin", margin(r, peak)),
         (
@@ -167,7 +200,7 @@ pub fn constraints_section(r: &Recommendation, peak: f64, safe: f64) -> Section 
     if let Some(p) = counted(r) {
         rows.push((
             "P(any second over the cap)",
-            format!("{p} at {} shards", r.shards),
+            format!("{p} at {}", shards(r.shards)),
         ));
     }
     if let Some(cost) = r.transactional_write_cost {
@@ -190,12 +223,13 @@ fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
         None => "no count up to the limit".into(),
     };
     let mut w = format!(
-        "{} partitions: {fewest} with P(some partition over its cap) <= {}",
+        "{} {}: {fewest} with P(some partition over its cap) <= {}",
         fmt::num(n as f64),
+        if n == 1 { "partition" } else { "partitions" },
         spell(risk, r)
     );
-    if let Some(p) = r.partition_p_any_over_cap {
-        w.push_str(&format!("; at {}: {}", r.shards, fmt::prob(p)));
+    if let (Some(p), Some(ln)) = (r.partition_p_any_over_cap, r.partition_ln_p_any_over_cap) {
+        w.push_str(&format!("; at {}: {}", r.shards, fmt::prob_ln(p, ln)));
     }
     if !r.partition_failing.is_empty() {
         w.push_str(&format!("; {} fail", ranges(&r.partition_failing)));
@@ -215,23 +249,40 @@ fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
 fn nodes_words(r: &Recommendation, n: u32) -> String {
     let mut w = match r.node_shards {
         Some(s) => format!(
-            "{n} masters: {} the fewest with P(some node over its cap) within the risk",
+            "{n} {}: {} the fewest with P(some node over its cap) within the risk",
+            if n == 1 { "master" } else { "masters" },
             match s {
                 1 => "1 shard is".to_string(),
                 s => format!("{s} shards are"),
             }
         ),
         None => {
-            format!("{n} masters: no shard count keeps every node within its cap (see the warning)")
+            format!(
+                "{n} {}: no shard count keeps every node within its cap (see the warning)",
+                if n == 1 { "master" } else { "masters" }
+            )
         }
     };
-    if let (Some(p), Some(keys)) = (r.node_p_any_over_cap, &r.keys_per_node) {
-        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    if let (Some(p), Some(ln), Some(keys)) = (
+        r.node_p_any_over_cap,
+        r.node_ln_p_any_over_cap,
+        &r.keys_per_node,
+    ) {
+        let spread = match keys.len() <= 12 {
+            true => {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                format!("keys per node {}", keys.join("/"))
+            }
+            false => format!(
+                "busiest node {} keys, emptiest {}",
+                keys.iter().max().unwrap_or(&0),
+                keys.iter().min().unwrap_or(&0)
+            ),
+        };
         w.push_str(&format!(
-            "; at {}: {} (keys per node {})",
+            "; at {}: {} ({spread})",
             r.shards,
-            fmt::prob(p),
-            keys.join("/")
+            fmt::prob_ln(p, ln)
         ));
     }
     w

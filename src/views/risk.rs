@@ -18,10 +18,10 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
         (
             "load",
             format!(
-                "{} likes/s ({}) over {} shards, cap {} writes/s per shard",
+                "{} likes/s ({}) over {}, cap {} writes/s per shard",
                 fmt::num(r.rate),
                 r.traffic.name(),
-                r.shards,
+                crate::views::recommendation::shards(r.shards),
                 fmt::num(r.cap)
             ),
         ),

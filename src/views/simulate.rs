@@ -6,8 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use super::reads::read_cost_section;
-use super::recommendation::used_words;
-use crate::model::defaults::DEFAULT_RISK;
+use super::recommendation::{used_words, verdict_words};
 use crate::model::exact::{BusiestShard, Risk};
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::Recommendation;
@@ -55,6 +54,8 @@ pub struct SimulateRow {
     pub exact_p_over_cap_per_second: Option<f64>,
     pub exact_ln_p_over_cap_per_second: Option<f64>,
     pub exact_p_any_over_cap: Option<f64>,
+    /// Its natural log (finite where the chance underflows f64).
+    pub exact_ln_p_any_over_cap: Option<f64>,
     #[serde(flatten)]
     pub reads: ReadCost,
 }
@@ -66,6 +67,8 @@ pub struct SimulateReport {
     /// The plan's recommendation (`size` for the same inputs); the run's
     /// own shard count is `row.shards`.
     pub recommendation: Option<Recommendation>,
+    /// The plan's constraints at the run's count.
+    pub evaluation: Option<Recommendation>,
 }
 
 impl SimulateReport {
@@ -115,28 +118,30 @@ impl SimulateReport {
                 exact_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
                 exact_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
                 exact_p_any_over_cap: ex(&|_, r| r.p_any_over_cap),
+                exact_ln_p_any_over_cap: ex(&|_, r| r.ln_p_any_over_cap),
                 reads,
             },
             busiest: h.clone(),
             recommendation: None,
+            evaluation: None,
         }
     }
 
-    /// The same report, with the plan's recommendation to open with.
-    pub fn with_recommendation(mut self, rec: Recommendation) -> Self {
+    /// The same report, with the plan's recommendation and the plan's
+    /// verdict on the run's own count (`PlanInputs::evaluate`) to open with.
+    pub fn with_recommendation(mut self, rec: Recommendation, eval: Recommendation) -> Self {
         self.recommendation = Some(rec);
+        self.evaluation = Some(eval);
         self
     }
 
     /// The first line: how many shards the run used, against the
-    /// recommendation, and whether the simulated and exact figures say the
-    /// plan holds (the exact chance against the accepted risk, or 1% when
-    /// none is given).
+    /// recommendation, and whether the plan holds: the run's count meets
+    /// every constraint over the hot spell (as `size --shards N --check`
+    /// judges it) and no simulated second went over the cap.
     pub fn headline(&self) -> Option<String> {
-        let rec = self.recommendation.as_ref()?;
+        let (rec, eval) = (self.recommendation.as_ref()?, self.evaluation.as_ref()?);
         let r = &self.row;
-        let used = used_words(r.shards, rec);
-        let risk = rec.risk.unwrap_or(DEFAULT_RISK);
         let simulated = match r.seconds_over_cap {
             0 => format!(
                 "no simulated second of {} went over the cap",
@@ -148,27 +153,16 @@ impl SimulateReport {
                 fmt::count(r.seconds)
             ),
         };
-        let accepted = match rec.risk {
-            Some(_) => format!("the accepted {}", fmt::prob(risk)),
-            None => format!("a {} reference (no risk given)", fmt::percent(risk)),
-        };
-        let exact = match r.exact_p_any_over_cap {
-            Some(p) => format!(
-                ", and the exact P(any second over in {} s) = {} is {} {accepted}",
-                fmt::count(r.seconds),
-                fmt::prob(p),
-                if p <= risk { "within" } else { "ABOVE" },
-            ),
-            None => String::new(),
-        };
-        let holds = r.seconds_over_cap == 0 && r.exact_p_any_over_cap.is_none_or(|p| p <= risk);
+        let holds = eval.holds && r.seconds_over_cap == 0;
         Some(format!(
-            "Plan: {used}: {}: {simulated}{exact}.",
+            "Plan: {}: {}: it {}, and {simulated}.",
+            used_words(r.shards, rec),
             if holds {
                 "it holds"
             } else {
                 "it does NOT hold"
-            }
+            },
+            verdict_words(eval)
         ))
     }
 }
@@ -299,10 +293,10 @@ impl SimulateReport {
                     (
                         "load",
                         format!(
-                            "{} likes/s ({}) over {} shards, cap {} writes/s",
+                            "{} likes/s ({}) over {}, cap {} writes/s",
                             fmt::num(r.rate),
                             r.traffic,
-                            r.shards,
+                            crate::views::recommendation::shards(r.shards),
                             fmt::count(r.cap)
                         ),
                     ),
@@ -368,9 +362,10 @@ impl SimulateReport {
                     ),
                     (
                         "P(any second over in a run this long), exact",
-                        r.exact_p_any_over_cap
-                            .map(fmt::prob)
-                            .unwrap_or_else(|| "not computed".into()),
+                        match (r.exact_p_any_over_cap, r.exact_ln_p_any_over_cap) {
+                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
+                            _ => "not computed".into(),
+                        },
                     ),
                 ],
             ),

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::reads::read_cost_section;
 use super::recommendation::{
-    constraints_section, evaluation_line, recommendation_line, warning_sections,
+    constraints_section, evaluation_line, recommendation_line, shards, warning_sections,
 };
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::{Binding, Recommendation};
@@ -140,23 +140,28 @@ impl SizeRow {
                 "average per shard at peak",
                 if self.transactional {
                     format!(
-                        "{} likes/s ({} write units/s) over {} shards",
+                        "{} likes/s ({} write units/s) over {}",
                         fmt::num(self.mean_per_shard_at_peak),
                         fmt::num(self.mean_per_shard_at_peak * self.write_cost),
-                        r.shards
+                        shards(r.shards)
                     )
                 } else {
                     format!(
-                        "{} writes/s over {} shards",
+                        "{} writes/s over {}",
                         fmt::num(self.mean_per_shard_at_peak),
-                        r.shards
+                        shards(r.shards)
                     )
                 },
             ),
             ("headroom left at peak", fmt::percent(self.headroom_left)),
         ]);
         let mut out = vec![
-            constraints_section(r, self.peak, self.safe_per_shard),
+            constraints_section(
+                r,
+                self.peak,
+                self.safe_per_shard,
+                self.evaluated.then_some(self.recommended_shards),
+            ),
             Section::pairs("Sizing", plan),
         ];
         if let (Some(risk), Some(secs), Some(rule_p), Some(p)) = (
@@ -165,10 +170,7 @@ impl SizeRow {
             r.rule_of_thumb_p_any_over_cap,
             r.key_p_any_over_cap,
         ) {
-            // The counted chance is the per-key one unless partitions bind.
-            let key_ln = r
-                .ln_p_any_over_cap
-                .filter(|_| r.binding != Binding::SharedPartitions);
+            let key_ln = r.key_ln_p_any_over_cap;
             out.push(Section::Grid {
                 title: format!(
                     "Per-key risk: P(any second over the cap in {} s, {} traffic) <= {}",

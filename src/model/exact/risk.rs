@@ -180,7 +180,8 @@ pub fn shards_for_risk(
             "risk",
             format!(
                 "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
-                 over {seconds} s (got {risk}); raise the cap or the shard limit"
+                 over {seconds} s (got {}); raise the cap or the shard limit",
+                validate::shown(risk)
             ),
         )
     })

@@ -199,10 +199,7 @@ impl FleetPlan {
             ],
             seconds: self.seconds,
             p_any_over_cap: any,
-            p_any_over_cap_ci95: [
-                (any - Z95 * any_se).max(0.0),
-                (any + Z95 * any_se).min(1.0),
-            ],
+            p_any_over_cap_ci95: [(any - Z95 * any_se).max(0.0), (any + Z95 * any_se).min(1.0)],
             trials,
             seed: self.seed,
         }

@@ -67,13 +67,19 @@ impl PlanInputs {
         if let Some((_, false)) = node {
             fails.push(Binding::Nodes);
         }
-        let counted = match (&part, self.partitions_bind(), &node) {
-            (Some((at, _)), true, _) => {
-                Some((at.ln_p_any_over_cap, at.method == RiskMethod::Exact))
-            }
-            (_, _, Some((at, _))) => Some((at.ln_p_any_over_cap, at.exact)),
-            _ => key_ln.map(|ln| (ln, true)),
-        };
+        // The risk counted at the count: the largest of those that bind
+        // (per key, shared partitions, nodes), exact only if that one is.
+        let counted = [
+            key_ln.map(|ln| (ln, true)),
+            part.as_ref()
+                .filter(|_| self.partitions_bind())
+                .map(|(at, _)| (at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
+            node.as_ref()
+                .map(|(at, _)| (at.ln_p_any_over_cap, at.exact)),
+        ]
+        .into_iter()
+        .flatten()
+        .max_by(|a, b| a.0.total_cmp(&b.0));
         let safe = self.sizing.safe_per_shard();
         let reads = self.reads.cost(shards);
         Ok(Recommendation {
@@ -89,9 +95,11 @@ impl PlanInputs {
             ln_p_any_over_cap: counted.map(|c| c.0),
             p_any_over_cap_exact: counted.map(|c| c.1),
             key_p_any_over_cap: key_ln.map(f64::exp),
+            key_ln_p_any_over_cap: key_ln,
             rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
             rule_of_thumb_ln_p_any_over_cap: rule_ln,
-            partition_p_any_over_cap: part.map(|p| p.0.p_any_over_cap),
+            partition_p_any_over_cap: part.as_ref().map(|p| p.0.p_any_over_cap),
+            partition_ln_p_any_over_cap: part.as_ref().map(|p| p.0.ln_p_any_over_cap),
             capacity_rate: None,
             safe_capacity_rate: shards as f64 * safe,
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
@@ -103,6 +111,7 @@ impl PlanInputs {
             nodes: self.nodes.as_ref().map(|c| c.nodes),
             node_shards: None,
             node_p_any_over_cap: node.as_ref().map(|n| n.0.p_any_over_cap),
+            node_ln_p_any_over_cap: node.as_ref().map(|n| n.0.ln_p_any_over_cap),
             keys_per_node: node.map(|n| n.0.keys_per_node),
             cap_per_key: self.sizing.cap,
             transactional_write_cost: self.write_cost,

@@ -126,8 +126,9 @@ pub struct Recommendation {
     /// Whether the partition risk binds (false where the store moves busy
     /// items apart on its own); `None` without partitions.
     pub partition_binds: Option<bool>,
-    /// The risk counted at `shards`: any partition over its cap when the
-    /// partitions bind, else the per-key risk; `None` without a risk.
+    /// The risk counted at `shards`: the largest of the per-key risk, the
+    /// shared-partition risk (when it binds) and the node risk; `None` when
+    /// none applies.
     pub p_any_over_cap: Option<f64>,
     /// Its natural log (finite where the probability underflows).
     pub ln_p_any_over_cap: Option<f64>,
@@ -135,6 +136,8 @@ pub struct Recommendation {
     pub p_any_over_cap_exact: Option<bool>,
     /// P(any second over the per-key cap) at `shards`; `None` without a risk.
     pub key_p_any_over_cap: Option<f64>,
+    /// Its natural log (finite where the probability underflows).
+    pub key_ln_p_any_over_cap: Option<f64>,
     /// P(any second over the per-key cap) at the rule-of-thumb count, shown
     /// beside the risk-based count; `None` without a risk.
     pub rule_of_thumb_p_any_over_cap: Option<f64>,
@@ -142,6 +145,8 @@ pub struct Recommendation {
     pub rule_of_thumb_ln_p_any_over_cap: Option<f64>,
     /// The shared-partition risk at `shards`; `None` without partitions.
     pub partition_p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub partition_ln_p_any_over_cap: Option<f64>,
     /// The highest likes/s at which `shards` still meets the risk over the
     /// spell; `None` without a risk.
     pub capacity_rate: Option<f64>,
@@ -168,6 +173,8 @@ pub struct Recommendation {
     pub node_shards: Option<u64>,
     /// P(some node over its cap during the spell) at `shards`.
     pub node_p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub node_ln_p_any_over_cap: Option<f64>,
     /// Shard keys on each master at `shards`.
     pub keys_per_node: Option<Vec<u64>>,
     /// Likes a second one key accepts (the store's cap / write cost).
@@ -239,6 +246,17 @@ impl PlanInputs {
         )
     }
 
+    /// `ln` of the shared-partition risk at each count (for a chart beside
+    /// the per-key risk); `None` without partitions.
+    pub fn partition_curve(&self, counts: &[u64]) -> ParamResult<Option<Vec<(u64, f64)>>> {
+        Ok(self.partition_risk(self.sizing.peak)?.map(|(pr, _)| {
+            counts
+                .iter()
+                .map(|&s| (s, pr.at(s).ln_p_any_over_cap))
+                .collect()
+        }))
+    }
+
     /// The recommendation: the fewest shards meeting every binding constraint.
     pub fn recommend(&self) -> ParamResult<Recommendation> {
         let rule = self.sizing.size().shards;
@@ -275,8 +293,9 @@ impl PlanInputs {
                             "partitions",
                             format!(
                                 "no shard count up to {MAX_SHARDS} keeps the chance of a partition \
-                                 over its cap within {risk} ({} partitions at {} writes/s): raise the \
+                                 over its cap within {} ({} partitions at {} writes/s): raise the \
                                  cap or the partitions, or accept more risk",
+                                crate::model::validate::shown(risk),
                                 pr.partitions(),
                                 self.partitions.map_or(0.0, |p| p.cap)
                             ),
