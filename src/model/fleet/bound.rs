@@ -146,6 +146,39 @@ mod tests {
     use crate::model::traffic::TrafficModel;
 
     #[test]
+    fn the_bound_holds_over_every_placement_listed() {
+        // Three reels of 600, 300 and 100 likes/s, two shards a raised reel,
+        // two partitions: keys 300, 300, 150, 150, 100 (threshold 250). List
+        // the 2^5 placements; each stays for the hour, so the exact risk is
+        // the mean of 1 - prod_p P(Poisson(load_p) <= cap)^3600 (statrs).
+        use statrs::distribution::{DiscreteCDF, Poisson};
+        for cap in [500.0, 600.0, 700.0, 900.0] {
+            let plan = crate::model::fleet::tests::three_reels(cap);
+            let keys = [300.0, 300.0, 150.0, 150.0, 100.0];
+            let mut exact = 0.0;
+            for mask in 0u32..32 {
+                let mut load = [0.0f64; 2];
+                for (j, r) in keys.iter().enumerate() {
+                    load[(mask >> j & 1) as usize] += r;
+                }
+                let none: f64 = load
+                    .iter()
+                    .map(|&l| match l {
+                        0.0 => 1.0,
+                        l => Poisson::new(l).unwrap().cdf(cap as u64).powf(3600.0),
+                    })
+                    .product();
+                exact += (1.0 - none) / 32.0;
+            }
+            let b = plan.over_cap_bound(250.0, 2);
+            assert!(
+                b >= exact - 1e-12 && b <= 1.0,
+                "cap {cap}: bound {b} vs exact {exact}"
+            );
+        }
+    }
+
+    #[test]
     fn runs_group_equal_neighbours() {
         assert_eq!(
             runs(&[5.0, 5.0, 2.0, 2.0, 2.0, 7.0]),
