@@ -78,12 +78,25 @@ fn every_command_shows_the_same_count_for_each_bundled_scenario() {
         Some(recommended("interview"))
     );
     for &scenario in TIME_LINE {
-        assert_eq!(
-            report_count(scenario),
-            recommended(scenario),
-            "{scenario}: report"
-        );
+        let n = recommended(scenario);
+        assert_eq!(report_count(scenario), n, "{scenario}: report");
+        let sim = json_of(&["simulate", "--scenario", scenario, "--seconds", "900"]);
+        assert_eq!(sim["recommendation"]["shards"], n, "{scenario}: simulate");
     }
+    // The time line's first line: its counts against the recommendation.
+    let out = shardplan()
+        .args(["simulate", "--scenario", "viral-evening"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "Plan: the time line runs 1 shard; the recommendation for its peak of 9,000 likes/s is {}",
+            recommended("viral-evening")
+        )) && first.contains("it does NOT hold"),
+        "{first}"
+    );
 }
 
 #[test]

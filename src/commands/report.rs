@@ -116,6 +116,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                     scenario: r.scenario.name.clone(),
                     report,
                     grid: grid_around(plan).map_err(|e| r.inputs.attach(e))?,
+                    recommendation: Some(rec.clone()),
                 }),
             }
         }

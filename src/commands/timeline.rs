@@ -14,6 +14,15 @@ use crate::views::timeline::TimelineView;
 /// `simulate` in time-line mode (`r` holds the scenario already loaded).
 pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> anyhow::Result<()> {
     let plan = r.timeline(&args.sim, &args.timeline)?;
+    // The recommendation for the curve's peak, as `size` gives it.
+    let flags = crate::config::plan::PlanFlags {
+        plan: None,
+        duration: None,
+        traffic: args.sim.traffic,
+    };
+    let recommendation = r
+        .plan(&args.sim.sizing, &args.sim.reads, flags)?
+        .recommendation;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(args)?;
     let report = match per_second.as_mut() {
@@ -41,6 +50,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
             .build()?
             .install(|| grid_around(&plan))
             .map_err(|e| r.inputs.attach(e))?,
+        recommendation: Some(recommendation),
     };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }

@@ -4,6 +4,8 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::recommendation::{binding_words, shards};
+use crate::model::recommendation::Recommendation;
 use crate::model::timeline::{MonitorGridRow, TimelineReport};
 use crate::output::{fmt, row, Report, Section};
 
@@ -12,6 +14,37 @@ pub struct TimelineView {
     pub scenario: String,
     pub report: TimelineReport,
     pub grid: Option<Vec<MonitorGridRow>>,
+    /// The plan's recommendation for the curve's peak (`size` for the
+    /// same scenario), to open with.
+    pub recommendation: Option<Recommendation>,
+}
+
+impl TimelineView {
+    /// The first line: the counts the time line runs, against the
+    /// recommendation for its peak, and whether it holds (no write rejected).
+    pub fn headline(&self) -> Option<String> {
+        let rec = self.recommendation.as_ref()?;
+        let r = &self.report;
+        let runs = match r.final_shards == r.start_shards {
+            true => shards(r.start_shards),
+            false => format!("{} raised to {}", shards(r.start_shards), r.final_shards),
+        };
+        let verdict = match r.rejected_writes {
+            0 => "it holds: no write rejected".to_string(),
+            n => format!(
+                "it does NOT hold: {} writes rejected ({} of them)",
+                fmt::count(n),
+                fmt::percent(r.rejected_share)
+            ),
+        };
+        Some(format!(
+            "Plan: the time line runs {runs}; the recommendation for its peak of {} likes/s is {} \
+             (set by {}): {verdict}.",
+            fmt::num(r.peak_rate),
+            rec.shards,
+            binding_words(rec.binding)
+        ))
+    }
 }
 
 #[derive(Serialize)]
@@ -56,13 +89,17 @@ impl Report for TimelineView {
         if let Some(grid) = &self.grid {
             v["monitor_grid"] = json!(grid);
         }
+        if let Some(rec) = &self.recommendation {
+            v["recommendation"] = row(rec);
+        }
         v
     }
 
     fn sections(&self) -> Vec<Section> {
         let r = &self.report;
         let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "none".into());
-        let mut out = vec![
+        let mut out: Vec<Section> = self.headline().map(Section::Note).into_iter().collect();
+        out.extend([
             Section::pairs(
                 "Time line",
                 vec![
@@ -113,7 +150,7 @@ impl Report for TimelineView {
                     ),
                 ],
             ),
-        ];
+        ]);
         if let Some(raise) = &r.raise {
             out.push(Section::pairs(
                 "Hot-key monitor",
