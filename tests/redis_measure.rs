@@ -402,3 +402,59 @@ fn measure_command_as_a_user_types_it() {
         v["single_ops_per_second"].as_f64().unwrap().floor()
     );
 }
+
+#[test]
+fn a_password_from_the_environment_or_a_file_never_shows() {
+    // A server that needs a password; the URL carries none.
+    let servers = Servers::spawn(1, false);
+    redis_cli(
+        servers.ports[0],
+        &["CONFIG", "SET", "requirepass", "s3cr@t"],
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let pw_file = dir.path().join("pw");
+    std::fs::write(&pw_file, "s3cr@t\n").unwrap();
+    let measure = |extra: &[&str], env: Option<&str>| {
+        let mut cmd = assert_cmd::Command::cargo_bin("shardplan").unwrap();
+        cmd.args([
+            "measure",
+            "--shards",
+            "4",
+            "--clients",
+            "2",
+            "--duration",
+            "2s",
+        ])
+        .args(["--max-ops", "400", "--format", "json", "--redis"])
+        .arg(servers.url())
+        .args(extra)
+        .env_remove("REDISCLI_AUTH");
+        if let Some(pw) = env {
+            cmd.env("REDISCLI_AUTH", pw);
+        }
+        cmd.assert()
+    };
+    for out in [
+        measure(&[], Some("s3cr@t")).success(),
+        measure(&["--password-file", pw_file.to_str().unwrap()], None).success(),
+    ] {
+        let o = out.get_output();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!text.contains("s3cr@t"), "the password shows: {text}");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["incr_sent"], 400);
+        assert_eq!(v["inputs"]["password"]["value"], "***");
+    }
+    // Without it the server refuses, and the error does not leak either.
+    let out = measure(&[], None).failure();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(!err.contains("s3cr@t") && !err.is_empty(), "{err}");
+    let missing = dir.path().join("none");
+    measure(&["--password-file", missing.to_str().unwrap()], None)
+        .code(2)
+        .stderr(predicates::str::contains("--password-file"));
+}

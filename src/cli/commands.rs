@@ -255,9 +255,13 @@ pub struct StoresArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct MeasureArgs {
-    /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster).
+    /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster). A password
+    /// is best given by REDISCLI_AUTH or --password-file, not in the URL (ps, history).
     #[arg(long, value_name = "URL")]
     pub redis: String,
+    /// Read the Redis password from the first line of FILE (else REDISCLI_AUTH).
+    #[arg(long, value_name = "FILE")]
+    pub password_file: Option<PathBuf>,
     /// Talk Redis Cluster (route by slot, report ops per node).
     #[arg(long)]
     pub cluster: bool,

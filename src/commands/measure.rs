@@ -11,11 +11,52 @@ use crate::model::defaults::{
 use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
 
+/// The password and where it came from, when the URL has none.
+fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Source)>> {
+    use crate::error::InputError;
+    if measure::redact(&args.redis) != args.redis {
+        return Ok(None); // the URL carries one
+    }
+    if let Some(path) = &args.password_file {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError::new(
+                "--password-file",
+                format!("cannot read {}: {e}", path.display()),
+            )
+        })?;
+        let pw = text.lines().next().unwrap_or("").to_string();
+        if pw.is_empty() {
+            return Err(InputError::new(
+                "--password-file",
+                format!("{} has an empty first line", path.display()),
+            ));
+        }
+        return Ok(Some((
+            pw,
+            Source::File {
+                flag: "--password-file",
+                path: path.display().to_string(),
+                field: "first line",
+            },
+        )));
+    }
+    match std::env::var("REDISCLI_AUTH") {
+        Ok(pw) if !pw.is_empty() => Ok(Some((pw, Source::Env("REDISCLI_AUTH")))),
+        _ => Ok(None),
+    }
+}
+
 /// Runs `shardplan measure`: validate the flags, run both phases and the
 /// read path, and write the report to every output.
 pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
+    // The password: in the URL, else --password-file, else REDISCLI_AUTH
+    // (redis-cli's convention), so it need not show in `ps` or history.
+    let (url, password_source) = match password(&args)? {
+        Some((pw, source)) => (measure::with_password(&args.redis, &pw), Some(source)),
+        None => (args.redis.clone(), None),
+    };
     let mut config = MeasureConfig::new(
-        &args.redis,
+        &url,
         args.cluster,
         args.shards,
         args.clients,
@@ -33,6 +74,9 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
         "redis",
         &Sourced::from_flag("--redis", measure::redact(&args.redis)),
     );
+    if let Some(source) = password_source {
+        inputs.record("password", &Sourced::new("***", source));
+    }
     // clap fills the other flags from model::defaults: a value equal to
     // the default is reported as the default.
     inputs.record("cluster", &sourced("--cluster", args.cluster, false));

@@ -43,6 +43,8 @@ pub enum Source {
         /// The field read from it.
         field: &'static str,
     },
+    /// An environment variable (`REDISCLI_AUTH`).
+    Env(&'static str),
     /// Worked out from other inputs (`observed x growth`).
     Derived(&'static str),
     /// The built-in default.
@@ -58,6 +60,7 @@ impl fmt::Display for Source {
                 write!(f, "store preset {} ({named_by})", store.name())
             }
             Source::File { flag, path, field } => write!(f, "{flag} {path}: {field}"),
+            Source::Env(name) => write!(f, "environment {name}"),
             Source::Derived(how) => write!(f, "derived: {how}"),
             Source::Default => f.write_str("default"),
         }

@@ -149,7 +149,10 @@ fn check_url(url: &str) -> InputResult<()> {
     let bad = |why: String| {
         InputError::new(
             "--redis",
-            format!("must be a URL such as redis://127.0.0.1:6379 ({why}; got {url:?})"),
+            format!(
+                "must be a URL such as redis://127.0.0.1:6379 ({why}; got {:?})",
+                redact(url)
+            ),
         )
     };
     // redis-rs accepts a bare `host:port` as TCP too; we insist on the
@@ -160,6 +163,35 @@ fn check_url(url: &str) -> InputResult<()> {
     }
     url.into_connection_info().map_err(|e| bad(e.to_string()))?;
     Ok(())
+}
+
+/// The URL with `password` put in, unless it carries one already (a
+/// password in the URL wins). The password is percent-encoded, so `@`, `:`
+/// or `/` in it cannot change where the URL points; redis-rs decodes it.
+/// A URL without the `redis://` scheme is returned as given (the URL check
+/// names it).
+pub fn with_password(url: &str, password: &str) -> String {
+    let Some(rest) = url.strip_prefix("redis://") else {
+        return url.to_string();
+    };
+    let host_end = rest.find('/').unwrap_or(rest.len());
+    let encoded: String = password
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect();
+    match rest[..host_end].rfind('@') {
+        // A user without a password: `redis://user@host` -> `user:pw@host`.
+        Some(at) if !rest[..at].contains(':') => {
+            format!("redis://{}:{encoded}@{}", &rest[..at], &rest[at + 1..])
+        }
+        Some(_) => url.to_string(),
+        None => format!("redis://:{encoded}@{rest}"),
+    }
 }
 
 /// The URL with any password replaced by `***`, for reports and messages.
@@ -334,6 +366,29 @@ mod tests {
             said(&c),
             "reads: must be a whole number from 1 to 100000 (got 0)"
         );
+    }
+
+    #[test]
+    fn a_password_from_outside_the_url_is_put_in_encoded() {
+        assert_eq!(
+            with_password("redis://127.0.0.1:6379", "s3cret"),
+            "redis://:s3cret@127.0.0.1:6379"
+        );
+        assert_eq!(
+            with_password("redis://app@10.0.0.1:7000/0", "p@ss:w/rd"),
+            "redis://app:p%40ss%3Aw%2Frd@10.0.0.1:7000/0"
+        );
+        // A password in the URL wins.
+        assert_eq!(
+            with_password("redis://:inurl@h:1", "other"),
+            "redis://:inurl@h:1"
+        );
+        let url = with_password("redis://h:1", "p@ss");
+        assert!(check_url(&url).is_ok());
+        assert_eq!(redact(&url), "redis://:***@h:1");
+        // A bad URL's error never shows the password.
+        let e = check_url("redis://:hunter2@").unwrap_err();
+        assert!(!e.to_string().contains("hunter2"), "{e}");
     }
 
     #[test]

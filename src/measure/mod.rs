@@ -31,7 +31,7 @@ use conn::Conn;
 use load::load_phase;
 use reads::read_path;
 
-pub use config::{parse_duration, redact, MeasureConfig};
+pub use config::{parse_duration, redact, with_password, MeasureConfig};
 pub use report::{cap_from_measure_file, Latency, MeasureReport, MgetKeys, NodeOps, ReadPath};
 
 /// The placeholder a `--template` must contain (the same one `keys` uses);
