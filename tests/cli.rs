@@ -486,3 +486,70 @@ fn chart_writes_an_svg() {
     assert!(text.contains("cap 1000 writes/s"));
     bad_input(&["chart", "--output", "x.png"], "--output");
 }
+
+#[test]
+fn clap_tips_survive_in_the_one_line_error() {
+    let out = shardplan()
+        .args(["size", "--peek", "14000"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("tip: a similar argument exists: '--peak'"),
+        "{err}"
+    );
+    let out = shardplan().arg("simulat").assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("'simulate'"), "{err}");
+}
+
+#[test]
+fn values_are_case_insensitive() {
+    let a = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--traffic",
+        "Poisson",
+    ]);
+    let b = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--traffic",
+        "poisson",
+    ]);
+    assert_eq!(a["shards"], b["shards"]);
+    let j = json_of(&["size", "--store", "DynamoDB"]);
+    assert_eq!(j["inputs"]["store"]["value"], "dynamodb");
+    shardplan()
+        .args(["size", "--format", "JSON"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn help_is_wrapped_grouped_and_has_examples() {
+    let out = shardplan()
+        .args(["size", "--help"])
+        .env("COLUMNS", "80")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    for heading in [
+        "Sizing and store:",
+        "Risk, partitions and nodes:",
+        "Reads:",
+        "Output:",
+        "Examples:",
+    ] {
+        assert!(text.contains(heading), "size --help lacks {heading}");
+    }
+    assert!(text.contains("shardplan size --peak 14000 --safe 700"));
+}

@@ -17,7 +17,7 @@ use crate::model::traffic::TrafficModel;
 #[derive(Debug, Clone, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for.
-    #[arg(value_enum)]
+    #[arg(value_enum, ignore_case = true)]
     pub shell: clap_complete::Shell,
 }
 
@@ -108,7 +108,7 @@ pub enum ChartKind {
 #[derive(Debug, Clone, Args)]
 pub struct ChartArgs {
     /// Which chart.
-    #[arg(long, value_enum, default_value = "busiest")]
+    #[arg(long, value_enum, default_value = "busiest", ignore_case = true)]
     pub kind: ChartKind,
     /// The SVG file to write.
     #[arg(long, short = 'o', value_name = "FILE.svg")]
@@ -162,7 +162,7 @@ pub struct ResizeArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub to: Option<u64>,
     /// Grow: which setting is raised first.
-    #[arg(long, value_parser = choice(ORDERS))]
+    #[arg(long, value_parser = choice(ORDERS), ignore_case = true)]
     pub order: Option<ResizeOrder>,
     /// Grow: likes on the counter before the grow (default 500).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -174,13 +174,13 @@ pub struct ResizeArgs {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
     pub settings_ttl: Option<u64>,
     /// Shrink: fold each old shard as two separate writes or one transaction.
-    #[arg(long, value_parser = choice(FOLDS))]
+    #[arg(long, value_parser = choice(FOLDS), ignore_case = true)]
     pub fold: Option<FoldMode>,
     /// Shrink: how readers read the shards.
-    #[arg(long, value_parser = choice(READS))]
+    #[arg(long, value_parser = choice(READS), ignore_case = true)]
     pub read: Option<ReadMode>,
     /// Shrink, separate writes: which of the two writes goes first.
-    #[arg(long, value_parser = choice(STEP_ORDERS))]
+    #[arg(long, value_parser = choice(STEP_ORDERS), ignore_case = true)]
     pub step_order: Option<StepOrder>,
     /// Seed of the simulated grow.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
@@ -208,7 +208,7 @@ pub struct KeysArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub nodes: Option<u64>,
     /// redis-cluster (default): slots and nodes; sorted: key order and tablets.
-    #[arg(long, value_parser = choice(STORES))]
+    #[arg(long, value_parser = choice(STORES), ignore_case = true)]
     pub store: Option<Store>,
     /// Exit 1 when two shards share a slot, a node is over its share, or (sorted) the keys are contiguous.
     #[arg(long)]
@@ -232,10 +232,10 @@ pub struct PartitionsArgs {
     #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// A store preset for the partition cap (see `shardplan stores`).
-    #[arg(long, value_parser = choice(STORES))]
+    #[arg(long, value_parser = choice(STORES), ignore_case = true)]
     pub store: Option<Store>,
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed; needs --rate).
-    #[arg(long, value_parser = choice(TRAFFIC))]
+    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficModel>,
     /// Seed for the Monte Carlo parts (default 2026).
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]

@@ -96,7 +96,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
-    #[arg(long, value_parser = choice(TRAFFIC))]
+    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficModel>,
     /// Buffered designs: each server writes its tally every this many seconds (default 1).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]

@@ -16,6 +16,7 @@ use crate::output::Format;
 
 /// Which scenario supplies the defaults.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
     /// A bundled scenario name (see `shardplan scenarios`) or a path to a TOML file.
     #[arg(long, value_name = "NAME|FILE")]
@@ -24,6 +25,7 @@ pub struct ScenarioArgs {
 
 /// The inputs of the rule-of-thumb sizing.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Sizing and store")]
 pub struct SizingArgs {
     /// Planned peak likes/s on the hot counter.
     #[arg(
@@ -54,7 +56,7 @@ pub struct SizingArgs {
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
     pub headroom: Option<f64>,
     /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
-    #[arg(long, value_parser = choice(STORES))]
+    #[arg(long, value_parser = choice(STORES), ignore_case = true)]
     pub store: Option<Store>,
     /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
     #[arg(long, value_name = "FILE", conflicts_with = "cap")]
@@ -67,6 +69,7 @@ pub struct SizingArgs {
 
 /// How the count is read.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Reads")]
 pub struct ReadArgs {
     /// Views of the count per second (default 50000).
     #[arg(long, value_name = "PER_S", allow_negative_numbers = true)]
@@ -87,9 +90,10 @@ pub struct ReadArgs {
 
 /// Where and how results are written.
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Output")]
 pub struct OutputArgs {
     /// Output format (default: table on stdout; for --output, the file's extension).
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<Format>,
     /// Write to FILE instead of stdout (.csv, .json, .md, .txt, .tsv); repeat for several files.
     #[arg(long, short = 'o', value_name = "FILE")]
@@ -105,18 +109,20 @@ pub struct OutputArgs {
 
 /// How long the hot spell lasts and how its likes arrive (exact math).
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Hot spell")]
 pub struct RiskSpan {
     /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
     pub duration: Option<f64>,
     /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
-    #[arg(long, value_parser = choice(TRAFFIC))]
+    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficModel>,
 }
 
 /// What the recommendation weighs beyond the sizing: an accepted risk over
 /// a hot spell and the partitions of a hashed store.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Risk, partitions and nodes")]
 pub struct PlanArgs {
     /// Size by risk: the fewest shards whose chance of any second over the cap
     /// during --duration is at most this (e.g. 0.01).
@@ -139,6 +145,7 @@ pub struct PlanArgs {
 
 /// What to simulate (shared by `simulate`, `chart` and `report`).
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Load")]
 pub struct SimInputs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -152,7 +159,7 @@ pub struct SimInputs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub seconds: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
-    #[arg(long, value_parser = choice(TRAFFIC))]
+    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficModel>,
     /// Master seed: the same seed gives the same output for any --threads.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
@@ -162,7 +169,7 @@ pub struct SimInputs {
     pub threads: Option<u64>,
     /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
     /// multinomial (every shard, S - 1 binomials a second) or exact-table (default auto).
-    #[arg(long, value_parser = choice(SAMPLERS))]
+    #[arg(long, value_parser = choice(SAMPLERS), ignore_case = true)]
     pub sampler: Option<SamplerKind>,
     #[command(flatten)]
     pub sizing: SizingArgs,
@@ -174,12 +181,13 @@ pub struct SimInputs {
 /// (or a scenario with [curve], [store] or [monitor]) makes `simulate` follow
 /// the time line second by second.
 #[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Time line")]
 pub struct TimelineArgs {
     /// Seconds of unused capacity each shard key keeps as burst (DynamoDB: 300; 0 = none).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
     pub burst_seconds: Option<u64>,
     /// Whether the burst bucket starts full or empty.
-    #[arg(long, value_parser = choice(BURST_STARTS))]
+    #[arg(long, value_parser = choice(BURST_STARTS), ignore_case = true)]
     pub burst_start: Option<BurstStart>,
     /// Run the hot-key monitor (default settings unless the scenario or flags below say otherwise).
     #[arg(long)]

@@ -33,32 +33,71 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// How many shards: one recommendation over every constraint (rule of thumb, risk, partitions, nodes, reads).
+    #[command(after_help = "Examples:
+  shardplan size --peak 14000 --safe 700                    # 20: the rule of thumb
+  shardplan size --peak 14000 --risk 0.01 --duration 4h     # 17: the per-key risk
+  shardplan size --peak 14000 --risk 0.01 --partitions 1000 --traffic poisson  # 33
+  shardplan size --peak 14000 --partitions 1000 --shards 20 --check  # exit 1: 20 fail
+  shardplan size --scenario interview --format json")]
     Size(SizeArgs),
     /// Monte Carlo of the busiest shard, second by second.
+    #[command(after_help = "Examples:
+  shardplan simulate                                    # the bundled viral-reel scenario
+  shardplan simulate --seconds 2000 --rate 18000 --shards 20
+  shardplan simulate --scenario viral-evening-monitor   # a time line with the hot-key monitor
+  shardplan simulate --per-second rows.csv -o summary.csv")]
     Simulate(SimulateArgs),
     /// Exact over-cap risk per second and over a long run.
+    #[command(after_help = "Examples:
+  shardplan risk --rate 14000 --shards 20 --duration 4h
+  shardplan risk --rate 300 --shards 1 --traffic poisson")]
     Risk(RiskArgs),
     /// Exact risk over a range of shard counts (and rates): the design-doc table.
+    #[command(after_help = "Examples:
+  shardplan sweep --shards 10..40 --rate 9000,14000,18000 -o sweep.csv")]
     Sweep(SweepArgs),
     /// List the bundled scenarios.
     Scenarios(ScenariosArgs),
     /// Draw one SVG chart to a file.
+    #[command(after_help = "Examples:
+  shardplan chart --kind risk -o risk.svg
+  shardplan chart --kind timeline --scenario viral-evening -o timeline.svg")]
     Chart(ChartArgs),
     /// Write a Markdown design-doc report with SVG charts to a folder.
+    #[command(after_help = "Examples:
+  shardplan report --scenario viral-reel --out report")]
     Report(ReportArgs),
     /// What readers see while the shard count grows or shrinks.
+    #[command(after_help = "Examples:
+  shardplan resize --scenario grow-right-order
+  shardplan resize --scenario shrink-fold")]
     Resize(ResizeArgs),
     /// Where shard keys land: Redis Cluster slots and nodes, or sorted-store order.
+    #[command(after_help = "Examples:
+  shardplan keys --template 'reel:8841:likes:<shard>' --shards 20 --nodes 3 --check
+  shardplan keys --store sorted --template 'likes:reel:8841:<shard>' --shards 20")]
     Keys(KeysArgs),
     /// Hashed store with P partitions: do shards share one?
+    #[command(after_help = "Examples:
+  shardplan partitions --shards 20 --partitions 1000 --rate 14000 --cap 1000")]
     Partitions(PartitionsArgs),
     /// List the store presets and their sources.
     Stores(StoresArgs),
     /// The whole table: hot reels, items and reads per policy, partition load.
+    #[command(after_help = "Examples:
+  shardplan fleet --scenario interview
+  shardplan fleet --reels 1000000 --hot-reel post=200000 --partitions 1000")]
     Fleet(FleetArgs),
     /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
+    #[command(after_help = "Examples:
+  REDISCLI_AUTH=secret shardplan measure --redis redis://127.0.0.1:7000 --cluster \\
+      --shards 16 --clients 50 --duration 5s -o measure.json
+  shardplan size --peak 14000 --cap-from-measure measure.json")]
     Measure(MeasureArgs),
     /// One row per design: single key, shards, buffers, sharded buffers, a log.
+    #[command(after_help = "Examples:
+  shardplan compare
+  shardplan compare --scenario interview --format json")]
     Compare(CompareArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
@@ -97,9 +136,17 @@ pub fn parse() -> Result<Cli, InputError> {
                 .find(|l| l.starts_with("[possible values:") && !first.contains(l))
                 .map(|l| format!(" {l}"))
                 .unwrap_or_default();
+            // clap's suggestions ("tip: a similar argument exists: '--peak'",
+            // "tip: some similar subcommands exist: 'simulate'") stay.
+            let tips: String = text
+                .lines()
+                .map(str::trim)
+                .filter(|l| l.starts_with("tip:") && !first.contains(l))
+                .map(|l| format!("; {l}"))
+                .collect();
             Err(InputError::new(
                 "usage",
-                format!("{first}{accepted} (see --help)"),
+                format!("{first}{accepted}{tips} (see --help)"),
             ))
         }
     }

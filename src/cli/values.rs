@@ -14,7 +14,8 @@ use crate::model::traffic::TrafficModel;
 pub type Choice<T> = (T, &'static str, &'static str);
 
 /// A parser for a flag taking one of `choices`: clap lists the names (in
-/// `--help`, errors and completions) and the typed name maps to its value.
+/// `--help`, errors and completions) and the typed name maps to its value,
+/// in any case (the flags set `ignore_case`: `--traffic Poisson` works).
 pub fn choice<T: Copy + Send + Sync + 'static>(
     choices: &'static [Choice<T>],
 ) -> impl TypedValueParser<Value = T> {
@@ -26,7 +27,7 @@ pub fn choice<T: Copy + Send + Sync + 'static>(
     .map(move |typed: String| {
         choices
             .iter()
-            .find(|(_, name, _)| *name == typed)
+            .find(|(_, name, _)| name.eq_ignore_ascii_case(&typed))
             .map(|(v, _, _)| *v)
             .expect("clap accepts only the listed names")
     })
