@@ -67,7 +67,10 @@ pub mod shell {
     pub fn main() -> ExitCode {
         let result = crate::cli::parse()
             .map_err(anyhow::Error::from)
-            .and_then(crate::commands::dispatch);
+            .and_then(|cli| {
+                crate::output::terminal::set_color(cli.color);
+                crate::commands::dispatch(cli)
+            });
         let Err(e) = result else {
             return ExitCode::SUCCESS;
         };

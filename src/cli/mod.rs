@@ -28,6 +28,15 @@ use crate::error::InputError;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour warnings and failed verdicts: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        ignore_case = true,
+        default_value = "auto"
+    )]
+    pub color: crate::output::terminal::ColorChoice,
 }
 
 #[derive(Debug, Subcommand)]

@@ -63,7 +63,10 @@ pub fn emit(
 pub fn explain_on_stderr(inputs: &crate::config::Inputs) -> anyhow::Result<()> {
     use crate::output::Exporter;
     let table = crate::views::Sections(vec![crate::views::inputs::section(inputs)]);
-    let text = crate::output::table::TableExporter.render(&table)?;
+    let exporter = crate::output::table::TableExporter {
+        style: crate::output::terminal::Style::plain(),
+    };
+    let text = exporter.render(&table)?;
     eprint!("{}", String::from_utf8_lossy(&text));
     Ok(())
 }

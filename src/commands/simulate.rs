@@ -61,8 +61,10 @@ pub fn execute(
     let bar = if !quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
         let pb = ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
         pb.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} simulated seconds ({eta} left)")
-                .expect("valid template"),
+            ProgressStyle::with_template(
+                "{wide_bar} {human_pos}/{human_len} simulated seconds ({eta} left)",
+            )
+            .expect("valid template"),
         );
         pb
     } else {

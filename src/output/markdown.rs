@@ -47,7 +47,7 @@ impl Exporter for MarkdownExporter {
                         header: vec!["what".into(), "value".into()],
                         rows: rows.iter().map(|(k, v)| vec![cell(k), cell(v)]).collect(),
                     };
-                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
+                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
                 }
                 Section::Grid {
                     title,
@@ -60,7 +60,7 @@ impl Exporter for MarkdownExporter {
                         header: cells(header),
                         rows: rows.iter().map(|r| cells(r)).collect(),
                     };
-                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN).trim_start());
+                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
                 }
                 Section::Note(text) => out.push_str(&format!("> {}", text.replace('\n', "\n> "))),
             }

@@ -8,6 +8,7 @@ pub mod json;
 pub mod markdown;
 pub mod sink;
 pub mod table;
+pub mod terminal;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -109,9 +110,10 @@ impl Format {
         }
     }
 
-    pub fn exporter(self) -> Box<dyn Exporter> {
+    /// The exporter of this format; tables are drawn in `style`.
+    pub fn exporter(self, style: terminal::Style) -> Box<dyn Exporter> {
         match self {
-            Format::Table => Box::new(table::TableExporter),
+            Format::Table => Box::new(table::TableExporter { style }),
             Format::Csv => Box::new(csv::CsvExporter { delimiter: b',' }),
             Format::Tsv => Box::new(csv::CsvExporter { delimiter: b'\t' }),
             Format::Json => Box::new(json::JsonExporter),

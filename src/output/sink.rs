@@ -191,7 +191,11 @@ impl OutputSet {
         // Render everything first: nothing is written unless all formats render.
         let mut rendered = Vec::new();
         for (dest, fmt) in self.targets {
-            let bytes = fmt.exporter().render(report)?;
+            let style = match dest {
+                Destination::Stdout => super::terminal::Style::stdout(),
+                Destination::File(_) => super::terminal::Style::plain(),
+            };
+            let bytes = fmt.exporter(style).render(report)?;
             rendered.push((dest, bytes));
         }
         for (dest, bytes) in rendered {

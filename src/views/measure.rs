@@ -242,9 +242,19 @@ Per node
 
     #[test]
     fn table_shows_both_phases_the_nodes_and_the_read_path() {
-        let text = render(&TableExporter, sample(true));
+        let text = render(
+            &TableExporter {
+                style: crate::output::terminal::Style::plain(),
+            },
+            sample(true),
+        );
         assert_eq!(text, TABLE, "{text}");
-        let text = render(&TableExporter, sample(false));
+        let text = render(
+            &TableExporter {
+                style: crate::output::terminal::Style::plain(),
+            },
+            sample(false),
+        );
         assert!(text.contains("MISMATCH"), "{text}");
         assert!(text.contains("WARNING: the shard values"), "{text}");
     }

@@ -1,0 +1,144 @@
+//! How wide and whether coloured: a table on a terminal fits its width and
+//! colours warnings and failed verdicts; anywhere else (a pipe, a file) it
+//! is drawn at a readable fixed width with no escape codes. `--color
+//! auto|always|never` and `NO_COLOR` (https://no-color.org) decide colour.
+
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+
+/// Width of tables and prose when stdout is not a terminal and `COLUMNS`
+/// is not set.
+pub const FALLBACK_WIDTH: usize = 120;
+/// Narrowest width drawn to, however small the terminal.
+const MIN_WIDTH: usize = 40;
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when stdout is a terminal and `NO_COLOR` is unset.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Records `--color` once, after parsing.
+pub fn set_color(choice: ColorChoice) {
+    let _ = CHOICE.set(choice);
+}
+
+/// How one destination is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// Columns a line may take.
+    pub width: usize,
+    /// ANSI colours on.
+    pub colour: bool,
+}
+
+impl Style {
+    /// A file or a pipe: the fallback width, no colour (unless `--color
+    /// always`).
+    pub fn plain() -> Style {
+        Style {
+            width: FALLBACK_WIDTH,
+            colour: CHOICE.get() == Some(&ColorChoice::Always),
+        }
+    }
+
+    /// Standard output: a terminal's width and colour, else [`Style::plain`].
+    pub fn stdout() -> Style {
+        let tty = std::io::stdout().is_terminal();
+        let columns = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<usize>().ok());
+        // A terminal says its own width; a pipe takes COLUMNS if set.
+        let width = match tty {
+            true => terminal_size::terminal_size()
+                .map(|(w, _)| w.0 as usize)
+                .or(columns)
+                .unwrap_or(FALLBACK_WIDTH),
+            false => columns.unwrap_or(FALLBACK_WIDTH),
+        };
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let colour = match CHOICE.get().copied().unwrap_or_default() {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => tty && !no_color,
+        };
+        Style {
+            width: width.max(MIN_WIDTH),
+            colour,
+        }
+    }
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a
+/// word longer than the width gets a line of its own, cut at the width).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = Vec::new();
+    for para in text.split('\n') {
+        let mut line = String::new();
+        for word in para.split(' ') {
+            let mut word = word.to_string();
+            while word.chars().count() > width {
+                if !line.is_empty() {
+                    out.push(std::mem::take(&mut line));
+                }
+                let head: String = word.chars().take(width).collect();
+                out.push(head);
+                word = word.chars().skip(width).collect();
+            }
+            let len = line.chars().count();
+            if len > 0 && len + 1 + word.chars().count() > width {
+                out.push(std::mem::take(&mut line));
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&word);
+        }
+        out.push(line);
+    }
+    out.join("\n")
+}
+
+/// A note coloured by what it says: warnings yellow, failures red.
+pub fn colour_note(text: &str) -> String {
+    let code = if text.contains("does NOT hold") || text.contains(" FAIL") {
+        "31" // red
+    } else if text.starts_with("WARNING") {
+        "33" // yellow
+    } else {
+        return text.to_string();
+    };
+    text.lines()
+        .map(|l| format!("\x1b[{code}m{l}\x1b[0m"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_keeps_lines_within_the_width() {
+        let text = "one two three four five six seven eight nine ten";
+        let w = wrap(text, 12);
+        assert!(w.lines().all(|l| l.chars().count() <= 12), "{w}");
+        assert_eq!(w.replace('\n', " "), text);
+        assert_eq!(wrap("abcdefghij", 4), "abcd\nefgh\nij");
+    }
+
+    #[test]
+    fn notes_are_coloured_by_what_they_say() {
+        assert!(colour_note("WARNING: x").starts_with("\x1b[33m"));
+        assert!(colour_note("Plan: 20 shards: it does NOT hold").starts_with("\x1b[31m"));
+        assert_eq!(colour_note("Plan: it holds"), "Plan: it holds");
+    }
+}

@@ -1,0 +1,98 @@
+//! The binary in a pseudo-terminal, as a user sees it: through script(1)
+//! (util-linux, on every Debian system) with the terminal set to 80 and 120
+//! columns. Every command's default output fits the width; colour appears
+//! on a terminal and never with NO_COLOR or --color never; a pipe gets no
+//! escape codes and the fallback width.
+
+use std::process::Command;
+
+/// Runs `shardplan ARGS` in a pty of `cols` columns; the output with
+/// carriage returns removed.
+fn in_pty(cols: u16, env: &str, args: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_shardplan");
+    let cmd = format!("stty rows 50 cols {cols}; {env} {bin} {args}");
+    let out = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("script(1) runs (util-linux)");
+    assert!(
+        out.status.success(),
+        "{args}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).replace('\r', "")
+}
+
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // ESC [ ... letter
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+const COMMANDS: &[&str] = &[
+    "size",
+    "size --peak 14000 --risk 0.01 --partitions 1000 --traffic poisson",
+    "simulate --seconds 300",
+    "risk",
+    "sweep",
+    "compare",
+    "stores",
+    "scenarios",
+    "keys --template 'reel:8841:likes:<shard>' --shards 20 --nodes 3",
+    "partitions --shards 20 --partitions 1000 --rate 14000 --cap 1000",
+    "fleet --reels 100000 --partitions 100 --trials 32 --max-shards 256",
+    "resize --scenario grow-right-order",
+    "simulate --scenario viral-evening",
+];
+
+#[test]
+fn every_default_output_fits_80_and_120_columns() {
+    for cols in [80u16, 120] {
+        for args in COMMANDS {
+            let text = strip_ansi(&in_pty(cols, "", args));
+            let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            assert!(
+                widest <= cols as usize,
+                "`shardplan {args}` at {cols} columns: a line of {widest}\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn colour_on_a_terminal_and_never_when_told_or_piped() {
+    let args = "size --store dynamodb --partitions 1000"; // prints a WARNING
+    assert!(
+        in_pty(100, "", args).contains("\x1b[33m"),
+        "warnings are yellow"
+    );
+    assert!(!in_pty(100, "NO_COLOR=1", args).contains('\x1b'));
+    assert!(!in_pty(100, "", &format!("{args} --color never")).contains('\x1b'));
+    let piped = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .args(args.split(' '))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(piped.stdout).unwrap();
+    assert!(!text.contains('\x1b'));
+    assert!(text.lines().all(|l| l.chars().count() <= 120), "{text}");
+    let forced = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .args(args.split(' '))
+        .args(["--color", "always"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(forced.stdout)
+        .unwrap()
+        .contains("\x1b[33m"));
+}
