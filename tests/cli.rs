@@ -553,3 +553,12 @@ fn help_is_wrapped_grouped_and_has_examples() {
     }
     assert!(text.contains("shardplan size --peak 14000 --safe 700"));
 }
+
+#[test]
+fn seconds_take_units_like_every_duration() {
+    let a = json_of(&["simulate", "--seconds", "33m"]);
+    assert_eq!(a["seconds"], 1980);
+    let b = json_of(&["simulate", "--seconds", "1h30m"]);
+    assert_eq!(b["seconds"], 5400);
+    bad_input(&["simulate", "--seconds", "1.5"], "--seconds");
+}

@@ -7,7 +7,7 @@ use clap::Args;
 use super::groups::{
     OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
 };
-use super::parse::{whole_number, whole_seconds_or_zero};
+use super::parse::{whole_number, whole_seconds, whole_seconds_or_zero};
 use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
 use crate::model::defaults;
 use crate::model::store::Store;
@@ -139,8 +139,8 @@ pub struct ReportArgs {
     /// Master seed of the simulation (default: the scenario's, else 2026).
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,
-    /// Simulated seconds (default: the scenario's, else 2000).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    /// Simulated seconds: 2000, or 33m, 4h, 1h30m (default: the scenario's, else 2000).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
     /// No progress bar.
     #[arg(long, short = 'q')]

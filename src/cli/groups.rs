@@ -155,8 +155,8 @@ pub struct SimInputs {
     /// Shard count (default: what `size` gives).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub shards: Option<u64>,
-    /// Simulated seconds (default 2000).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
+    /// Simulated seconds: 2000, or with units 33m, 4h, 1h30m (default 2000).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
     /// Likes per second: exactly the rate, or Poisson with that mean.
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]

@@ -2,30 +2,47 @@
 
 /// Seconds in a duration string; the error says what is accepted.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let hint = "use a number of seconds or units: 90s, 10m, 4h, 2d, 1h30m";
     let t = text.trim();
-    let (number, unit) = match t
-        .char_indices()
-        .rfind(|(_, c)| c.is_ascii_digit() || *c == '.')
-    {
-        Some((i, c)) => t.split_at(i + c.len_utf8()),
-        None => (t, ""),
-    };
-    let scale = match unit.trim() {
-        "" | "s" => 1.0,
-        "ms" => 0.001,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        "d" => 86_400.0,
-        other => {
-            return Err(format!(
-                "unknown unit {other:?} in {text:?}; use a number of seconds or a unit: 90s, 10m, 4h, 2d"
-            ))
+    // Segments of a number and a unit: "1h30m" -> (1, h), (30, m); a lone
+    // number is seconds.
+    let mut segments: Vec<(&str, &str)> = Vec::new();
+    let mut rest = t;
+    while !rest.is_empty() {
+        let num_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+            .unwrap_or(rest.len());
+        let (number, after) = rest.split_at(num_end);
+        let unit_end = after
+            .find(|c: char| c.is_ascii_digit() || c == '.' || c == '-' || c == '+')
+            .unwrap_or(after.len());
+        let (unit, next) = after.split_at(unit_end);
+        if number.is_empty() {
+            return Err(format!("{text:?} is not a duration; {hint}"));
         }
-    };
-    let value: f64 = number.trim().parse().map_err(|_| {
-        format!("{text:?} is not a duration; use a number of seconds or a unit: 90s, 10m, 4h, 2d")
-    })?;
-    let seconds = value * scale;
+        segments.push((number, unit.trim()));
+        rest = next.trim_start();
+    }
+    if segments.is_empty() {
+        return Err(format!("{text:?} is not a duration; {hint}"));
+    }
+    let mut seconds = 0.0;
+    for (number, unit) in &segments {
+        let scale = match *unit {
+            "" if segments.len() == 1 => 1.0,
+            "s" => 1.0,
+            "ms" => 0.001,
+            "m" | "min" => 60.0,
+            "h" => 3600.0,
+            "d" => 86_400.0,
+            "" => return Err(format!("{text:?} mixes a bare number with units; {hint}")),
+            other => return Err(format!("unknown unit {other:?} in {text:?}; {hint}")),
+        };
+        let value: f64 = number
+            .parse()
+            .map_err(|_| format!("{text:?} is not a duration; {hint}"))?;
+        seconds += value * scale;
+    }
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!(
             "must be a positive, finite duration (got {text:?})"
@@ -50,11 +67,19 @@ mod tests {
         assert_eq!(parse_seconds("1.5h"), Ok(5_400.0));
         assert_eq!(parse_seconds("2d"), Ok(172_800.0));
         assert_eq!(parse_seconds("500ms"), Ok(0.5));
+        // Compound durations add up.
+        assert_eq!(parse_seconds("1h30m"), Ok(5_400.0));
+        assert_eq!(parse_seconds("1h 30m"), Ok(5_400.0));
+        assert_eq!(parse_seconds("2m30s"), Ok(150.0));
+        assert_eq!(parse_seconds("1d2h"), Ok(93_600.0));
+        assert_eq!(parse_seconds("90 s"), Ok(90.0));
     }
 
     #[test]
     fn rejects_nonsense() {
-        for bad in ["", "h", "4x", "-5s", "0", "nan", "inf", "1e300h"] {
+        for bad in [
+            "", "h", "4x", "-5s", "0", "nan", "inf", "1e300h", "30m10", "1h-2h",
+        ] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }

@@ -10,6 +10,8 @@ pub struct MarkdownExporter;
 /// letter or `/` would open an HTML tag (a key template's `<shard>` would
 /// vanish in a viewer), so it is written `&lt;`; `<=` and `< 1` stay as
 /// typed, and code spans are left alone (they show their text literally).
+/// A `|` would end the cell, inside a code span too (GitHub's tables split
+/// on it first), so it is written `\|` everywhere.
 fn cell(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut in_code = false;
@@ -23,6 +25,7 @@ fn cell(text: &str) -> String {
             ('<', Some(n)) if !in_code && (n.is_ascii_alphabetic() || *n == '/') => {
                 out.push_str("&lt;")
             }
+            ('|', _) => out.push_str("\\|"),
             _ => out.push(c),
         }
     }
@@ -85,5 +88,31 @@ mod tests {
         assert_eq!(cell("P <= 0.01"), "P <= 0.01");
         assert_eq!(cell("a < b"), "a < b");
         assert_eq!(cell("`t:<shard>`"), "`t:<shard>`");
+    }
+
+    #[test]
+    fn pipes_never_end_a_cell() {
+        assert_eq!(cell("a|b"), "a\\|b");
+        assert_eq!(cell("`x|y`"), "`x\\|y`");
+        // A rendered row keeps its column count.
+        let grid = crate::output::Section::Grid {
+            title: "t".into(),
+            header: vec!["k".into(), "v".into()],
+            rows: vec![vec!["a|b".into(), "c".into()]],
+        };
+        let md = String::from_utf8(
+            crate::output::Exporter::render(
+                &super::MarkdownExporter,
+                &crate::views::Sections(vec![grid]),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let row = md.lines().find(|l| l.contains("a\\|b")).unwrap();
+        assert_eq!(
+            row.matches(" | ").count() + row.matches("| ").count().min(1),
+            2,
+            "{row}"
+        );
     }
 }
