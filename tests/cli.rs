@@ -562,3 +562,22 @@ fn seconds_take_units_like_every_duration() {
     assert_eq!(b["seconds"], 5400);
     bad_input(&["simulate", "--seconds", "1.5"], "--seconds");
 }
+
+#[test]
+fn dash_and_dev_stdout_are_standard_output() {
+    let plain = shardplan()
+        .args(["size", "--format", "json"])
+        .output()
+        .unwrap();
+    for target in ["-", "/dev/stdout"] {
+        let out = shardplan()
+            .args(["size", "--format", "json", "-o", target])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{target}");
+        assert_eq!(out.stdout, plain.stdout, "-o {target}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert!(!dir.path().join("-").exists());
+    bad_input(&["size", "-o", "-", "-o", "/dev/stdout"], "--output");
+}

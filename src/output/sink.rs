@@ -128,6 +128,11 @@ pub enum Destination {
     File(AtomicFile),
 }
 
+/// `-`, `/dev/stdout` or `/dev/fd/1`: standard output, not a file.
+pub fn is_stdout(path: &std::path::Path) -> bool {
+    matches!(path.to_str(), Some("-" | "/dev/stdout" | "/dev/fd/1"))
+}
+
 /// Every destination of one run, each with its format.
 #[derive(Debug)]
 pub struct OutputSet {
@@ -143,6 +148,21 @@ impl OutputSet {
             targets.push((Destination::Stdout, format.unwrap_or(Format::Table)));
         }
         for path in outputs {
+            // `-o -` (and /dev/stdout) is standard output: the format is
+            // --format's, else a table, as with no -o.
+            if is_stdout(path) {
+                if targets
+                    .iter()
+                    .any(|(d, _)| matches!(d, Destination::Stdout))
+                {
+                    return Err(InputError::new(
+                        "--output",
+                        "names standard output twice (- and /dev/stdout are the same)",
+                    ));
+                }
+                targets.push((Destination::Stdout, format.unwrap_or(Format::Table)));
+                continue;
+            }
             if let (Some(given), Some(implied)) = (format, Format::from_extension(path)) {
                 if given != implied {
                     return Err(InputError::new(
