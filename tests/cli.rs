@@ -581,3 +581,30 @@ fn dash_and_dev_stdout_are_standard_output() {
     assert!(!dir.path().join("-").exists());
     bad_input(&["size", "-o", "-", "-o", "/dev/stdout"], "--output");
 }
+
+#[test]
+fn every_json_document_is_one_object_with_a_header() {
+    // schema_version, version and command first; list results under rows.
+    for args in [
+        vec!["size"],
+        vec!["simulate", "--seconds", "100"],
+        vec!["risk"],
+        vec!["sweep"],
+        vec!["stores"],
+        vec!["scenarios"],
+        vec!["compare"],
+        vec!["keys", "--template", "a:<shard>", "--shards", "4"],
+        vec!["partitions", "--shards", "4", "--partitions", "10"],
+    ] {
+        let v = json_of(&args);
+        let map = v
+            .as_object()
+            .unwrap_or_else(|| panic!("{args:?}: not an object"));
+        let keys: Vec<&String> = map.keys().take(3).collect();
+        assert_eq!(keys, ["schema_version", "version", "command"], "{args:?}");
+        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(v["command"], args[0]);
+    }
+    assert!(json_of(&["sweep"])["rows"].is_array());
+}

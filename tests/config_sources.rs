@@ -412,7 +412,7 @@ fn explain_and_json_inputs_show_every_source() {
 #[test]
 fn scenarios_lists_the_commands_each_serves() {
     let v = json_of(&["scenarios"]);
-    let rows = v.as_array().unwrap();
+    let rows = v["rows"].as_array().unwrap();
     let find = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap().clone();
     assert_eq!(find("grow-wrong-order")["describes"], "resize");
     assert_eq!(find("grow-wrong-order")["commands"], "resize");

@@ -185,7 +185,7 @@ fn partitions_birthday_figures() {
 #[test]
 fn stores_and_presets() {
     let v = json_of(&["stores"]);
-    let names: Vec<&str> = v
+    let names: Vec<&str> = v["rows"]
         .as_array()
         .unwrap()
         .iter()

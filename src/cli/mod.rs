@@ -114,6 +114,30 @@ pub enum Command {
     Man,
 }
 
+impl Command {
+    /// The subcommand's name as typed (`size`), for the JSON header.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Size(_) => "size",
+            Command::Simulate(_) => "simulate",
+            Command::Risk(_) => "risk",
+            Command::Sweep(_) => "sweep",
+            Command::Scenarios(_) => "scenarios",
+            Command::Chart(_) => "chart",
+            Command::Report(_) => "report",
+            Command::Resize(_) => "resize",
+            Command::Keys(_) => "keys",
+            Command::Partitions(_) => "partitions",
+            Command::Stores(_) => "stores",
+            Command::Fleet(_) => "fleet",
+            Command::Measure(_) => "measure",
+            Command::Compare(_) => "compare",
+            Command::Completions(_) => "completions",
+            Command::Man => "man",
+        }
+    }
+}
+
 /// Parses the command line. Help and version print and exit here; any
 /// other clap error becomes one [`InputError`] line: clap's first paragraph
 /// (which names the flag, and keeps its "a similar argument exists" tip),

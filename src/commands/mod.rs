@@ -19,6 +19,7 @@ use crate::cli::{Cli, Command};
 
 /// Runs the parsed command line.
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    crate::views::inputs::set_command(cli.command.name());
     match cli.command {
         Command::Size(a) => size::run(a),
         Command::Simulate(a) => simulate::run(a),

@@ -34,5 +34,10 @@ pub fn run(args: ScenariosArgs) -> anyhow::Result<()> {
             description: loaded.scenario.description.unwrap_or_default(),
         });
     }
-    out.emit(&ScenarioList(rows))
+    super::emit(
+        out,
+        &ScenarioList(rows),
+        &crate::config::Inputs::default(),
+        false,
+    )
 }

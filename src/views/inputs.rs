@@ -43,6 +43,21 @@ pub fn section(inputs: &Inputs) -> Section {
     }
 }
 
+/// The version of the JSON layout: fields are added under the same
+/// number, never renamed or removed without a new one.
+pub const JSON_SCHEMA_VERSION: u64 = 1;
+
+static COMMAND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+
+/// Records the running command's name for the JSON header (once, at dispatch).
+pub fn set_command(name: &'static str) {
+    let _ = COMMAND.set(name);
+}
+
+fn command() -> &'static str {
+    COMMAND.get().copied().unwrap_or("")
+}
+
 /// A command's report with its resolved inputs: JSON always carries them
 /// under `inputs`; with `explain`, tables and Markdown open with them.
 pub struct WithInputs<'a> {
@@ -59,17 +74,23 @@ impl Report for WithInputs<'_> {
         self.report.rows()
     }
 
+    /// One flat object: `schema_version`, `version`, `command`, then the
+    /// command's fields (a list result under `rows`), then `inputs`.
     fn json(&self) -> Value {
-        if self.inputs.entries().is_empty() {
-            return self.report.json();
-        }
+        let mut map = serde_json::Map::new();
+        map.insert("schema_version".into(), JSON_SCHEMA_VERSION.into());
+        map.insert("version".into(), env!("CARGO_PKG_VERSION").into());
+        map.insert("command".into(), command().into());
         match self.report.json() {
-            Value::Object(mut map) => {
-                map.insert("inputs".into(), self.inputs.json());
-                Value::Object(map)
+            Value::Object(fields) => map.extend(fields),
+            other => {
+                map.insert("rows".into(), other);
             }
-            other => serde_json::json!({ "inputs": self.inputs.json(), "rows": other }),
         }
+        if !self.inputs.entries().is_empty() {
+            map.insert("inputs".into(), self.inputs.json());
+        }
+        Value::Object(map)
     }
 
     fn sections(&self) -> Vec<Section> {
