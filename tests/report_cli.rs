@@ -383,3 +383,17 @@ fn sorted_store_and_bad_placement_fields() {
     let bad = scenario_file(dir.path(), "peak = 2000\nnodes = 0\n");
     bad_input(&["report", "-q", "--scenario", &bad, "--out", o], "nodes");
 }
+
+#[test]
+fn report_takes_dash_o_like_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    for flag in ["-o", "--output", "--out"] {
+        let out = dir.path().join(flag.trim_start_matches('-'));
+        shardplan()
+            .args(["report", "-q", "--seconds", "60", flag])
+            .arg(&out)
+            .assert()
+            .success();
+        assert!(out.join("report.md").exists(), "{flag}");
+    }
+}

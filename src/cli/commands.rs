@@ -133,8 +133,15 @@ pub struct ChartArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// The folder to write report.md and its SVG charts to (created if missing).
-    #[arg(long, value_name = "DIR", default_value = "report")]
+    /// The folder to write report.md and its SVG charts to (created if missing);
+    /// -o/--output as for every other command.
+    #[arg(
+        long,
+        short = 'o',
+        visible_alias = "output",
+        value_name = "DIR",
+        default_value = "report"
+    )]
     pub out: PathBuf,
     /// Master seed of the simulation (default: the scenario's, else 2026).
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
