@@ -11,8 +11,9 @@ use redis::{Connection, ConnectionAddr, ConnectionInfo, Value};
 use crate::error::InputError;
 use crate::model::placement::REDIS_SLOTS;
 
-use super::config::{redact, MeasureConfig};
+use super::config::MeasureConfig;
 use super::conn::Conn;
+use super::url::redact;
 
 use crate::model::defaults::{CONNECT_TIMEOUT, RESPONSE_TIMEOUT};
 

@@ -20,6 +20,7 @@ mod conn;
 mod load;
 mod reads;
 mod report;
+mod url;
 
 use anyhow::Context;
 
@@ -31,8 +32,9 @@ use conn::Conn;
 use load::load_phase;
 use reads::read_path;
 
-pub use config::{parse_duration, redact, with_password, MeasureConfig};
+pub use config::{parse_duration, MeasureConfig};
 pub use report::{cap_from_measure_file, Latency, MeasureReport, MgetKeys, NodeOps, ReadPath};
+pub use url::{redact, with_password};
 
 /// The placeholder a `--template` must contain (the same one `keys` uses);
 /// replaced by 0..S-1.
