@@ -2,7 +2,6 @@
 //! plus the designs' own (flush and log-commit periods, transactions,
 //! timeouts and retries).
 
-use super::load::planned_rate as whole_rate;
 use super::plan::{Plan, PlanFlags};
 use super::{Resolver, Sourced};
 use crate::cli::CompareArgs;
@@ -14,6 +13,7 @@ use crate::model::defaults::{
     DEFAULT_APPLIED_SHARE, DEFAULT_FLUSH_SECONDS, DEFAULT_LOG_COMMIT_SECONDS, DEFAULT_RETRIES,
     DEFAULT_TIMEOUT_RATE, DEFAULT_TXN_MS, MAX_SHARDS, MAX_TXN_MS,
 };
+use crate::model::recommendation::planned_rate as whole_rate;
 use crate::model::validate;
 
 impl Resolver {

@@ -9,14 +9,7 @@ use crate::model::defaults::{
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
-/// Likes are whole: under fixed traffic a fractional planned rate is
-/// rounded up (planning errs on the busy side).
-pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
-    match traffic {
-        TrafficModel::Fixed => rate.ceil(),
-        TrafficModel::Poisson => rate,
-    }
-}
+use crate::model::recommendation::planned_rate;
 
 impl Resolver {
     /// The traffic law: `--traffic`, the scenario's, else fixed.

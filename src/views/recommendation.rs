@@ -82,13 +82,18 @@ pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
         line.push_str(&format!("; P(any second over the cap) = {p}"));
     }
     if !r.holds {
-        let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
         line.push_str(&format!(
             "; it does NOT hold: {} (see the warnings)",
-            fails.join(" and ")
+            fails_words(r)
         ));
     }
     line
+}
+
+/// The constraints a count fails, in words: "the per-key risk and shared partitions".
+fn fails_words(r: &Recommendation) -> String {
+    let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
+    fails.join(" and ")
 }
 
 /// Which count a command used, against the recommendation: "20 shards, the
@@ -117,16 +122,12 @@ pub fn verdict_words(e: &Recommendation) -> String {
     };
     match e.holds {
         true => format!("meets every constraint{p}"),
-        false => {
-            let fails: Vec<&str> = e.fails.iter().map(|b| binding_words(*b)).collect();
-            format!("fails {}{p}", fails.join(" and "))
-        }
+        false => format!("fails {}{p}", fails_words(e)),
     }
 }
 
 /// The line for a deployed count: whether it holds, and what it fails.
 pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
-    let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
     match r.holds {
         true => format!(
             "{} {} every constraint (the recommendation is {recommended})",
@@ -137,7 +138,7 @@ pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
             "{} {} {} (the recommendation is {recommended})",
             shards(r.shards),
             if r.shards == 1 { "FAILS" } else { "FAIL" },
-            fails.join(" and ")
+            fails_words(r)
         ),
     }
 }

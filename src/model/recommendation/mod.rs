@@ -197,7 +197,9 @@ pub struct Recommendation {
     pub warnings: Vec<Warning>,
 }
 
-/// The planned rate of a risk: whole likes under fixed traffic.
+/// The planned rate of a risk: likes are whole, so under fixed traffic a
+/// fractional planned rate is rounded up (planning errs on the busy side).
+/// The one place every command rounds it.
 pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
     match traffic {
         TrafficModel::Fixed => rate.ceil(),
