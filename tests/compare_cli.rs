@@ -271,3 +271,63 @@ fn size_table_says_the_cap_was_divided() {
     );
     assert!(text.contains("40 = ceil(14,000 / 350)"), "{text}");
 }
+
+/// The header line of the table titled `title` in `text`.
+fn header_after(text: &str, title: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| *l != title);
+    lines
+        .nth(2)
+        .unwrap_or_else(|| panic!("no {title} in {text}"))
+        .to_string()
+}
+
+#[test]
+fn the_default_table_is_compact_and_wide_adds_every_column() {
+    let text = |columns: &str, args: &[&str]| {
+        let out = shardplan()
+            .env("COLUMNS", columns)
+            .args(args)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let compact = text("80", &["compare"]);
+    let head = header_after(&compact, "Strategies");
+    for column in [
+        "strategy",
+        "keys",
+        "writes/key/s",
+        "P(any over, 4 h)",
+        "reads/s cached",
+    ] {
+        assert!(head.contains(column), "{column} missing from {head}");
+    }
+    for column in ["P(second", "lag s", "crash loss", "verdict"] {
+        assert!(!head.contains(column), "{column} in the compact {head}");
+    }
+    // The verdicts get a table of their own, sentences whole on one line
+    // where they fit.
+    assert!(compact.contains("│ Verdicts "), "{compact}");
+    assert!(compact.contains("exact and live; each read sums 20 keys, so cache the sum"));
+    assert!(compact.contains("--wide adds P(second over cap)"));
+
+    // Every column wants more than 80 (at 80 the cells wrap to fit).
+    let wide = text("400", &["compare", "--wide"]);
+    let head = header_after(&wide, "Strategies");
+    for column in ["P(second", "lag s", "crash loss", "verdict"] {
+        assert!(
+            head.contains(column),
+            "{column} missing from the wide {head}"
+        );
+    }
+    assert!(!wide.contains("Verdicts"), "{wide}");
+
+    // The machine formats carry every field whatever the table shows, so
+    // --wide there would change nothing: refused.
+    bad_input(&["compare", "--wide", "--format", "csv"], "--wide");
+    bad_input(&["compare", "--wide", "--format", "json"], "--wide");
+    shardplan()
+        .args(["compare", "--wide", "--format", "markdown"])
+        .assert()
+        .success();
+}

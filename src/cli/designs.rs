@@ -120,6 +120,10 @@ pub struct CompareArgs {
     pub sizing: SizingArgs,
     #[command(flatten)]
     pub reads: ReadArgs,
+    /// Every column in the table and Markdown (the default fits 80 columns;
+    /// CSV, TSV and JSON carry every column always).
+    #[arg(long, help_heading = "Output")]
+    pub wide: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -3,6 +3,7 @@
 
 use crate::cli::CompareArgs;
 use crate::config::Resolver;
+use crate::error::InputError;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
 use crate::output::OutputSet;
@@ -16,6 +17,13 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         .evaluate(inputs.shards)
         .map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    if args.wide && !out.has_human() {
+        return Err(InputError::new(
+            "--wide",
+            "widens the table and Markdown only; CSV, TSV and JSON carry every column already",
+        )
+        .into());
+    }
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
     comparison
@@ -32,6 +40,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         comparison,
         recommendation: plan.recommendation,
         evaluation,
+        wide: args.wide,
     };
     super::emit(out, &report, &r.inputs, args.out.explain)
 }

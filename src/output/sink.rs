@@ -206,6 +206,13 @@ impl OutputSet {
             .any(|(_, f)| matches!(f, Format::Csv | Format::Tsv))
     }
 
+    /// True when some destination is read by people (a table or Markdown).
+    pub fn has_human(&self) -> bool {
+        self.targets
+            .iter()
+            .any(|(_, f)| matches!(f, Format::Table | Format::Markdown))
+    }
+
     /// Renders the report into every destination.
     pub fn emit(self, report: &dyn Report) -> anyhow::Result<()> {
         // Render everything first: nothing is written unless all formats render.

@@ -2,7 +2,7 @@
 //! terminal its own, elsewhere [`terminal::FALLBACK_WIDTH`]; long cells wrap
 //! inside their column and notes wrap at spaces.
 
-use comfy_table::{presets, ContentArrangement, Table};
+use comfy_table::{presets, ColumnConstraint, ContentArrangement, Table, Width};
 
 use super::terminal::{self, Style};
 use super::{Exporter, Report, Section};
@@ -30,6 +30,36 @@ fn table(preset: &str, width: Option<usize>) -> Table {
     t
 }
 
+/// Keeps words whole where the width allows: each column is at least as
+/// wide as its longest word (comfy-table alone splits the space evenly
+/// among the long columns and may cut `sharded-buffered` in two). When
+/// even the longest words do not fit side by side, comfy-table decides.
+fn keep_words_whole(t: &mut Table, cells: &[&[String]], width: usize) {
+    let columns = cells.iter().map(|r| r.len()).max().unwrap_or(0);
+    let longest: Vec<usize> = (0..columns)
+        .map(|c| {
+            cells
+                .iter()
+                .filter_map(|r| r.get(c))
+                .flat_map(|cell| cell.split_whitespace())
+                .map(|w| w.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    // Each column adds one space of padding either side and one border.
+    let needed: usize = longest.iter().map(|w| w + 3).sum::<usize>() + 1;
+    if needed > width {
+        return;
+    }
+    for (c, w) in longest.into_iter().enumerate() {
+        if let Some(col) = t.column_mut(c) {
+            let with_padding = u16::try_from(w + 2).unwrap_or(u16::MAX);
+            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(with_padding)));
+        }
+    }
+}
+
 /// Draws one section as a comfy-table with the given preset, fitted to
 /// `width` when given.
 pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> String {
@@ -44,6 +74,13 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             for (k, v) in rows {
                 t.add_row(vec![k.as_str(), v.as_str()]);
             }
+            if let Some(w) = width {
+                let cells: Vec<[String; 2]> = std::iter::once([title.clone(), String::new()])
+                    .chain(rows.iter().map(|(k, v)| [k.clone(), v.clone()]))
+                    .collect();
+                let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
+                keep_words_whole(&mut t, &cells, w);
+            }
             t.to_string()
         }
         Section::Grid {
@@ -55,6 +92,12 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             t.set_header(header.clone());
             for r in rows {
                 t.add_row(r.clone());
+            }
+            if let Some(w) = width {
+                let cells: Vec<&[String]> = std::iter::once(header.as_slice())
+                    .chain(rows.iter().map(|r| r.as_slice()))
+                    .collect();
+                keep_words_whole(&mut t, &cells, w);
             }
             format!("{}\n{t}", prose(title))
         }

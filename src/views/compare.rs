@@ -7,9 +7,13 @@ use serde_json::Value;
 
 use super::recommendation::{used_words, verdict_words};
 use crate::model::compare::strategies::{Comparison, StrategyRow};
+use crate::model::probability::Probability;
 use crate::model::recommendation::Recommendation;
-use crate::output::fmt::{num, run_length};
+use crate::output::fmt::{num, run_length, Underflow};
 use crate::output::{fmt, row, Report, Section};
+
+/// How one column of the strategies table draws a row's cell.
+type Cell<'a> = Box<dyn Fn(&StrategyRow) -> String + 'a>;
 
 /// `compare`'s report: the rows plus what the tables need.
 pub struct CompareReport {
@@ -21,6 +25,10 @@ pub struct CompareReport {
     pub recommendation: Recommendation,
     /// The plan's constraints at the sharded rows' count.
     pub evaluation: Recommendation,
+    /// Every column in the table and Markdown (`--wide`); the compact
+    /// default leaves out the per-second chance, uncached reads, lag, crash
+    /// loss and double count. CSV, TSV and JSON always carry every field.
+    pub wide: bool,
 }
 
 /// One CSV line or JSON object: the row's fields in declaration order, the
@@ -110,55 +118,87 @@ impl Report for CompareReport {
                 ),
             ));
         }
-        let header = [
-            "strategy",
-            "keys",
-            "writes/key/s",
-            "P(second over cap)",
-            &format!("P(any over, {run})"),
-            "reads/s cached (uncached)",
-            "lag s",
-            "crash loss",
-            "double count",
-            "verdict",
+        let any_over = format!("P(any over, {run})");
+        let opt_prob = |p: Option<f64>, ln: Option<f64>| match (p, ln) {
+            (Some(p), Some(ln)) => fmt::probability(Probability::new(p, ln), Underflow::Starred),
+            (Some(p), None) => fmt::prob(p),
+            (None, _) => "n/a".to_string(),
+        };
+        // Every column, in order; the compact table (an 80-column terminal)
+        // keeps those marked `true`.
+        let columns: Vec<(&str, bool, Cell)> = vec![
+            ("strategy", true, Box::new(|r| r.row.strategy.clone())),
+            (
+                "keys",
+                true,
+                Box::new(|r| r.keys.map_or(String::new(), |k| k.to_string())),
+            ),
+            (
+                "writes/key/s",
+                true,
+                Box::new(|r| num(r.row.writes_per_key_per_second)),
+            ),
+            (
+                "P(second over cap)",
+                false,
+                Box::new(|r| opt_prob(r.row.p_over_cap_per_second, r.ln_p_over_cap_per_second)),
+            ),
+            (
+                &any_over,
+                true,
+                Box::new(|r| opt_prob(r.row.p_any_over_cap, r.ln_p_any_over_cap)),
+            ),
+            (
+                if self.wide {
+                    "reads/s cached (uncached)"
+                } else {
+                    "reads/s cached"
+                },
+                true,
+                Box::new(|r| match (self.wide, r.reads_uncached_per_second) {
+                    (true, Some(u)) => format!("{} ({})", num(r.row.reads_per_second), num(u)),
+                    _ => num(r.row.reads_per_second),
+                }),
+            ),
+            (
+                "lag s",
+                false,
+                Box::new(|r| num(r.row.freshness_lag_seconds)),
+            ),
+            (
+                "crash loss",
+                false,
+                Box::new(|r| num(r.row.crash_loss_likes)),
+            ),
+            (
+                "double count",
+                false,
+                Box::new(|r| num(r.row.double_count_likes)),
+            ),
+            // The compact table gives the verdicts a table of their own, where
+            // the sentences have the width to read.
+            (
+                "verdict",
+                false,
+                Box::new(|r| words::verdict(&r.row.verdict)),
+            ),
         ];
-        let opt_prob = |p: Option<f64>| p.map_or("n/a".to_string(), fmt::prob);
-        let rows =
-            c.rows
-                .iter()
-                .map(|r: &StrategyRow| {
-                    let x = &r.row;
-                    vec![
-                        x.strategy.clone(),
-                        r.keys.map_or(String::new(), |k| k.to_string()),
-                        num(x.writes_per_key_per_second),
-                        match (x.p_over_cap_per_second, r.ln_p_over_cap_per_second) {
-                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln)
-                                .replace(" (below f64's range; from its log)", "*"),
-                            (p, _) => opt_prob(p),
-                        },
-                        match (x.p_any_over_cap, r.ln_p_any_over_cap) {
-                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln)
-                                .replace(" (below f64's range; from its log)", "*"),
-                            (p, _) => opt_prob(p),
-                        },
-                        match r.reads_uncached_per_second {
-                            Some(u) => format!("{} ({})", num(x.reads_per_second), num(u)),
-                            None => num(x.reads_per_second),
-                        },
-                        num(x.freshness_lag_seconds),
-                        num(x.crash_loss_likes),
-                        num(x.double_count_likes),
-                        words::verdict(&x.verdict),
-                    ]
-                })
-                .collect();
+        let shown: Vec<_> = columns
+            .iter()
+            .filter(|(_, compact, _)| self.wide || *compact)
+            .collect();
+        let header = shown.iter().map(|(h, _, _)| h.to_string()).collect();
+        let rows = c
+            .rows
+            .iter()
+            .map(|r| shown.iter().map(|(_, _, cell)| cell(r)).collect())
+            .collect();
         let mut sections = vec![
             used,
             Section::pairs("Compare", inputs),
             Section::Grid {
                 title: "Strategies".into(),
-                header: header.iter().map(|h| h.to_string()).collect(),
+                header,
                 rows,
             },
             Section::Grid {
@@ -193,6 +233,22 @@ impl Report for CompareReport {
             },
         ];
 
+        if !self.wide {
+            let verdicts = c
+                .rows
+                .iter()
+                .map(|r| (r.row.strategy.as_str(), words::verdict(&r.row.verdict)))
+                .collect();
+            sections.insert(3, Section::pairs("Verdicts", verdicts));
+            sections.insert(
+                4,
+                Section::Note(
+                    "--wide adds P(second over cap), uncached reads, lag, crash loss and double \
+                     count (CSV and JSON carry them always)."
+                        .into(),
+                ),
+            );
+        }
         let d = &c.drift;
         let drift_rows = c
             .rows
@@ -220,9 +276,10 @@ impl Report for CompareReport {
                 .collect(),
             rows: drift_rows,
         });
+        let under = |p: Option<f64>, ln: Option<f64>| matches!((p, ln), (Some(p), Some(ln)) if Probability::new(p, ln).underflows());
         let underflow = c.rows.iter().any(|r| {
-            r.row.p_over_cap_per_second == Some(0.0)
-                && r.ln_p_over_cap_per_second.is_some_and(f64::is_finite)
+            (self.wide && under(r.row.p_over_cap_per_second, r.ln_p_over_cap_per_second))
+                || under(r.row.p_any_over_cap, r.ln_p_any_over_cap)
         });
         if underflow {
             sections.push(Section::Note(
