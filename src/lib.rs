@@ -65,6 +65,8 @@ pub mod shell {
     /// Parses the command line, runs the command, prints one line on error
     /// and picks the exit code: 2 for bad input, 1 for anything else.
     pub fn main() -> ExitCode {
+        // `COMPLETE=bash shardplan -- ...`: the shell asks for completions.
+        crate::cli::complete::answer_if_asked();
         let result = crate::cli::parse()
             .map_err(anyhow::Error::from)
             .and_then(|cli| {

@@ -448,20 +448,105 @@ fn help_and_version_work() {
 
 #[test]
 fn completions_and_man_page_generate() {
-    for shell in ["bash", "zsh", "fish", "powershell"] {
+    // tests/completions_cli.rs drives the scripts in a real bash.
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
         shardplan()
             .args(["completions", shell])
             .assert()
             .success()
-            .stdout(predicate::str::contains("simulate"));
+            .stdout(predicate::str::contains("shardplan"));
     }
     shardplan()
         .arg("man")
         .assert()
         .success()
         .stdout(predicate::str::contains(".TH shardplan 1"))
-        .stdout(predicate::str::contains("simulate"));
+        .stdout(predicate::str::contains("shardplan\\-simulate(1)"));
     bad_input(&["completions", "tcsh"], "possible values");
+    bad_input(&["man", "nope"], "COMMAND");
+    bad_input(&["man", "size", "-o", "x"], "--output");
+}
+
+/// The long flags `shardplan ARGS --help` lists.
+fn flags_in_help(args: &[&str]) -> Vec<String> {
+    let out = shardplan().args(args).arg("--help").assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let mut flags: Vec<String> = text
+        .lines()
+        // Flag lines are indented 2 (`  -o, --output`) or 6 (`      --peak`);
+        // wrapped descriptions more.
+        .filter(|l| l.len() - l.trim_start().len() <= 6)
+        .filter_map(|l| {
+            let l = l
+                .trim_start()
+                .trim_start_matches("-o, ")
+                .trim_start_matches("-q, ");
+            let l = l.trim_start_matches("-h, ").trim_start_matches("-V, ");
+            l.strip_prefix("--")
+                .map(|rest| rest.split([' ', '=', ',']).next().unwrap().to_string())
+        })
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
+
+#[test]
+fn man_pages_cover_every_command_and_every_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("man1");
+    shardplan()
+        .args(["man", "-o"])
+        .arg(&pages)
+        .assert()
+        .success()
+        .stdout("");
+    let commands = [
+        "size",
+        "simulate",
+        "risk",
+        "sweep",
+        "scenarios",
+        "chart",
+        "report",
+        "resize",
+        "keys",
+        "partitions",
+        "stores",
+        "fleet",
+        "measure",
+        "compare",
+        "completions",
+        "man",
+    ];
+    let mut names: Vec<String> = std::fs::read_dir(&pages)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    let mut wanted: Vec<String> = commands
+        .iter()
+        .map(|c| format!("shardplan-{c}.1"))
+        .chain(["shardplan.1".to_string()])
+        .collect();
+    wanted.sort();
+    assert_eq!(names, wanted);
+    for c in commands {
+        let file = std::fs::read_to_string(pages.join(format!("shardplan-{c}.1"))).unwrap();
+        // `man COMMAND` prints the same page the folder holds.
+        let printed = shardplan().args(["man", c]).assert().success();
+        assert_eq!(printed.get_output().stdout, file.as_bytes(), "{c}");
+        let text = file.replace("\\-", "-");
+        assert!(text.contains(&format!(".TH shardplan-{c} 1")), "{c}");
+        let flags = flags_in_help(&[c]);
+        assert!(!flags.is_empty(), "{c}");
+        for flag in flags {
+            assert!(
+                text.contains(&format!("\\fB--{flag}\\fR")),
+                "shardplan-{c}(1) lacks --{flag}"
+            );
+        }
+    }
 }
 
 #[test]

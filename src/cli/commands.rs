@@ -22,6 +22,17 @@ pub struct CompletionsArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (default: shardplan's own page).
+    #[arg(value_name = "COMMAND", add = clap_complete::engine::ArgValueCandidates::new(super::complete::command_candidates))]
+    pub command: Option<String>,
+    /// Write every page (shardplan.1 and shardplan-COMMAND.1) to this folder
+    /// (created if missing) instead of printing one.
+    #[arg(long, short = 'o', value_name = "DIR", conflicts_with = "command")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct RiskArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
@@ -197,9 +208,12 @@ pub struct ResizeArgs {
 }
 
 #[derive(Debug, Clone, Args)]
-#[command(group(clap::ArgGroup::new("source").required(true).args(["stdin", "template"])))]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["file", "stdin", "template"])))]
 pub struct KeysArgs {
-    /// Read keys from stdin, one per line (bytes as given).
+    /// Shard keys to check, one per line (bytes as given); - reads standard input.
+    #[arg(value_name = "FILE")]
+    pub file: Option<std::path::PathBuf>,
+    /// Read keys from standard input, as `keys -` does.
     #[arg(long)]
     pub stdin: bool,
     /// A key template with a <shard> placeholder, e.g. 'reel:8841:likes:<shard>'.

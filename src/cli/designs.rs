@@ -32,7 +32,8 @@ pub struct FleetArgs {
         conflicts_with = "rates_csv"
     )]
     pub zipf: Option<f64>,
-    /// Per-reel peak rates instead of Zipf: a CSV with a reel_id,rate header.
+    /// Per-reel peak rates instead of Zipf: a CSV with a reel_id,rate header
+    /// (- reads standard input).
     #[arg(long, value_name = "FILE")]
     pub rates_csv: Option<PathBuf>,
     /// A reel pinned on top of the background: NAME=RATE or NAME=RATE:SHARDS (repeatable).

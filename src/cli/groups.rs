@@ -18,8 +18,9 @@ use crate::output::Format;
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Scenario")]
 pub struct ScenarioArgs {
-    /// A bundled scenario name (see `shardplan scenarios`) or a path to a TOML file.
-    #[arg(long, value_name = "NAME|FILE")]
+    /// A bundled scenario name (see `shardplan scenarios`), a path to a TOML
+    /// file, or - to read the TOML from standard input.
+    #[arg(long, value_name = "NAME|FILE", add = clap_complete::engine::ArgValueCompleter::new(super::complete::scenario_candidates))]
     pub scenario: Option<String>,
 }
 

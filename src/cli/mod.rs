@@ -3,6 +3,7 @@
 //! with the scenario into validated plans ([`crate::config`]).
 
 mod commands;
+pub mod complete;
 mod designs;
 mod groups;
 mod parse;
@@ -110,8 +111,12 @@ pub enum Command {
     Compare(CompareArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
-    /// Print the man page (roff) to stdout.
-    Man,
+    /// Print a man page (roff) to stdout, or write them all to a folder.
+    #[command(after_help = "Examples:
+  shardplan man | man -l -                  # read shardplan(1)
+  shardplan man simulate | man -l -         # one command's page, every flag
+  shardplan man -o ~/.local/share/man/man1  # install them all; then man shardplan-size")]
+    Man(ManArgs),
 }
 
 impl Command {
@@ -133,7 +138,7 @@ impl Command {
             Command::Measure(_) => "measure",
             Command::Compare(_) => "compare",
             Command::Completions(_) => "completions",
-            Command::Man => "man",
+            Command::Man(_) => "man",
         }
     }
 }

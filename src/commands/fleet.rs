@@ -7,6 +7,16 @@ use crate::output::OutputSet;
 use crate::views::fleet::FleetView;
 
 pub fn run(args: FleetArgs) -> anyhow::Result<()> {
+    // Standard input can be read once: say so before the scenario reads it.
+    if args.scenario.scenario.as_deref() == Some("-")
+        && args.rates_csv.as_deref() == Some(std::path::Path::new("-"))
+    {
+        return Err(crate::error::InputError::new(
+            "--rates-csv",
+            "reads standard input (-), which --scenario already reads; give one of them a file",
+        )
+        .into());
+    }
     let mut r = Resolver::load(
         args.scenario.scenario.as_deref(),
         None,

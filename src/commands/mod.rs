@@ -36,7 +36,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Measure(a) => measure::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Completions(a) => docs::completions(a),
-        Command::Man => docs::man(),
+        Command::Man(args) => docs::man(args),
     }
 }
 

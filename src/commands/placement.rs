@@ -1,8 +1,7 @@
 //! `shardplan keys`, `partitions` and `stores`: where the shard keys land.
 
-use std::io::Read;
-
 use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
+use crate::config::input_file::read_bounded;
 use crate::config::{refuse, Inputs, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::{DEFAULT_CAP, MAX_PAD};
@@ -13,22 +12,10 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView, StoresView};
 
-fn read_stdin_keys() -> anyhow::Result<Vec<Vec<u8>>> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .lock()
-        .take(crate::model::defaults::MAX_STDIN_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > crate::model::defaults::MAX_STDIN_BYTES {
-        return Err(InputError::new(
-            "--stdin",
-            format!(
-                "more than {} bytes of keys; give at most that",
-                crate::model::defaults::MAX_STDIN_BYTES
-            ),
-        )
-        .into());
-    }
+/// The keys in `path` (`-`: standard input), one per line; errors name `what`.
+fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
+    let max = crate::model::defaults::MAX_STDIN_BYTES;
+    let bytes = read_bounded(what, path, max, "give a million keys or fewer at a time")?;
     let mut keys = Vec::new();
     for line in bytes.as_slice().split(|b| *b == b'\n') {
         let mut line = line.to_vec();
@@ -60,9 +47,28 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         .into());
     }
     inputs.record("store", &store.clone().map(Store::name));
-    if args.stdin {
-        inputs.record("stdin", &Sourced::from_flag("--stdin", true));
-        let why = "with --stdin: the keys are read as given";
+    // `keys FILE`, `keys -` and `--stdin` (the same as `-`) give the keys
+    // as they are; a template expands them.
+    let given: Option<(&str, std::path::PathBuf)> = match (&args.file, args.stdin) {
+        (Some(_), true) => return Err(InputError::new(
+            "--stdin",
+            "reads the keys that FILE names already; give FILE (- for standard input) or --stdin",
+        )
+        .into()),
+        (Some(f), false) => Some(("FILE", f.clone())),
+        (None, true) => Some(("--stdin", "-".into())),
+        (None, false) => None,
+    };
+    if let Some((what, path)) = &given {
+        if crate::config::input_file::is_stdin(path) {
+            inputs.record("stdin", &Sourced::from_flag(what, true));
+        } else {
+            inputs.record(
+                "keys_file",
+                &Sourced::from_flag(what, path.display().to_string()),
+            );
+        }
+        let why = "with keys given as they are (FILE, - or --stdin)";
         refuse(args.shards.is_some(), "--shards", why)?;
         refuse(args.pad.is_some(), "--pad", why)?;
     }
@@ -104,9 +110,8 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
     let failures = if store.value == Store::Sorted {
         let Some(t) = &args.template else {
-            return Err(
-                InputError::new("--stdin", "the sorted-store check needs --template").into(),
-            );
+            let what = given.as_ref().map_or("--template", |(w, _)| *w);
+            return Err(InputError::new(what, "the sorted-store check needs --template").into());
         };
         let report = SortedReport::from_template(&template(t)?, shards.value)
             .map_err(|e| inputs.attach(e))?;
@@ -118,7 +123,11 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
             Some(t) => KeysReport::from_template(&template(t)?, shards.value, nodes)
                 .map_err(|e| inputs.attach(e))?,
             None => {
-                KeysReport::from_keys(&read_stdin_keys()?, nodes).map_err(|e| inputs.attach(e))?
+                let (what, path) = given
+                    .as_ref()
+                    .expect("clap requires FILE, --stdin or --template");
+                KeysReport::from_keys(&read_keys(what, path)?, nodes)
+                    .map_err(|e| inputs.attach(e))?
             }
         };
         let failures = report.check_failures();

@@ -3,11 +3,8 @@
 //! `sweep` and `simulate` resolve (with only the scenario, `--seed` and
 //! `--seconds` as inputs) and assembles their views.
 
-use std::path::Path;
-
 use crate::cli::{ReportArgs, SimInputs, SizingArgs};
 use crate::config::Resolver;
-use crate::error::{InputError, InputResult};
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
 use crate::model::timeline::grid::grid_around;
 use crate::output::sink::AtomicFile;
@@ -55,7 +52,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.inputs.record("nodes", &n);
     }
 
-    prepare_dir(&args.out)?;
+    crate::output::sink::prepare_dir("--out", &args.out)?;
     let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));
     let mut md_file = open(REPORT_FILE)?;
     let mut risk_file = open(RISK_SVG)?;
@@ -169,22 +166,4 @@ fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
     }
     cmd.push_str(" --out DIR");
     cmd
-}
-
-/// The folder, created if missing; anything that stops it is `--out`'s fault.
-fn prepare_dir(dir: &Path) -> InputResult<()> {
-    if dir.as_os_str().is_empty() {
-        return Err(InputError::new(
-            "--out",
-            "needs a folder (got an empty path)",
-        ));
-    }
-    if dir.exists() && !dir.is_dir() {
-        return Err(InputError::new(
-            "--out",
-            format!("{} is a file; give a folder", dir.display()),
-        ));
-    }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| InputError::new("--out", format!("cannot create {}: {e}", dir.display())))
 }

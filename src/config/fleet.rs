@@ -64,8 +64,10 @@ impl Resolver {
         let background = match csv {
             Some(path) => {
                 let rates = read_rates(&path.value, &path.source.to_string())?;
-                self.inputs
-                    .record("rates_csv", &path.clone().map(|p| p.display().to_string()));
+                self.inputs.record(
+                    "rates_csv",
+                    &path.clone().map(|p| super::input_file::shown(&p)),
+                );
                 Background::rates(rates).map_err(|e| path.error(e.problem))?
             }
             None => {
@@ -277,19 +279,16 @@ fn pinned(name: &str, rate: f64, shards: Option<u64>, source: &Source) -> InputR
 
 /// Streams a `reel_id,rate` CSV into a rate per reel; errors name `what`.
 fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
-    let file = std::fs::File::open(path)
-        .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
+    let file = super::input_file::open(what, path)?;
+    let shown = super::input_file::shown(path);
     let mut reader = csv::ReaderBuilder::new()
         .trim(csv::Trim::All)
         .from_reader(std::io::BufReader::new(file));
     let headers = reader
         .headers()
-        .map_err(|e| InputError::new(what, format!("{}: {e}", path.display())))?;
+        .map_err(|e| InputError::new(what, format!("{shown}: {e}")))?;
     let col = headers.iter().position(|h| h == "rate").ok_or_else(|| {
-        InputError::new(
-            what,
-            format!("{} needs a header line reel_id,rate", path.display()),
-        )
+        InputError::new(what, format!("{shown} needs a header line reel_id,rate"))
     })?;
     let mut rates = Vec::new();
     for (i, rec) in reader.records().enumerate() {

@@ -12,6 +12,7 @@
 
 pub mod compare;
 pub mod fleet;
+pub mod input_file;
 pub mod lists;
 pub mod load;
 pub mod plan;

@@ -121,6 +121,22 @@ impl AtomicFile {
     }
 }
 
+/// Makes `dir` ready for the files of a run (created if missing); `flag`
+/// names the option in errors.
+pub fn prepare_dir(flag: &str, dir: &Path) -> InputResult<()> {
+    if dir.as_os_str().is_empty() {
+        return Err(InputError::new(flag, "needs a folder (got an empty path)"));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(InputError::new(
+            flag,
+            format!("{} is a file; give a folder", dir.display()),
+        ));
+    }
+    std::fs::create_dir_all(dir)
+        .map_err(|e| InputError::new(flag, format!("cannot create {}: {e}", dir.display())))
+}
+
 /// One place output goes.
 #[derive(Debug)]
 pub enum Destination {

@@ -8,8 +8,6 @@
 //! ["flat-load", "fleet"]`); a command given a scenario of no kind it
 //! serves names the command that fits.
 
-use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -21,6 +19,7 @@ mod sections;
 pub use kind::Kind;
 pub use sections::{CurveSection, FleetSection, MonitorSection, ResizeSection, StoreSection};
 
+use super::input_file;
 use super::source::{Source, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_SCENARIO_BYTES;
@@ -268,32 +267,27 @@ pub fn load(name_or_path: &str) -> InputResult<Loaded> {
     }
     let path = Path::new(name_or_path);
     let looks_like_path = name_or_path.contains('/') || name_or_path.ends_with(".toml");
-    if !looks_like_path && !path.exists() {
+    if !looks_like_path && !input_file::is_stdin(path) && !path.exists() {
         let names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
         return Err(InputError::new(
             "--scenario",
             format!(
-                "no bundled scenario named {name_or_path:?}; use one of {} or a path to a .toml file",
+                "no bundled scenario named {name_or_path:?}; use one of {}, a path to a .toml \
+                 file or - for standard input",
                 names.join(", ")
             ),
         ));
     }
-    let cannot = |e: &dyn fmt::Display| {
-        InputError::new("--scenario", format!("cannot read {}: {e}", path.display()))
-    };
-    let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_SCENARIO_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > MAX_SCENARIO_BYTES {
-        return Err(cannot(&format!(
-            "larger than {} bytes; a scenario is a page of TOML",
-            MAX_SCENARIO_BYTES
-        )));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| cannot(&"not UTF-8 text"))?;
-    let shown = path.display().to_string();
+    let bytes = input_file::read_bounded(
+        "--scenario",
+        path,
+        MAX_SCENARIO_BYTES,
+        "a scenario is a page of TOML",
+    )?;
+    let shown = input_file::shown(path);
+    let text = String::from_utf8(bytes).map_err(|_| {
+        InputError::new("--scenario", format!("cannot read {shown}: not UTF-8 text"))
+    })?;
     let scenario = parse(&shown, &text)?;
     Ok(Loaded {
         name: shown.clone(),

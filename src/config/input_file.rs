@@ -1,0 +1,73 @@
+//! Input files, where `-` means standard input (as in `cat -`). Standard
+//! input can be read once per run, so a second flag naming `-` is refused
+//! with the name of the first.
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::Mutex;
+
+use crate::error::{InputError, InputResult};
+
+/// The flag that took standard input in this run, if any.
+static STDIN_TAKEN_BY: Mutex<Option<String>> = Mutex::new(None);
+
+/// True when `path` names standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Claims standard input for `what` (the flag or scenario field that names
+/// `-`); refused when another input already read it.
+fn claim_stdin(what: &str) -> InputResult<()> {
+    let mut taken = STDIN_TAKEN_BY.lock().unwrap_or_else(|e| e.into_inner());
+    match taken.as_deref() {
+        Some(first) if first != what => Err(InputError::new(
+            what,
+            format!(
+                "reads standard input (-), which {first} already reads; give one of them a file"
+            ),
+        )),
+        _ => {
+            *taken = Some(what.to_string());
+            Ok(())
+        }
+    }
+}
+
+/// A reader for `path` (`-`: standard input); errors name `what`.
+pub fn open(what: &str, path: &Path) -> InputResult<Box<dyn Read>> {
+    if is_stdin(path) {
+        claim_stdin(what)?;
+        return Ok(Box::new(std::io::stdin()));
+    }
+    let file = std::fs::File::open(path)
+        .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
+    Ok(Box::new(file))
+}
+
+/// The shown name of `path` in errors and reports.
+pub fn shown(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// All of `path` (`-`: standard input), refused past `max` bytes with
+/// `too_big` saying what a normal input is; errors name `what`.
+pub fn read_bounded(what: &str, path: &Path, max: u64, too_big: &str) -> InputResult<Vec<u8>> {
+    let reader = open(what, path)?;
+    let mut bytes = Vec::new();
+    reader
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", shown(path))))?;
+    if bytes.len() as u64 > max {
+        return Err(InputError::new(
+            what,
+            format!("{} is larger than {max} bytes; {too_big}", shown(path)),
+        ));
+    }
+    Ok(bytes)
+}
