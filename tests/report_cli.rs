@@ -328,9 +328,19 @@ fn completions_and_man_know_report() {
     let man = shardplan().arg("man").assert().success();
     let man = String::from_utf8(man.get_output().stdout.clone()).unwrap();
     assert!(man.contains("report"));
-    let bash = shardplan().args(["completions", "bash"]).assert().success();
-    let bash = String::from_utf8(bash.get_output().stdout.clone()).unwrap();
-    assert!(bash.contains("report") && bash.contains("--shard-range"));
+    // The completions are the binary's own answers (fish's protocol: the
+    // words typed so far, one candidate per line).
+    let ask = |words: &[&str]| {
+        let out = shardplan()
+            .env("COMPLETE", "fish")
+            .arg("--")
+            .args(words)
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    assert!(ask(&["shardplan", "rep"]).contains("report"));
+    assert!(ask(&["shardplan", "chart", "--shard"]).contains("--shard-range"));
 }
 
 /// A scenario file in a temp folder.

@@ -68,9 +68,12 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
                 &Sourced::from_flag(what, path.display().to_string()),
             );
         }
-        let why = "with keys given as they are (FILE, - or --stdin)";
-        refuse(args.shards.is_some(), "--shards", why)?;
-        refuse(args.pad.is_some(), "--pad", why)?;
+        let why = match *what {
+            "--stdin" => "with --stdin: the keys are read as given".to_string(),
+            _ => format!("with keys {}: the keys are read as given", path.display()),
+        };
+        refuse(args.shards.is_some(), "--shards", &why)?;
+        refuse(args.pad.is_some(), "--pad", &why)?;
     }
     if store.value == Store::Sorted {
         refuse(

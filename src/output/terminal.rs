@@ -1,7 +1,7 @@
 //! How wide and whether coloured: a table on a terminal fits its width and
 //! colours warnings and failed verdicts; anywhere else (a pipe, a file) it
 //! is drawn at a readable fixed width with no escape codes. `--color
-//! auto|always|never` and `NO_COLOR` (https://no-color.org) decide colour.
+//! auto|always|never` and `NO_COLOR` (<https://no-color.org>) decide colour.
 
 use std::io::IsTerminal;
 use std::sync::OnceLock;
