@@ -516,6 +516,7 @@ fn man_pages_cover_every_command_and_every_flag() {
         "fleet",
         "measure",
         "compare",
+        "schema",
         "completions",
         "man",
     ];

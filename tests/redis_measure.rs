@@ -375,6 +375,19 @@ fn measure_command_as_a_user_types_it() {
     assert_eq!(v["incr_sent"], 2000);
     assert_eq!(v["shard_sum"], 2000);
     assert_eq!(v["nodes_reached"], 3);
+    // The document validates against its checked-in schema (as every other
+    // command's does in tests/json_schemas.rs).
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/measure.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
     for field in [
         "single_ops_per_second",
         "sharded_ops_per_second",

@@ -22,6 +22,13 @@ pub struct CompletionsArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+pub struct SchemaArgs {
+    /// The command whose `--format json` document to describe.
+    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(crate::views::schema::COMMANDS))]
+    pub command: String,
+}
+
+#[derive(Debug, Clone, Args)]
 pub struct ManArgs {
     /// The command whose page to print (default: shardplan's own page).
     #[arg(value_name = "COMMAND", add = clap_complete::engine::ArgValueCandidates::new(super::complete::command_candidates))]

@@ -109,6 +109,11 @@ pub enum Command {
   shardplan compare
   shardplan compare --scenario interview --format json")]
     Compare(CompareArgs),
+    /// Print the JSON Schema of a command's --format json output.
+    #[command(after_help = "Examples:
+  shardplan schema size > size.schema.json
+  (the same files are in the repository's schemas/ folder)")]
+    Schema(SchemaArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Print a man page (roff) to stdout, or write them all to a folder.
@@ -137,6 +142,7 @@ impl Command {
             Command::Fleet(_) => "fleet",
             Command::Measure(_) => "measure",
             Command::Compare(_) => "compare",
+            Command::Schema(_) => "schema",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use clap::CommandFactory;
 
-use crate::cli::{Cli, CompletionsArgs, ManArgs};
+use crate::cli::{Cli, CompletionsArgs, ManArgs, SchemaArgs};
 use crate::error::InputError;
 use crate::output::sink::{prepare_dir, AtomicFile};
 
@@ -74,6 +74,17 @@ pub fn man(args: ManArgs) -> anyhow::Result<()> {
     let roff = page(cmd)?;
     let mut out = std::io::stdout().lock();
     out.write_all(&roff)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// `shardplan schema COMMAND`: the JSON Schema of its `--format json`
+/// document (the file `schemas/COMMAND.schema.json` holds).
+pub fn schema(args: SchemaArgs) -> anyhow::Result<()> {
+    let text = crate::views::schema::file_text(&args.command)
+        .expect("clap accepts only the commands with a schema");
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
 }

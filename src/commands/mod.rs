@@ -37,6 +37,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Compare(a) => compare::run(a),
         Command::Completions(a) => docs::completions(a),
         Command::Man(args) => docs::man(args),
+        Command::Schema(args) => docs::schema(args),
     }
 }
 

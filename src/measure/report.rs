@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::error::InputError;
 
 /// Latency percentiles of one phase, in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Latency {
     /// Median.
     pub p50_ms: f64,
@@ -19,7 +19,7 @@ pub struct Latency {
 }
 
 /// What one cluster node (or the standalone server) received.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct NodeOps {
     /// `host:port` as CLUSTER SLOTS announces it.
     pub node: String,
@@ -37,7 +37,7 @@ pub struct NodeOps {
 }
 
 /// The read path: the cost of reading the whole count once.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct ReadPath {
     /// Reads timed for each figure.
     pub reads: u64,
@@ -59,7 +59,7 @@ pub struct ReadPath {
 
 /// Which keys the read path's MGET read; JSON and CSV carry the snake_case
 /// name (`shard_keys`, `same_slot_copy`, `none`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MgetKeys {
     /// The shard keys themselves: they share a slot, or the server is
@@ -86,7 +86,7 @@ impl MgetKeys {
 }
 
 /// The result of [`run`](super::run). JSON field names are stable.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct MeasureReport {
     /// The server's URL, any password shown as `***`.
     pub redis: String,

@@ -35,7 +35,7 @@ pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;
 
 /// A reel pinned at a given rate on top of the background.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PinnedReel {
     /// The reel's name.
     pub name: String,
@@ -80,7 +80,7 @@ pub struct FleetPlan {
 }
 
 /// What `shardplan fleet` prints.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct FleetReport {
     /// All reels: background + pinned.
     pub reels: u64,

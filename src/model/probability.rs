@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 /// A probability and its natural log.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Probability {
     /// The value; 0 when it underflows f64.
     pub p: f64,

@@ -37,7 +37,7 @@ pub struct ReadPlan {
 }
 
 /// What reading the count costs, with and without the cache.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ReadCost {
     /// Views of the count per second.
     pub views: f64,

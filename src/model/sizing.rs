@@ -28,7 +28,7 @@ pub struct SizingPlan {
 }
 
 /// The rule-of-thumb sizing and what it implies at the peak.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Sizing {
     /// Peak likes per second.
     pub peak: f64,

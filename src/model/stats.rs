@@ -15,7 +15,7 @@ pub struct Histogram {
 }
 
 /// One non-empty bin, as exported in JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Bin {
     /// The value.
     pub value: u64,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub const REDIS_MEASURED_INCR_PER_SECOND: f64 = 36_000.0;
 
 /// The stores shardplan knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Store {
     /// Amazon DynamoDB: hashed partitions with per-partition caps.
@@ -160,7 +160,7 @@ impl Store {
 }
 
 /// How a store maps a key to a place.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// Hashed to one of P partitions (see `partitions`).
@@ -172,7 +172,7 @@ pub enum Placement {
 }
 
 /// The figures one store sets. Field names are stable: they are printed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StorePreset {
     /// The store these figures are for.
     pub store: Store,
@@ -198,7 +198,7 @@ pub struct StorePreset {
 }
 
 /// A quantity of the plan that a store limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LimitedQuantity {
     /// Write units a second on the whole table (peak x write cost).
@@ -208,7 +208,7 @@ pub enum LimitedQuantity {
 }
 
 /// A documented store limit beyond the per-key cap.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StoreLimit {
     /// What it limits.
     pub quantity: LimitedQuantity,

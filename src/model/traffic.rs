@@ -3,7 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 /// The count of likes in one second around a mean rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum TrafficModel {
     /// Exactly `rate` likes every second (rate must be a whole number).

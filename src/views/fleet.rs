@@ -16,7 +16,7 @@ pub struct FleetView {
 }
 
 /// One CSV line: a policy with the fleet's figures repeated.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct CsvRow<'a> {
     scenario: &'a str,
     #[serde(flatten)]

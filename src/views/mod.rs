@@ -15,6 +15,7 @@ pub mod report;
 pub mod resize;
 pub mod risk;
 pub mod scenarios;
+pub mod schema;
 pub mod simulate;
 pub mod size;
 pub mod timeline;

@@ -100,7 +100,7 @@ impl Report for RiskView {
 }
 
 /// One row of a sweep: the risk figures plus the read cost.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SweepRow {
     #[serde(flatten)]
     pub risk: Risk,

@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::output::{row, Report, Section};
 
 /// One bundled scenario.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ScenarioRow {
     /// Its name (`--scenario NAME`).
     pub name: String,

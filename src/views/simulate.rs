@@ -15,7 +15,7 @@ use crate::model::stats::{self, Histogram};
 use crate::output::{fmt, row, Report, Section};
 
 /// The one row of `simulate` (CSV columns and JSON fields).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SimulateRow {
     pub scenario: String,
     pub rate: f64,

@@ -14,7 +14,7 @@ use crate::model::recommendation::{Binding, Recommendation};
 use crate::output::{fmt, row, Report, Section};
 
 /// The one row of `size` (CSV columns and JSON fields).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SizeRow {
     pub scenario: String,
     pub observed: Option<f64>,

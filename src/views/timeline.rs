@@ -47,8 +47,8 @@ impl TimelineView {
     }
 }
 
-#[derive(Serialize)]
-struct TimelineHead<'a> {
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct TimelineHead<'a> {
     scenario: &'a str,
     #[serde(flatten)]
     report: &'a TimelineReport,

@@ -49,7 +49,7 @@ pub struct ConflictModel {
 }
 
 /// What conflicts cost on one shard key.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Conflicts {
     /// Transactions a second on the shard, r.
     pub rate_per_shard: f64,
@@ -155,7 +155,7 @@ pub struct DriftModel {
 }
 
 /// How far the live count drifts, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Drift {
     /// Share of increment attempts that time out.
     pub timeout_rate: f64,

@@ -12,7 +12,7 @@ use verdict::{CountError, Verdict};
 
 /// One design in the comparison. `views::compare` renders `error` and
 /// `verdict` as sentences in the CSV columns and JSON fields.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CompareRow {
     /// `single`, `sharded`, `buffered`, `sharded-buffered`, `log`, and the
     /// uniqueness / approximate designs (`set`, `like-rows`, `hll`,

@@ -78,7 +78,7 @@ fn period(what: &'static str, v: f64) -> ParamResult<f64> {
 
 /// One strategy's row: the shared [`CompareRow`] plus the figures only the
 /// write-path designs have (CSV columns and JSON fields, all snake_case).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct StrategyRow {
     /// The fields every design has.
     #[serde(flatten)]
@@ -130,7 +130,7 @@ impl From<CompareRow> for StrategyRow {
 }
 
 /// The transactional figures of the per-like designs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TransactionalSummary {
     /// Write units per transactional write.
     pub write_cost: f64,

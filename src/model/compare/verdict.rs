@@ -9,7 +9,7 @@ use serde::Serialize;
 pub const RISK_OK: f64 = 0.01;
 
 /// How the hottest key sits against its cap.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Fit {
     /// The mean writes per key alone are over the cap.
@@ -39,7 +39,7 @@ impl Fit {
 }
 
 /// Why the count a design shows is not exact (the `error` of a row).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum CountError {
     /// Buffered tallies: one server's crash loses what it holds.
@@ -67,7 +67,7 @@ pub enum CountError {
 }
 
 /// One design's verdict: when to pick it, or what goes wrong.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Verdict {
     /// One key with transactions: most of them conflict.

@@ -27,7 +27,7 @@ pub fn ln_p_any_over(ln_p: f64, seconds: f64) -> f64 {
 }
 
 /// One row of risk figures: what `risk`, `sweep` and `size --risk` print.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Risk {
     /// Likes per second.
     pub rate: f64,

@@ -9,7 +9,7 @@ use crate::model::validate;
 use crate::model::zipf::Zipf;
 
 /// Where the background reels' rates come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum PopularityLaw {
     /// Zipf over the ranks.

@@ -26,7 +26,7 @@ const CHUNK: u64 = 16;
 const LN_NEGLIGIBLE: f64 = -69.0;
 
 /// The partitions under the whole fleet's writes.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PartitionLoad {
     /// Store partitions.
     pub partitions: u64,

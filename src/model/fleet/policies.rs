@@ -7,7 +7,7 @@ use super::{FleetPlan, PinnedReel};
 use crate::model::read_cost::ReadPlan;
 
 /// Which reels get shard keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Policy {
     /// Every reel one counter item.
@@ -19,7 +19,7 @@ pub enum Policy {
 }
 
 /// Items and shard reads of one policy.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PolicyCost {
     /// one_counter_per_reel, every_reel_sharded or hot_reels_only.
     pub policy: Policy,

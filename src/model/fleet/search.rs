@@ -10,7 +10,7 @@ use crate::model::traffic::TrafficModel;
 
 /// The smallest target shard count (and, for it, the largest threshold)
 /// whose bound on P(any second over the cap during `seconds`) is within the risk.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SearchResult {
     /// Accepted P(some partition over the cap during `seconds`).
     pub risk: f64,

@@ -47,7 +47,7 @@ pub const DRAW_BUDGET: u64 = 20_000_000;
 pub const MIN_TRIALS: u64 = 200;
 
 /// How the busiest-partition figures were computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
     /// Exact sums over all placements (up to [`EXACT_MAX_SHARDS`] shards).
@@ -57,7 +57,7 @@ pub enum Method {
 }
 
 /// An assumption behind a [`PartitionReport`]'s figures; the view words it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum PartitionAssumption {
     /// Each shard key hashes to a uniformly random partition, independently;
@@ -209,7 +209,7 @@ impl PartitionPlan {
 }
 
 /// What `shardplan partitions` prints.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PartitionReport {
     /// Shard keys of the counter (S).
     pub shards: u64,

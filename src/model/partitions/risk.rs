@@ -40,7 +40,7 @@ const UNION_EXACT_BELOW: f64 = 1e-6;
 const LN_NEGLIGIBLE: f64 = -60.0;
 
 /// How a partition risk was obtained.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RiskMethod {
     /// Exact: the expectation over placements in closed form (Poisson
@@ -52,7 +52,7 @@ pub enum RiskMethod {
 }
 
 /// The risk of one shard count.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct PartitionRiskAt {
     /// Shard keys.
     pub shards: u64,
@@ -256,7 +256,7 @@ impl PartitionRisk {
 }
 
 /// What [`PartitionRisk::sizing`] finds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PartitionSizing {
     /// The fewest shards (from the floor) that meet the risk.
     pub shards: Option<u64>,

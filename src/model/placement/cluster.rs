@@ -8,7 +8,7 @@ use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_NODES;
 
 /// One master's slot range, inclusive at both ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SlotRange {
     /// The master, numbered from 0 in slot order.
     pub node: u32,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// How a read of the total is served in a Redis Cluster. MGET works only
 /// within a slot; across slots Redis answers CROSSSLOT.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ClusterRead {
     /// Every key (more than one) in one slot: one MGET reads them all, but
@@ -35,7 +35,7 @@ pub enum ClusterRead {
 
 /// A placement problem found in a set of shard keys. Each variant carries
 /// the figures behind it; the views turn it into a sentence.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PlacementWarning {
     /// Redis Cluster: shard keys share a hash slot, so their writes all go

@@ -12,7 +12,7 @@ use super::template::ShardTemplate;
 use crate::error::{ParamError, ParamResult};
 
 /// Where one key lands.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct KeyPlacement {
     /// Position in the list (the shard number for a template).
     pub shard: u64,
@@ -30,7 +30,7 @@ pub struct KeyPlacement {
 }
 
 /// Where a set of shard keys lands in a Redis Cluster, and what it costs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct KeysReport {
     /// The template, when the keys came from one.
     pub template: Option<String>,

@@ -10,7 +10,7 @@ use super::template::{ShardTemplate, SHARD_PLACEHOLDER};
 use crate::error::ParamResult;
 
 /// One shard key in a sorted store, with its shard-first form.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SortedKey {
     /// The shard number.
     pub shard: u64,
@@ -21,7 +21,7 @@ pub struct SortedKey {
 }
 
 /// Whether shard keys sit together in a sorted store's key order.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SortedReport {
     /// The template checked.
     pub template: String,

@@ -37,7 +37,7 @@ use crate::model::store::Store;
 use crate::model::traffic::TrafficModel;
 
 /// An accepted risk over a hot spell.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RiskTarget {
     /// Accepted P(any second over the cap during the spell).
     pub risk: f64,
@@ -48,7 +48,7 @@ pub struct RiskTarget {
 }
 
 /// Shard keys hashed onto partitions that each cap writes.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SharedPartitions {
     /// Partitions the keys hash onto.
     pub partitions: u64,
@@ -79,7 +79,7 @@ pub struct PlanInputs {
 }
 
 /// Which constraint sets the count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Binding {
     /// ceil(peak / safe rate per key).
@@ -105,7 +105,7 @@ impl Binding {
 }
 
 /// The recommendation, or the evaluation of a deployed count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Recommendation {
     /// The recommended (or evaluated) shard count.
     pub shards: u64,

@@ -43,7 +43,7 @@ impl PartialEq for ClusterNodes {
 }
 
 /// The node figures at one shard count.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct NodeRisk {
     /// Shard keys on each node, in node order.
     pub keys_per_node: Vec<u64>,

@@ -7,7 +7,7 @@ use super::{PlanInputs, Recommendation};
 use crate::model::store::{LimitedQuantity, Store, StoreLimit};
 
 /// A finding beside the recommendation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Warning {
     /// The store moves busy items apart on its own (DynamoDB's adaptive

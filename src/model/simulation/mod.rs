@@ -192,7 +192,7 @@ impl SimPlan {
 }
 
 /// One simulated second, as streamed to `--per-second`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct SecondRow {
     /// 1-based: the first simulated second is second 1.
     pub second: u64,

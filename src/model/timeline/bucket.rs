@@ -18,7 +18,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{ParamError, ParamResult};
 
 /// How full each key's bucket is at second 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum BurstStart {
     /// cap x burst_seconds tokens: the key was quiet for a while.
@@ -81,7 +83,7 @@ impl StoreConfig {
 }
 
 /// What one key did in one second.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 pub struct KeySecond {
     /// Writes the key accepted: up to its cap, plus `burst_used` above it.
     /// `accepted + rejected` is the second's writes.

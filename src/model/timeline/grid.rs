@@ -10,7 +10,7 @@ use crate::error::{ParamError, ParamResult};
 
 /// One cell of a monitor grid: how threshold, window and TTL change the
 /// writes rejected before the raise takes effect.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MonitorGridRow {
     /// This cell's monitor threshold: likes/s, as the mean over the window.
     pub threshold: f64,

@@ -220,7 +220,7 @@ impl SettingsCaches {
 }
 
 /// When a raise happened and when each server saw it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct RaiseSchedule {
     /// The second at whose end the monitor saw the threshold crossed.
     pub decided_second: u64,

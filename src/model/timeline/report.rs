@@ -7,7 +7,7 @@ use super::monitor::RaiseSchedule;
 use crate::model::traffic::TrafficModel;
 
 /// One second of a time-line (the per-second CSV row).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TimelineRow {
     /// 1-based.
     pub second: u64,
@@ -29,7 +29,7 @@ pub struct TimelineRow {
 }
 
 /// A whole time-line run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TimelineReport {
     /// Seconds simulated (the plan's run length).
     pub seconds: u64,

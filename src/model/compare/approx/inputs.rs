@@ -15,7 +15,7 @@ pub const SECONDS_PER_DAY: f64 = 86_400.0;
 /// fields, and [`approx_rows`](super::approx_rows) validates before use.
 /// Errors name the parameters in brackets below (the names `compare`
 /// records its inputs under, so the shell can name their flags).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ApproxInputs {
     /// Likes/s on the hot post at the peak (`rate`).
     pub rate: f64,

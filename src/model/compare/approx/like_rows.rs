@@ -26,7 +26,7 @@ pub fn like_row_bytes(user_id_bytes: u64) -> u64 {
 }
 
 /// The like-row table's daily growth.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LikeRows {
     /// Stored bytes of one like row.
     pub row_bytes: u64,

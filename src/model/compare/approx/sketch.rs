@@ -39,7 +39,7 @@ pub fn redis_hll_dense_bytes() -> u64 {
 /// `1 - delta`: width w = ceil(e / epsilon), depth d = ceil(ln(1 / delta))
 /// (Cormode & Muthukrishnan 2005, "An improved data stream summary: the
 /// count-min sketch and its applications", Theorem 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CountMinSize {
     /// Counters per row, w.
     pub width: u64,
@@ -80,7 +80,7 @@ impl CountMinSize {
 }
 
 /// What Count-Min costs as the hot-reel detector.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct HotDetection {
     /// Sketch width, w.
     pub width: u64,

@@ -27,7 +27,7 @@ pub struct GrowPlan {
 }
 
 /// What the worst reader saw during a grow.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GrowReport {
     /// The plan's shards before the grow.
     pub from: u64,
@@ -64,7 +64,7 @@ pub struct GrowReport {
 
 /// One second of a simulated grow (a shrink's reads are
 /// [`ShrinkRow`](super::ShrinkRow)s).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GrowRow {
     /// The second of the stale window, 1-based: 1 to 2 x TTL.
     pub second: u64,

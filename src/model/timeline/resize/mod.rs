@@ -45,7 +45,9 @@ use crate::error::{ParamError, ParamResult};
 use crate::model::validate;
 
 /// The order of the two settings changes in a grow (and in a monitor raise).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ResizeOrder {
     /// Raise read_shards, wait a TTL, then raise write_shards (safe).
@@ -66,7 +68,9 @@ impl ResizeOrder {
 }
 
 /// How one old shard is folded into its target in a shrink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum FoldMode {
     /// Two separate writes: add to the target, subtract from the old shard.
@@ -87,7 +91,9 @@ impl FoldMode {
 }
 
 /// How a reader reads the shards during a shrink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ReadMode {
     /// A plain multi-item read (BatchGetItem-like).
@@ -108,7 +114,9 @@ impl ReadMode {
 }
 
 /// Which half of a fold lands first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum StepOrder {
     /// Add the old shard's value v to its target, then subtract v from the

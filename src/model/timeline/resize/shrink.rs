@@ -28,7 +28,7 @@ pub struct ShrinkPlan {
 }
 
 /// What a reader saw during a shrink.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ShrinkReport {
     /// The plan's shards before the shrink.
     pub from: u64,
@@ -66,7 +66,7 @@ pub struct ShrinkReport {
 }
 
 /// One read during a shrink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct ShrinkRow {
     /// The read's number, 1-based: read 1 comes before any fold; folding
     /// old shard k gives reads 2 x (k - to) + 2 (mid-fold) and the one after

@@ -1,0 +1,376 @@
+//! The JSON Schema of each command's `--format json` document, generated
+//! from the same row types the document is serialised from (schemars), with
+//! the few places where a view puts words in a typed field's stead or adds
+//! a field written the same way here, beside the view's `json()`.
+//!
+//! The schemas are checked in as `schemas/<command>.schema.json`; the test
+//! below fails when a row type changes and the file was not regenerated
+//! (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema`), and
+//! `tests/json_schemas.rs` validates real output against the files. A field
+//! is added, never renamed or removed, without raising
+//! [`JSON_SCHEMA_VERSION`].
+
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::JsonSchema;
+use serde_json::{json, Map, Value};
+
+use super::inputs::JSON_SCHEMA_VERSION;
+
+/// The commands that print JSON, in the order `--help` lists them.
+pub const COMMANDS: &[&str] = &[
+    "size",
+    "simulate",
+    "risk",
+    "sweep",
+    "scenarios",
+    "resize",
+    "keys",
+    "partitions",
+    "stores",
+    "fleet",
+    "measure",
+    "compare",
+];
+
+/// A document schema under construction: the payload's object schema and
+/// the generator holding the definitions it refers to.
+struct Doc {
+    generator: SchemaGenerator,
+}
+
+impl Doc {
+    fn new() -> Self {
+        let settings = SchemaSettings::draft2020_12().for_serialize();
+        Doc {
+            generator: settings.into_generator(),
+        }
+    }
+
+    /// The object schema of `T` itself (its nested types by reference).
+    fn object<T: JsonSchema>(&mut self) -> Map<String, Value> {
+        let schema = T::json_schema(&mut self.generator);
+        match schema.to_value() {
+            Value::Object(m) => m,
+            other => panic!("{} is not an object schema: {other}", T::schema_name()),
+        }
+    }
+
+    /// A reference to `T` (or its inline schema for primitives).
+    fn sub<T: JsonSchema>(&mut self) -> Value {
+        self.generator.subschema_for::<T>().to_value()
+    }
+
+    /// The definitions every reference so far needs.
+    fn definitions(&mut self) -> Map<String, Value> {
+        self.generator.take_definitions(true)
+    }
+}
+
+/// Adds (or replaces) `field`, required unless `optional`.
+fn set(obj: &mut Map<String, Value>, field: &str, schema: Value, optional: bool) {
+    let props = obj
+        .entry("properties")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .expect("properties is an object");
+    props.insert(field.to_string(), schema);
+    let required = obj
+        .entry("required")
+        .or_insert_with(|| json!([]))
+        .as_array_mut()
+        .expect("required is a list");
+    required.retain(|r| r != field);
+    if !optional {
+        required.push(field.into());
+    }
+}
+
+/// Removes `field`.
+fn remove(obj: &mut Map<String, Value>, field: &str) {
+    if let Some(Value::Object(p)) = obj.get_mut("properties") {
+        p.remove(field);
+    }
+    if let Some(Value::Array(r)) = obj.get_mut("required") {
+        r.retain(|x| x != field);
+    }
+}
+
+fn string() -> Value {
+    json!({ "type": "string" })
+}
+
+fn strings() -> Value {
+    json!({ "type": "array", "items": { "type": "string" } })
+}
+
+fn list(items: Value) -> Value {
+    json!({ "type": "array", "items": items })
+}
+
+/// `inputs`: each resolved input's value and where it came from.
+fn inputs() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "value": {},
+                "source": { "type": "string" }
+            },
+            "required": ["value", "source"],
+            "additionalProperties": false
+        }
+    })
+}
+
+/// The command's payload: the fields its view serialises.
+fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
+    use crate::model::recommendation::Recommendation;
+    let recommendation = |d: &mut Doc| d.sub::<Recommendation>();
+    let rows = |items: Value| {
+        let mut m = Map::new();
+        m.insert("type".into(), "object".into());
+        set(&mut m, "rows", list(items), false);
+        m
+    };
+    Some(match command {
+        "size" => vec![d.object::<super::size::SizeRow>()],
+        "simulate" => {
+            let mut flat = d.object::<super::simulate::SimulateRow>();
+            let bins = d.sub::<Vec<crate::model::stats::Bin>>();
+            set(&mut flat, "busiest_histogram", bins, false);
+            let rec = recommendation(d);
+            set(&mut flat, "recommendation", rec.clone(), true);
+            let mut timeline = d.object::<super::timeline::TimelineHead<'static>>();
+            let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
+            set(&mut timeline, "monitor_grid", grid, true);
+            set(&mut timeline, "recommendation", rec, true);
+            vec![flat, timeline]
+        }
+        "risk" => {
+            let mut risk = d.object::<crate::model::exact::Risk>();
+            let rec = recommendation(d);
+            set(&mut risk, "recommendation", rec, true);
+            vec![risk]
+        }
+        "sweep" => vec![rows(d.sub::<super::risk::SweepRow>())],
+        "scenarios" => vec![rows(d.sub::<super::scenarios::ScenarioRow>())],
+        "stores" => vec![rows(d.sub::<crate::model::store::StorePreset>())],
+        "resize" => {
+            use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
+            let mut grow = d.object::<GrowReport>();
+            let simulated = d.sub::<GrowReport>();
+            set(&mut grow, "simulated", simulated, false);
+            let mut shrink = d.object::<ShrinkReport>();
+            let reads = d.sub::<Vec<ShrinkRow>>();
+            set(&mut shrink, "reads_seen", reads, false);
+            vec![grow, shrink]
+        }
+        "keys" => {
+            use crate::model::placement::{KeysReport, SortedReport};
+            let mut cluster = d.object::<KeysReport>();
+            remove(&mut cluster, "read");
+            set(&mut cluster, "read_note", string(), false);
+            set(&mut cluster, "warnings", strings(), false);
+            let mut sorted = d.object::<SortedReport>();
+            set(&mut sorted, "note", string(), false);
+            vec![cluster, sorted]
+        }
+        "partitions" => {
+            let mut p = d.object::<crate::model::partitions::PartitionReport>();
+            remove(&mut p, "assumptions");
+            set(&mut p, "notes", strings(), false);
+            vec![p]
+        }
+        "fleet" => {
+            let mut f = d.object::<crate::model::fleet::FleetReport>();
+            set(&mut f, "scenario", string(), false);
+            vec![f]
+        }
+        "measure" => vec![d.object::<crate::measure::MeasureReport>()],
+        "compare" => {
+            use crate::model::compare::strategies::StrategyRow;
+            let mut row = d.object::<StrategyRow>();
+            // The count error and the verdict in words (views::compare::words).
+            set(
+                &mut row,
+                "error",
+                json!({ "type": ["string", "null"] }),
+                false,
+            );
+            set(&mut row, "verdict", string(), false);
+            let mut doc = rows(Value::Object(row));
+            let rec = recommendation(d);
+            set(&mut doc, "recommendation", rec, false);
+            vec![doc]
+        }
+        _ => return None,
+    })
+}
+
+/// The `$ref` targets (`#/$defs/NAME`) in `v`.
+fn refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref") {
+                if let Some(name) = r.strip_prefix("#/$defs/") {
+                    out.push(name.to_string());
+                }
+            }
+            m.values().for_each(|x| refs(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+        _ => {}
+    }
+}
+
+/// The definitions the document refers to, directly or through another:
+/// a typed field the view replaced by words leaves its type unreferenced.
+fn used_definitions(doc: &Value, mut all: Map<String, Value>) -> Map<String, Value> {
+    let mut wanted = Vec::new();
+    refs(doc, &mut wanted);
+    let mut used = Map::new();
+    while let Some(name) = wanted.pop() {
+        if used.contains_key(&name) {
+            continue;
+        }
+        if let Some(def) = all.remove(&name) {
+            refs(&def, &mut wanted);
+            used.insert(name, def);
+        }
+    }
+    // By name, so the file reads the same whatever the traversal order.
+    let mut names: Vec<String> = used.keys().cloned().collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let def = used.remove(&n).expect("listed above");
+            (n, def)
+        })
+        .collect()
+}
+
+/// Every object schema that lists its properties admits no others, so a
+/// field added to the output without its schema fails validation.
+fn close_objects(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.contains_key("properties") && !m.contains_key("additionalProperties") {
+                m.insert("additionalProperties".into(), false.into());
+            }
+            for x in m.values_mut() {
+                close_objects(x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(close_objects),
+        _ => {}
+    }
+}
+
+/// The whole `--format json` document of `command`: the header
+/// (`schema_version`, `version`, `command`), the payload and `inputs`.
+pub fn document(command: &str) -> Option<Value> {
+    let mut d = Doc::new();
+    let shapes = payload(command, &mut d)?;
+    let shapes: Vec<Value> = shapes
+        .into_iter()
+        .map(|mut obj| {
+            // Header fields first, as the document prints them.
+            let mut props = Map::new();
+            props.insert(
+                "schema_version".into(),
+                json!({ "const": JSON_SCHEMA_VERSION }),
+            );
+            props.insert("version".into(), string());
+            props.insert("command".into(), json!({ "const": command }));
+            if let Some(Value::Object(p)) = obj.remove("properties") {
+                props.extend(p);
+            }
+            props.insert("inputs".into(), inputs());
+            obj.insert("properties".into(), Value::Object(props));
+            let mut required = vec![json!("schema_version"), json!("version"), json!("command")];
+            if let Some(Value::Array(r)) = obj.remove("required") {
+                // A flattened struct may repeat a name (the JSON keeps one).
+                for name in r {
+                    if !required.contains(&name) {
+                        required.push(name);
+                    }
+                }
+            }
+            obj.insert("required".into(), Value::Array(required));
+            obj.insert("type".into(), "object".into());
+            obj.remove("$schema");
+            obj.remove("title");
+            obj.remove("description");
+            Value::Object(obj)
+        })
+        .collect();
+    let mut doc = Map::new();
+    doc.insert(
+        "$schema".into(),
+        "https://json-schema.org/draft/2020-12/schema".into(),
+    );
+    doc.insert(
+        "title".into(),
+        format!("shardplan {command} --format json").into(),
+    );
+    if shapes.len() == 1 {
+        if let Some(Value::Object(only)) = shapes.into_iter().next() {
+            doc.extend(only);
+        }
+    } else {
+        doc.insert("oneOf".into(), Value::Array(shapes));
+    }
+    let defs = used_definitions(&Value::Object(doc.clone()), d.definitions());
+    if !defs.is_empty() {
+        doc.insert("$defs".into(), Value::Object(defs));
+    }
+    let mut doc = Value::Object(doc);
+    close_objects(&mut doc);
+    Some(doc)
+}
+
+/// The checked-in file's text for `command`.
+pub fn file_text(command: &str) -> Option<String> {
+    let doc = document(command)?;
+    Some(serde_json::to_string_pretty(&doc).expect("a schema serialises") + "\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fails when a row type changed and `schemas/` was not regenerated
+    /// (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema` writes them).
+    #[test]
+    fn checked_in_schemas_match_the_row_types() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+        let update = std::env::var_os("SHARDPLAN_UPDATE_SCHEMAS").is_some();
+        for command in COMMANDS {
+            let text = file_text(command).unwrap();
+            let path = dir.join(format!("{command}.schema.json"));
+            if update {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &text).unwrap();
+                continue;
+            }
+            let on_disk = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                on_disk == text,
+                "schemas/{command}.schema.json is stale: a field of its rows changed. \
+                 Rerun with SHARDPLAN_UPDATE_SCHEMAS=1, and raise JSON_SCHEMA_VERSION if a \
+                 field was renamed or removed"
+            );
+        }
+    }
+
+    #[test]
+    fn every_command_has_a_schema_and_others_none() {
+        for command in COMMANDS {
+            assert!(document(command).is_some(), "{command}");
+        }
+        assert!(document("chart").is_none());
+    }
+}
