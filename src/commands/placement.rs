@@ -49,13 +49,9 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     inputs.record("store", &store.clone().map(Store::name));
     // `keys FILE`, `keys -` and `--stdin` (the same as `-`) give the keys
     // as they are; a template expands them.
+    // clap lets only one of FILE, --stdin and --template through.
     let given: Option<(&str, std::path::PathBuf)> = match (&args.file, args.stdin) {
-        (Some(_), true) => return Err(InputError::new(
-            "--stdin",
-            "reads the keys that FILE names already; give FILE (- for standard input) or --stdin",
-        )
-        .into()),
-        (Some(f), false) => Some(("FILE", f.clone())),
+        (Some(f), _) => Some(("FILE", f.clone())),
         (None, true) => Some(("--stdin", "-".into())),
         (None, false) => None,
     };

@@ -20,14 +20,16 @@ pub fn is_stdin(path: &Path) -> bool {
 /// `-`); refused when another input already read it.
 fn claim_stdin(what: &str) -> InputResult<()> {
     let mut taken = STDIN_TAKEN_BY.lock().unwrap_or_else(|e| e.into_inner());
+    // Even the same flag cannot read it twice: the second read would see
+    // an empty stream and pass for an empty input.
     match taken.as_deref() {
-        Some(first) if first != what => Err(InputError::new(
+        Some(first) => Err(InputError::new(
             what,
             format!(
                 "reads standard input (-), which {first} already reads; give one of them a file"
             ),
         )),
-        _ => {
+        None => {
             *taken = Some(what.to_string());
             Ok(())
         }
