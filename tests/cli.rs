@@ -464,6 +464,20 @@ fn completions_and_man_page_generate() {
         .stdout(predicate::str::contains("shardplan\\-simulate(1)"));
     bad_input(&["completions", "tcsh"], "possible values");
     bad_input(&["man", "nope"], "COMMAND");
+    // The after-help becomes real sections; names are case-insensitive.
+    let top = shardplan().arg("man").assert().success();
+    let top = String::from_utf8(top.get_output().stdout.clone()).unwrap();
+    for section in [".SH EXAMPLES", ".SH EXIT STATUS", ".SH ENVIRONMENT"] {
+        assert!(top.contains(section), "{section}");
+    }
+    let page = shardplan().args(["man", "SIZE"]).assert().success();
+    let page = String::from_utf8(page.get_output().stdout.clone()).unwrap();
+    assert!(page.contains(".TH shardplan-size 1") && page.contains(".SH EXAMPLES"));
+    shardplan().args(["schema", "Size"]).assert().success();
+    shardplan()
+        .args(["risk", "--duration", "1H30M"])
+        .assert()
+        .success();
     bad_input(&["man", "size", "-o", "x"], "--output");
 }
 

@@ -322,6 +322,14 @@ fn the_default_table_is_compact_and_wide_adds_every_column() {
     }
     assert!(!wide.contains("Verdicts"), "{wide}");
 
+    // Every design says how many keys its writes spread over.
+    let rows = rows_of(&["compare"]);
+    for r in rows.as_array().unwrap() {
+        assert!(r["keys"].as_u64().is_some(), "{r}");
+    }
+    assert_eq!(strategy(&rows, "set-sharded")["keys"], 20);
+    assert_eq!(strategy(&rows, "hll")["keys"], 1);
+
     // The machine formats carry every field whatever the table shows, so
     // --wide there would change nothing: refused.
     bad_input(&["compare", "--wide", "--format", "csv"], "--wide");

@@ -110,3 +110,16 @@ fn keys_reads_a_file_or_standard_input_alike() {
     common::bad_input(&["keys", "/nonexistent/keys.txt"], "FILE");
     common::bad_input(&["keys", "-", "--shards", "3"], "--shards");
 }
+
+#[test]
+fn blank_lines_are_not_keys() {
+    let piped = stdout_with_stdin(&["keys", "-", "--format", "csv"], "a:{1}\n\nb:{1}\n\n");
+    assert_eq!(piped, "key,slot\na:{1},9842\nb:{1},9842\n");
+}
+
+#[test]
+fn a_chart_goes_to_standard_output_and_a_report_folder_cannot() {
+    let svg = stdout_with_stdin(&["chart", "--kind", "risk", "-o", "-"], "");
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+    common::bad_input(&["report", "-o", "-"], "--out");
+}

@@ -24,7 +24,7 @@ pub struct CompletionsArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SchemaArgs {
     /// The command whose `--format json` document to describe.
-    #[arg(value_name = "COMMAND", value_parser = clap::builder::PossibleValuesParser::new(crate::views::schema::COMMANDS))]
+    #[arg(value_name = "COMMAND", ignore_case = true, value_parser = clap::builder::PossibleValuesParser::new(crate::views::schema::COMMANDS))]
     pub command: String,
 }
 
@@ -217,7 +217,8 @@ pub struct ResizeArgs {
 #[derive(Debug, Clone, Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["file", "stdin", "template"])))]
 pub struct KeysArgs {
-    /// Shard keys to check, one per line (bytes as given); - reads standard input.
+    /// Shard keys to check, one per line (bytes as given, blank lines
+    /// skipped); - reads standard input.
     #[arg(value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
     /// Read keys from standard input, as `keys -` does.

@@ -60,7 +60,7 @@ pub struct FleetArgs {
     /// Seconds each server caches a sum; 0 = no cache (default 2).
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub cache_seconds: Option<f64>,
-    /// How long the peak lasts, e.g. 1h (default 1h): the risk covers every second of it.
+    /// How long the peak lasts, e.g. 1h (default 4h): the risk covers every second of it.
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Accepted P(some partition over the cap during --duration) (default 0.01).

@@ -24,7 +24,22 @@ use crate::error::InputError;
     about = "Capacity planner and load simulator for sharded counters",
     long_about = "How many shards does a hot counter need, how likely is the busiest shard to go \
                   over the store's per-key cap, and what do reads cost? Exact where the math \
-                  allows, Monte Carlo (reproducible from --seed) where it does not."
+                  allows, Monte Carlo (reproducible from --seed) where it does not.",
+    after_help = "Examples:
+  shardplan size --peak 14000 --safe 700    # how many shards (20)
+  shardplan simulate --seconds 2000         # the busiest shard per second
+  shardplan risk --rate 14000 --shards 20   # the exact over-cap chance
+  shardplan report -o report                # a design doc with charts
+
+Exit status:
+  0  done
+  1  a failed --check, or a run that could not finish (a Redis server down)
+  2  bad input: one line on stderr naming the flag or scenario field
+
+Environment:
+  NO_COLOR       no colour (as --color never)
+  COLUMNS        the table width when stdout is not a terminal
+  REDISCLI_AUTH  measure's Redis password"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -44,17 +59,24 @@ pub struct Cli {
 pub enum Command {
     /// How many shards: one recommendation over every constraint (rule of thumb, risk, partitions, nodes, reads).
     #[command(after_help = "Examples:
-  shardplan size --peak 14000 --safe 700                    # 20: the rule of thumb
-  shardplan size --peak 14000 --risk 0.01 --duration 4h     # 17: the per-key risk
-  shardplan size --peak 14000 --risk 0.01 --partitions 1000 --traffic poisson  # 33
-  shardplan size --peak 14000 --partitions 1000 --shards 20 --check  # exit 1: 20 fail
+  # 20 shards: the rule of thumb
+  shardplan size --peak 14000 --safe 700
+  # 17: the per-key risk over a 4 h spell
+  shardplan size --peak 14000 --risk 0.01 --duration 4h
+  # 33: shards hashed onto 1,000 partitions
+  shardplan size --peak 14000 --risk 0.01 --partitions 1000 \\
+      --traffic poisson
+  # exit 1: 20 shards fail that constraint
+  shardplan size --peak 14000 --partitions 1000 --shards 20 --check
   shardplan size --scenario interview --format json")]
     Size(SizeArgs),
     /// Monte Carlo of the busiest shard, second by second.
     #[command(after_help = "Examples:
-  shardplan simulate                                    # the bundled viral-reel scenario
+  # the bundled viral-reel scenario
+  shardplan simulate
   shardplan simulate --seconds 2000 --rate 18000 --shards 20
-  shardplan simulate --scenario viral-evening-monitor   # a time line with the hot-key monitor
+  # a time line with the hot-key monitor
+  shardplan simulate --scenario viral-evening-monitor
   shardplan simulate --per-second rows.csv -o summary.csv")]
     Simulate(SimulateArgs),
     /// Exact over-cap risk per second and over a long run.
@@ -67,6 +89,10 @@ pub enum Command {
   shardplan sweep --shards 10..40 --rate 9000,14000,18000 -o sweep.csv")]
     Sweep(SweepArgs),
     /// List the bundled scenarios.
+    #[command(after_help = "Examples:
+  shardplan scenarios
+  shardplan scenarios --format csv
+  shardplan simulate --scenario viral-evening")]
     Scenarios(ScenariosArgs),
     /// Draw one SVG chart to a file.
     #[command(after_help = "Examples:
@@ -75,7 +101,7 @@ pub enum Command {
     Chart(ChartArgs),
     /// Write a Markdown design-doc report with SVG charts to a folder.
     #[command(after_help = "Examples:
-  shardplan report --scenario viral-reel --out report")]
+  shardplan report --scenario viral-reel -o report")]
     Report(ReportArgs),
     /// What readers see while the shard count grows or shrinks.
     #[command(after_help = "Examples:
@@ -84,43 +110,62 @@ pub enum Command {
     Resize(ResizeArgs),
     /// Where shard keys land: Redis Cluster slots and nodes, or sorted-store order.
     #[command(after_help = "Examples:
-  shardplan keys --template 'reel:8841:likes:<shard>' --shards 20 --nodes 3 --check
-  shardplan keys --store sorted --template 'likes:reel:8841:<shard>' --shards 20")]
+  shardplan keys --template 'reel:8841:likes:<shard>' --shards 20 \\
+      --nodes 3 --check
+  shardplan keys --store sorted --template 'likes:<shard>' --shards 20
+  printf 'a:{1}\\nb:{1}\\n' | shardplan keys -")]
     Keys(KeysArgs),
     /// Hashed store with P partitions: do shards share one?
     #[command(after_help = "Examples:
-  shardplan partitions --shards 20 --partitions 1000 --rate 14000 --cap 1000")]
+  shardplan partitions --shards 20 --partitions 1000 --rate 14000")]
     Partitions(PartitionsArgs),
     /// List the store presets and their sources.
+    #[command(after_help = "Examples:
+  shardplan stores
+  # size with a preset's cap and read cost
+  shardplan size --peak 14000 --store dynamodb")]
     Stores(StoresArgs),
     /// The whole table: hot reels, items and reads per policy, partition load.
     #[command(after_help = "Examples:
   shardplan fleet --scenario interview
-  shardplan fleet --reels 1000000 --hot-reel post=200000 --partitions 1000")]
+  shardplan fleet --reels 1000000 --hot-reel post=200000 --partitions 1000
+  shardplan fleet --rates-csv rates.csv   # a reel_id,rate header")]
     Fleet(FleetArgs),
     /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
     #[command(after_help = "Examples:
-  REDISCLI_AUTH=secret shardplan measure --redis redis://127.0.0.1:7000 --cluster \\
-      --shards 16 --clients 50 --duration 5s -o measure.json
+  REDISCLI_AUTH=secret shardplan measure --cluster \\
+      --redis redis://127.0.0.1:7000 --shards 16 --clients 50 \\
+      --duration 5s -o measure.json
   shardplan size --peak 14000 --cap-from-measure measure.json")]
     Measure(MeasureArgs),
     /// One row per design: single key, shards, buffers, sharded buffers, a log.
     #[command(after_help = "Examples:
   shardplan compare
+  shardplan compare --wide      # every column
   shardplan compare --scenario interview --format json")]
     Compare(CompareArgs),
     /// Print the JSON Schema of a command's --format json output.
     #[command(after_help = "Examples:
-  shardplan schema size > size.schema.json
-  (the same files are in the repository's schemas/ folder)")]
+  shardplan schema size > size.schema.json")]
     Schema(SchemaArgs),
     /// Print a shell completion script to stdout.
+    #[command(
+        after_help = "The script asks shardplan (on your PATH) for the candidates at each Tab.
+
+Install:
+  shardplan completions bash \\
+      > ~/.local/share/bash-completion/completions/shardplan
+  # zsh: with fpath+=~/.zfunc before compinit
+  shardplan completions zsh > ~/.zfunc/_shardplan
+  shardplan completions fish > ~/.config/fish/completions/shardplan.fish"
+    )]
     Completions(CompletionsArgs),
     /// Print a man page (roff) to stdout, or write them all to a folder.
     #[command(after_help = "Examples:
-  shardplan man | man -l -                  # read shardplan(1)
-  shardplan man simulate | man -l -         # one command's page, every flag
-  shardplan man -o ~/.local/share/man/man1  # install them all; then man shardplan-size")]
+  shardplan man | man -l -            # read shardplan(1)
+  shardplan man simulate | man -l -   # one command, every flag
+  # install them all, then: man shardplan-size
+  shardplan man -o ~/.local/share/man/man1")]
     Man(ManArgs),
 }
 

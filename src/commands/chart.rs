@@ -8,15 +8,16 @@ use crate::config::{refuse, Kind, Resolver, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::MAX_TIMELINE_POINTS;
 use crate::model::timeline;
-use crate::output::sink::AtomicFile;
+use crate::output::sink::Destination;
 use crate::views::charts::{busiest_svg, risk_svg, shard_counts_around, timeline_svg, Downsampler};
 
 pub fn run(args: ChartArgs) -> anyhow::Result<()> {
-    if args.output.extension().and_then(|e| e.to_str()) != Some("svg") {
+    let svg_file = args.output.extension().and_then(|e| e.to_str()) == Some("svg");
+    if !svg_file && !crate::output::sink::is_stdout(&args.output) {
         return Err(InputError::new(
             "--output",
             format!(
-                "charts are SVG; give a file ending in .svg (got {})",
+                "charts are SVG; give a file ending in .svg, or - for standard output (got {})",
                 args.output.display()
             ),
         )
@@ -58,7 +59,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             }
             let sim = r.flat_simulation(&args.sim, false)?;
             let threads = crate::config::load::threads(args.sim.threads)?;
-            let file = AtomicFile::create("--output", &args.output)?;
+            let file = Destination::create("--output", &args.output)?;
             let tally = super::simulate::execute(&sim.plan, threads, false, None)?;
             let svg = busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?.1;
             (r, (file, svg))
@@ -104,7 +105,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 }
             };
             let accepted = plan.recommendation.risk;
-            let file = AtomicFile::create("--output", &args.output)?;
+            let file = Destination::create("--output", &args.output)?;
             let rows =
                 super::risk::sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), reads)?;
             let curve = plan
@@ -117,7 +118,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         ChartKind::Timeline => {
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
             let plan = r.timeline(&args.sim, &args.timeline)?;
-            let file = AtomicFile::create("--output", &args.output)?;
+            let file = Destination::create("--output", &args.output)?;
             let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);
             timeline::run_with_rows(&plan, |row| {
                 points.push(row);
@@ -130,7 +131,6 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
     if args.explain {
         super::explain_on_stderr(&r.inputs)?;
     }
-    let (mut file, svg) = svg;
-    file.write_all(svg.as_bytes())?;
-    file.commit()
+    let (file, svg) = svg;
+    file.finish(svg.as_bytes())
 }

@@ -28,7 +28,10 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let approx_rows = approx_rows(&approx)?;
     comparison
         .rows
-        .extend(approx_rows.into_iter().map(StrategyRow::from));
+        .extend(approx_rows.into_iter().map(|(row, keys)| StrategyRow {
+            keys: Some(keys),
+            ..StrategyRow::from(row)
+        }));
     // One meaning for every row: the store reads one sum of the count (an
     // uncached view) costs; the cached reads/s are that times the sums/s.
     let sums = inputs.reads.cost(inputs.shards).sums_cached_per_second;

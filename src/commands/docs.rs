@@ -26,14 +26,94 @@ fn documented() -> clap::Command {
     cmd
 }
 
-/// One page's roff.
+/// Escapes text for roff: backslashes and hyphens, and a leading dot or
+/// quote that would read as a request.
+fn roff_escape(line: &str) -> String {
+    let text = line.replace('\\', "\\e").replace('-', "\\-");
+    if text.starts_with('.') || text.starts_with('\'') {
+        format!("\\&{text}")
+    } else {
+        text
+    }
+}
+
+/// The command's after-help as man sections: each paragraph whose first
+/// line is a heading (`Examples:`, `Exit status:`, `Environment:`,
+/// `Install:`) becomes that section, its lines kept as typed (examples
+/// must not be refilled); other paragraphs go under NOTES.
+fn after_help_sections(cmd: &clap::Command) -> String {
+    let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for para in text.split("\n\n") {
+        let mut lines = para.lines();
+        let first = lines.next().unwrap_or("").trim();
+        match first.strip_suffix(':') {
+            Some(heading) => {
+                out.push_str(&format!(".SH {}\n.nf\n", heading.to_uppercase()));
+                for line in lines {
+                    out.push_str(&roff_escape(line));
+                    out.push('\n');
+                }
+                out.push_str(".fi\n");
+            }
+            None => {
+                out.push_str(".SH NOTES\n");
+                out.push_str(&roff_escape(&para.replace('\n', " ")));
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// One page's roff: clap_mangen's sections, with the after-help as real
+/// EXAMPLES (and EXIT STATUS, ENVIRONMENT) sections before VERSION.
 fn page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
-    let mut roff = Vec::new();
-    clap_mangen::Man::new(cmd)
+    let man = clap_mangen::Man::new(cmd.clone())
         .source(format!("shardplan {}", env!("CARGO_PKG_VERSION")))
-        .manual("shardplan manual")
-        .render(&mut roff)?;
+        .manual("shardplan manual");
+    type Render = fn(&clap_mangen::Man, &mut dyn Write) -> std::io::Result<()>;
+    let mut renders: Vec<Render> = vec![
+        clap_mangen::Man::render_title,
+        clap_mangen::Man::render_name_section,
+        clap_mangen::Man::render_synopsis_section,
+        clap_mangen::Man::render_description_section,
+    ];
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        renders.push(clap_mangen::Man::render_options_section);
+    }
+    if cmd.get_subcommands().any(|c| !c.is_hide_set()) {
+        renders.push(clap_mangen::Man::render_subcommands_section);
+    }
+    let mut roff = Vec::new();
+    for (i, render) in renders.iter().enumerate() {
+        let mut part = Vec::new();
+        render(&man, &mut part)?;
+        // Each part opens with roff's apostrophe preamble: keep the first.
+        let text = String::from_utf8_lossy(&part).into_owned();
+        let text = if i == 0 { text } else { strip_preamble(&text) };
+        roff.extend_from_slice(text.as_bytes());
+    }
+    roff.extend_from_slice(after_help_sections(&cmd).as_bytes());
+    if cmd.get_version().is_some() {
+        let mut part = Vec::new();
+        man.render_version_section(&mut part)?;
+        roff.extend_from_slice(strip_preamble(&String::from_utf8_lossy(&part)).as_bytes());
+    }
     Ok(roff)
+}
+
+/// A rendered part without roff's two-line apostrophe preamble.
+fn strip_preamble(text: &str) -> String {
+    let mut lines = text.splitn(3, '\n');
+    match (lines.next(), lines.next(), lines.next()) {
+        (Some(a), Some(b), Some(rest)) if a.starts_with(".ie") && b.starts_with(".el") => {
+            rest.to_string()
+        }
+        _ => text.to_string(),
+    }
 }
 
 /// `shardplan man [COMMAND]` prints one page; `man -o DIR` writes them all.
@@ -58,7 +138,7 @@ pub fn man(args: ManArgs) -> anyhow::Result<()> {
         None => top,
         Some(name) => top
             .get_subcommands()
-            .find(|c| c.get_name() == name.as_str())
+            .find(|c| c.get_name().eq_ignore_ascii_case(name))
             .cloned()
             .ok_or_else(|| {
                 let names: Vec<&str> = top.get_subcommands().map(|c| c.get_name()).collect();
@@ -81,7 +161,7 @@ pub fn man(args: ManArgs) -> anyhow::Result<()> {
 /// `shardplan schema COMMAND`: the JSON Schema of its `--format json`
 /// document (the file `schemas/COMMAND.schema.json` holds).
 pub fn schema(args: SchemaArgs) -> anyhow::Result<()> {
-    let text = crate::views::schema::file_text(&args.command)
+    let text = crate::views::schema::file_text(&args.command.to_ascii_lowercase())
         .expect("clap accepts only the commands with a schema");
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

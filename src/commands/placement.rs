@@ -12,7 +12,8 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView, StoresView};
 
-/// The keys in `path` (`-`: standard input), one per line; errors name `what`.
+/// The keys in `path` (`-`: standard input), one per line, blank lines
+/// skipped (a stray empty line is not an empty key); errors name `what`.
 fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
     let max = crate::model::defaults::MAX_STDIN_BYTES;
     let bytes = read_bounded(what, path, max, "give a million keys or fewer at a time")?;
@@ -23,11 +24,9 @@ fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>>
         if line.last() == Some(&b'\r') {
             line.pop();
         }
-        keys.push(line);
-    }
-    // A trailing newline does not make an empty last key.
-    if keys.last().is_some_and(|k| k.is_empty()) {
-        keys.pop();
+        if !line.is_empty() {
+            keys.push(line);
+        }
     }
     Ok(keys)
 }

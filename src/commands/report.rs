@@ -5,6 +5,7 @@
 
 use crate::cli::{ReportArgs, SimInputs, SizingArgs};
 use crate::config::Resolver;
+use crate::error::InputError;
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
 use crate::model::timeline::grid::grid_around;
 use crate::output::sink::AtomicFile;
@@ -52,6 +53,13 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.inputs.record("nodes", &n);
     }
 
+    if crate::output::sink::is_stdout(&args.out) {
+        return Err(InputError::new(
+            "--out",
+            "report writes a folder (report.md and its SVG charts); give a folder name, not standard output",
+        )
+        .into());
+    }
     crate::output::sink::prepare_dir("--out", &args.out)?;
     let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));
     let mut md_file = open(REPORT_FILE)?;

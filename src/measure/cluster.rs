@@ -76,7 +76,7 @@ impl Target {
             .query::<String>(&mut seed)
             .map_err(|e| match e.code() {
                 Some("NOAUTH") | Some("WRONGPASS") => anyhow!(
-                    "{url} refused the login ({e}); put the password in the URL: redis://:PASSWORD@host:port"
+                    "{url} refused the login ({e}); give the password in REDISCLI_AUTH or --password-file"
                 ),
                 _ => anyhow!("{url} did not answer PING: {e}"),
             })?;

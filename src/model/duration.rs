@@ -28,7 +28,7 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     }
     let mut seconds = 0.0;
     for (number, unit) in &segments {
-        let scale = match *unit {
+        let scale = match unit.to_ascii_lowercase().as_str() {
             "" if segments.len() == 1 => 1.0,
             "s" => 1.0,
             "ms" => 0.001,

@@ -144,6 +144,34 @@ pub enum Destination {
     File(AtomicFile),
 }
 
+impl Destination {
+    /// Standard output for `-` (and its aliases), else a file made atomically.
+    pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
+        if is_stdout(path) {
+            Ok(Destination::Stdout)
+        } else {
+            Ok(Destination::File(AtomicFile::create(flag, path)?))
+        }
+    }
+
+    /// Writes all of `bytes` and finishes: flushed on stdout, renamed into
+    /// place for a file.
+    pub fn finish(self, bytes: &[u8]) -> anyhow::Result<()> {
+        match self {
+            Destination::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes)?;
+                out.flush()?;
+            }
+            Destination::File(mut f) => {
+                f.write_all(bytes)?;
+                f.commit()?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// `-`, `/dev/stdout` or `/dev/fd/1`: standard output, not a file.
 pub fn is_stdout(path: &std::path::Path) -> bool {
     matches!(path.to_str(), Some("-" | "/dev/stdout" | "/dev/fd/1"))
@@ -242,17 +270,7 @@ impl OutputSet {
             rendered.push((dest, bytes));
         }
         for (dest, bytes) in rendered {
-            match dest {
-                Destination::Stdout => {
-                    let mut out = std::io::stdout().lock();
-                    out.write_all(&bytes)?;
-                    out.flush()?;
-                }
-                Destination::File(mut f) => {
-                    f.write_all(&bytes)?;
-                    f.commit()?;
-                }
-            }
+            dest.finish(&bytes)?;
         }
         Ok(())
     }

@@ -96,8 +96,7 @@ impl Report for FleetView {
                     "{}: {} likes/s, {} shard keys when raised",
                     p.name,
                     fmt::num(p.rate),
-                    p.shards
-                        .map_or("ceil(rate / safe)".into(), |s| s.to_string())
+                    p.shards.map_or("ceil(rate / safe)".into(), fmt::count)
                 )
             })
             .collect();
@@ -141,9 +140,9 @@ impl Report for FleetView {
                 (
                     "monitor",
                     format!(
-                        "raise at {} likes/s to {} shards",
+                        "raise at {} likes/s to {}",
                         fmt::num(r.threshold),
-                        r.target_shards
+                        super::recommendation::shards(r.target_shards)
                     ),
                 ),
                 (

@@ -187,9 +187,9 @@ impl Report for KeysView {
             (
                 "busiest slot",
                 format!(
-                    "{} with {} shards ({} of the writes)",
+                    "{} with {} ({} of the writes)",
                     r.busiest_slot,
-                    r.busiest_slot_shards,
+                    super::recommendation::shards(r.busiest_slot_shards),
                     fmt::percent(r.busiest_slot_share)
                 ),
             ),
@@ -296,7 +296,7 @@ impl Report for PartitionsView {
         let mut rows = vec![
             (
                 "shards / partitions",
-                format!("{} / {}", r.shards, r.partitions),
+                format!("{} / {}", fmt::count(r.shards), fmt::count(r.partitions)),
             ),
             (
                 "P(two or more shards share a partition)",

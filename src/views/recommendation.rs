@@ -66,7 +66,7 @@ pub fn margin(r: &Recommendation, peak: f64) -> String {
 pub fn shards(n: u64) -> String {
     match n {
         1 => "1 shard".into(),
-        n => format!("{n} shards"),
+        n => format!("{} shards", crate::output::fmt::count(n)),
     }
 }
 

@@ -78,7 +78,7 @@ pub fn verdict(v: &Verdict) -> String {
             rate,
             cap_likes_per_key,
         } => format!(
-            "over the cap: {} likes/s on one key that takes {}",
+            "over the cap: {} likes/s on one key that takes {} a second",
             num(*rate),
             num(*cap_likes_per_key)
         ),

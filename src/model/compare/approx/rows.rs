@@ -55,8 +55,9 @@ impl<'a> RiskCache<'a> {
 }
 
 /// The rows for `compare`: set, set-sharded, like-rows, hll, hll-sharded,
-/// count-min, hash, hash-sharded. Validates the inputs first.
-pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
+/// count-min, hash, hash-sharded, each with the keys its writes spread
+/// over. Validates the inputs first.
+pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<(CompareRow, u64)>> {
     inputs.validate()?;
     let s = inputs.shards;
     let sums = inputs.sums_per_second();
@@ -69,169 +70,193 @@ pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<CompareRow>> {
     // One set per post: SADD per like (one hot key), SCARD per view.
     let set_bytes = redis_set_bytes(post_likes, inputs.user_id_bytes);
     let (p1, pany) = risks.risk(inputs.rate, 1)?;
-    rows.push(CompareRow {
-        strategy: "set".into(),
-        exact: true,
-        error: None,
-        writes_per_key_per_second: inputs.rate,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums,
-        reads_per_view: 1.0,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 0.0,
-        memory_bytes: Some(set_bytes),
-        verdict: Verdict::Set {
-            fit: Fit::of(inputs.rate, cap, p1),
-            bytes_per_member: set_bytes / post_likes,
+    rows.push((
+        CompareRow {
+            strategy: "set".into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: inputs.rate,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums,
+            reads_per_view: 1.0,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: Some(set_bytes),
+            verdict: Verdict::Set {
+                fit: Fit::of(inputs.rate, cap, p1),
+                bytes_per_member: set_bytes / post_likes,
+            },
         },
-    });
+        1,
+    ));
 
     // S sets, shard = hash(user) mod S: each user in exactly one set.
     let sharded_set_bytes = set_bytes_sharded(post_likes, inputs.user_id_bytes, s);
     let (p1, pany) = risks.risk(inputs.rate, s)?;
-    rows.push(CompareRow {
-        strategy: "set-sharded".into(),
-        exact: true,
-        error: None,
-        writes_per_key_per_second: inputs.rate / s as f64,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums * s as f64,
-        reads_per_view: s as f64,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 0.0,
-        memory_bytes: Some(sharded_set_bytes),
-        verdict: Verdict::SetSharded,
-    });
+    rows.push((
+        CompareRow {
+            strategy: "set-sharded".into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: inputs.rate / s as f64,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums * s as f64,
+            reads_per_view: s as f64,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: Some(sharded_set_bytes),
+            verdict: Verdict::SetSharded,
+        },
+        s,
+    ));
 
     // Like rows keyed by user id: writes spread over partitions.
     let lr = like_rows(inputs);
     let (p1, pany) = risks.risk(inputs.rate, lr.partitions)?;
-    rows.push(CompareRow {
-        strategy: "like-rows".into(),
-        exact: true,
-        error: None,
-        writes_per_key_per_second: lr.writes_per_partition,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums * lr.count_pages,
-        reads_per_view: lr.count_pages,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 0.0,
-        memory_bytes: Some(post_likes * lr.row_bytes as f64),
-        verdict: Verdict::LikeRows {
-            bytes_per_day: lr.bytes_per_day,
+    rows.push((
+        CompareRow {
+            strategy: "like-rows".into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: lr.writes_per_partition,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums * lr.count_pages,
+            reads_per_view: lr.count_pages,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: Some(post_likes * lr.row_bytes as f64),
+            verdict: Verdict::LikeRows {
+                bytes_per_day: lr.bytes_per_day,
+            },
         },
-    });
+        lr.partitions,
+    ));
 
     // One HLL per post: PFADD per like, PFCOUNT per view.
     let hll_se = hll_standard_error(REDIS_HLL_REGISTERS);
     let hll_bytes = redis_hll_dense_bytes() as f64;
     let (p1, pany) = risks.risk(inputs.rate, 1)?;
-    rows.push(CompareRow {
-        strategy: "hll".into(),
-        exact: false,
-        error: Some(CountError::StandardError { share: hll_se }),
-        writes_per_key_per_second: inputs.rate,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums,
-        reads_per_view: 1.0,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 0.0,
-        memory_bytes: Some(hll_bytes),
-        verdict: Verdict::Hll,
-    });
+    rows.push((
+        CompareRow {
+            strategy: "hll".into(),
+            exact: false,
+            error: Some(CountError::StandardError { share: hll_se }),
+            writes_per_key_per_second: inputs.rate,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums,
+            reads_per_view: 1.0,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: Some(hll_bytes),
+            verdict: Verdict::Hll,
+        },
+        1,
+    ));
 
     // S HLLs; any shard works (the union dedups), but reading merges S keys.
     let (p1, pany) = risks.risk(inputs.rate, s)?;
-    rows.push(CompareRow {
-        strategy: "hll-sharded".into(),
-        exact: false,
-        error: Some(CountError::StandardError { share: hll_se }),
-        writes_per_key_per_second: inputs.rate / s as f64,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums * s as f64,
-        reads_per_view: s as f64,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 0.0,
-        memory_bytes: Some(hll_bytes * s as f64),
-        verdict: Verdict::HllSharded,
-    });
+    rows.push((
+        CompareRow {
+            strategy: "hll-sharded".into(),
+            exact: false,
+            error: Some(CountError::StandardError { share: hll_se }),
+            writes_per_key_per_second: inputs.rate / s as f64,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums * s as f64,
+            reads_per_view: s as f64,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 0.0,
+            memory_bytes: Some(hll_bytes * s as f64),
+            verdict: Verdict::HllSharded,
+        },
+        s,
+    ));
 
     // Count-Min over the fleet: the hot-reel detector.
     let cm = count_min_detection(inputs)?;
     let (p1, pany) = risks.risk(cm.window_rate, 1)?;
-    rows.push(CompareRow {
-        strategy: "count-min".into(),
-        exact: false,
-        error: Some(CountError::Overcount {
-            likes_per_second: cm.error_bound,
-            confidence: 1.0 - inputs.delta,
-        }),
-        writes_per_key_per_second: cm.window_rate,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums,
-        reads_per_view: 1.0,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 1.0,
-        memory_bytes: Some(cm.sketch_bytes as f64),
-        verdict: Verdict::CountMin {
-            width: cm.width,
-            depth: cm.depth,
-            sketch_bytes: cm.sketch_bytes,
-            false_raises: cm.expected_false_raises,
-            extra_items: cm.extra_items,
+    rows.push((
+        CompareRow {
+            strategy: "count-min".into(),
+            exact: false,
+            error: Some(CountError::Overcount {
+                likes_per_second: cm.error_bound,
+                confidence: 1.0 - inputs.delta,
+            }),
+            writes_per_key_per_second: cm.window_rate,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums,
+            reads_per_view: 1.0,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 1.0,
+            memory_bytes: Some(cm.sketch_bytes as f64),
+            verdict: Verdict::CountMin {
+                width: cm.width,
+                depth: cm.depth,
+                sketch_bytes: cm.sketch_bytes,
+                false_raises: cm.expected_false_raises,
+                extra_items: cm.extra_items,
+            },
         },
-    });
+        1,
+    ));
 
     // One hash per post: likes, shares and views fields.
     let hash_rate = inputs.rate + inputs.shares + inputs.views;
     let (p1, pany) = risks.risk(hash_rate, 1)?;
-    rows.push(CompareRow {
-        strategy: "hash".into(),
-        exact: true,
-        error: None,
-        writes_per_key_per_second: hash_rate,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums,
-        reads_per_view: 1.0,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 1.0,
-        memory_bytes: None,
-        verdict: Verdict::Hash,
-    });
+    rows.push((
+        CompareRow {
+            strategy: "hash".into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: hash_rate,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums,
+            reads_per_view: 1.0,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 1.0,
+            memory_bytes: None,
+            verdict: Verdict::Hash,
+        },
+        1,
+    ));
 
     let (p1, pany) = risks.risk(hash_rate, s)?;
-    rows.push(CompareRow {
-        strategy: "hash-sharded".into(),
-        exact: true,
-        error: None,
-        writes_per_key_per_second: hash_rate / s as f64,
-        p_over_cap_per_second: p1,
-        p_any_over_cap: pany,
-        reads_per_second: sums * s as f64,
-        reads_per_view: s as f64,
-        freshness_lag_seconds: lag,
-        crash_loss_likes: 0.0,
-        double_count_likes: 1.0,
-        memory_bytes: None,
-        verdict: Verdict::HashSharded {
-            fit: Fit::of(hash_rate / s as f64, cap, p1),
-            hashes_for_mean: (hash_rate / cap).ceil(),
+    rows.push((
+        CompareRow {
+            strategy: "hash-sharded".into(),
+            exact: true,
+            error: None,
+            writes_per_key_per_second: hash_rate / s as f64,
+            p_over_cap_per_second: p1,
+            p_any_over_cap: pany,
+            reads_per_second: sums * s as f64,
+            reads_per_view: s as f64,
+            freshness_lag_seconds: lag,
+            crash_loss_likes: 0.0,
+            double_count_likes: 1.0,
+            memory_bytes: None,
+            verdict: Verdict::HashSharded {
+                fit: Fit::of(hash_rate / s as f64, cap, p1),
+                hashes_for_mean: (hash_rate / cap).ceil(),
+            },
         },
-    });
+        s,
+    ));
 
     Ok(rows)
 }
@@ -243,7 +268,14 @@ mod tests {
 
     #[test]
     fn rows_for_the_viral_post() {
-        let rows = approx_rows(&inputs()).unwrap();
+        let with_keys = approx_rows(&inputs()).unwrap();
+        let keys: Vec<u64> = with_keys.iter().map(|(_, k)| *k).collect();
+        // One key for the single designs, the shards for the sharded ones,
+        // the like table's partitions for its rows.
+        let s = inputs().shards;
+        assert_eq!(keys[..2], [1, s]);
+        assert_eq!(keys[3..], [1, s, 1, 1, s]);
+        let rows: Vec<CompareRow> = with_keys.into_iter().map(|(r, _)| r).collect();
         let names: Vec<&str> = rows.iter().map(|r| r.strategy.as_str()).collect();
         assert_eq!(
             names,
@@ -327,7 +359,11 @@ mod tests {
         // views a second, past 1e9.
         let mut i = ApproxInputs::new(1e8, 1e9, 1, 1000.0, 1.0).unwrap();
         i.reels = 10;
-        let rows = approx_rows(&i).unwrap();
+        let rows: Vec<CompareRow> = approx_rows(&i)
+            .unwrap()
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
         let lr = rows.iter().find(|r| r.strategy == "like-rows").unwrap();
         assert_eq!(lr.writes_per_key_per_second, 500.0);
         assert_eq!(lr.p_over_cap_per_second, None);
