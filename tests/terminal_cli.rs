@@ -71,6 +71,38 @@ fn every_default_output_fits_80_and_120_columns() {
     }
 }
 
+/// The cells of every table, as words: a table too wide to keep its words
+/// whole is drawn one record per row (psql's expanded display) instead of
+/// cutting `2.667e-14` or `sharded-buffered` across two lines.
+#[test]
+fn tables_keep_numbers_and_names_whole_at_80_columns() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "sweep --shards 18..20",
+            &["2.667e-14", "1,000,000", "P(second over cap)"],
+        ),
+        (
+            "compare --wide",
+            &["sharded-buffered", "70,000", "crash loss"],
+        ),
+        ("compare", &["sharded-buffered", "hash-sharded"]),
+    ];
+    for (args, words) in cases {
+        let text = strip_ansi(&in_pty(80, "", args));
+        for w in *words {
+            assert!(
+                text.contains(w),
+                "`shardplan {args}` at 80 columns cuts {w}:\n{text}"
+            );
+        }
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 80, "{args}: {widest}");
+    }
+    // At 120 columns the sweep is one table again.
+    let wide = strip_ansi(&in_pty(120, "", "sweep --shards 18..20"));
+    assert!(wide.contains("│ likes/s ┆ shards ┆"), "{wide}");
+}
+
 #[test]
 fn colour_on_a_terminal_and_never_when_told_or_piped() {
     let args = "size --store dynamodb --partitions 1000"; // prints a WARNING

@@ -30,13 +30,10 @@ fn table(preset: &str, width: Option<usize>) -> Table {
     t
 }
 
-/// Keeps words whole where the width allows: each column is at least as
-/// wide as its longest word (comfy-table alone splits the space evenly
-/// among the long columns and may cut `sharded-buffered` in two). When
-/// even the longest words do not fit side by side, comfy-table decides.
-fn keep_words_whole(t: &mut Table, cells: &[&[String]], width: usize) {
+/// The longest word of each column of `cells` (header first).
+fn longest_words(cells: &[&[String]]) -> Vec<usize> {
     let columns = cells.iter().map(|r| r.len()).max().unwrap_or(0);
-    let longest: Vec<usize> = (0..columns)
+    (0..columns)
         .map(|c| {
             cells
                 .iter()
@@ -46,10 +43,21 @@ fn keep_words_whole(t: &mut Table, cells: &[&[String]], width: usize) {
                 .max()
                 .unwrap_or(0)
         })
-        .collect();
-    // Each column adds one space of padding either side and one border.
-    let needed: usize = longest.iter().map(|w| w + 3).sum::<usize>() + 1;
-    if needed > width {
+        .collect()
+}
+
+/// The width a table needs to keep every word whole: each column adds one
+/// space of padding either side and one border.
+fn width_for_whole_words(longest: &[usize]) -> usize {
+    longest.iter().map(|w| w + 3).sum::<usize>() + 1
+}
+
+/// Keeps words whole: each column is at least as wide as its longest word
+/// (comfy-table alone splits the space evenly among the long columns and
+/// may cut `sharded-buffered` in two). Callers check that they fit.
+fn keep_words_whole(t: &mut Table, cells: &[&[String]], width: usize) {
+    let longest = longest_words(cells);
+    if width_for_whole_words(&longest) > width {
         return;
     }
     for (c, w) in longest.into_iter().enumerate() {
@@ -88,6 +96,14 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             header,
             rows,
         } => {
+            if let Some(w) = width {
+                let cells: Vec<&[String]> = std::iter::once(header.as_slice())
+                    .chain(rows.iter().map(|r| r.as_slice()))
+                    .collect();
+                if header.len() > 2 && width_for_whole_words(&longest_words(&cells)) > w {
+                    return expanded(title, header, rows, preset, w);
+                }
+            }
             let mut t = table(preset, width);
             t.set_header(header.clone());
             for r in rows {
@@ -103,6 +119,31 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
         }
         Section::Note(text) => prose(text),
     }
+}
+
+/// A grid too wide for `width` even with every word whole, drawn as one
+/// small table per row (as psql's expanded display): each column's name
+/// beside its value, the first column's as the heading.
+fn expanded(
+    title: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+    preset: &str,
+    width: usize,
+) -> String {
+    let mut out = vec![terminal::wrap(title, width)];
+    for r in rows {
+        let pairs: Vec<(String, String)> = header.iter().cloned().zip(r.iter().cloned()).collect();
+        let Some(((first_name, first_value), rest)) = pairs.split_first() else {
+            continue;
+        };
+        let section = Section::Pairs {
+            title: format!("{first_name}: {first_value}"),
+            rows: rest.to_vec(),
+        };
+        out.push(draw(&section, preset, Some(width)));
+    }
+    out.join("\n")
 }
 
 impl Exporter for TableExporter {
