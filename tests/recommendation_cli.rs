@@ -33,7 +33,13 @@ fn report_count(scenario: &str) -> u64 {
     let rest = line
         .strip_prefix("Recommendation: ")
         .unwrap_or_else(|| panic!("{md}"));
-    rest.split(' ').next().unwrap().parse().unwrap()
+    // Counts print with thousands separators ("2,861 shards").
+    rest.split(' ')
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -66,6 +72,7 @@ fn every_command_shows_the_same_count_for_each_bundled_scenario() {
         let text = std::fs::read_to_string(&svg).unwrap();
         let mark = match n {
             1 => "recommended: 1 shard".to_string(),
+            n if n >= 1000 => format!("recommended: {},{:03} shards", n / 1000, n % 1000),
             n => format!("recommended: {n} shards"),
         };
         assert!(text.contains(&mark), "{scenario}: chart lacks {mark}");

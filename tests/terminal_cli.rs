@@ -128,3 +128,36 @@ fn colour_on_a_terminal_and_never_when_told_or_piped() {
         .unwrap()
         .contains("\x1b[33m"));
 }
+
+/// Each kind of bad news is coloured as what it is (typed in the view, not
+/// matched in the text): failures red, warnings yellow.
+#[test]
+fn failures_are_red_and_warnings_yellow() {
+    let coloured = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+            .args(args)
+            .args(["--color", "always"])
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let red = "\x1b[31m";
+    let yellow = "\x1b[33m";
+    // 18,000 likes/s on 20 shards: over the cap within the run.
+    let risk = coloured(&["risk", "--scenario", "overload"]);
+    assert!(
+        risk.contains(red) && risk.contains("P(at least one second"),
+        "{risk}"
+    );
+    assert!(coloured(&["simulate", "--scenario", "overload", "--seconds", "100"]).contains(red));
+    assert!(coloured(&["size", "--shards", "10"]).contains(red));
+    // An undercount while resizing, keys in one tablet, reads past the cap.
+    assert!(coloured(&["resize", "--scenario", "grow-wrong-order"]).contains(yellow));
+    let sorted = coloured(&["keys", "--store", "sorted", "--template", "reel:1:<shard>"]);
+    assert!(sorted.contains(yellow), "{sorted}");
+    let size = coloured(&["size", "--store", "dynamodb"]);
+    assert!(size.contains(yellow) && size.contains("read cap"), "{size}");
+    // A plan that holds is not coloured.
+    let fine = coloured(&["risk", "--shards", "20"]);
+    assert!(!fine.contains(red), "{fine}");
+}

@@ -65,7 +65,9 @@ impl Exporter for MarkdownExporter {
                     };
                     out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
                 }
-                Section::Note(text) => out.push_str(&format!("> {}", text.replace('\n', "\n> "))),
+                Section::Note(text) | Section::Warning(text) | Section::Failure(text) => {
+                    out.push_str(&format!("> {}", text.replace('\n', "\n> ")))
+                }
             }
             out.push_str("\n\n");
         }

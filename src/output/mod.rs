@@ -29,11 +29,24 @@ pub enum Section {
         header: Vec<String>,
         rows: Vec<Vec<String>>,
     },
-    /// A line of prose (a warning, a verdict, a chart).
+    /// A line of prose (an assumption, a verdict that holds, a chart).
     Note(String),
+    /// A line that warns: yellow on a colour terminal.
+    Warning(String),
+    /// A verdict that fails (over the cap, a plan that does not hold): red
+    /// on a colour terminal.
+    Failure(String),
 }
 
 impl Section {
+    /// A note that is a failure when `fails`.
+    pub fn verdict(text: String, fails: bool) -> Section {
+        match fails {
+            true => Section::Failure(text),
+            false => Section::Note(text),
+        }
+    }
+
     pub fn pairs(title: &str, rows: Vec<(&str, String)>) -> Section {
         Section::Pairs {
             title: title.to_string(),

@@ -117,7 +117,7 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             }
             format!("{}\n{t}", prose(title))
         }
-        Section::Note(text) => prose(text),
+        Section::Note(text) | Section::Warning(text) | Section::Failure(text) => prose(text),
     }
 }
 
@@ -155,7 +155,8 @@ impl Exporter for TableExporter {
             .map(|sec| {
                 let text = draw(sec, presets::UTF8_FULL_CONDENSED, Some(s.width));
                 match (sec, s.colour) {
-                    (Section::Note(_), true) => terminal::colour_note(&text),
+                    (Section::Warning(_), true) => terminal::paint(&text, terminal::YELLOW),
+                    (Section::Failure(_), true) => terminal::paint(&text, terminal::RED),
                     _ => text,
                 }
             })

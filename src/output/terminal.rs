@@ -107,15 +107,14 @@ pub fn wrap(text: &str, width: usize) -> String {
     out.join("\n")
 }
 
-/// A note coloured by what it says: warnings yellow, failures red.
-pub fn colour_note(text: &str) -> String {
-    let code = if text.contains("does NOT hold") || text.contains(" FAIL") {
-        "31" // red
-    } else if text.starts_with("WARNING") {
-        "33" // yellow
-    } else {
-        return text.to_string();
-    };
+/// Red: a verdict that fails.
+pub const RED: &str = "31";
+/// Yellow: a warning.
+pub const YELLOW: &str = "33";
+
+/// `text` in the ANSI colour `code`, line by line (so a wrapped note stays
+/// coloured and the reset comes before each newline).
+pub fn paint(text: &str, code: &str) -> String {
     text.lines()
         .map(|l| format!("\x1b[{code}m{l}\x1b[0m"))
         .collect::<Vec<_>>()
@@ -136,9 +135,7 @@ mod tests {
     }
 
     #[test]
-    fn notes_are_coloured_by_what_they_say() {
-        assert!(colour_note("WARNING: x").starts_with("\x1b[33m"));
-        assert!(colour_note("Plan: 20 shards: it does NOT hold").starts_with("\x1b[31m"));
-        assert_eq!(colour_note("Plan: it holds"), "Plan: it holds");
+    fn paint_colours_every_line_and_resets_it() {
+        assert_eq!(paint("a\nb", RED), "\x1b[31ma\x1b[0m\n\x1b[31mb\x1b[0m");
     }
 }

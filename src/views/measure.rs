@@ -137,7 +137,7 @@ impl Report for MeasureView {
             ),
         ];
         if !r.counts_match {
-            out.push(Section::Note(
+            out.push(Section::Warning(
                 "WARNING: the shard values do not sum to the INCRs sent.".into(),
             ));
         }

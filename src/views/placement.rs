@@ -213,7 +213,7 @@ impl Report for KeysView {
             ));
         }
         summary.push(("read", read_note(&r.read)));
-        let warning = |w| Section::Note(format!("WARNING: {w}"));
+        let warning = |w| Section::Warning(format!("WARNING: {w}"));
         let mut out = vec![keys, Section::pairs("Placement", summary)];
         out.extend(keys_warnings(r).into_iter().map(warning));
         out
@@ -257,7 +257,10 @@ impl Report for SortedView {
                     ("shard-first template", r.shard_first_template.clone()),
                 ],
             ),
-            Section::Note(sorted_note(r)),
+            match r.contiguous {
+                true => Section::Warning(sorted_note(r)),
+                false => Section::Note(sorted_note(r)),
+            },
         ]
     }
 }

@@ -5,6 +5,20 @@
 use crate::model::read_cost::ReadCost;
 use crate::output::{fmt, Section};
 
+/// A warning when one uncached view's reads put a shard past its read cap.
+pub fn read_cap_warning(r: &ReadCost) -> Option<Section> {
+    let cap = r.read_cap?;
+    (r.reads_per_shard_uncached > cap).then(|| {
+        Section::Warning(format!(
+            "WARNING: without the cache each shard takes {} reads/s, {:.1}x the read cap of \
+             {}/s: keep the cached sum (or raise --cache-seconds)",
+            fmt::num(r.reads_per_shard_uncached),
+            r.reads_per_shard_uncached / cap,
+            fmt::num(cap)
+        ))
+    })
+}
+
 /// The read-cost block.
 pub fn read_cost_section(r: &ReadCost) -> Section {
     let over = match r.read_cap {

@@ -372,6 +372,6 @@ pub fn warning_text(w: &Warning) -> String {
 pub fn warning_sections(r: &Recommendation) -> Vec<Section> {
     r.warnings
         .iter()
-        .map(|w| Section::Note(format!("WARNING: {}", warning_text(w))))
+        .map(|w| Section::Warning(format!("WARNING: {}", warning_text(w))))
         .collect()
 }

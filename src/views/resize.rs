@@ -60,12 +60,14 @@ impl Report for ResizeView {
                 simulated: s,
             } => {
                 let verdict = if e.min_displayed_ratio < 1.0 {
-                    format!(
+                    Section::Warning(format!(
                         "UNDERCOUNT: a server still holding read_shards = {} sums only the old shards; raise read_shards first, then write_shards after every cache has expired.",
                         e.from
-                    )
+                    ))
                 } else {
-                    "No undercount: readers already sum every shard a writer may use.".to_string()
+                    Section::Note(
+                        "No undercount: readers already sum every shard a writer may use.".into(),
+                    )
                 };
                 vec![
                     Section::pairs(
@@ -119,7 +121,7 @@ impl Report for ResizeView {
                             })
                             .collect(),
                     },
-                    Section::Note(verdict),
+                    verdict,
                 ]
             }
             ResizeView::Shrink { report: r, reads } => vec![

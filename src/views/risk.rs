@@ -46,7 +46,9 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
             "busiest shard over the run",
             format!(
                 "median {}, 98% between {} and {}",
-                r.busiest_over_run_median, r.busiest_over_run_q01, r.busiest_over_run_q99
+                fmt::count(r.busiest_over_run_median),
+                fmt::count(r.busiest_over_run_q01),
+                fmt::count(r.busiest_over_run_q99)
             ),
         ),
         (
@@ -83,7 +85,18 @@ impl Report for RiskView {
         let mut out: Vec<Section> = self
             .1
             .iter()
-            .map(|rec| Section::Note(format!("At {}.", used_words(self.0.shards, rec))))
+            .map(|rec| {
+                let at = used_words(self.0.shards, rec);
+                // Below the recommendation, some constraint fails: say what
+                // the run risks, in red on a terminal.
+                match self.0.shards < rec.shards {
+                    true => Section::Failure(format!(
+                        "At {at}: P(at least one second over the cap during the run) = {}.",
+                        fmt::prob_ln(self.0.p_any_over_cap, self.0.ln_p_any_over_cap)
+                    )),
+                    false => Section::Note(format!("At {at}.")),
+                }
+            })
             .collect();
         out.push(Section::pairs(
             "Risk of going over the cap",

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::reads::read_cost_section;
+use super::reads::{read_cap_warning, read_cost_section};
 use super::recommendation::{used_words, verdict_words};
 use crate::model::exact::{BusiestShard, Risk};
 use crate::model::read_cost::ReadCost;
@@ -139,6 +139,12 @@ impl SimulateReport {
     /// recommendation, and whether the plan holds: the run's count meets
     /// every constraint over the hot spell (as `size --shards N --check`
     /// judges it) and no simulated second went over the cap.
+    /// True when the plan's constraints hold at the run's count and no
+    /// simulated second went over the cap.
+    fn holds(&self) -> bool {
+        self.evaluation.as_ref().is_none_or(|e| e.holds) && self.row.seconds_over_cap == 0
+    }
+
     pub fn headline(&self) -> Option<String> {
         let (rec, eval) = (self.recommendation.as_ref()?, self.evaluation.as_ref()?);
         let r = &self.row;
@@ -153,7 +159,7 @@ impl SimulateReport {
                 fmt::count(r.seconds)
             ),
         };
-        let holds = eval.holds && r.seconds_over_cap == 0;
+        let holds = self.holds();
         Some(format!(
             "Plan: {}: {}: it {}, and {simulated}.",
             used_words(r.shards, rec),
@@ -268,9 +274,15 @@ impl Report for SimulateReport {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let mut out: Vec<Section> = self.headline().map(Section::Note).into_iter().collect();
+        let fails = !self.holds();
+        let mut out: Vec<Section> = self
+            .headline()
+            .map(|h| Section::verdict(h, fails))
+            .into_iter()
+            .collect();
         out.extend(self.figures());
         out.push(read_cost_section(&self.row.reads));
+        out.extend(read_cap_warning(&self.row.reads));
         out.push(Section::Note(format!(
             "busiest shard per second: {}",
             sparkline(&self.busiest, 48)

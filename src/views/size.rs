@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::reads::read_cost_section;
+use super::reads::{read_cap_warning, read_cost_section};
 use super::recommendation::{
     constraints_section, evaluation_line, recommendation_line, shards, warning_sections,
 };
@@ -90,9 +90,11 @@ impl Report for SizeRow {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let mut out = vec![Section::Note(self.headline())];
+        let fails = self.evaluated && !self.recommendation.holds;
+        let mut out = vec![Section::verdict(self.headline(), fails)];
         out.extend(self.sizing_sections());
         out.push(read_cost_section(&self.reads));
+        out.extend(read_cap_warning(&self.reads));
         out.extend(warning_sections(&self.recommendation));
         out
     }

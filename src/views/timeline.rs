@@ -98,7 +98,12 @@ impl Report for TimelineView {
     fn sections(&self) -> Vec<Section> {
         let r = &self.report;
         let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "none".into());
-        let mut out: Vec<Section> = self.headline().map(Section::Note).into_iter().collect();
+        let fails = self.report.rejected_writes > 0;
+        let mut out: Vec<Section> = self
+            .headline()
+            .map(|h| Section::verdict(h, fails))
+            .into_iter()
+            .collect();
         out.extend([
             Section::pairs(
                 "Time line",
