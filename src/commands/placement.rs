@@ -10,7 +10,8 @@ use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store};
 use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
-use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView, StoresView};
+use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView};
+use crate::views::stores::StoresView;
 
 /// The keys in `path` (`-`: standard input), one per line, blank lines
 /// skipped (a stray empty line is not an empty key); errors name `what`.

@@ -18,6 +18,7 @@ pub mod scenarios;
 pub mod schema;
 pub mod simulate;
 pub mod size;
+pub mod stores;
 pub mod timeline;
 
 use serde_json::Value;

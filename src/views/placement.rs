@@ -6,7 +6,6 @@ use serde_json::{json, Value};
 use crate::model::partitions::{PartitionAssumption, PartitionReport, RiskMethod};
 use crate::model::placement::{ClusterRead, KeyPlacement, KeysReport, PlacementWarning};
 use crate::model::placement::{SortedKey, SortedReport, REDIS_SLOTS};
-use crate::model::store::StorePreset;
 use crate::output::{fmt, row, Report, Section};
 
 /// How a read of the total is served, in words (`read_note` in JSON).
@@ -348,56 +347,6 @@ impl Report for PartitionsView {
         let note = |&a: &PartitionAssumption| Section::Note(assumption_text(a).into());
         let mut out = vec![Section::pairs("Shards on hashed partitions", rows)];
         out.extend(r.assumptions.iter().map(note));
-        out
-    }
-}
-
-/// `stores`.
-pub struct StoresView(pub Vec<StorePreset>);
-
-impl Report for StoresView {
-    fn rows(&self) -> Vec<Value> {
-        self.0.iter().map(row).collect()
-    }
-
-    fn json(&self) -> Value {
-        Value::Array(self.rows())
-    }
-
-    fn sections(&self) -> Vec<Section> {
-        let opt = |v: Option<f64>| v.map(fmt::num).unwrap_or_else(|| "-".into());
-        let mut out = vec![Section::Grid {
-            title: "Store presets (--store NAME; any figure can be overridden by its flag)".into(),
-            header: [
-                "store",
-                "writes/s per key",
-                "reads/s per key",
-                "burst s",
-                "batch read",
-                "txn write cost",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: self
-                .0
-                .iter()
-                .map(|p| {
-                    vec![
-                        p.store.name().to_string(),
-                        fmt::num(p.write_cap_per_key),
-                        opt(p.read_cap_per_key),
-                        fmt::num(p.burst_seconds),
-                        p.batch_read_items
-                            .map(|b| b.to_string())
-                            .unwrap_or_else(|| "-".into()),
-                        fmt::num(p.transactional_write_cost),
-                    ]
-                })
-                .collect(),
-        }];
-        for p in &self.0 {
-            out.push(Section::Note(format!("{}: {}", p.store.name(), p.source)));
-        }
         out
     }
 }
