@@ -44,7 +44,7 @@ pub struct RiskArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Likes/s (default: the planned peak).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Shard count (default: what `size` gives).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -255,10 +255,10 @@ pub struct PartitionsArgs {
     #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = whole_number)]
     pub partitions: u64,
     /// Likes/s on the counter (adds the over-cap chance).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Writes/s one partition accepts (default: the --store preset's, else 1000).
-    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// A store preset for the partition cap (see `shardplan stores`).
     #[arg(long, value_parser = choice(STORES), ignore_case = true)]

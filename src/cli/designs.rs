@@ -19,13 +19,13 @@ pub struct FleetArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub reels: Option<u64>,
     /// Likes a day over all background reels (default 100,000,000).
-    #[arg(long, value_name = "LIKES", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES", allow_negative_numbers = true)]
     pub likes_per_day: Option<f64>,
     /// Peak-hour rate over the day's mean rate (default 2).
-    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "FACTOR", allow_negative_numbers = true)]
     pub peak_factor: Option<f64>,
     /// Zipf exponent s: rank i gets i^-s / H(n, s) of the likes (default 1).
-    #[arg(
+    #[arg(value_parser = crate::cli::parse::number,
         long,
         value_name = "S",
         allow_negative_numbers = true,
@@ -40,10 +40,10 @@ pub struct FleetArgs {
     #[arg(long, value_name = "NAME=RATE[:SHARDS]")]
     pub hot_reel: Vec<String>,
     /// Views of a reel's count per like it gets (default 10).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "N", allow_negative_numbers = true)]
     pub views_per_like: Option<f64>,
     /// Monitor: likes/s at which a reel is raised (default 300).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Monitor: shards a raised reel gets (default 20).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -52,19 +52,19 @@ pub struct FleetArgs {
     #[arg(long, value_name = "P", allow_negative_numbers = true, value_parser = whole_number)]
     pub partitions: Option<u64>,
     /// Writes/s one partition accepts (default 1000).
-    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// Likes servers, each caching each reel's sum (default 40).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub servers: Option<u64>,
     /// Seconds each server caches a sum; 0 = no cache (default 2).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub cache_seconds: Option<f64>,
     /// How long the peak lasts, e.g. 1h (default 4h): the risk covers every second of it.
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
     /// Accepted P(some partition over the cap during --duration) (default 0.01).
-    #[arg(long, value_name = "P", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "P", allow_negative_numbers = true)]
     pub risk: Option<f64>,
     /// Largest shard count the search tries (default 4096).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -87,7 +87,7 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Likes/s to compare at (default: the planned peak).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Shards of the sharded design (default: what `size` gives; with
     /// --transactional, the fewest that absorb the conflicts' retries).
@@ -100,19 +100,19 @@ pub struct CompareArgs {
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficModel>,
     /// Buffered designs: each server writes its tally every this many seconds (default 1).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub flush_seconds: Option<f64>,
     /// Log design: the consumer writes totals every this many seconds (default 5).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub log_commit_seconds: Option<f64>,
     /// With --transactional: how long a transaction holds its shard, ms (default 10).
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "MS", allow_negative_numbers = true)]
     pub txn_ms: Option<f64>,
     /// Share of increments that time out (default 0.001).
-    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
     pub timeout_rate: Option<f64>,
     /// Share of timed-out increments that had in fact been applied (default 0.5).
-    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
     pub applied_share: Option<f64>,
     /// Retries after a timeout: 0 = never, k = up to k more attempts (default 2).
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = whole_number)]

@@ -29,7 +29,7 @@ pub struct ScenarioArgs {
 #[command(next_help_heading = "Sizing and store")]
 pub struct SizingArgs {
     /// Planned peak likes/s on the hot counter.
-    #[arg(
+    #[arg(value_parser = crate::cli::parse::number,
         long,
         value_name = "LIKES_PER_S",
         allow_negative_numbers = true,
@@ -37,16 +37,16 @@ pub struct SizingArgs {
     )]
     pub peak: Option<f64>,
     /// The highest rate seen so far, likes/s (peak = observed x growth).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub observed: Option<f64>,
     /// Planning factor over the observed rate (default 1.5).
-    #[arg(long, value_name = "FACTOR", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "FACTOR", allow_negative_numbers = true)]
     pub growth: Option<f64>,
     /// The store's write cap per key (partition), writes/s (default 1000).
-    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub cap: Option<f64>,
     /// Safe writes/s to plan per key, at most the cap.
-    #[arg(
+    #[arg(value_parser = crate::cli::parse::number,
         long,
         value_name = "WRITES_PER_S",
         allow_negative_numbers = true,
@@ -54,7 +54,7 @@ pub struct SizingArgs {
     )]
     pub safe: Option<f64>,
     /// Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default 0.3).
-    #[arg(long, value_name = "SHARE", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
     pub headroom: Option<f64>,
     /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
     #[arg(long, value_parser = choice(STORES), ignore_case = true)]
@@ -73,19 +73,19 @@ pub struct SizingArgs {
 #[command(next_help_heading = "Reads")]
 pub struct ReadArgs {
     /// Views of the count per second (default 50000).
-    #[arg(long, value_name = "PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "PER_S", allow_negative_numbers = true)]
     pub views: Option<f64>,
     /// Likes servers, each caching the sum (default 40).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub servers: Option<u64>,
     /// Seconds each server caches the sum; 0 = no cache (default 2).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub cache_seconds: Option<f64>,
     /// Items one batch read fetches (default 100, DynamoDB BatchGetItem).
     #[arg(long, value_name = "ITEMS", allow_negative_numbers = true, value_parser = whole_number)]
     pub batch_size: Option<u64>,
     /// The store's read cap per key, reads/s (default 3000).
-    #[arg(long, value_name = "READS_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "READS_PER_S", allow_negative_numbers = true)]
     pub read_cap: Option<f64>,
 }
 
@@ -127,7 +127,7 @@ pub struct RiskSpan {
 pub struct PlanArgs {
     /// Size by risk: the fewest shards whose chance of any second over the cap
     /// during --duration is at most this (e.g. 0.01).
-    #[arg(long, value_name = "PROBABILITY", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "PROBABILITY", allow_negative_numbers = true)]
     pub risk: Option<f64>,
     /// Partitions of a hashed store the shard keys land on: shards sharing one add
     /// up against its cap (risk: --risk, else 1%).
@@ -140,7 +140,7 @@ pub struct PlanArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub nodes: Option<u64>,
     /// Redis Cluster: writes/s one master accepts (default: the per-key cap).
-    #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub node_cap: Option<f64>,
 }
 
@@ -151,7 +151,7 @@ pub struct SimInputs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
     /// Likes/s to simulate (default: the planned peak).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub rate: Option<f64>,
     /// Shard count (default: what `size` gives).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
@@ -194,7 +194,7 @@ pub struct TimelineArgs {
     #[arg(long)]
     pub monitor: bool,
     /// Monitor: likes/s (mean over the window) that raise the reel (default 300).
-    #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub threshold: Option<f64>,
     /// Monitor: the window the rate is measured over, e.g. 60s or 2m (default 60s).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]

@@ -217,6 +217,16 @@ pub fn parse() -> Result<Cli, InputError> {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
+            // clap quotes the value it refused in full; a 100 KB value makes a
+            // 100 KB line, so any word past 60 characters is cut.
+            let first: Vec<String> = first
+                .join(" ")
+                .split(' ')
+                .map(|w| match w.chars().count() > 60 {
+                    true => parse::shorten(w),
+                    false => w.to_string(),
+                })
+                .collect();
             let first = first.join(" ");
             let first = first.strip_prefix("error: ").unwrap_or(&first);
             let accepted = text

@@ -18,10 +18,16 @@ fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Sou
         return Ok(None); // the URL carries one
     }
     if let Some(path) = &args.password_file {
-        let text = std::fs::read_to_string(path).map_err(|e| {
+        let bytes = crate::config::input_file::read_bounded(
+            "--password-file",
+            path,
+            4096,
+            "a password is a line",
+        )?;
+        let text = String::from_utf8(bytes).map_err(|_| {
             InputError::new(
                 "--password-file",
-                format!("cannot read {}: {e}", path.display()),
+                format!("cannot read {}: not UTF-8 text", path.display()),
             )
         })?;
         let pw = text.lines().next().unwrap_or("").to_string();

@@ -81,16 +81,8 @@ pub fn per_second_file(
     let Some(p) = &args.per_second else {
         return Ok(None);
     };
-    if args.out.output.iter().any(|o| o == p) {
-        return Err(crate::error::InputError::new(
-            "--per-second",
-            format!(
-                "{} is also an --output file; give it its own name",
-                p.display()
-            ),
-        )
-        .into());
-    }
+    // An --output naming the same file is refused by the output policy
+    // (output::policy), however it is spelled.
     Ok(Some(crate::output::sink::AtomicFile::create(
         "--per-second",
         p,

@@ -17,7 +17,12 @@ use crate::views::stores::StoresView;
 /// skipped (a stray empty line is not an empty key); errors name `what`.
 fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
     let max = crate::model::defaults::MAX_STDIN_BYTES;
-    let bytes = read_bounded(what, path, max, "give a million keys or fewer at a time")?;
+    let bytes = read_bounded(
+        what,
+        path,
+        max,
+        "give at most 100,000 keys of a counter at a time",
+    )?;
     let mut keys = Vec::new();
     for line in bytes.as_slice().split(|b| *b == b'\n') {
         let mut line = line.to_vec();
@@ -27,6 +32,16 @@ fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>>
         }
         if !line.is_empty() {
             keys.push(line);
+        }
+        if keys.len() as u64 > crate::model::defaults::MAX_KEYS {
+            return Err(InputError::new(
+                what,
+                format!(
+                    "holds more than {} keys; a counter has far fewer shards",
+                    crate::model::defaults::MAX_KEYS
+                ),
+            )
+            .into());
         }
     }
     Ok(keys)

@@ -11,8 +11,9 @@ use crate::model::defaults::{
     DEFAULT_FLEET_MAX_SHARDS, DEFAULT_FLEET_PARTITIONS, DEFAULT_FLEET_TRIALS, DEFAULT_HEADROOM,
     DEFAULT_LIKES_PER_DAY, DEFAULT_PEAK_FACTOR, DEFAULT_READ_CAP, DEFAULT_REELS, DEFAULT_RISK,
     DEFAULT_SEED, DEFAULT_SERVERS, DEFAULT_TARGET_SHARDS, DEFAULT_THRESHOLD,
-    DEFAULT_VIEWS_PER_LIKE, DEFAULT_ZIPF_EXPONENT, MAX_FLEET_DURATION_SECONDS,
-    MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS, MAX_SHARDS,
+    DEFAULT_VIEWS_PER_LIKE, DEFAULT_ZIPF_EXPONENT, MAX_CSV_LINE_BYTES, MAX_CSV_REELS,
+    MAX_FLEET_DURATION_SECONDS, MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS,
+    MAX_SHARDS,
 };
 use crate::model::fleet::{Background, FleetPlan, PinnedReel};
 use crate::model::read_cost::ReadPlan;
@@ -281,9 +282,9 @@ fn pinned(name: &str, rate: f64, shards: Option<u64>, source: &Source) -> InputR
 fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
     let file = super::input_file::open(what, path)?;
     let shown = super::input_file::shown(path);
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_reader(std::io::BufReader::new(file));
+    let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(
+        super::input_file::LineBound::new(std::io::BufReader::new(file), MAX_CSV_LINE_BYTES),
+    );
     let headers = reader
         .headers()
         .map_err(|e| InputError::new(what, format!("{shown}: {e}")))?;
@@ -308,10 +309,13 @@ fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
             ));
         }
         rates.push(r);
-        if rates.len() as u64 > MAX_REELS {
+        if rates.len() as u64 > MAX_CSV_REELS {
             return Err(InputError::new(
                 what,
-                format!("has more than {MAX_REELS} reels"),
+                format!(
+                    "has more than {MAX_CSV_REELS} reels; a larger fleet is a Zipf one (--reels, \
+                     --zipf)"
+                ),
             ));
         }
     }

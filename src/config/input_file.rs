@@ -44,6 +44,8 @@ pub fn open(what: &str, path: &Path) -> InputResult<Box<dyn Read>> {
     }
     let file = std::fs::File::open(path)
         .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
+    // No output of this run may replace a file it reads.
+    crate::output::policy::claim_input(what, path)?;
     Ok(Box::new(file))
 }
 
@@ -72,4 +74,62 @@ pub fn read_bounded(what: &str, path: &Path, max: u64, too_big: &str) -> InputRe
         ));
     }
     Ok(bytes)
+}
+
+/// A reader that fails once a line grows past `max` bytes, so a parser
+/// that buffers a line (the CSV reader) never holds more: `/dev/zero`, a
+/// file with no newline, is refused as soon as its first "line" is too long.
+pub struct LineBound<R> {
+    inner: R,
+    max: u64,
+    line: u64,
+}
+
+impl<R> LineBound<R> {
+    pub fn new(inner: R, max: u64) -> Self {
+        LineBound {
+            inner,
+            max,
+            line: 0,
+        }
+    }
+}
+
+impl<R: Read> Read for LineBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                self.line = 0;
+            } else {
+                self.line += 1;
+                if self.line > self.max {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("a line is longer than {} bytes", self.max),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_fails_and_short_ones_pass() {
+        let mut ok = String::new();
+        LineBound::new("ab\ncd\n".as_bytes(), 2)
+            .read_to_string(&mut ok)
+            .unwrap();
+        assert_eq!(ok, "ab\ncd\n");
+        let mut out = Vec::new();
+        let e = LineBound::new("abc\n".as_bytes(), 2)
+            .read_to_end(&mut out)
+            .unwrap_err();
+        assert!(e.to_string().contains("longer than 2 bytes"), "{e}");
+    }
 }

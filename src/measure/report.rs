@@ -146,8 +146,14 @@ pub struct MeasureReport {
 pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
     const WHAT: &str = "--cap-from-measure";
     let shown = path.display();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| InputError::new(WHAT, format!("cannot read {shown}: {e}")))?;
+    let bytes = crate::config::input_file::read_bounded(
+        WHAT,
+        path,
+        crate::model::defaults::MAX_SCENARIO_BYTES,
+        "measure's JSON is a few kilobytes",
+    )?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| InputError::new(WHAT, format!("cannot read {shown}: not UTF-8 text")))?;
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         InputError::new(
             WHAT,

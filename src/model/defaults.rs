@@ -88,10 +88,14 @@ pub const MAX_TTL_SECONDS: u64 = 86_400;
 
 /// Shards `keys` expands a template for.
 pub const DEFAULT_KEY_SHARDS: u64 = 20;
-/// Most bytes `keys --stdin` reads: a million shard keys of 100 bytes is
-/// far beyond any counter, and a bigger input (`/dev/zero`) is refused
-/// before it fills memory.
-pub const MAX_STDIN_BYTES: u64 = 100 << 20;
+/// Most bytes `keys FILE` (or `-`) reads: 100,000 keys of 80 bytes, far
+/// beyond any counter; a bigger input (`/dev/zero`) is refused before it
+/// fills memory (the placement holds each key about three times).
+pub const MAX_STDIN_BYTES: u64 = 8 << 20;
+/// Most keys `keys FILE` places: as many as a template may expand to.
+pub const MAX_KEYS: u64 = MAX_SHARDS;
+/// Longest key template: a key is a few dozen bytes.
+pub const MAX_TEMPLATE_BYTES: usize = 512;
 
 /// Redis Cluster is documented to scale to about 1,000 master nodes; more
 /// would also leave some nodes with a single slot.
@@ -126,6 +130,12 @@ pub const DEFAULT_FLEET_MAX_SHARDS: u64 = 4096;
 pub const DEFAULT_FLEET_TRIALS: u64 = 400;
 /// Largest fleet accepted.
 pub const MAX_REELS: u64 = 100_000_000;
+/// Most reels a `--rates-csv` holds: each rate is kept (8 bytes), so 2
+/// million stay within 16 MB; a Zipf fleet of any size costs nothing.
+pub const MAX_CSV_REELS: u64 = 2_000_000;
+/// Longest line of a `--rates-csv` (`reel_id,rate` is a few dozen bytes);
+/// a longer one (`/dev/zero` has no newline) is refused as it is read.
+pub const MAX_CSV_LINE_BYTES: u64 = 4096;
 /// Largest partition count `fleet` accepts (its Monte Carlo is O(P) a placement).
 pub const MAX_FLEET_PARTITIONS: u64 = 1_000_000;
 /// Most placements `fleet` samples.

@@ -6,6 +6,7 @@ pub mod csv;
 pub mod fmt;
 pub mod json;
 pub mod markdown;
+pub mod policy;
 pub mod sink;
 pub mod table;
 pub mod terminal;

@@ -11,6 +11,13 @@ use tempfile::NamedTempFile;
 use super::{Format, Report};
 use crate::error::{InputError, InputResult};
 
+/// What went wrong, without the temp file's name that tempfile's errors
+/// carry (the user never named that file): the error's kind, e.g.
+/// "permission denied".
+fn os_error(e: &std::io::Error) -> String {
+    std::io::Error::from(e.kind()).to_string()
+}
+
 /// A file that appears at `path` only when committed.
 #[derive(Debug)]
 pub struct AtomicFile {
@@ -34,33 +41,11 @@ impl AtomicFile {
                 format!("{} is a folder; give a file name", path.display()),
             ));
         }
-        // A symlink is written through (its target is replaced), and an
-        // existing target must be a regular file: renaming over a device
-        // such as /dev/null would replace the device itself.
-        let path = match std::fs::canonicalize(path) {
-            Ok(real) => real,
-            // A dangling symlink: write where it points.
-            Err(_) => match std::fs::read_link(path) {
-                Ok(target) if target.is_relative() => {
-                    path.parent().map(|d| d.join(&target)).unwrap_or(target)
-                }
-                Ok(target) => target,
-                Err(_) => path.to_path_buf(),
-            },
-        };
+        // Links, read-only files and aliases of other files of the run are
+        // refused here (`policy`); `path` is the file to replace.
+        let path = super::policy::output_target(flag, path)?;
         let path = path.as_path();
         let existing = std::fs::metadata(path).ok();
-        if let Some(meta) = &existing {
-            if !meta.is_file() {
-                return Err(InputError::new(
-                    flag,
-                    format!(
-                        "{} is not a regular file (a device or pipe?); give a file to write",
-                        path.display()
-                    ),
-                ));
-            }
-        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -68,20 +53,27 @@ impl AtomicFile {
         let mut builder = tempfile::Builder::new();
         builder.prefix(".shardplan-").suffix(".tmp");
         // Temp files are private (0600) by default; the result is an
-        // ordinary file that others may read, like one written by `>`.
-        // An existing file keeps its mode.
+        // ordinary file that others may read, like one written by `>`. An
+        // existing file keeps its permission bits, never setuid or setgid.
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = existing
-                .as_ref()
-                .map(|m| m.permissions().mode() & 0o7777)
-                .unwrap_or(0o644);
+            let mode = super::policy::replacement_mode(existing.as_ref());
             builder.permissions(std::fs::Permissions::from_mode(mode));
         }
-        let temp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| InputError::new(flag, format!("cannot write {}: {e}", path.display())))?;
+        // The folder's own error first: tempfile's names its temp file.
+        if let Err(e) = std::fs::metadata(&dir) {
+            return Err(InputError::new(
+                flag,
+                format!("cannot write {}: {e}", path.display()),
+            ));
+        }
+        let temp = builder.tempfile_in(&dir).map_err(|e| {
+            InputError::new(
+                flag,
+                format!("cannot write {}: {}", path.display(), os_error(&e)),
+            )
+        })?;
         Ok(AtomicFile {
             flag: flag.to_string(),
             path: path.to_path_buf(),
@@ -141,6 +133,10 @@ pub fn prepare_dir(flag: &str, dir: &Path) -> InputResult<()> {
 #[derive(Debug)]
 pub enum Destination {
     Stdout,
+    /// `/dev/stderr`, `/dev/fd/2`.
+    Stderr,
+    /// Another open descriptor (`/dev/fd/N`): a stream, written in place.
+    Stream(std::fs::File),
     File(AtomicFile),
 }
 
@@ -148,9 +144,21 @@ impl Destination {
     /// Standard output for `-` (and its aliases), else a file made atomically.
     pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
         if is_stdout(path) {
-            Ok(Destination::Stdout)
-        } else {
-            Ok(Destination::File(AtomicFile::create(flag, path)?))
+            return Ok(Destination::Stdout);
+        }
+        match path.to_str() {
+            Some("/dev/stderr" | "/dev/fd/2") => Ok(Destination::Stderr),
+            Some(p)
+                if p.strip_prefix("/dev/fd/")
+                    .is_some_and(|n| n.parse::<u32>().is_ok()) =>
+            {
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| InputError::new(flag, format!("cannot write {p}: {e}")))?;
+                Ok(Destination::Stream(file))
+            }
+            _ => Ok(Destination::File(AtomicFile::create(flag, path)?)),
         }
     }
 
@@ -162,6 +170,15 @@ impl Destination {
                 let mut out = std::io::stdout().lock();
                 out.write_all(bytes)?;
                 out.flush()?;
+            }
+            Destination::Stderr => {
+                let mut err = std::io::stderr().lock();
+                err.write_all(bytes)?;
+                err.flush()?;
+            }
+            Destination::Stream(mut f) => {
+                f.write_all(bytes)?;
+                f.flush()?;
             }
             Destination::File(mut f) => {
                 f.write_all(bytes)?;
@@ -234,10 +251,7 @@ impl OutputSet {
                     ))
                 }
             };
-            targets.push((
-                Destination::File(AtomicFile::create("--output", path)?),
-                fmt,
-            ));
+            targets.push((Destination::create("--output", path)?, fmt));
         }
         Ok(OutputSet { targets })
     }
@@ -264,7 +278,7 @@ impl OutputSet {
         for (dest, fmt) in self.targets {
             let style = match dest {
                 Destination::Stdout => super::terminal::Style::stdout(),
-                Destination::File(_) => super::terminal::Style::plain(),
+                _ => super::terminal::Style::plain(),
             };
             let bytes = fmt.exporter(style).render(report)?;
             rendered.push((dest, bytes));

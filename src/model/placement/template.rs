@@ -20,6 +20,16 @@ impl ShardTemplate {
     /// `pad` is a minimum width: shard numbers are zero-padded to it, like
     /// printf's `%0Nd`; 0 means no padding.
     pub fn new(template: &str, pad: usize) -> ParamResult<Self> {
+        let max = crate::model::defaults::MAX_TEMPLATE_BYTES;
+        if template.len() > max {
+            return Err(ParamError::other(
+                "template",
+                format!(
+                    "must be at most {max} bytes (got {}); a shard key is a few dozen",
+                    template.len()
+                ),
+            ));
+        }
         if !template.contains(SHARD_PLACEHOLDER) {
             return Err(ParamError::other(
                 "template",

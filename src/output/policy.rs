@@ -1,0 +1,185 @@
+//! The output policy: what a run may replace, decided before anything is
+//! written. `docs/output.md` states it for users; in short:
+//!
+//! - a symbolic link is written through only when it and the file it points
+//!   to belong to the user running shardplan; a link someone else planted
+//!   (say in `/tmp`), a link to another user's file, a dangling link and a
+//!   loop are refused, exit 2, naming the flag;
+//! - a read-only file is never replaced;
+//! - the new file takes the old one's permission bits, never its setuid,
+//!   setgid or sticky bits;
+//! - no output may be the same file as an input or another output of the
+//!   same run: compared by device and inode, and for a file that does not
+//!   exist yet by its folder's device and inode and its name, so `./a.csv`,
+//!   `a.csv` and a hard link are caught alike.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use crate::error::{InputError, InputResult};
+
+/// Which file a path names, whatever it is spelled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    /// An existing file: its device and inode.
+    File(u64, u64),
+    /// A file to be created: its folder's device and inode, and its name.
+    New(u64, u64, std::ffi::OsString),
+}
+
+/// Every file this run reads or writes, with the flag that names it.
+static FILES: Mutex<Vec<(Identity, String, bool)>> = Mutex::new(Vec::new());
+
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(m) = std::fs::metadata(path) {
+        return Some(Identity::File(m.dev(), m.ino()));
+    }
+    let name = path.file_name()?.to_os_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let m = std::fs::metadata(dir).ok()?;
+    Some(Identity::New(m.dev(), m.ino(), name))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<Identity> {
+    let real = std::fs::canonicalize(path).ok()?;
+    Some(Identity::New(0, 0, real.into_os_string()))
+}
+
+/// Records that `what` (a flag and the path as typed) reads or writes
+/// `path`; refused when an output meets a file the run already uses.
+fn claim(what: &str, path: &Path, output: bool) -> InputResult<()> {
+    let Some(id) = identity(path) else {
+        return Ok(());
+    };
+    let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
+    let shown = format!("{} {}", what, path.display());
+    if let Some((_, first, first_is_output)) = files.iter().find(|(i, _, _)| *i == id) {
+        if output || *first_is_output {
+            let why = match (output, first_is_output) {
+                (true, true) => "another output of this run",
+                _ => "an input of this run",
+            };
+            return Err(InputError::new(
+                what,
+                format!(
+                    "{} is the same file as {first} ({why}); give each output its own file",
+                    path.display()
+                ),
+            ));
+        }
+    }
+    files.push((id, shown, output));
+    Ok(())
+}
+
+/// Records an input file, so no output of the run can replace it.
+pub fn claim_input(what: &str, path: &Path) -> InputResult<()> {
+    claim(what, path, false)
+}
+
+/// The user running shardplan.
+#[cfg(unix)]
+fn euid() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
+/// The file an output at `path` replaces (the path itself, or where a link
+/// the user owns points), checked against the policy above; `flag` names
+/// the option in errors.
+pub fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
+    let refuse = |why: String| Err(InputError::new(flag, format!("{}: {why}", path.display())));
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                if m.uid() != euid() {
+                    return refuse(
+                        "is a symbolic link another user owns; not writing through it (give the \
+                         file itself, or remove the link)"
+                            .into(),
+                    );
+                }
+            }
+            let Ok(real) = std::fs::canonicalize(path) else {
+                return refuse(
+                    "is a symbolic link to nothing (or a loop); not creating a file through it"
+                        .into(),
+                );
+            };
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let owner = std::fs::metadata(&real)
+                    .map(|t| t.uid())
+                    .unwrap_or(u32::MAX);
+                if owner != euid() {
+                    return refuse(format!(
+                        "links to {}, which another user owns; not replacing it",
+                        real.display()
+                    ));
+                }
+            }
+            real
+        }
+        _ => path.to_path_buf(),
+    };
+    if let Ok(m) = std::fs::metadata(&target) {
+        if !m.is_file() {
+            return refuse(
+                "is not a regular file (a device or pipe?); give a file to write".into(),
+            );
+        }
+        if read_only(&target, &m) {
+            return refuse(
+                "is read-only; not replacing it (make it writable, or give another name)".into(),
+            );
+        }
+    }
+    claim(flag, &target, true)?;
+    Ok(target)
+}
+
+/// A file nobody may write, or that this user may not.
+fn read_only(path: &Path, m: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        use std::os::unix::fs::PermissionsExt;
+        if m.permissions().mode() & 0o222 == 0 {
+            return true;
+        }
+        let Ok(c) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+            return true;
+        };
+        // SAFETY: `c` is a valid NUL-terminated path for the call's duration.
+        unsafe { libc::access(c.as_ptr(), libc::W_OK) != 0 }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        m.permissions().readonly()
+    }
+}
+
+/// The permission bits a replacement keeps: the old file's read, write
+/// and execute bits, never setuid, setgid or sticky (0644 for a new file).
+pub fn replacement_mode(existing: Option<&std::fs::Metadata>) -> u32 {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        existing.map_or(0o644, |m| m.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = existing;
+        0o644
+    }
+}
