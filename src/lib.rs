@@ -67,6 +67,8 @@ pub mod shell {
     pub fn main() -> ExitCode {
         // `COMPLETE=bash shardplan -- ...`: the shell asks for completions.
         crate::cli::complete::answer_if_asked();
+        // Ctrl-C and kill: remove the temporary files, keep the old outputs.
+        crate::output::interrupt::install();
         let result = crate::cli::parse()
             .map_err(anyhow::Error::from)
             .and_then(|cli| {

@@ -4,6 +4,7 @@
 
 pub mod csv;
 pub mod fmt;
+pub mod interrupt;
 pub mod json;
 pub mod markdown;
 pub mod policy;

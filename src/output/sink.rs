@@ -74,6 +74,7 @@ impl AtomicFile {
                 format!("cannot write {}: {}", path.display(), os_error(&e)),
             )
         })?;
+        super::interrupt::track(temp.path());
         Ok(AtomicFile {
             flag: flag.to_string(),
             path: path.to_path_buf(),
@@ -98,9 +99,10 @@ impl AtomicFile {
             .flush()
             .and_then(|_| self.temp.as_file_mut().sync_all())
             .map_err(|e| cannot(&e))?;
-        self.temp
-            .persist(&self.path)
-            .map_err(|e| cannot(&e.error))?;
+        let temp_path = self.temp.path().to_path_buf();
+        let persisted = self.temp.persist(&self.path);
+        super::interrupt::untrack(&temp_path);
+        persisted.map_err(|e| cannot(&e.error))?;
         Ok(())
     }
 

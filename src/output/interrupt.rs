@@ -1,0 +1,46 @@
+//! Interrupted runs: on SIGINT, SIGTERM or SIGHUP the temporary files of
+//! the outputs being written are removed before the process exits, so an
+//! interrupted run leaves the previous outputs as they were and no
+//! `.shardplan-*.tmp` behind. The exit code is the shell's convention,
+//! 128 + the signal's number (130 for Ctrl-C).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The temporary files written so far and not yet renamed into place.
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Removes `path` if the run is interrupted before [`untrack`].
+pub fn track(path: &Path) {
+    let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    temps.push(path.to_path_buf());
+}
+
+/// `path` was renamed into place (or removed): nothing left to clean.
+pub fn untrack(path: &Path) {
+    let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    temps.retain(|p| p != path);
+}
+
+/// Starts the thread that waits for the signals. Without it (a failure to
+/// register, which the OS does not do in practice) the default action
+/// stands: the run stops, and its temporary files stay behind.
+#[cfg(unix)]
+pub fn install() {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+            for path in temps.iter() {
+                let _ = std::fs::remove_file(path);
+            }
+            std::process::exit(128 + signal);
+        }
+    });
+}
+
+#[cfg(not(unix))]
+pub fn install() {}
