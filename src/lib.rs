@@ -86,7 +86,9 @@ pub mod shell {
         if broken_pipe {
             return ExitCode::SUCCESS;
         }
-        eprintln!("shardplan: {e}");
+        // `{e:#}`: the context and every cause on one line ("deleting the keys
+        // this run wrote: NOPERM ...").
+        eprintln!("shardplan: {e:#}");
         if e.downcast_ref::<InputError>().is_some() || e.downcast_ref::<ParamError>().is_some() {
             ExitCode::from(2)
         } else {

@@ -407,3 +407,24 @@ fn report_takes_dash_o_like_every_command() {
         assert!(out.join("report.md").exists(), "{flag}");
     }
 }
+
+#[test]
+fn html_in_a_scenario_is_shown_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario_file(
+        dir.path(),
+        "description = \"<img src=x onerror=alert(1)> & co\"\npeak = 14000\n",
+    );
+    let out = dir.path().join("r");
+    shardplan()
+        .args(["report", "-q", "--seconds", "60", "--scenario", &s, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("&lt;img src=x onerror=alert(1)&gt; &amp; co"),
+        "{md}"
+    );
+    assert!(!md.contains("<img"), "{md}");
+}

@@ -93,7 +93,9 @@ fn markdown_under(heading: &str, report: &dyn Report) -> anyhow::Result<String> 
 /// Prose for Markdown: a bare `<shard>` would be read as an HTML tag and
 /// vanish in a viewer.
 fn html_text(text: &str) -> String {
-    text.replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// Where the shard keys land, when the scenario names keys or a store
@@ -265,10 +267,15 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
         md.push_str(text.trim_end());
         md.push_str("\n\n");
     };
-    push(&format!("# Sharded counter capacity report: {}", l.name));
+    // A scenario's name and description are text from a file: escaped, so
+    // `<img onerror=...>` shows as written instead of running in a viewer.
+    push(&format!(
+        "# Sharded counter capacity report: {}",
+        html_text(&l.name)
+    ));
     push(&size.headline());
     if let Some(d) = &l.scenario.description {
-        push(d);
+        push(&html_text(d));
     }
     push("## Summary");
     push(&summary(doc).join("\n"));
