@@ -80,3 +80,30 @@ fn numbers_in_another_syntax_are_refused_and_echoed_short() {
     );
     assert!(err.contains("--shards") && err.contains("..."), "{err}");
 }
+
+#[test]
+fn a_growth_below_one_warns_after_every_check_passed() {
+    let out = common::shardplan()
+        .args(["size", "--observed", "9000", "--growth", "0.5"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(
+        err,
+        "shardplan: warning: --growth = 0.5 plans below the observed peak (9,000 likes/s x 0.5 \
+         = 4,500); a plan usually grows the observed peak (1.5 is common)\n"
+    );
+    // A refused run prints its one error line, not the warning.
+    bad_input(
+        &[
+            "size",
+            "--observed",
+            "9000",
+            "--growth",
+            "0.5",
+            "--headroom",
+            "2",
+        ],
+        "--headroom",
+    );
+}

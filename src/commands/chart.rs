@@ -128,6 +128,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             (r, (file, timeline_svg(&name, &points.finish())?.1))
         }
     };
+    super::print_notices(&r.inputs);
     if args.explain {
         super::explain_on_stderr(&r.inputs)?;
     }

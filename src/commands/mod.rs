@@ -50,6 +50,7 @@ pub fn emit(
     inputs: &crate::config::Inputs,
     explain: bool,
 ) -> anyhow::Result<()> {
+    print_notices(inputs);
     if explain && out.has_rows_only() {
         explain_on_stderr(inputs)?;
     }
@@ -58,6 +59,14 @@ pub fn emit(
         inputs,
         explain,
     })
+}
+
+/// Warnings about accepted inputs, on stderr, once all have passed their
+/// checks (so a refused run prints its one error line only).
+pub fn print_notices(inputs: &crate::config::Inputs) {
+    for n in inputs.notices() {
+        eprintln!("shardplan: warning: {n}");
+    }
 }
 
 /// The inputs table on stderr: `--explain` for outputs with no place for

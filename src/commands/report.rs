@@ -60,6 +60,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    super::print_notices(&r.inputs);
     crate::output::sink::prepare_dir("--out", &args.out)?;
     let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));
     let mut md_file = open(REPORT_FILE)?;

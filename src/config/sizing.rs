@@ -131,6 +131,17 @@ impl Resolver {
                 "observed x growth = {peak} is out of range (at most 1e9 likes/s)"
             ))
         })?;
+        if growth.value < 1.0 {
+            self.inputs.notice(format!(
+                "{} = {} plans below the observed peak ({} likes/s x {} = {}); a plan \
+                 usually grows the observed peak (1.5 is common)",
+                growth.source,
+                growth.value,
+                crate::output::fmt::num(observed.value),
+                growth.value,
+                crate::output::fmt::num(peak)
+            ));
+        }
         self.inputs.record("observed", &observed);
         self.inputs.record("growth", &growth);
         self.inputs

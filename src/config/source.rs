@@ -141,6 +141,10 @@ pub struct Input {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Inputs {
     entries: Vec<Input>,
+    /// Warnings about accepted inputs (a growth factor below 1), printed on
+    /// stderr once every input has passed its checks, so a refused run
+    /// still prints exactly one line.
+    notices: Vec<String>,
 }
 
 impl Inputs {
@@ -171,6 +175,18 @@ impl Inputs {
     /// Every input, in order.
     pub fn entries(&self) -> &[Input] {
         &self.entries
+    }
+
+    /// Adds a warning about an accepted input.
+    pub fn notice(&mut self, text: String) {
+        if !self.notices.contains(&text) {
+            self.notices.push(text);
+        }
+    }
+
+    /// The warnings about accepted inputs.
+    pub fn notices(&self) -> &[String] {
+        &self.notices
     }
 
     /// Where `key` came from, if it was resolved.
