@@ -126,3 +126,11 @@ impl From<ParamError> for InputError {
 pub type InputResult<T> = Result<T, InputError>;
 /// The result of a model constructor.
 pub type ParamResult<T> = Result<T, ParamError>;
+
+/// `measure`'s own count check failed: the shard keys do not sum to the
+/// INCRs sent (a client re-sent timed-out commands, or another client
+/// wrote the keys). The results are printed, but the run did not measure
+/// what it claims: exit code 3.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("count check failed: {0}")]
+pub struct CountMismatch(pub String);

@@ -89,6 +89,9 @@ pub mod shell {
         // `{e:#}`: the context and every cause on one line ("deleting the keys
         // this run wrote: NOPERM ...").
         eprintln!("shardplan: {e:#}");
+        if e.downcast_ref::<crate::error::CountMismatch>().is_some() {
+            return ExitCode::from(3);
+        }
         if e.downcast_ref::<InputError>().is_some() || e.downcast_ref::<ParamError>().is_some() {
             ExitCode::from(2)
         } else {

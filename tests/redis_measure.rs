@@ -471,3 +471,45 @@ fn a_password_from_the_environment_or_a_file_never_shows() {
         .code(2)
         .stderr(predicates::str::contains("--password-file"));
 }
+
+#[test]
+fn a_failed_count_check_exits_3() {
+    // Another client INCRs a shard key during the run: the shard keys then
+    // sum to more than the INCRs sent, and the run must not exit 0.
+    let s = Servers::spawn(1, false);
+    let port = s.ports[0];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .args([
+            "measure",
+            "--shards",
+            "2",
+            "--clients",
+            "2",
+            "--duration",
+            "2s",
+        ])
+        .args([
+            "--template",
+            "foreign:<shard>",
+            "--format",
+            "json",
+            "--redis",
+        ])
+        .arg(s.url())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // After the start-up check for existing keys, until past the readback.
+    std::thread::sleep(Duration::from_millis(500));
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_millis(3500) {
+        redis_cli(port, &["INCR", "foreign:0"]);
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("count check failed"), "{err}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["counts_match"], false);
+}

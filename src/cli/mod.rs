@@ -35,6 +35,7 @@ Exit status:
   0  done
   1  a failed --check, or a run that could not finish (a Redis server down)
   2  bad input: one line on stderr naming the flag or scenario field
+  3  measure's count check failed (the keys do not sum to the INCRs sent)
 
 Environment:
   NO_COLOR       no colour (as --color never)

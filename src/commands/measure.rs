@@ -119,7 +119,18 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let report = measure::run(&config)?;
-    super::emit(out, &MeasureView(report), &inputs, args.out.explain)
+    let mismatch = (!report.counts_match).then(|| {
+        crate::error::CountMismatch(format!(
+            "the single key holds {} for {} INCRs sent and the shard keys sum to {} for {}; \
+             a client re-sent timed-out INCRs or another client wrote the keys",
+            report.single_value, report.single_incr_sent, report.shard_sum, report.incr_sent
+        ))
+    });
+    super::emit(out, &MeasureView(report), &inputs, args.out.explain)?;
+    match mismatch {
+        Some(m) => Err(m.into()),
+        None => Ok(()),
+    }
 }
 
 /// A flag's value with its source: the default when it equals clap's
