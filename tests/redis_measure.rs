@@ -478,7 +478,7 @@ fn a_failed_count_check_exits_3() {
     // sum to more than the INCRs sent, and the run must not exit 0.
     let s = Servers::spawn(1, false);
     let port = s.ports[0];
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+    let child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
         .args([
             "measure",
             "--shards",
