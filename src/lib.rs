@@ -62,6 +62,15 @@ pub mod shell {
 
     use crate::error::{InputError, ParamError};
 
+    /// Checks scenario text as `--scenario` would (TOML, kinds, field
+    /// ranges): the entry point of the `cargo fuzz` target in `fuzz/`.
+    /// Returns the one-line error a user would see.
+    pub fn check_scenario(text: &str) -> Result<(), String> {
+        crate::config::scenario::from_text("fuzz.toml", text)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
     /// Parses the command line, runs the command, prints one line on error
     /// and picks the exit code: 2 for bad input, 1 for anything else.
     pub fn main() -> ExitCode {

@@ -253,6 +253,21 @@ pub fn parse(file: &str, text: &str) -> InputResult<Scenario> {
     })
 }
 
+/// Parses scenario text as a file would be: its TOML, what it describes
+/// and its fields' ranges (the fuzz target's entry; `file` names it in
+/// errors).
+pub fn from_text(file: &str, text: &str) -> InputResult<Loaded> {
+    let scenario = parse(file, text)?;
+    let loaded = Loaded {
+        name: file.to_string(),
+        kinds: kinds(file, &scenario)?,
+        file: file.to_string(),
+        scenario,
+    };
+    check::fields(&loaded)?;
+    Ok(loaded)
+}
+
 /// A bundled name, or a path to a TOML file.
 pub fn load(name_or_path: &str) -> InputResult<Loaded> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == name_or_path) {
