@@ -428,3 +428,20 @@ fn html_in_a_scenario_is_shown_not_run() {
     );
     assert!(!md.contains("<img"), "{md}");
 }
+
+#[test]
+fn the_report_names_the_scenario_without_this_machines_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = scenario_file(dir.path(), "peak = 14000\n");
+    assert!(Path::new(&s).is_absolute());
+    let out = dir.path().join("r");
+    shardplan()
+        .args(["report", "-q", "--seconds", "60", "--scenario", &s, "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let folder = dir.path().to_str().unwrap();
+    assert!(!md.contains(folder), "{md}");
+    assert!(md.contains("--scenario s.toml"), "{md}");
+}

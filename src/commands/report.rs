@@ -19,6 +19,18 @@ use crate::views::timeline::TimelineView;
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "report")?;
+    // A design doc is shared: it names the scenario file without this
+    // machine's folders (relative to here, else by its name alone).
+    let portable = portable_path(&r.scenario.file);
+    if portable != r.scenario.file {
+        let source = r.inputs.source("scenario").cloned();
+        r.scenario.name = portable.clone();
+        r.scenario.file = portable.clone();
+        if let Some(source) = source {
+            r.inputs
+                .record("scenario", &crate::config::Sourced::new(portable, source));
+        }
+    }
     // Everything is resolved and validated before the folder is touched.
     // report has no sizing or read flags: the scenario and defaults decide.
     let seconds = r.duration(None)?;
@@ -165,6 +177,21 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
 
 /// The command line that writes this report again (the seed and seconds
 /// only when given; every other input is in the scenario).
+/// `path` without the folders of this machine: relative to the current
+/// folder when it is under it, else its file name.
+fn portable_path(path: &str) -> String {
+    let p = std::path::Path::new(path);
+    if !p.is_absolute() {
+        return path.to_string();
+    }
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|here| p.strip_prefix(here).ok().map(|r| r.display().to_string()));
+    relative
+        .or_else(|| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| path.to_string())
+}
+
 fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
     let mut cmd = format!("shardplan report --scenario {scenario}");
     if let Some(seed) = args.seed {
