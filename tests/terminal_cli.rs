@@ -161,3 +161,21 @@ fn failures_are_red_and_warnings_yellow() {
     let fine = coloured(&["risk", "--shards", "20"]);
     assert!(!fine.contains(red), "{fine}");
 }
+
+/// A long time line shows its progress on a terminal (and nothing when
+/// stderr is piped), as a long flat simulation does.
+#[test]
+fn a_long_time_line_shows_progress_on_a_terminal() {
+    let args = "simulate --scenario viral-evening --seconds 20000000";
+    let text = in_pty(80, "", &format!("{args} >/dev/null"));
+    assert!(text.contains("simulated seconds"), "{text}");
+    let piped = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .args(args.split(' '))
+        .output()
+        .unwrap();
+    assert!(
+        piped.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+}

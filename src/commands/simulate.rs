@@ -45,6 +45,22 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
 /// Runs a flat simulation on `threads` workers (0: one per core), with a
 /// progress bar on a terminal unless `quiet`, streaming per-second rows to
 /// `per_second` when given.
+/// The progress bar of a long run of `seconds` simulated seconds, on a
+/// terminal's stderr when `wanted` (hidden otherwise, and when piped).
+pub fn progress_bar(seconds: u64, wanted: bool) -> ProgressBar {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let pb = ProgressBar::with_draw_target(Some(seconds), ProgressDrawTarget::stderr());
+    pb.set_style(
+        ProgressStyle::with_template(
+            "{wide_bar} {human_pos}/{human_len} simulated seconds ({eta} left)",
+        )
+        .expect("valid template"),
+    );
+    pb
+}
+
 pub fn execute(
     plan: &SimPlan,
     threads: usize,
@@ -58,18 +74,7 @@ pub fn execute(
     } else {
         plan.seconds.saturating_mul(plan.shards)
     };
-    let bar = if !quiet && std::io::stderr().is_terminal() && work > 20_000_000 {
-        let pb = ProgressBar::with_draw_target(Some(plan.seconds), ProgressDrawTarget::stderr());
-        pb.set_style(
-            ProgressStyle::with_template(
-                "{wide_bar} {human_pos}/{human_len} simulated seconds ({eta} left)",
-            )
-            .expect("valid template"),
-        );
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = progress_bar(plan.seconds, !quiet && work > 20_000_000);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

@@ -25,19 +25,39 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
         .recommendation;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(args)?;
+    // A time line costs about a microsecond a second per shard key: show
+    // progress past a few seconds of work.
+    let keys = plan
+        .start_shards
+        .max(plan.monitor.as_ref().map_or(0, |m| m.target_shards));
+    let work = plan.seconds.saturating_mul(keys);
+    let bar = super::simulate::progress_bar(plan.seconds, !args.out.quiet && work > 5_000_000);
     let report = match per_second.as_mut() {
         Some(file) => {
             let mut w = csv::Writer::from_writer(file.writer());
             let cannot = |e: &dyn std::fmt::Display| {
                 InputError::new("--per-second", format!("cannot write the rows: {e}"))
             };
-            let report = timeline::run_with_rows(&plan, |row: &TimelineRow| w.serialize(row))
-                .map_err(|e| cannot(&e))?;
+            let report = timeline::run_with_rows(&plan, |row: &TimelineRow| {
+                bar.inc(1);
+                w.serialize(row)
+            })
+            .map_err(|e| cannot(&e))?;
             w.flush().map_err(|e| cannot(&e))?;
             report
         }
-        None => timeline::run(&plan),
+        None => {
+            let report = timeline::run_with_rows(&plan, |_| {
+                bar.inc(1);
+                Ok::<(), std::convert::Infallible>(())
+            });
+            match report {
+                Ok(r) => r,
+                Err(never) => match never {},
+            }
+        }
     };
+    bar.finish_and_clear();
     if let Some(f) = per_second {
         f.commit()?;
     }
