@@ -134,3 +134,9 @@ pub type ParamResult<T> = Result<T, ParamError>;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("count check failed: {0}")]
 pub struct CountMismatch(pub String);
+
+/// A run stopped by a signal after cleaning up (`measure` deleted its
+/// keys): exit code 128 + the signal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted by signal {0}; the keys this run wrote are deleted")]
+pub struct Interrupted(pub i32);

@@ -513,3 +513,43 @@ fn a_failed_count_check_exits_3() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["counts_match"], false);
 }
+
+#[test]
+fn ctrl_c_during_measure_deletes_its_keys_and_exits_130() {
+    let s = Servers::spawn(1, false);
+    let port = s.ports[0];
+    let child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .args([
+            "measure",
+            "--shards",
+            "4",
+            "--clients",
+            "2",
+            "--duration",
+            "30s",
+        ])
+        .args(["--template", "sig:<shard>", "--redis"])
+        .arg(s.url())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the run is writing its keys.
+    let start = Instant::now();
+    while keys_on(port).trim().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no keys written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill with a valid pid and signal number.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(out.stdout.is_empty(), "no results for a run cut short");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "it stopped at once"
+    );
+    assert_eq!(keys_on(port).trim(), "", "the run's keys are deleted");
+}

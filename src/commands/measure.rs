@@ -118,6 +118,8 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    // Ctrl-C stops the load; the keys are deleted before the exit.
+    crate::output::interrupt::defer_exit();
     let report = measure::run(&config)?;
     let mismatch = (!report.counts_match).then(|| {
         crate::error::CountMismatch(format!(

@@ -98,7 +98,12 @@ pub(super) fn load_phase(
                         finished: Instant::now(),
                     };
                     let mut batch: Vec<usize> = Vec::with_capacity(batch_size as usize);
-                    while !failed.load(Ordering::Relaxed) && Instant::now() < deadline {
+                    // A signal (Ctrl-C) stops the phase early: the run then
+                    // deletes its keys before it exits.
+                    while !failed.load(Ordering::Relaxed)
+                        && Instant::now() < deadline
+                        && crate::output::interrupt::received().is_none()
+                    {
                         let first = claimed.fetch_add(batch_size, Ordering::Relaxed);
                         if first >= max {
                             break;

@@ -102,6 +102,10 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     } else {
         admin.del(&all_keys)
     };
+    if let Some(signal) = crate::output::interrupt::received() {
+        cleanup.context("deleting the keys this run wrote")?;
+        return Err(crate::error::Interrupted(signal).into());
+    }
     let report = result?;
     cleanup.context("deleting the keys this run wrote")?;
     Ok(report)

@@ -5,7 +5,29 @@
 //! 128 + the signal's number (130 for Ctrl-C).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::Mutex;
+
+/// Set by a command that must clean up outside the process before it
+/// exits (`measure` deletes its Redis keys): the first signal is then only
+/// recorded, and the command stops at its next check.
+static DEFER: AtomicBool = AtomicBool::new(false);
+/// The signal received while deferring (0: none).
+static RECEIVED: AtomicI32 = AtomicI32::new(0);
+
+/// From now on the first signal asks the run to stop ([`received`])
+/// instead of ending the process; a second one ends it at once.
+pub fn defer_exit() {
+    DEFER.store(true, Ordering::SeqCst);
+}
+
+/// The signal that asked a deferring run to stop, if any.
+pub fn received() -> Option<i32> {
+    match RECEIVED.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
 
 /// The temporary files written so far and not yet renamed into place.
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -32,7 +54,12 @@ pub fn install() {
         return;
     };
     std::thread::spawn(move || {
-        if let Some(signal) = signals.forever().next() {
+        for signal in signals.forever() {
+            let first = RECEIVED.load(Ordering::SeqCst) == 0;
+            if first && DEFER.load(Ordering::SeqCst) {
+                RECEIVED.store(signal, Ordering::SeqCst);
+                continue;
+            }
             let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
             for path in temps.iter() {
                 let _ = std::fs::remove_file(path);
