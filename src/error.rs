@@ -136,7 +136,8 @@ pub type ParamResult<T> = Result<T, ParamError>;
 pub struct CountMismatch(pub String);
 
 /// A run stopped by a signal after cleaning up (`measure` deleted its
-/// keys): exit code 128 + the signal.
+/// keys, or with `--keep` only its same-slot copies): exit code 128 + the
+/// signal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted by signal {0}; the keys this run wrote are deleted")]
+#[error("interrupted by signal {0}; the run's keys are cleaned up as at its end, no results")]
 pub struct Interrupted(pub i32);
