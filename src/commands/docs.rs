@@ -75,34 +75,30 @@ fn page(cmd: clap::Command) -> std::io::Result<Vec<u8>> {
         .source(format!("shardplan {}", env!("CARGO_PKG_VERSION")))
         .manual("shardplan manual");
     type Render = fn(&clap_mangen::Man, &mut dyn Write) -> std::io::Result<()>;
-    let mut renders: Vec<Render> = vec![
-        clap_mangen::Man::render_title,
-        clap_mangen::Man::render_name_section,
-        clap_mangen::Man::render_synopsis_section,
-        clap_mangen::Man::render_description_section,
-    ];
+    // Each part opens with roff's apostrophe preamble: the title keeps it,
+    // the others drop it.
+    let part = |render: Render| -> std::io::Result<String> {
+        let mut bytes = Vec::new();
+        render(&man, &mut bytes)?;
+        Ok(strip_preamble(&String::from_utf8_lossy(&bytes)))
+    };
+    let mut title = Vec::new();
+    man.render_title(&mut title)?;
+    let mut roff = String::from_utf8_lossy(&title).into_owned();
+    roff += &part(clap_mangen::Man::render_name_section)?;
+    roff += &part(clap_mangen::Man::render_synopsis_section)?;
+    roff += &part(clap_mangen::Man::render_description_section)?;
     if cmd.get_arguments().any(|a| !a.is_hide_set()) {
-        renders.push(clap_mangen::Man::render_options_section);
+        roff += &part(clap_mangen::Man::render_options_section)?;
     }
     if cmd.get_subcommands().any(|c| !c.is_hide_set()) {
-        renders.push(clap_mangen::Man::render_subcommands_section);
+        roff += &part(clap_mangen::Man::render_subcommands_section)?;
     }
-    let mut roff = Vec::new();
-    for (i, render) in renders.iter().enumerate() {
-        let mut part = Vec::new();
-        render(&man, &mut part)?;
-        // Each part opens with roff's apostrophe preamble: keep the first.
-        let text = String::from_utf8_lossy(&part).into_owned();
-        let text = if i == 0 { text } else { strip_preamble(&text) };
-        roff.extend_from_slice(text.as_bytes());
-    }
-    roff.extend_from_slice(after_help_sections(&cmd).as_bytes());
+    roff += &after_help_sections(&cmd);
     if cmd.get_version().is_some() {
-        let mut part = Vec::new();
-        man.render_version_section(&mut part)?;
-        roff.extend_from_slice(strip_preamble(&String::from_utf8_lossy(&part)).as_bytes());
+        roff += &part(clap_mangen::Man::render_version_section)?;
     }
-    Ok(roff)
+    Ok(roff.into_bytes())
 }
 
 /// A rendered part without roff's two-line apostrophe preamble.

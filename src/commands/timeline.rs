@@ -47,14 +47,11 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
             report
         }
         None => {
-            let report = timeline::run_with_rows(&plan, |_| {
+            let Ok(report) = timeline::run_with_rows(&plan, |_| {
                 bar.inc(1);
                 Ok::<(), std::convert::Infallible>(())
             });
-            match report {
-                Ok(r) => r,
-                Err(never) => match never {},
-            }
+            report
         }
     };
     bar.finish_and_clear();

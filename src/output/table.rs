@@ -52,15 +52,14 @@ fn width_for_whole_words(longest: &[usize]) -> usize {
     longest.iter().map(|w| w + 3).sum::<usize>() + 1
 }
 
-/// Keeps words whole: each column is at least as wide as its longest word
-/// (comfy-table alone splits the space evenly among the long columns and
-/// may cut `sharded-buffered` in two). Callers check that they fit.
-fn keep_words_whole(t: &mut Table, cells: &[&[String]], width: usize) {
-    let longest = longest_words(cells);
-    if width_for_whole_words(&longest) > width {
+/// Keeps words whole: each column is at least as wide as its `longest`
+/// word (comfy-table alone splits the space evenly among the long columns
+/// and may cut `sharded-buffered` in two), when they fit in `width`.
+fn keep_words_whole(t: &mut Table, longest: &[usize], width: usize) {
+    if width_for_whole_words(longest) > width {
         return;
     }
-    for (c, w) in longest.into_iter().enumerate() {
+    for (c, &w) in longest.iter().enumerate() {
         if let Some(col) = t.column_mut(c) {
             let with_padding = u16::try_from(w + 2).unwrap_or(u16::MAX);
             col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(with_padding)));
@@ -87,7 +86,7 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
                     .chain(rows.iter().map(|(k, v)| [k.clone(), v.clone()]))
                     .collect();
                 let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
-                keep_words_whole(&mut t, &cells, w);
+                keep_words_whole(&mut t, &longest_words(&cells), w);
             }
             t.to_string()
         }
@@ -96,12 +95,15 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             header,
             rows,
         } => {
-            if let Some(w) = width {
+            let fit = width.map(|w| {
                 let cells: Vec<&[String]> = std::iter::once(header.as_slice())
                     .chain(rows.iter().map(|r| r.as_slice()))
                     .collect();
-                if header.len() > 2 && width_for_whole_words(&longest_words(&cells)) > w {
-                    return expanded(title, header, rows, preset, w);
+                (w, longest_words(&cells))
+            });
+            if let Some((w, longest)) = &fit {
+                if header.len() > 2 && width_for_whole_words(longest) > *w {
+                    return expanded(title, header, rows, preset, *w);
                 }
             }
             let mut t = table(preset, width);
@@ -109,11 +111,8 @@ pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> Str
             for r in rows {
                 t.add_row(r.clone());
             }
-            if let Some(w) = width {
-                let cells: Vec<&[String]> = std::iter::once(header.as_slice())
-                    .chain(rows.iter().map(|r| r.as_slice()))
-                    .collect();
-                keep_words_whole(&mut t, &cells, w);
+            if let Some((w, longest)) = &fit {
+                keep_words_whole(&mut t, longest, *w);
             }
             format!("{}\n{t}", prose(title))
         }

@@ -201,54 +201,50 @@ impl Report for CompareReport {
                 header,
                 rows,
             },
-            Section::Grid {
-                title: "Exactness and memory".into(),
-                header: [
-                    "strategy",
-                    "count",
-                    "error",
-                    "memory",
-                    "store reads per sum",
-                ]
-                .map(String::from)
-                .to_vec(),
-                rows: c
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        let x = &r.row;
-                        vec![
-                            x.strategy.clone(),
-                            if x.exact { "exact" } else { "approximate" }.to_string(),
-                            x.error
-                                .as_ref()
-                                .map_or_else(|| "none".into(), words::count_error),
-                            x.memory_bytes
-                                .map(|b| format!("{} bytes", fmt::num(b.round())))
-                                .unwrap_or_else(|| "-".into()),
-                            fmt::num(x.reads_per_view),
-                        ]
-                    })
-                    .collect(),
-            },
         ];
-
         if !self.wide {
             let verdicts = c
                 .rows
                 .iter()
                 .map(|r| (r.row.strategy.as_str(), words::verdict(&r.row.verdict)))
                 .collect();
-            sections.insert(3, Section::pairs("Verdicts", verdicts));
-            sections.insert(
-                4,
-                Section::Note(
-                    "--wide adds P(second over cap), uncached reads, lag, crash loss and double \
-                     count (CSV and JSON carry them always)."
-                        .into(),
-                ),
-            );
+            sections.push(Section::pairs("Verdicts", verdicts));
+            sections.push(Section::Note(
+                "--wide adds P(second over cap), uncached reads, lag, crash loss and double \
+                 count (CSV and JSON carry them always)."
+                    .into(),
+            ));
         }
+        sections.push(Section::Grid {
+            title: "Exactness and memory".into(),
+            header: [
+                "strategy",
+                "count",
+                "error",
+                "memory",
+                "store reads per sum",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: c
+                .rows
+                .iter()
+                .map(|r| {
+                    let x = &r.row;
+                    vec![
+                        x.strategy.clone(),
+                        if x.exact { "exact" } else { "approximate" }.to_string(),
+                        x.error
+                            .as_ref()
+                            .map_or_else(|| "none".into(), words::count_error),
+                        x.memory_bytes
+                            .map(|b| format!("{} bytes", fmt::num(b.round())))
+                            .unwrap_or_else(|| "-".into()),
+                        fmt::num(x.reads_per_view),
+                    ]
+                })
+                .collect(),
+        });
         let d = &c.drift;
         let drift_rows = c
             .rows

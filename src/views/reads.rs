@@ -5,28 +5,29 @@
 use crate::model::read_cost::ReadCost;
 use crate::output::{fmt, Section};
 
+/// The read cap and how many times over it a shard is without the cache,
+/// when it is over.
+fn uncached_over_read_cap(r: &ReadCost) -> Option<(f64, f64)> {
+    let cap = r.read_cap?;
+    (r.reads_per_shard_uncached > cap).then(|| (cap, r.reads_per_shard_uncached / cap))
+}
+
 /// A warning when one uncached view's reads put a shard past its read cap.
 pub fn read_cap_warning(r: &ReadCost) -> Option<Section> {
-    let cap = r.read_cap?;
-    (r.reads_per_shard_uncached > cap).then(|| {
-        Section::Warning(format!(
-            "WARNING: without the cache each shard takes {} reads/s, {:.1}x the read cap of \
-             {}/s: keep the cached sum (or raise --cache-seconds)",
-            fmt::num(r.reads_per_shard_uncached),
-            r.reads_per_shard_uncached / cap,
-            fmt::num(cap)
-        ))
-    })
+    let (cap, times) = uncached_over_read_cap(r)?;
+    Some(Section::Warning(format!(
+        "WARNING: without the cache each shard takes {} reads/s, {times:.1}x the read cap of \
+         {}/s: keep the cached sum (or raise --cache-seconds)",
+        fmt::num(r.reads_per_shard_uncached),
+        fmt::num(cap)
+    )))
 }
 
 /// The read-cost block.
 pub fn read_cost_section(r: &ReadCost) -> Section {
-    let over = match r.read_cap {
-        Some(cap) if r.reads_per_shard_uncached > cap => {
-            format!(" ({:.1}x the read cap!)", r.reads_per_shard_uncached / cap)
-        }
-        _ => String::new(),
-    };
+    let over = uncached_over_read_cap(r)
+        .map(|(_, times)| format!(" ({times:.1}x the read cap!)"))
+        .unwrap_or_default();
     let cap = match r.read_cap {
         Some(cap) => format!("read cap {}/s", fmt::num(cap)),
         None => "no documented read cap".to_string(),
