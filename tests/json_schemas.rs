@@ -5,37 +5,10 @@
 
 mod common;
 
-use common::shardplan;
-use serde_json::Value;
-
-fn schema(command: &str) -> Value {
-    let path = format!(
-        "{}/schemas/{command}.schema.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
-}
-
-fn output(args: &[&str]) -> Value {
-    let out = shardplan()
-        .args(args)
-        .args(["--format", "json"])
-        .assert()
-        .success();
-    serde_json::from_slice(&out.get_output().stdout).unwrap()
-}
-
-/// The validation errors of `doc` against `command`'s schema.
-fn errors(command: &str, doc: &Value) -> Vec<String> {
-    let validator = jsonschema::validator_for(&schema(command)).expect("a valid schema");
-    validator
-        .iter_errors(doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect()
-}
+use common::{json_of, schema_errors as errors, shardplan};
 
 fn assert_valid(args: &[&str]) {
-    let doc = output(args);
+    let doc = json_of(args);
     let command = args[0];
     let errs = errors(command, &doc);
     assert!(errs.is_empty(), "{args:?}:\n{}", errs.join("\n"));
@@ -127,7 +100,7 @@ fn placement_resize_fleet_and_lists_validate() {
 
 #[test]
 fn a_renamed_or_unknown_field_fails_validation() {
-    let mut doc = output(&["risk"]);
+    let mut doc = json_of(&["risk"]);
     let m = doc.as_object_mut().unwrap();
     let shards = m.remove("shards").unwrap();
     m.insert("shard_count".into(), shards);
@@ -140,7 +113,7 @@ fn a_renamed_or_unknown_field_fails_validation() {
         errs.iter().any(|e| e.contains("shard_count")),
         "an unknown field is named: {errs:?}"
     );
-    let mut doc = output(&["risk"]);
+    let mut doc = json_of(&["risk"]);
     doc["schema_version"] = 2.into();
     assert!(!errors("risk", &doc).is_empty(), "schema_version is pinned");
 }

@@ -3,6 +3,8 @@
 //! `Drop` (so also when an assertion fails). Needs `redis-server` and
 //! `redis-cli` on PATH (CI installs Debian's); without them these tests fail.
 
+mod common;
+
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, MutexGuard};
@@ -377,16 +379,7 @@ fn measure_command_as_a_user_types_it() {
     assert_eq!(v["nodes_reached"], 3);
     // The document validates against its checked-in schema (as every other
     // command's does in tests/json_schemas.rs).
-    let schema: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/schemas/measure.schema.json"
-        ))
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&v).map(|e| e.to_string()).collect();
+    let errors = common::schema_errors("measure", &v);
     assert!(errors.is_empty(), "{errors:?}");
     for field in [
         "single_ops_per_second",
@@ -472,34 +465,40 @@ fn a_password_from_the_environment_or_a_file_never_shows() {
         .stderr(predicates::str::contains("--password-file"));
 }
 
+/// Starts `shardplan measure ARGS --redis URL` with its output piped, to
+/// act on the server while it runs.
+fn spawn_measure(args: &[&str], url: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_shardplan"))
+        .arg("measure")
+        .args(args)
+        .args(["--redis", url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn a_failed_count_check_exits_3() {
     // Another client INCRs a shard key during the run: the shard keys then
     // sum to more than the INCRs sent, and the run must not exit 0.
     let s = Servers::spawn(1, false);
     let port = s.ports[0];
-    let child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
-        .args([
-            "measure",
+    let child = spawn_measure(
+        &[
             "--shards",
             "2",
             "--clients",
             "2",
             "--duration",
             "2s",
-        ])
-        .args([
             "--template",
             "foreign:<shard>",
             "--format",
             "json",
-            "--redis",
-        ])
-        .arg(s.url())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        ],
+        &s.url(),
+    );
     // After the start-up check for existing keys, until past the readback.
     std::thread::sleep(Duration::from_millis(500));
     let start = Instant::now();
@@ -518,22 +517,19 @@ fn a_failed_count_check_exits_3() {
 fn ctrl_c_during_measure_deletes_its_keys_and_exits_130() {
     let s = Servers::spawn(1, false);
     let port = s.ports[0];
-    let child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
-        .args([
-            "measure",
+    let child = spawn_measure(
+        &[
             "--shards",
             "4",
             "--clients",
             "2",
             "--duration",
             "30s",
-        ])
-        .args(["--template", "sig:<shard>", "--redis"])
-        .arg(s.url())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+            "--template",
+            "sig:<shard>",
+        ],
+        &s.url(),
+    );
     // Wait until the run is writing its keys.
     let start = Instant::now();
     while keys_on(port).trim().is_empty() {

@@ -408,20 +408,25 @@ fn report_takes_dash_o_like_every_command() {
     }
 }
 
-#[test]
-fn html_in_a_scenario_is_shown_not_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let s = scenario_file(
-        dir.path(),
-        "description = \"<img src=x onerror=alert(1)> & co\"\npeak = 14000\n",
-    );
-    let out = dir.path().join("r");
+/// report.md for a scenario file holding `toml`, written in `dir`.
+fn report_of(dir: &Path, toml: &str) -> String {
+    let s = scenario_file(dir, toml);
+    let out = dir.join("r");
     shardplan()
         .args(["report", "-q", "--seconds", "60", "--scenario", &s, "-o"])
         .arg(&out)
         .assert()
         .success();
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    std::fs::read_to_string(out.join("report.md")).unwrap()
+}
+
+#[test]
+fn html_in_a_scenario_is_shown_not_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = report_of(
+        dir.path(),
+        "description = \"<img src=x onerror=alert(1)> & co\"\npeak = 14000\n",
+    );
     assert!(
         md.contains("&lt;img src=x onerror=alert(1)&gt; &amp; co"),
         "{md}"
@@ -432,15 +437,9 @@ fn html_in_a_scenario_is_shown_not_run() {
 #[test]
 fn the_report_names_the_scenario_without_this_machines_folders() {
     let dir = tempfile::tempdir().unwrap();
-    let s = scenario_file(dir.path(), "peak = 14000\n");
-    assert!(Path::new(&s).is_absolute());
-    let out = dir.path().join("r");
-    shardplan()
-        .args(["report", "-q", "--seconds", "60", "--scenario", &s, "-o"])
-        .arg(&out)
-        .assert()
-        .success();
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    // The temp folder is absolute, and not under the tests' folder.
+    assert!(dir.path().is_absolute());
+    let md = report_of(dir.path(), "peak = 14000\n");
     let folder = dir.path().to_str().unwrap();
     assert!(!md.contains(folder), "{md}");
     assert!(md.contains("--scenario s.toml"), "{md}");

@@ -18,6 +18,21 @@ pub fn json_of(args: &[&str]) -> Value {
     serde_json::from_slice(&out.get_output().stdout).unwrap()
 }
 
+/// The validation errors of `doc` against the checked-in
+/// `schemas/<command>.schema.json` (empty when it validates).
+pub fn schema_errors(command: &str, doc: &Value) -> Vec<String> {
+    let path = format!(
+        "{}/schemas/{command}.schema.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
 /// Runs a command that must fail with exit 2 and one stderr line naming `what`.
 pub fn bad_input(args: &[&str], what: &str) {
     let out = shardplan().args(args).assert().code(2);
