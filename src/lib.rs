@@ -101,7 +101,7 @@ pub mod shell {
         if e.downcast_ref::<crate::error::CountMismatch>().is_some() {
             return ExitCode::from(3);
         }
-        if let Some(crate::error::Interrupted(signal)) = e.downcast_ref() {
+        if let Some(crate::error::Interrupted { signal, .. }) = e.downcast_ref() {
             return ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX));
         }
         if e.downcast_ref::<InputError>().is_some() || e.downcast_ref::<ParamError>().is_some() {

@@ -5,163 +5,12 @@
 
 mod common;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use common::redis::*;
 
 use shardplan::error::InputError;
 use shardplan::measure::{run, MeasureConfig, MeasureReport, MgetKeys};
-
-/// Loads stay small: a few thousand INCRs per phase.
-const OPS: u64 = 3_000;
-
-/// Held while picking ports and until the servers on them are up, so two
-/// tests running in parallel cannot pick the same free port.
-static PORTS: Mutex<()> = Mutex::new(());
-
-fn port_lock() -> MutexGuard<'static, ()> {
-    PORTS
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn require(tool: &str) {
-    let found = Command::new(tool)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    assert!(
-        matches!(found, Ok(s) if s.success()),
-        "`{tool}` is not installed or not on PATH: these tests start real Redis servers; install it (Debian: apt-get install redis-server)"
-    );
-}
-
-/// A loopback port that is free, and whose cluster bus port (+10000) is too.
-fn free_port() -> u16 {
-    for _ in 0..100 {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        if port <= 55_535 && TcpListener::bind(("127.0.0.1", port + 10_000)).is_ok() {
-            return port;
-        }
-    }
-    panic!("no free loopback port pair found");
-}
-
-fn redis_cli(port: u16, args: &[&str]) -> String {
-    let out = Command::new("redis-cli")
-        .args(["-h", "127.0.0.1", "-p", &port.to_string()])
-        .args(args)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Servers that die with this value (children killed before the dir goes).
-struct Servers {
-    ports: Vec<u16>,
-    children: Vec<Child>,
-    dir: tempfile::TempDir,
-}
-
-impl Drop for Servers {
-    fn drop(&mut self) {
-        for c in &mut self.children {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Servers {
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}", self.ports[0])
-    }
-
-    fn spawn(n: usize, cluster: bool) -> Servers {
-        require("redis-server");
-        require("redis-cli");
-        let _ports = port_lock();
-        let mut s = Servers {
-            ports: Vec::new(),
-            children: Vec::new(),
-            dir: tempfile::tempdir().unwrap(),
-        };
-        let dir = s.dir.path().to_path_buf();
-        for _ in 0..n {
-            let port = free_port();
-            let mut cmd = Command::new("redis-server");
-            cmd.args([
-                "--port",
-                &port.to_string(),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ]);
-            cmd.arg("--dir").arg(&dir);
-            if cluster {
-                cmd.args(["--cluster-enabled", "yes", "--cluster-config-file"]);
-                cmd.arg(dir.join(format!("nodes-{port}.conf")));
-            }
-            let child = cmd
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("spawn redis-server");
-            s.ports.push(port);
-            s.children.push(child);
-        }
-        for &p in &s.ports {
-            wait_for(&format!("redis-server on port {p} answers PING"), || {
-                redis_cli(p, &["PING"]).contains("PONG")
-            });
-        }
-        // A server that could not bind exits; then PONG came from someone else.
-        for (c, p) in s.children.iter_mut().zip(&s.ports) {
-            assert!(
-                matches!(c.try_wait(), Ok(None)),
-                "redis-server on port {p} exited"
-            );
-        }
-        if cluster {
-            let addrs: Vec<String> = s.ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
-            let out = Command::new("redis-cli")
-                .arg("--cluster")
-                .arg("create")
-                .args(&addrs)
-                .args(["--cluster-replicas", "0", "--cluster-yes"])
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "redis-cli --cluster create failed: {}",
-                String::from_utf8_lossy(&out.stdout)
-            );
-            for &p in &s.ports {
-                wait_for(&format!("node {p} reports cluster_state:ok"), || {
-                    redis_cli(p, &["CLUSTER", "INFO"]).contains("cluster_state:ok")
-                });
-            }
-        }
-        s
-    }
-}
-
-fn wait_for(what: &str, mut ok: impl FnMut() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !ok() {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
 
 fn config(url: &str, cluster: bool, shards: u64, template: &str) -> MeasureConfig {
     MeasureConfig::new(
@@ -172,7 +21,7 @@ fn config(url: &str, cluster: bool, shards: u64, template: &str) -> MeasureConfi
         Duration::from_secs(20),
         Some(OPS),
         1,
-        template,
+        Some(template),
     )
     .unwrap()
 }
@@ -205,10 +54,6 @@ fn check_counts(r: &MeasureReport) {
     ] {
         assert!(json.get(field).is_some(), "JSON lacks {field}");
     }
-}
-
-fn keys_on(port: u16) -> String {
-    redis_cli(port, &["--scan"])
 }
 
 #[test]
@@ -252,11 +97,18 @@ fn standalone_counts_and_key_safety() {
         OPS.to_string()
     );
 
-    // With --overwrite they are reset, so the sums still match exactly.
+    // With --overwrite they are set aside, the sums still match exactly,
+    // and afterwards the kept values are back.
     let mut c = config(&url, false, 8, "likes:<shard>");
     c.overwrite = true;
-    check_counts(&run(&c).unwrap());
-    assert_eq!(keys_on(port).trim(), "");
+    let r = run(&c).unwrap();
+    check_counts(&r);
+    assert_eq!((r.keys_restored, r.keys_deleted), (9, 9));
+    assert_eq!(
+        redis_cli(port, &["GET", "likes:single"]).trim(),
+        OPS.to_string()
+    );
+    redis_cli(port, &["FLUSHALL"]);
 
     // --cluster against a standalone server says so.
     let err = run(&config(&url, true, 8, "likes:<shard>"))
@@ -336,7 +188,7 @@ fn a_server_that_is_down_and_a_bad_url_give_clear_errors() {
             Duration::from_secs(1),
             None,
             1,
-            "likes:<shard>",
+            Some("likes:<shard>"),
         )
         .unwrap_err();
         assert_eq!(e.what, "--redis", "{url}");
@@ -465,19 +317,6 @@ fn a_password_from_the_environment_or_a_file_never_shows() {
         .stderr(predicates::str::contains("--password-file"));
 }
 
-/// Starts `shardplan measure ARGS --redis URL` with its output piped, to
-/// act on the server while it runs.
-fn spawn_measure(args: &[&str], url: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_shardplan"))
-        .arg("measure")
-        .args(args)
-        .args(["--redis", url])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 #[test]
 fn a_failed_count_check_exits_3() {
     // Another client INCRs a shard key during the run: the shard keys then
@@ -511,6 +350,11 @@ fn a_failed_count_check_exits_3() {
     assert!(err.contains("count check failed"), "{err}");
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["counts_match"], false);
+    // The key the other client also wrote is left as it is; the run's
+    // other keys, which still held what it wrote, are gone.
+    assert_eq!(v["keys_left"], serde_json::json!(["foreign:0"]));
+    assert_eq!(keys_on(port).trim(), "foreign:0");
+    assert!(err.lines().count() == 1, "{err}");
 }
 
 #[test]

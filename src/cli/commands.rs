@@ -306,17 +306,22 @@ pub struct MeasureArgs {
     /// Stop each phase after this many INCRs.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub max_ops: Option<u64>,
+    /// How long each reply may take before the run fails, e.g. 500ms.
+    #[arg(long, value_name = "DURATION", default_value = defaults::DEFAULT_MEASURE_TIMEOUT)]
+    pub timeout: String,
     /// Commands per pipeline (1 = no pipelining).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_PIPELINE)]
     pub pipeline: u64,
-    /// Shard key template with a <shard> placeholder.
-    #[arg(long, value_name = "TEMPLATE", default_value = defaults::DEFAULT_MEASURE_TEMPLATE)]
-    pub template: String,
+    /// Shard key template with a <shard> placeholder (default: shardplan:<id>:<shard>,
+    /// with a fresh random id per run, printed in the output).
+    #[arg(long, value_name = "TEMPLATE")]
+    pub template: Option<String>,
     /// Leave the keys in place afterwards.
     #[arg(long)]
     pub keep: bool,
-    /// Reset keys that already exist instead of refusing to run.
-    #[arg(long)]
+    /// When keys this run writes already exist as strings, set them aside for the
+    /// run and restore them after it (other types refuse the run).
+    #[arg(long, conflicts_with = "keep")]
     pub overwrite: bool,
     #[command(flatten)]
     pub out: OutputArgs,

@@ -6,7 +6,7 @@ use crate::config::{Inputs, Source, Sourced};
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
     DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_PIPELINE,
-    DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE,
+    DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE, DEFAULT_MEASURE_TIMEOUT,
 };
 use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
@@ -69,10 +69,12 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
         measure::parse_duration("--duration", &args.duration)?,
         args.max_ops,
         args.pipeline,
-        &args.template,
+        args.template.as_deref(),
     )?;
     config.keep = args.keep;
     config.overwrite = args.overwrite;
+    config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
+    config.validate()?;
     // Every input of a measurement is a flag (or its default); the URL is
     // recorded without its password.
     let mut inputs = Inputs::default();
@@ -103,16 +105,23 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
         ),
     );
     inputs.record(
+        "timeout",
+        &sourced(
+            "--timeout",
+            args.timeout.clone(),
+            DEFAULT_MEASURE_TIMEOUT.into(),
+        ),
+    );
+    inputs.record(
         "pipeline",
         &sourced("--pipeline", args.pipeline, DEFAULT_MEASURE_PIPELINE),
     );
     inputs.record(
         "template",
-        &sourced(
-            "--template",
-            args.template.clone(),
-            DEFAULT_MEASURE_TEMPLATE.into(),
-        ),
+        &match &args.template {
+            Some(t) => Sourced::from_flag("--template", t.clone()),
+            None => Sourced::new(DEFAULT_MEASURE_TEMPLATE.to_string(), Source::Default),
+        },
     );
     if let Some(m) = args.max_ops {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));

@@ -13,9 +13,11 @@ use crate::model::placement::REDIS_SLOTS;
 
 use super::config::MeasureConfig;
 use super::conn::Conn;
+use super::errors::describe;
 use super::url::redact;
 
-use crate::model::defaults::{CONNECT_TIMEOUT, RESPONSE_TIMEOUT};
+use crate::model::defaults::CONNECT_TIMEOUT;
+use std::time::Duration;
 
 /// A node of the deployment and the slots it owns.
 #[derive(Debug, Clone)]
@@ -44,19 +46,14 @@ pub(super) struct Target {
     slot_node: Vec<usize>,
     /// The parsed `--redis` URL; its credentials are reused for every node.
     info: ConnectionInfo,
+    /// `--timeout`: how long a reply may take.
+    wait: Duration,
 }
 
-/// `cannot connect to URL: why`, with "connection refused" and "timed out"
-/// in plain words.
+/// `cannot connect to URL: why`, the why in words ("connection refused",
+/// "timed out", "not a Redis server", a refused login).
 fn connect_message(url: &str, e: &redis::RedisError) -> String {
-    let why = if e.is_connection_refusal() {
-        "connection refused".to_string()
-    } else if e.is_timeout() {
-        "timed out".to_string()
-    } else {
-        e.to_string()
-    };
-    format!("cannot connect to {url}: {why}")
+    format!("cannot connect to {url}: {}", describe(e, CONNECT_TIMEOUT))
 }
 
 impl Target {
@@ -69,17 +66,13 @@ impl Target {
         let mut seed = client
             .get_connection_with_timeout(CONNECT_TIMEOUT)
             .map_err(|e| anyhow!(connect_message(&url, &e)))?;
-        seed.set_read_timeout(Some(RESPONSE_TIMEOUT))?;
+        let wait = config.timeout;
+        seed.set_read_timeout(Some(wait))?;
         // The handshake does not check a password the URL lacks; the first
         // command does. Fail here with a hint instead of mid-run.
         redis::cmd("PING")
             .query::<String>(&mut seed)
-            .map_err(|e| match e.code() {
-                Some("NOAUTH") | Some("WRONGPASS") => anyhow!(
-                    "{url} refused the login ({e}); give the password in REDISCLI_AUTH or --password-file"
-                ),
-                _ => anyhow!("{url} did not answer PING: {e}"),
-            })?;
+            .map_err(|e| anyhow!("{url} did not answer PING: {}", describe(&e, wait)))?;
         let info = client.get_connection_info().clone();
         if !config.cluster {
             let (host, port) = match info.addr() {
@@ -107,20 +100,21 @@ impl Target {
                 }],
                 slot_node: vec![0; REDIS_SLOTS as usize],
                 info,
+                wait,
             });
         }
         let raw: Value = redis::cmd("CLUSTER").arg("SLOTS").query(&mut seed).map_err(|e| {
             if e.to_string().contains("cluster support disabled") {
                 anyhow!("{url} is not a Redis Cluster node (cluster support disabled); drop --cluster")
             } else {
-                anyhow!("CLUSTER SLOTS on {url} failed: {e}")
+                anyhow!("CLUSTER SLOTS on {url} failed: {}", describe(&e, wait))
             }
         })?;
         let (nodes, slot_node) = parse_cluster_slots(&raw)
             .with_context(|| format!("reading CLUSTER SLOTS from {url}"))?;
         let cluster = ClusterClient::builder(vec![info.clone()])
             .connection_timeout(CONNECT_TIMEOUT)
-            .response_timeout(RESPONSE_TIMEOUT)
+            .response_timeout(wait)
             .build()
             .map_err(|e| anyhow!("cannot set up the cluster client for {url}: {e}"))?;
         Ok(Target {
@@ -130,6 +124,7 @@ impl Target {
             nodes,
             slot_node,
             info,
+            wait,
         })
     }
 
@@ -144,15 +139,15 @@ impl Target {
             let conn = c
                 .get_connection()
                 .map_err(|e| anyhow!(connect_message(&self.url, &e)))?;
-            return Ok(Conn::Cluster(Box::new(conn)));
+            return Ok(Conn::cluster(conn, self.wait));
         }
         let client = self.single.as_ref().ok_or_else(|| anyhow!("no client"))?;
         let conn = client
             .get_connection_with_timeout(CONNECT_TIMEOUT)
             .map_err(|e| anyhow!(connect_message(&self.url, &e)))?;
-        conn.set_read_timeout(Some(RESPONSE_TIMEOUT))?;
-        conn.set_write_timeout(Some(RESPONSE_TIMEOUT))?;
-        Ok(Conn::Single(conn))
+        conn.set_read_timeout(Some(self.wait))?;
+        conn.set_write_timeout(Some(self.wait))?;
+        Ok(Conn::single(conn, self.wait))
     }
 
     /// A plain connection to one node, by `host:port`.
@@ -167,7 +162,7 @@ impl Target {
         let conn = client
             .get_connection_with_timeout(CONNECT_TIMEOUT)
             .map_err(|e| anyhow!(connect_message(&url, &e)))?;
-        conn.set_read_timeout(Some(RESPONSE_TIMEOUT))?;
+        conn.set_read_timeout(Some(self.wait))?;
         Ok(conn)
     }
 

@@ -5,12 +5,11 @@ use std::time::Duration;
 
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
-    MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
+    MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS, MAX_TIMEOUT,
+    MIN_TIMEOUT,
 };
 use crate::model::placement::ShardTemplate;
 use crate::model::validate;
-
-use super::SHARD_PLACEHOLDER;
 
 /// A validated `shardplan measure` invocation.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,11 +30,16 @@ pub struct MeasureConfig {
     pub pipeline: u64,
     /// `--template`: the shard key pattern, with `<shard>` where the shard
     /// number goes: the rule and the expansion `shardplan keys` uses.
-    pub template: ShardTemplate,
+    /// `None`: keys named by a fresh random run id, `shardplan:<id>:<shard>`.
+    pub template: Option<ShardTemplate>,
     /// `--keep`: leave the keys in Redis after the run.
     pub keep: bool,
-    /// `--overwrite`: reset keys that exist before the run instead of refusing.
+    /// `--overwrite`: set aside string keys that exist before the run and
+    /// restore them after it, instead of refusing.
     pub overwrite: bool,
+    /// `--timeout`: how long each reply may take before the run fails
+    /// (default [`RESPONSE_TIMEOUT`](crate::model::defaults::RESPONSE_TIMEOUT)).
+    pub timeout: Duration,
     /// Repetitions of each read-path measurement (no flag; 100 from
     /// [`MeasureConfig::new`]).
     pub reads: u64,
@@ -56,11 +60,13 @@ impl MeasureConfig {
         duration: Duration,
         max_ops: Option<u64>,
         pipeline: u64,
-        template: &str,
+        template: Option<&str>,
     ) -> InputResult<Self> {
         // The same template rule as `keys`: at least one placeholder; every
         // one takes the shard number. No padding, so shard 3 is `likes:3`.
-        let template = ShardTemplate::new(template, 0).map_err(flag("--template"))?;
+        let template = template
+            .map(|t| ShardTemplate::new(t, 0).map_err(flag("--template")))
+            .transpose()?;
         let config = MeasureConfig {
             redis: redis.to_string(),
             cluster,
@@ -72,6 +78,7 @@ impl MeasureConfig {
             template,
             keep: false,
             overwrite: false,
+            timeout: crate::model::defaults::RESPONSE_TIMEOUT,
             reads: crate::model::defaults::DEFAULT_MEASURE_READS,
             seed: crate::model::defaults::DEFAULT_MEASURE_SEED,
         };
@@ -101,30 +108,22 @@ impl MeasureConfig {
                 ),
             ));
         }
+        if self.timeout < MIN_TIMEOUT || self.timeout > MAX_TIMEOUT {
+            return Err(InputError::new(
+                "--timeout",
+                format!(
+                    "must be from 10ms to 1m, e.g. 10s or 500ms (got {} s)",
+                    self.timeout.as_secs_f64()
+                ),
+            ));
+        }
+        if self.keep && self.overwrite {
+            return Err(InputError::new(
+                "--overwrite",
+                "cannot be combined with --keep: --overwrite restores the keys it set aside after the run, which --keep would prevent",
+            ));
+        }
         Ok(())
-    }
-
-    /// Shard key `i` (0-based).
-    pub fn shard_key(&self, i: u64) -> String {
-        self.template.key(i)
-    }
-
-    /// The one key of the single-key phase: the template with `single` for
-    /// the shard number, so it shares the template's hash tag if any.
-    pub fn single_key(&self) -> String {
-        self.named_key("single")
-    }
-
-    /// Key `i` of the same-slot copy used to time MGET when the shard keys
-    /// span several slots: the whole single-key name becomes a hash tag.
-    pub(super) fn mget_key(&self, i: u64) -> String {
-        format!("{{{}}}:{i}", self.named_key("mget"))
-    }
-
-    /// The template with `name` where [`ShardTemplate::key`] puts the shard
-    /// number (every placeholder). `ShardTemplate` expands numbers only.
-    fn named_key(&self, name: &str) -> String {
-        self.template.template().replace(SHARD_PLACEHOLDER, name)
     }
 }
 
@@ -146,7 +145,6 @@ pub fn parse_duration(what: &str, text: &str) -> InputResult<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::placement::key_slot;
 
     fn config(template: &str) -> InputResult<MeasureConfig> {
         MeasureConfig::new(
@@ -157,26 +155,8 @@ mod tests {
             Duration::from_secs(10),
             None,
             1,
-            template,
+            Some(template),
         )
-    }
-
-    #[test]
-    fn keys_follow_the_template() {
-        let c = config("likes:<shard>").unwrap();
-        assert_eq!(c.shard_key(0), "likes:0");
-        assert_eq!(c.shard_key(15), "likes:15");
-        assert_eq!(c.single_key(), "likes:single");
-        assert_eq!(c.mget_key(3), "{likes:mget}:3");
-        let slot = key_slot(c.mget_key(0).as_bytes());
-        assert!((0..16).all(|i| key_slot(c.mget_key(i).as_bytes()) == slot));
-        // Every placeholder takes the shard number, as in `keys`.
-        let twice = config("likes:<shard>:by:<shard>").unwrap();
-        assert_eq!(twice.shard_key(7), "likes:7:by:7");
-        assert_eq!(twice.single_key(), "likes:single:by:single");
-        assert_eq!(twice.mget_key(2), "{likes:mget:by:mget}:2");
-        let tagged = config("{likes}:<shard>").unwrap();
-        assert!((0..16).all(|i| key_slot(tagged.shard_key(i).as_bytes()) == key_slot(b"likes")));
     }
 
     #[test]
@@ -219,7 +199,7 @@ mod tests {
                 Duration::from_secs(1),
                 None,
                 1,
-                "k:<shard>",
+                Some("k:<shard>"),
             )
             .unwrap_err();
             assert_eq!(e.what, "--redis", "{url}: {e}");
@@ -233,7 +213,7 @@ mod tests {
                 Duration::from_secs(1),
                 m,
                 p,
-                "k:<shard>",
+                Some("k:<shard>"),
             )
         };
         assert_eq!(ok(0, 1, 1, None).unwrap_err().what, "--shards");
@@ -248,7 +228,7 @@ mod tests {
             Duration::ZERO,
             None,
             1,
-            "k:<shard>",
+            Some("k:<shard>"),
         )
         .unwrap_err();
         assert_eq!(e.what, "--duration");

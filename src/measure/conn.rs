@@ -1,32 +1,66 @@
 //! One connection to either kind of deployment, with the few commands a run
-//! sends (INCR, GET, MGET, MSET, EXISTS, DEL).
+//! sends (INCR, GET, MGET, MSET); errors come back in words.
 
 use anyhow::{anyhow, Context};
 use redis::cluster::ClusterConnection;
 use redis::Connection;
+use std::time::Duration;
+
+use super::errors::describe;
 
 /// A connection to either kind of deployment, with the few operations the
 /// run needs. Cluster pipelines are split per node by the client.
-pub(super) enum Conn {
+pub(super) struct Conn {
+    link: Link,
+    /// How long a reply may take (`--timeout`), for the words of an error.
+    wait: Duration,
+}
+
+enum Link {
     Single(Connection),
     Cluster(Box<ClusterConnection>),
 }
 
 impl Conn {
-    /// Run `cmds` (each a command name and its arguments) as one pipeline.
+    /// A standalone connection.
+    pub(super) fn single(c: Connection, wait: Duration) -> Conn {
+        Conn {
+            link: Link::Single(c),
+            wait,
+        }
+    }
+
+    /// A cluster-routing connection.
+    pub(super) fn cluster(c: ClusterConnection, wait: Duration) -> Conn {
+        Conn {
+            link: Link::Cluster(Box::new(c)),
+            wait,
+        }
+    }
+
+    /// Run `cmds` (each a command name and its arguments) as one pipeline;
+    /// an error comes back in words ([`describe`]).
     pub(super) fn pipeline<T: redis::FromRedisValue>(
         &mut self,
         cmds: &[redis::Cmd],
+    ) -> anyhow::Result<T> {
+        self.raw_pipeline(cmds)
+            .map_err(|e| anyhow!(describe(&e, self.wait)))
+    }
+
+    fn raw_pipeline<T: redis::FromRedisValue>(
+        &mut self,
+        cmds: &[redis::Cmd],
     ) -> redis::RedisResult<T> {
-        match self {
-            Conn::Single(c) => {
+        match &mut self.link {
+            Link::Single(c) => {
                 let mut p = redis::pipe();
                 for cmd in cmds {
                     p.add_command(cmd.clone());
                 }
                 p.query(c)
             }
-            Conn::Cluster(c) => {
+            Link::Cluster(c) => {
                 let mut p = redis::cluster::cluster_pipe();
                 for cmd in cmds {
                     p.add_command(cmd.clone());
@@ -36,36 +70,41 @@ impl Conn {
         }
     }
 
-    /// Run one command.
+    /// Run one command; an error comes back in words ([`describe`]).
     pub(super) fn command<T: redis::FromRedisValue>(
         &mut self,
         cmd: &redis::Cmd,
-    ) -> redis::RedisResult<T> {
-        match self {
-            Conn::Single(c) => cmd.query(c),
-            Conn::Cluster(c) => cmd.query(c.as_mut()),
+    ) -> anyhow::Result<T> {
+        self.raw_command(cmd)
+            .map_err(|e| anyhow!(describe(&e, self.wait)))
+    }
+
+    fn raw_command<T: redis::FromRedisValue>(&mut self, cmd: &redis::Cmd) -> redis::RedisResult<T> {
+        match &mut self.link {
+            Link::Single(c) => cmd.query(c),
+            Link::Cluster(c) => cmd.query(c.as_mut()),
         }
     }
 
     /// INCR `keys[i]` for each i in `batch`; one command or one pipeline.
     pub(super) fn incr(&mut self, keys: &[String], batch: &[usize]) -> anyhow::Result<()> {
         let result = if let [one] = batch {
-            self.command::<i64>(redis::cmd("INCR").arg(&keys[*one]))
+            self.raw_command::<i64>(redis::cmd("INCR").arg(&keys[*one]))
                 .map(|_| ())
         } else {
             let cmds: Vec<redis::Cmd> = batch
                 .iter()
                 .map(|&i| redis::cmd("INCR").arg(&keys[i]).clone())
                 .collect();
-            self.pipeline::<Vec<i64>>(&cmds).map(|_| ())
+            self.raw_pipeline::<Vec<i64>>(&cmds).map(|_| ())
         };
         result.map_err(|e| {
-            let hint = if e.to_string().contains("MOVED") {
+            let hint = if e.code() == Some("MOVED") {
                 " (the server is a cluster node; pass --cluster)"
             } else {
                 ""
             };
-            anyhow!("INCR failed: {e}{hint}")
+            anyhow!("INCR failed: {}{hint}", describe(&e, self.wait))
         })
     }
 
@@ -97,36 +136,5 @@ impl Conn {
         }
         self.command::<()>(&cmd)
             .context("MSET of the same-slot copy failed")
-    }
-
-    /// How many of `keys` exist, and the first one that does.
-    pub(super) fn count_existing(
-        &mut self,
-        keys: &[String],
-    ) -> anyhow::Result<(u64, Option<String>)> {
-        let cmds: Vec<redis::Cmd> = keys
-            .iter()
-            .map(|k| redis::cmd("EXISTS").arg(k).clone())
-            .collect();
-        let got: Vec<u64> = self.pipeline(&cmds)?;
-        let first = keys
-            .iter()
-            .zip(&got)
-            .find(|(_, &n)| n > 0)
-            .map(|(k, _)| k.clone());
-        Ok((got.iter().sum(), first))
-    }
-
-    /// Delete `keys` (none: nothing is sent).
-    pub(super) fn del(&mut self, keys: &[String]) -> anyhow::Result<()> {
-        if keys.is_empty() {
-            return Ok(());
-        }
-        let cmds: Vec<redis::Cmd> = keys
-            .iter()
-            .map(|k| redis::cmd("DEL").arg(k).clone())
-            .collect();
-        self.pipeline::<Vec<u64>>(&cmds)?;
-        Ok(())
     }
 }

@@ -20,8 +20,6 @@ pub(super) struct Phase {
     pub(super) sent: u64,
     /// Wall seconds from the barrier to the last client's finish.
     pub(super) seconds: f64,
-    /// INCRs acknowledged per key, in the order of the phase's keys.
-    pub(super) per_key: Vec<u64>,
     /// Per-INCR latency in microseconds (with pipelining, each INCR of a
     /// batch is charged the batch's round trip).
     histogram: Histogram<u64>,
@@ -47,10 +45,15 @@ fn new_histogram() -> Histogram<u64> {
 
 /// C threads, each with its own connection, INCR random keys of `keys`
 /// until the deadline or until `max_ops` INCRs have been claimed.
+///
+/// `written[i]` counts the INCRs of `keys[i]` the server acknowledged. It
+/// is kept outside the phase so that the end of the run knows what each
+/// key should hold also when the phase fails or is interrupted half way.
 pub(super) fn load_phase(
     config: &MeasureConfig,
     target: &Target,
     keys: &[String],
+    written: &[AtomicU64],
     phase: u64,
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
@@ -63,7 +66,6 @@ pub(super) fn load_phase(
 
     struct Worker {
         sent: u64,
-        per_key: Vec<u64>,
         histogram: Histogram<u64>,
         finished: Instant,
     }
@@ -93,7 +95,6 @@ pub(super) fn load_phase(
                     );
                     let mut w = Worker {
                         sent: 0,
-                        per_key: vec![0; keys.len()],
                         histogram: new_histogram(),
                         finished: Instant::now(),
                     };
@@ -120,7 +121,7 @@ pub(super) fn load_phase(
                         w.histogram.saturating_record_n(us, n);
                         w.sent += n;
                         for &k in &batch {
-                            w.per_key[k] += 1;
+                            written[k].fetch_add(1, Ordering::Relaxed);
                         }
                     }
                     w.finished = Instant::now();
@@ -143,7 +144,6 @@ pub(super) fn load_phase(
     let mut phase_result = Phase {
         sent: 0,
         seconds: 0.0,
-        per_key: vec![0; keys.len()],
         histogram: new_histogram(),
     };
     let mut end = start;
@@ -154,9 +154,6 @@ pub(super) fn load_phase(
             Ok(w) => {
                 phase_result.sent += w.sent;
                 end = end.max(w.finished);
-                for (a, b) in phase_result.per_key.iter_mut().zip(&w.per_key) {
-                    *a += b;
-                }
                 phase_result
                     .histogram
                     .add(&w.histogram)

@@ -9,26 +9,33 @@
 //! against the INCRs sent, and the read path: S pipelined GETs (grouped per
 //! node by the cluster client) against one MGET of S keys sharing a slot.
 //!
-//! Every key the run writes is checked to be absent first (`--overwrite`
-//! resets them instead) and deleted at the end unless `--keep`.
+//! Without `--template` the keys are named by a fresh random run id. Every
+//! key the run writes is checked to be absent first (`--overwrite` sets
+//! string keys aside and restores them after), and at the end each key that
+//! still holds what this run wrote is deleted unless `--keep`.
 
 #![warn(missing_docs)]
 
 mod cluster;
 mod config;
 mod conn;
+mod errors;
+mod keys;
 mod load;
 mod reads;
 mod report;
 mod url;
 
-use anyhow::Context;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::InputError;
+use anyhow::{anyhow, Context};
+
+use crate::error::Interrupted;
 use crate::model::placement::key_slot;
 
 use cluster::Target;
 use conn::Conn;
+use keys::{Cleanup, RunKeys};
 use load::load_phase;
 use reads::read_path;
 
@@ -40,103 +47,120 @@ pub use url::{redact, with_password};
 /// replaced by 0..S-1.
 pub use crate::model::placement::SHARD_PLACEHOLDER;
 
+/// What the load phases acknowledged per key, kept outside them so the
+/// clean-up knows what each key should hold even after a failure.
+struct Written {
+    single: [AtomicU64; 1],
+    shards: Vec<AtomicU64>,
+    /// The same-slot copy's keys and the values MSET gave them.
+    copies: Vec<(String, String)>,
+}
+
 /// Run both phases and the read path against the server in `config`.
 ///
-/// Errors: a bad config or keys that already exist (without `--overwrite`)
-/// come back as an [`InputError`] inside the `anyhow::Error` (downcast it
-/// for exit code 2); a server that is down or misbehaves is a plain error.
+/// Errors: a bad config, or keys that already exist (without
+/// `--overwrite`, or of a type it cannot restore), come back as an
+/// [`InputError`](crate::error::InputError) inside the `anyhow::Error`
+/// (downcast it for exit code 2); a run stopped by a signal as
+/// [`Interrupted`]; a server that is down or misbehaves is a plain error.
 pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
     config.validate()?;
     let target = Target::connect(config)?;
-    let shard_keys = config.template.keys(config.shards);
-    let single_key = config.single_key();
-    let slots: Vec<u16> = shard_keys.iter().map(|k| key_slot(k.as_bytes())).collect();
-    let spans_slots = config.cluster && slots.iter().any(|&s| s != slots[0]);
-    let mut mget_keys: Vec<String> = Vec::new();
-    if spans_slots {
-        mget_keys = (0..config.shards).map(|i| config.mget_key(i)).collect();
-        let first = key_slot(mget_keys[0].as_bytes());
-        if mget_keys.iter().any(|k| key_slot(k.as_bytes()) != first) {
-            mget_keys.clear();
-        }
-    }
-    let mut all_keys: Vec<String> = shard_keys.clone();
-    all_keys.push(single_key.clone());
-    all_keys.extend(mget_keys.iter().cloned());
-
-    let mut admin = target.open()?;
-    let existing = admin
-        .count_existing(&all_keys)
-        .context("checking for existing keys")?;
-    if existing.0 > 0 {
-        if !config.overwrite {
-            return Err(InputError::new(
-                "--overwrite",
-                format!(
-                    "{} of the {} keys this run writes already exist (e.g. {}); pass --overwrite to reset them, or choose another --template",
-                    existing.0,
-                    all_keys.len(),
-                    existing.1.unwrap_or_default()
-                ),
-            )
-            .into());
-        }
-        admin
-            .del(&all_keys)
-            .context("resetting existing keys (--overwrite)")?;
-    }
-
-    let result = measure(
-        config,
+    let keys = RunKeys::choose(
+        config.template.as_ref(),
+        config.shards,
+        config.cluster,
         &target,
-        &mut admin,
-        &shard_keys,
-        &single_key,
-        spans_slots,
-        &mget_keys,
-    );
-    // Clean up also when the measurement failed half way, so a failed run
-    // does not block the next one with "keys already exist".
-    let cleanup = if config.keep {
-        admin.del(&mget_keys)
-    } else {
-        admin.del(&all_keys)
+    )?;
+    let mut admin = target.open()?;
+    let set_aside = keys::claim(&mut admin, &keys.all(), config.overwrite)?;
+    let mut written = Written {
+        single: [AtomicU64::new(0)],
+        shards: keys.shard.iter().map(|_| AtomicU64::new(0)).collect(),
+        copies: Vec::new(),
     };
-    if let Some(signal) = crate::output::interrupt::received() {
-        cleanup.context("deleting the keys this run wrote")?;
-        return Err(crate::error::Interrupted(signal).into());
+    let result = measure(config, &target, &mut admin, &keys, &mut written);
+    // Clean up also when the measurement failed half way, so a failed run
+    // leaves nothing of its own behind. The same-slot copies go even with
+    // --keep; a key nobody's INCR reached was never created.
+    let mut ours = std::mem::take(&mut written.copies);
+    if !config.keep {
+        let counted = keys
+            .shard
+            .iter()
+            .zip(&written.shards)
+            .chain(std::iter::once((&keys.single, &written.single[0])));
+        ours.extend(counted.filter_map(|(k, n)| {
+            let n = n.load(Ordering::Relaxed);
+            (n > 0).then(|| (k.clone(), n.to_string()))
+        }));
     }
-    let report = result?;
-    cleanup.context("deleting the keys this run wrote")?;
-    Ok(report)
+    let cleanup = keys::clean_up(&mut admin, &ours, &set_aside);
+    finish(result, cleanup, config.keep)
+}
+
+/// The run's result after its clean-up: the report with what the clean-up
+/// did, or the first failure with the clean-up's in the same line.
+fn finish(
+    result: anyhow::Result<MeasureReport>,
+    cleanup: anyhow::Result<Cleanup>,
+    kept: bool,
+) -> anyhow::Result<MeasureReport> {
+    let cleanup = cleanup.context("deleting the keys this run wrote");
+    if let Some(signal) = crate::output::interrupt::received() {
+        let c = cleanup?;
+        return Err(Interrupted {
+            signal,
+            deleted: c.deleted,
+            left: c.left,
+            kept,
+        }
+        .into());
+    }
+    match (result, cleanup) {
+        (Ok(mut report), Ok(c)) => {
+            report.keys_deleted = c.deleted;
+            report.keys_left = c.left;
+            report.keys_restored = c.restored;
+            Ok(report)
+        }
+        (Ok(_), Err(c)) => Err(c),
+        (Err(e), Ok(c)) if c.left.is_empty() => Err(e),
+        (Err(e), Ok(c)) => Err(anyhow!(
+            "{e:#}; left {} keys another client changed or an unacknowledged INCR reached (e.g. {})",
+            c.left.len(),
+            c.left[0]
+        )),
+        (Err(e), Err(c)) => Err(anyhow!("{e:#}; then {c:#}")),
+    }
 }
 
 /// Both phases, the INCRs per node and the read path, on keys [`run`] has
-/// checked to be absent (or reset); [`run`] deletes them afterwards.
+/// claimed; [`run`] cleans them up afterwards.
 fn measure(
     config: &MeasureConfig,
     target: &Target,
     admin: &mut Conn,
-    shard_keys: &[String],
-    single_key: &str,
-    spans_slots: bool,
-    mget_keys: &[String],
+    keys: &RunKeys,
+    written: &mut Written,
 ) -> anyhow::Result<MeasureReport> {
+    let single_key = keys.single.clone();
+    let shard_keys = &keys.shard[..];
     let single = load_phase(
         config,
         target,
-        std::slice::from_ref(&single_key.to_string()),
+        std::slice::from_ref(&single_key),
+        &written.single,
         0,
     )?;
-    let single_value = admin.get_values(std::slice::from_ref(&single_key.to_string()))?[0];
+    let single_value = admin.get_values(std::slice::from_ref(&single_key))?[0];
 
     let before = target.server_incr_calls();
-    let sharded = load_phase(config, target, shard_keys, 1)?;
+    let sharded = load_phase(config, target, shard_keys, &written.shards, 1)?;
     let after = target.server_incr_calls();
 
     let values = admin.get_values(shard_keys)?;
     let shard_sum: i64 = values.iter().sum();
-
     // Map each key to its node through the slot table.
     let single_node = target.node_of(key_slot(single_key.as_bytes()));
     let mut nodes: Vec<NodeOps> = target
@@ -155,22 +179,13 @@ fn measure(
             },
         })
         .collect();
-    for (key, count) in shard_keys.iter().zip(&sharded.per_key) {
+    for (key, count) in shard_keys.iter().zip(&written.shards) {
         let node = &mut nodes[target.node_of(key_slot(key.as_bytes()))];
         node.shard_keys += 1;
-        node.sharded_incr += count;
+        node.sharded_incr += count.load(Ordering::Relaxed);
     }
-    let nodes_reached = nodes.iter().filter(|n| n.shard_keys > 0).count() as u64;
 
-    let read = read_path(
-        config,
-        target,
-        admin,
-        shard_keys,
-        &values,
-        spans_slots,
-        mget_keys,
-    )?;
+    let read = read_path(config, target, admin, keys, &values, &mut written.copies)?;
 
     let single_ops = single.sent as f64 / single.seconds;
     let sharded_ops = sharded.sent as f64 / sharded.seconds;
@@ -181,8 +196,9 @@ fn measure(
         shards: config.shards,
         clients: config.clients,
         pipeline: config.pipeline,
-        template: config.template.template().to_string(),
-        single_key: single_key.to_string(),
+        template: keys.template.template().to_string(),
+        run_id: keys.run_id.clone(),
+        single_key,
         single_incr_sent: single.sent,
         single_seconds: single.seconds,
         single_ops_per_second: single_ops,
@@ -201,9 +217,14 @@ fn measure(
         } else {
             0.0
         },
-        nodes_reached,
+        nodes_reached: keys.nodes_reached,
+        nodes_possible: keys.nodes_possible,
         nodes,
         read,
         keys_kept: config.keep,
+        // Filled in by the clean-up.
+        keys_deleted: 0,
+        keys_left: Vec::new(),
+        keys_restored: 0,
     })
 }

@@ -11,20 +11,22 @@ use crate::model::placement::key_slot;
 use super::cluster::Target;
 use super::config::MeasureConfig;
 use super::conn::Conn;
+use super::keys::RunKeys;
 use super::report::{MgetKeys, ReadPath};
 
 /// Time `config.reads` reads of the whole count both ways; `values` are the
 /// shard values just read, which the MGET must sum to and a same-slot copy
-/// is written with.
+/// is written with. Each copy key written is added to `written` with its
+/// value, for the clean-up.
 pub(super) fn read_path(
     config: &MeasureConfig,
     target: &Target,
     admin: &mut Conn,
-    shard_keys: &[String],
+    keys: &RunKeys,
     values: &[i64],
-    spans_slots: bool,
-    mget_keys: &[String],
+    written: &mut Vec<(String, String)>,
 ) -> anyhow::Result<ReadPath> {
+    let (shard_keys, mget_keys) = (&keys.shard[..], &keys.mget[..]);
     let reads = config.reads;
     let mut distinct: Vec<usize> = shard_keys
         .iter()
@@ -41,7 +43,7 @@ pub(super) fn read_path(
     }
     let pipelined_get_p50_ms = median(&mut times);
 
-    let (mget_set, mget_label, crossslot_error) = if !spans_slots {
+    let (mget_set, mget_label, crossslot_error) = if !keys.spans_slots {
         (shard_keys, MgetKeys::ShardKeys, None)
     } else {
         // Show what the server says to an MGET over several slots, asked
@@ -65,6 +67,12 @@ pub(super) fn read_path(
             (mget_keys, MgetKeys::Unavailable, Some(text))
         } else {
             admin.mset(mget_keys, values)?;
+            written.extend(
+                mget_keys
+                    .iter()
+                    .cloned()
+                    .zip(values.iter().map(i64::to_string)),
+            );
             (mget_keys, MgetKeys::SameSlotCopy, Some(text))
         }
     };

@@ -98,8 +98,12 @@ pub struct MeasureReport {
     pub clients: u64,
     /// INCRs sent per round trip.
     pub pipeline: u64,
-    /// The shard key template, as given.
+    /// The shard key template: `--template` as given, or the run's own
+    /// (`shardplan:<run_id>:<shard>`).
     pub template: String,
+    /// The random id naming this run's keys when no `--template` was given
+    /// (eight hex digits; not from any seed).
+    pub run_id: Option<String>,
     /// The one key of the single-key phase.
     pub single_key: String,
     /// Single-key phase: INCRs acknowledged.
@@ -129,14 +133,26 @@ pub struct MeasureReport {
     /// `sharded_ops_per_second / single_ops_per_second` (0 if the single
     /// phase acknowledged no INCR).
     pub speedup: f64,
-    /// Nodes holding at least one shard key.
+    /// Nodes holding at least one shard key (known from the slot map
+    /// before the load starts).
     pub nodes_reached: u64,
+    /// The most nodes the S shard keys could reach: min(S, nodes). Fewer
+    /// reached means a hash tag, or an unlucky template, put keys together.
+    pub nodes_possible: u64,
     /// Every master node (the one server if standalone), by address.
     pub nodes: Vec<NodeOps>,
     /// The cost of reading the whole count.
     pub read: ReadPath,
     /// Whether the keys were left in Redis (`--keep`).
     pub keys_kept: bool,
+    /// Keys deleted at the end: those that still held exactly what this
+    /// run wrote (with `--keep`, only the same-slot copies).
+    pub keys_deleted: u64,
+    /// Keys this run wrote that held something else at the end (another
+    /// client changed them, or a client re-sent an INCR): left as they are.
+    pub keys_left: Vec<String>,
+    /// Keys `--overwrite` set aside before the run and put back after.
+    pub keys_restored: u64,
 }
 
 /// Read the single-key ops/s from the JSON `shardplan measure` wrote, to use

@@ -215,8 +215,9 @@ pub const DEFAULT_MEASURE_CLIENTS: u64 = 50;
 pub const DEFAULT_MEASURE_DURATION: &str = "10s";
 /// Commands per pipeline (1 = no pipelining).
 pub const DEFAULT_MEASURE_PIPELINE: u64 = 1;
-/// `measure`'s shard-key template.
-pub const DEFAULT_MEASURE_TEMPLATE: &str = "likes:<shard>";
+/// `measure`'s shard-key template without `--template`, as recorded in the
+/// inputs: the run draws the id (the report's `run_id` and `template`).
+pub const DEFAULT_MEASURE_TEMPLATE: &str = "shardplan:<run id>:<shard>";
 /// Repetitions of each read-path measurement.
 pub const DEFAULT_MEASURE_READS: u64 = 100;
 /// Seed of the shard each client INCRs next (any fixed seed: the figures
@@ -224,7 +225,13 @@ pub const DEFAULT_MEASURE_READS: u64 = 100;
 pub const DEFAULT_MEASURE_SEED: u64 = 1;
 /// How long `measure` waits for a TCP connect.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-/// How long `measure` waits for any one reply.
+/// How long `measure` waits for any one reply (`--timeout`).
 pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);
+/// [`RESPONSE_TIMEOUT`] as `--timeout`'s default text.
+pub const DEFAULT_MEASURE_TIMEOUT: &str = "10s";
+/// The shortest `--timeout`: below a loopback round trip under load.
+pub const MIN_TIMEOUT: Duration = Duration::from_millis(10);
+/// The longest `--timeout`.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(60);
 /// Most repetitions of each read-path measurement.
 pub const MAX_READS: u64 = 100_000;

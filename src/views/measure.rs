@@ -15,6 +15,11 @@ impl Report for MeasureView {
         let mut v = row(&self.0);
         if let Value::Object(m) = &mut v {
             m.remove("nodes");
+            // The left keys' names stay in JSON; CSV counts them.
+            if let Some(Value::Array(left)) = m.get("keys_left") {
+                let n = left.len();
+                m.insert("keys_left".into(), n.into());
+            }
             for part in ["single_latency", "sharded_latency", "read"] {
                 if let Some(Value::Object(inner)) = m.remove(part) {
                     for (k, x) in inner {
@@ -81,7 +86,12 @@ impl Report for MeasureView {
                             }
                         ),
                     ),
-                    ("nodes reached", r.nodes_reached.to_string()),
+                    ("keys", keys(r)),
+                    (
+                        "nodes reached",
+                        format!("{} of {} possible", r.nodes_reached, r.nodes_possible),
+                    ),
+                    ("clean-up", cleanup(r)),
                 ],
             ),
             Section::Grid {
@@ -141,8 +151,44 @@ impl Report for MeasureView {
                 "WARNING: the shard values do not sum to the INCRs sent.".into(),
             ));
         }
+        if r.nodes_reached < r.nodes_possible {
+            out.push(Section::Warning(format!(
+                "WARNING: the {} shard keys reach {} of the {} nodes they could; their slots put keys together (a hash tag in --template?), so the sharded rate is not the cluster's.",
+                r.shards, r.nodes_reached, r.nodes_possible
+            )));
+        }
+        if let Some(first) = r.keys_left.first() {
+            out.push(Section::Warning(format!(
+                "WARNING: {} keys this run wrote held something else at the end (e.g. {first}) and were left as they are.",
+                r.keys_left.len()
+            )));
+        }
         out
     }
+}
+
+/// The keys' template, with the run id when the run chose it.
+fn keys(r: &MeasureReport) -> String {
+    match &r.run_id {
+        Some(id) => format!("{} (run id {id})", r.template),
+        None => format!("{} (--template)", r.template),
+    }
+}
+
+/// What the end of the run did to the keys.
+fn cleanup(r: &MeasureReport) -> String {
+    let mut text = if r.keys_kept {
+        format!("keys kept (--keep), {} copies deleted", r.keys_deleted)
+    } else {
+        format!("{} keys deleted", fmt::count(r.keys_deleted))
+    };
+    if !r.keys_left.is_empty() {
+        text += &format!(", {} left (changed by another client)", r.keys_left.len());
+    }
+    if r.keys_restored > 0 {
+        text += &format!(", {} restored (--overwrite)", fmt::count(r.keys_restored));
+    }
+    text
 }
 
 #[cfg(test)]
@@ -175,8 +221,9 @@ mod tests {
             shards: 4,
             clients: 8,
             pipeline: 1,
-            template: "likes:<shard>".into(),
-            single_key: "likes:single".into(),
+            template: "shardplan:1a2b3c4d:<shard>".into(),
+            run_id: Some("1a2b3c4d".into()),
+            single_key: "shardplan:1a2b3c4d:single".into(),
             single_incr_sent: 3000,
             single_seconds: 0.5,
             single_ops_per_second: 6000.4,
@@ -191,6 +238,7 @@ mod tests {
             counts_match,
             speedup: 2.0,
             nodes_reached: 2,
+            nodes_possible: 2,
             nodes: vec![
                 node("127.0.0.1:7000", 8192, 3, 2250, Some(2250)),
                 node("127.0.0.1:7001", 8192, 1, 750, None),
@@ -206,6 +254,9 @@ mod tests {
                 ),
             },
             keys_kept: false,
+            keys_deleted: 9,
+            keys_left: Vec::new(),
+            keys_restored: 0,
         }
     }
 
@@ -218,7 +269,9 @@ mod tests {
 │ one key                  ┆ 6,000 INCR/s (p50 1.250 / p99 2.500 / p99.9 4.000 ms)                             │
 │ shard keys               ┆ 12,000 INCR/s over 4 keys (p50 0.750 / p99 2.500 / p99.9 4.000 ms), 2.00x one key │
 │ counted                  ┆ 3,000 INCRs sent, shards sum to 3000: nothing lost or doubled                     │
-│ nodes reached            ┆ 2                                                                                 │
+│ keys                     ┆ shardplan:1a2b3c4d:<shard> (run id 1a2b3c4d)                                      │
+│ nodes reached            ┆ 2 of 2 possible                                                                   │
+│ clean-up                 ┆ 9 keys deleted                                                                    │
 └──────────────────────────┴───────────────────────────────────────────────────────────────────────────────────┘
 Per node
 ┌────────────────┬───────┬────────────┬───────────────┬──────────────┐
@@ -257,6 +310,31 @@ Per node
         );
         assert!(text.contains("MISMATCH"), "{text}");
         assert!(text.contains("WARNING: the shard values"), "{text}");
+        // A user's template that bunches the keys, and a key another client
+        // changed: both said, and CSV counts the left keys.
+        let mut r = sample(false);
+        r.run_id = None;
+        r.template = "{likes}:<shard>".into();
+        r.nodes_reached = 1;
+        r.keys_deleted = 8;
+        r.keys_left = vec!["{likes}:0".into()];
+        let text = render(
+            &TableExporter {
+                style: crate::output::terminal::Style::plain(),
+            },
+            r.clone(),
+        );
+        for needle in [
+            "{likes}:<shard> (--template)",
+            "1 of 2 possible",
+            "8 keys deleted, 1 left (changed by another client)",
+            "WARNING: the 4 shard keys reach 1 of the 2 nodes they could",
+            "WARNING: 1 keys this run wrote held something else at the end (e.g. {likes}:0)",
+        ] {
+            assert!(text.contains(needle), "{needle}: {text}");
+        }
+        let csv = render(&CsvExporter { delimiter: b',' }, r);
+        assert!(csv.lines().next().unwrap().contains("keys_left"), "{csv}");
     }
 
     #[test]
@@ -271,7 +349,9 @@ Per node
             values[at.unwrap_or_else(|| panic!("no column {name}: {csv}"))]
         };
         assert!(!header.contains(&"nodes"), "{csv}");
-        assert_eq!(header.len(), 34, "{csv}");
+        assert_eq!(header.len(), 39, "{csv}");
+        assert_eq!(cell("run_id"), "1a2b3c4d");
+        assert_eq!(cell("keys_left"), "0");
         assert_eq!(cell("single_ops_per_second"), "6000.4");
         assert_eq!(cell("sharded_latency_p999_ms"), "4.0");
         assert_eq!(cell("read_mget_p50_ms"), "0.0625");

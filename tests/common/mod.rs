@@ -48,4 +48,5 @@ pub fn bad_input(args: &[&str], what: &str) {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+pub mod redis;
 pub mod stats;
