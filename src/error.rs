@@ -63,6 +63,17 @@ pub enum Problem {
         /// The largest accepted value.
         max: u64,
     },
+    /// A run the cost model estimates over the longest accepted.
+    #[error(
+        "makes a run of about {hours:.0} hours by the cost model; the limit is {limit_hours:.0} hours \
+         (docs/performance.md), so ask for less"
+    )]
+    TooLong {
+        /// The estimate.
+        hours: f64,
+        /// The longest accepted.
+        limit_hours: f64,
+    },
     /// Anything the variants above do not say: what is wrong and accepted.
     #[error("{0}")]
     Other(String),

@@ -93,6 +93,17 @@ fn a_growth_below_one_warns_after_every_check_passed() {
         "shardplan: warning: --growth = 0.5 plans below the observed peak (9,000 likes/s x 0.5 \
          = 4,500); a plan usually grows the observed peak (1.5 is common)\n"
     );
+    // A rate below one like a second is accepted, with a word.
+    let out = common::shardplan()
+        .args(["size", "--observed", "5e-324"])
+        .assert()
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(
+        err,
+        "shardplan: warning: --observed = 5e-324 likes/s is below one like a second; \
+         the plan sizes for almost no traffic\n"
+    );
     // A refused run prints its one error line, not the warning.
     bad_input(
         &[

@@ -106,8 +106,14 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let accepted = plan.recommendation.risk;
             let file = Destination::create("--output", &args.output)?;
-            let rows =
-                super::risk::sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), reads)?;
+            let rows = super::risk::sweep_rows(
+                rate,
+                &counts,
+                sizing.plan.cap,
+                (seconds, traffic),
+                reads,
+                &|| {},
+            )?;
             let curve = plan
                 .inputs
                 .partition_curve(&counts)

@@ -129,7 +129,16 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     // Ctrl-C stops the load; the keys are deleted before the exit.
     crate::output::interrupt::defer_exit();
-    let report = measure::run(&config)?;
+    let spinner = crate::output::progress::spinner(
+        format!(
+            "measuring: two phases of at most {} s each, then the read path",
+            config.duration.as_secs_f64()
+        ),
+        !args.out.quiet,
+    );
+    let report = measure::run(&config);
+    spinner.finish_and_clear();
+    let report = report?;
     let mismatch = (!report.counts_match).then(|| {
         crate::error::CountMismatch(format!(
             "the single key holds {} for {} INCRs sent and the shard keys sum to {} for {}; \

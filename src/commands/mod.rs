@@ -63,6 +63,16 @@ pub fn emit(
 
 /// Warnings about accepted inputs, on stderr, once all have passed their
 /// checks (so a refused run prints its one error line only).
+/// Say a long run's estimate on stderr before it starts (unless `quiet`).
+pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
+    if cost.worth_announcing() && !quiet {
+        eprintln!(
+            "shardplan: this run should take about {} on 2 cores (the cost model's estimate); Ctrl-C stops it",
+            crate::output::fmt::rough_duration(cost.seconds)
+        );
+    }
+}
+
 pub fn print_notices(inputs: &crate::config::Inputs) {
     for n in inputs.notices() {
         eprintln!("shardplan: warning: {n}");

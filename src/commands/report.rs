@@ -87,12 +87,19 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         None,
     );
     let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
+    let around = charts::shard_counts_around(rec.shards);
+    // The chart's sweep is exact: at a huge fixed peak it takes a while.
+    let cost = crate::model::cost::sweep(rate, &around, traffic)
+        .within_limit("peak")
+        .map_err(|e| r.blame(e))?;
+    super::announce(cost, args.quiet);
     let sweep = super::risk::sweep_rows(
         rate,
-        &charts::shard_counts_around(rec.shards),
+        &around,
         plan.sizing.plan.cap,
         (seconds, traffic),
         &plan.reads,
+        &|| {},
     )?;
     // The accepted risk, or 1% as a reference line when the plan has none.
     let accepted = rec.risk.unwrap_or(DEFAULT_RISK);

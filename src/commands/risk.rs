@@ -38,21 +38,35 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     );
     let shards = r.shards(args.shards, sized);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let cost = crate::model::cost::exact_risk(rate, shards, traffic)
+        .within_limit("rate")
+        .map_err(|e| r.blame(e))?;
+    super::announce(cost, args.out.quiet);
+    let spinner = crate::output::progress::spinner(
+        format!(
+            "computing the exact risk (about {})",
+            crate::output::fmt::rough_duration(cost.seconds)
+        ),
+        !args.out.quiet && cost.seconds > 3.0,
+    );
     let risk =
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
+    spinner.finish_and_clear();
     let view = RiskView(risk, Some(plan.recommendation));
     super::emit(out, &view, &r.inputs, args.out.explain)
 }
 
-/// The exact risk and the read cost for each shard count (`sweep`'s rows).
+/// The exact risk and the read cost for each shard count (`sweep`'s rows);
+/// `done` is called once per finished row.
 pub fn sweep_rows(
     rate: f64,
     counts: &[u64],
     cap: f64,
     (seconds, traffic): (f64, TrafficModel),
     reads: &ReadPlan,
+    done: &(dyn Fn() + Sync),
 ) -> anyhow::Result<Vec<SweepRow>> {
-    Ok(exact::sweep(rate, counts, cap, seconds, traffic)?
+    Ok(exact::sweep(rate, counts, cap, seconds, traffic, done)?
         .into_iter()
         .map(|risk| {
             let cost = reads.cost(risk.shards);
@@ -84,17 +98,35 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         }
         None => vec![r.rate(None, sizing.peak.peak, traffic)?],
     };
+    let cost = rates
+        .iter()
+        .map(|&rate| crate::model::cost::sweep(rate, &counts, traffic))
+        .fold(crate::model::cost::Estimate::new(0.0), |a, b| a.then(b));
+    cost.within_limit("shards").map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    super::announce(cost, args.out.quiet);
+    let bar = crate::output::progress::bar(
+        (rates.len() * counts.len()) as u64,
+        "rows",
+        !args.out.quiet && cost.seconds > 3.0,
+    );
     let mut rows = Vec::new();
     for &rate in &rates {
         rows.extend(
-            sweep_rows(rate, &counts, sizing.plan.cap, (seconds, traffic), &reads).map_err(
-                |e| match e.downcast::<crate::error::ParamError>() {
-                    Ok(pe) => r.blame(pe).into(),
-                    Err(e) => e,
-                },
-            )?,
+            sweep_rows(
+                rate,
+                &counts,
+                sizing.plan.cap,
+                (seconds, traffic),
+                &reads,
+                &|| bar.inc(1),
+            )
+            .map_err(|e| match e.downcast::<crate::error::ParamError>() {
+                Ok(pe) => r.blame(pe).into(),
+                Err(e) => e,
+            })?,
         );
     }
+    bar.finish_and_clear();
     super::emit(out, &SweepView(rows), &r.inputs, args.out.explain)
 }

@@ -1,10 +1,6 @@
 //! `shardplan simulate`: Monte Carlo of the per-second busiest shard, flat
 //! or along a time line.
 
-use std::io::IsTerminal;
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
 use crate::cli::SimulateArgs;
 use crate::config::{Kind, Resolver};
 use crate::error::InputError;
@@ -45,36 +41,20 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
 /// Runs a flat simulation on `threads` workers (0: one per core), with a
 /// progress bar on a terminal unless `quiet`, streaming per-second rows to
 /// `per_second` when given.
-/// The progress bar of a long run of `seconds` simulated seconds, on a
-/// terminal's stderr when `wanted` (hidden otherwise, and when piped).
-pub fn progress_bar(seconds: u64, wanted: bool) -> ProgressBar {
-    if !wanted || !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let pb = ProgressBar::with_draw_target(Some(seconds), ProgressDrawTarget::stderr());
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{wide_bar} {human_pos}/{human_len} simulated seconds ({eta} left)",
-        )
-        .expect("valid template"),
-    );
-    pb
-}
-
 pub fn execute(
     plan: &SimPlan,
     threads: usize,
     quiet: bool,
     per_second: Option<&mut AtomicFile>,
 ) -> anyhow::Result<SimTally> {
-    // About a second of work: ~50 ns per shard-second when every shard
-    // is drawn, ~20 ns per second from the exact table.
-    let work = if plan.sampler_name() == "exact-table" {
-        plan.seconds / 2
-    } else {
-        plan.seconds.saturating_mul(plan.shards)
-    };
-    let bar = progress_bar(plan.seconds, !quiet && work > 20_000_000);
+    // Progress past a second of work; the estimate past a minute.
+    let cost = plan.cost(per_second.is_some());
+    super::announce(cost, quiet);
+    let bar = crate::output::progress::bar(
+        plan.seconds,
+        "simulated seconds",
+        !quiet && cost.seconds > 1.0,
+    );
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;

@@ -25,13 +25,14 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
         .recommendation;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(args)?;
-    // A time line costs about a microsecond a second per shard key: show
-    // progress past a few seconds of work.
-    let keys = plan
-        .start_shards
-        .max(plan.monitor.as_ref().map_or(0, |m| m.target_shards));
-    let work = plan.seconds.saturating_mul(keys);
-    let bar = super::simulate::progress_bar(plan.seconds, !args.out.quiet && work > 5_000_000);
+    // Progress past a few seconds of work; the estimate past a minute.
+    let cost = plan.cost();
+    super::announce(cost, args.out.quiet);
+    let bar = crate::output::progress::bar(
+        plan.seconds,
+        "simulated seconds",
+        !args.out.quiet && cost.seconds > 1.0,
+    );
     let report = match per_second.as_mut() {
         Some(file) => {
             let mut w = csv::Writer::from_writer(file.writer());

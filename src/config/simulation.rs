@@ -56,6 +56,10 @@ impl Resolver {
             "sampler",
             &Sourced::new(plan.sampler_name(), sampler.source),
         );
+        // A run the cost model puts over a day is refused before it starts.
+        plan.cost(per_second)
+            .within_limit("seconds")
+            .map_err(|e| self.blame(e))?;
         Ok(FlatSimulation {
             plan,
             sizing,

@@ -103,6 +103,7 @@ impl Resolver {
             (o, self.field("growth", &s.growth))
         } else if let Some(f) = fallback {
             let peak = f.check(|v| validate::rate("peak", *v))?;
+            self.below_one_like(&f);
             self.inputs.record("peak", &f);
             return Ok(Peak {
                 peak,
@@ -131,6 +132,7 @@ impl Resolver {
                 "observed x growth = {peak} is out of range (at most 1e9 likes/s)"
             ))
         })?;
+        self.below_one_like(&observed);
         if growth.value < 1.0 {
             self.inputs.notice(format!(
                 "{} = {} plans below the observed peak ({} likes/s x {} = {}); a plan \
@@ -151,6 +153,17 @@ impl Resolver {
             observed: Some(observed.value),
             growth: Some(growth.value),
         })
+    }
+
+    /// A warning for a rate that passed its checks but is below one like a
+    /// second (`--observed 5e-324`): a plan for almost no traffic.
+    fn below_one_like(&mut self, rate: &Sourced<f64>) {
+        if rate.value < 1.0 {
+            self.inputs.notice(format!(
+                "{} = {:?} likes/s is below one like a second; the plan sizes for almost no traffic",
+                rate.source, rate.value
+            ));
+        }
     }
 
     /// The cap per key: `--cap`, `--cap-from-measure`, the `--store`

@@ -109,7 +109,7 @@ impl Resolver {
             },
         );
         let seed = self.seed(sim.seed);
-        TimelinePlan::new(
+        let plan = TimelinePlan::new(
             curve,
             traffic,
             sizing.plan.cap,
@@ -119,7 +119,12 @@ impl Resolver {
             store,
             monitor,
         )
-        .map_err(|e| self.inputs.attach(e))
+        .map_err(|e| self.inputs.attach(e))?;
+        // A run the cost model puts over a day is refused before it starts.
+        plan.cost()
+            .within_limit("seconds")
+            .map_err(|e| self.inputs.attach(e))?;
+        Ok(plan)
     }
 
     /// The sizing when the start shards are given: only the cap matters, so

@@ -5,6 +5,7 @@
 //! results.
 
 pub mod compare;
+pub mod cost;
 pub mod defaults;
 pub mod duration;
 pub mod exact;

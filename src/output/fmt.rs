@@ -103,6 +103,20 @@ pub fn duration(seconds: f64) -> String {
     }
 }
 
+/// A rough length of time, for estimates: "40 s", "3 min", "7.5 hours",
+/// "12 days".
+pub fn rough_duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{} s", seconds.round())
+    } else if seconds < 5400.0 {
+        format!("{} min", (seconds / 60.0).round())
+    } else if seconds < 2.0 * 86_400.0 {
+        format!("{:.1} hours", seconds / 3600.0)
+    } else {
+        format!("{} days", num((seconds / 86_400.0).round()))
+    }
+}
+
 /// A run's length in its largest whole unit: "4 h", "90 min" or "45 s".
 pub fn run_length(seconds: f64) -> String {
     if seconds >= 3600.0 && seconds % 3600.0 == 0.0 {

@@ -8,6 +8,7 @@ pub mod interrupt;
 pub mod json;
 pub mod markdown;
 pub mod policy;
+pub mod progress;
 pub mod sink;
 pub mod table;
 pub mod terminal;

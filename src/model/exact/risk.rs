@@ -128,17 +128,23 @@ fn validate_seconds(seconds: f64) -> ParamResult<f64> {
 }
 
 /// One [`Risk`] row per shard count, in the order given (for `sweep`).
-/// Rows are independent, so they are computed on rayon.
+/// Rows are independent, so they are computed on rayon; `done` is called
+/// once per finished row (for a progress bar).
 pub fn sweep(
     rate: f64,
     shard_counts: &[u64],
     cap: f64,
     seconds: f64,
     model: TrafficModel,
+    done: &(dyn Fn() + Sync),
 ) -> ParamResult<Vec<Risk>> {
     shard_counts
         .par_iter()
-        .map(|&shards| Risk::compute(rate, shards, cap, seconds, model))
+        .map(|&shards| {
+            let risk = Risk::compute(rate, shards, cap, seconds, model);
+            done();
+            risk
+        })
         .collect()
 }
 

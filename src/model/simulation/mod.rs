@@ -172,6 +172,17 @@ impl SimPlan {
         }
     }
 
+    /// What the run will cost (`per_second`: every second written as a
+    /// row), by the cost model.
+    pub fn cost(&self, per_second: bool) -> crate::model::cost::Estimate {
+        crate::model::cost::flat_simulation(
+            self.seconds,
+            self.shards,
+            self.tables.is_some(),
+            per_second,
+        )
+    }
+
     /// The sampler in use: `multinomial` or `exact-table`.
     pub fn sampler_name(&self) -> &'static str {
         if self.tables.is_some() {

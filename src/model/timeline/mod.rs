@@ -73,6 +73,15 @@ pub struct TimelinePlan {
 }
 
 impl TimelinePlan {
+    /// What the run will cost, by the cost model: every second over the
+    /// most shard keys the reel will have.
+    pub fn cost(&self) -> crate::model::cost::Estimate {
+        let keys = self
+            .start_shards
+            .max(self.monitor.as_ref().map_or(0, |m| m.target_shards));
+        crate::model::cost::timeline(self.seconds, keys, self.monitor.is_some())
+    }
+
     /// Checks the inputs and builds the plan.
     ///
     /// `cap` (writes/s per shard key) must be a whole number from 1 to

@@ -1,0 +1,172 @@
+//! What a run will cost, before it starts.
+//!
+//! An estimate is work units times the time one unit took on the reference
+//! machine (2 cores, release build, the timings in `docs/performance.md`).
+//! It is a formula, not a timing, so the same inputs always give the same
+//! estimate, and the same refusal: a run estimated over
+//! [`MAX_RUN_SECONDS`] is refused before it starts, naming the input that
+//! makes it long; one over [`ANNOUNCE_SECONDS`] says its estimate on stderr.
+
+use crate::error::{ParamError, ParamResult, Problem};
+use crate::model::traffic::TrafficModel;
+
+/// Estimates above this are said on stderr before the run starts.
+pub const ANNOUNCE_SECONDS: f64 = 60.0;
+
+/// The longest run accepted, by the estimate: one day.
+pub const MAX_RUN_SECONDS: f64 = 86_400.0;
+
+/// One simulated second drawn from the exact busiest/quietest tables
+/// (`simulate --seconds 100000000`: 2.6 s on 2 threads, 26 ns).
+const TABLE_NS_PER_SECOND: f64 = 26.0;
+
+/// One shard-second drawn from the multinomial (1,000,000 s x 20 shards:
+/// 0.87 s; x 200 shards: 11.5 s; 43 to 58 ns).
+const MULTINOMIAL_NS_PER_SHARD_SECOND: f64 = 60.0;
+
+/// One shard-second when every second is also written as a CSV row
+/// (`--per-second`: 100,000 s x 20 shards in 0.13 s).
+const PER_SECOND_NS_PER_SHARD_SECOND: f64 = 65.0;
+
+/// One second of a time line, before its keys (viral-evening, 1 key:
+/// 1,000,000 s in 0.17 s, 10,000,000 s in 1.4 s).
+const TIMELINE_NS_PER_SECOND: f64 = 140.0;
+
+/// One key-second of a time line (200 keys: 1,000,000 s in 1.1 s).
+const TIMELINE_NS_PER_KEY_SECOND: f64 = 5.0;
+
+/// One second of the hot-key monitor's window (viral-evening-monitor,
+/// 1 -> 20 keys: 1,000,000 s in 2.4 s).
+const MONITOR_NS_PER_SECOND: f64 = 2300.0;
+
+/// An estimate in wall seconds on the reference machine.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+impl Estimate {
+    /// `seconds` of work.
+    pub fn new(seconds: f64) -> Estimate {
+        Estimate { seconds }
+    }
+
+    /// Refuse the run if the estimate is over [`MAX_RUN_SECONDS`], blaming
+    /// `param` (the model's name for the input that makes it long, so the
+    /// configuration layer names its flag or scenario field).
+    pub fn within_limit(self, param: &'static str) -> ParamResult<Estimate> {
+        if self.seconds > MAX_RUN_SECONDS {
+            return Err(ParamError::new(
+                param,
+                Problem::TooLong {
+                    hours: self.seconds / 3600.0,
+                    limit_hours: MAX_RUN_SECONDS / 3600.0,
+                },
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Whether the estimate is long enough to say before the run starts.
+    pub fn worth_announcing(self) -> bool {
+        self.seconds > ANNOUNCE_SECONDS
+    }
+
+    /// Two estimates run one after the other.
+    pub fn then(self, other: Estimate) -> Estimate {
+        Estimate::new(self.seconds + other.seconds)
+    }
+}
+
+/// A flat simulation of `seconds` over `shards`.
+pub fn flat_simulation(seconds: u64, shards: u64, exact_table: bool, per_second: bool) -> Estimate {
+    let (s, k) = (seconds as f64, shards as f64);
+    let ns = if exact_table {
+        s * TABLE_NS_PER_SECOND
+    } else if per_second {
+        s * k * PER_SECOND_NS_PER_SHARD_SECOND
+    } else {
+        s * k * MULTINOMIAL_NS_PER_SHARD_SECOND
+    };
+    Estimate::new(ns * 1e-9)
+}
+
+/// A time line of `seconds` over at most `keys` shard keys, with or
+/// without the hot-key monitor.
+pub fn timeline(seconds: u64, keys: u64, monitor: bool) -> Estimate {
+    let per_second = TIMELINE_NS_PER_SECOND
+        + keys as f64 * TIMELINE_NS_PER_KEY_SECOND
+        + if monitor { MONITOR_NS_PER_SECOND } else { 0.0 };
+    Estimate::new(seconds as f64 * per_second * 1e-9)
+}
+
+/// One exact risk figure (the busiest shard's distribution and its
+/// quantiles). Poisson traffic is a closed form (under 0.1 s at 1e9
+/// likes/s); fixed traffic's Levin representation grows as
+/// (likes per shard)^0.8 and is slowest for few shards. Fitted to 14
+/// timings from 1e5 to 1e8 likes/s over 3 to 1,000 shards (within a factor
+/// of 2.2, high rather than low; 1e8 over 7 shards: 34 s measured, 33 s
+/// estimated).
+pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
+    if model == TrafficModel::Poisson || shards <= 2 {
+        return Estimate::new(0.0);
+    }
+    let per_shard = rate / shards as f64;
+    let few = (7.0 / shards as f64).max(1.0).powf(1.4);
+    Estimate::new(6e-5 * per_shard.powf(0.8) * few)
+}
+
+/// A sweep: one exact figure per shard count, two at a time.
+pub fn sweep(rate: f64, shard_counts: &[u64], model: TrafficModel) -> Estimate {
+    let total: f64 = shard_counts
+        .iter()
+        // A figure costs at least 0.2 ms however cheap its formula.
+        .map(|&s| exact_risk(rate, s, model).seconds.max(2e-4))
+        .sum();
+    Estimate::new(total / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_follow_the_timings() {
+        // The timings the constants came from, back within a factor of 2.5.
+        let close = |e: Estimate, measured: f64| {
+            assert!(
+                e.seconds / measured < 2.5 && measured / e.seconds < 2.5,
+                "{e:?} against {measured} s"
+            );
+        };
+        close(flat_simulation(100_000_000, 20, true, false), 2.6);
+        close(flat_simulation(1_000_000, 200, false, false), 11.5);
+        close(flat_simulation(1_000_000, 20, false, false), 0.87);
+        close(timeline(10_000_000, 1, false), 1.38);
+        close(timeline(1_000_000, 200, false), 1.09);
+        close(timeline(1_000_000, 20, true), 2.42);
+        close(exact_risk(1e8, 7, TrafficModel::Fixed), 33.5);
+        close(exact_risk(1e7, 3, TrafficModel::Fixed), 32.3);
+        close(exact_risk(1e7, 20, TrafficModel::Fixed), 1.0);
+        close(exact_risk(3e7, 20, TrafficModel::Fixed), 4.0);
+        assert_eq!(exact_risk(1e9, 7, TrafficModel::Poisson).seconds, 0.0);
+    }
+
+    #[test]
+    fn the_limit_names_the_input() {
+        // 1e12 s from the tables: about 7 hours, accepted and announced.
+        let e = flat_simulation(1_000_000_000_000, 20, true, false);
+        assert!(e.within_limit("seconds").is_ok() && e.worth_announcing());
+        // Per shard: about 14 days, refused.
+        let e = flat_simulation(1_000_000_000_000, 20, false, false);
+        let err = e.within_limit("seconds").unwrap_err();
+        assert_eq!(err.param, "seconds");
+        assert_eq!(
+            err.problem.to_string(),
+            "makes a run of about 333 hours by the cost model; the limit is 24 hours \
+             (docs/performance.md), so ask for less"
+        );
+        assert!(!flat_simulation(2000, 20, true, false).worth_announcing());
+    }
+}
