@@ -13,6 +13,14 @@
 
 use std::fmt;
 
+/// `text` cut to 40 characters for an error line (an input may be huge).
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}...", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
 /// What is wrong with one value, and what is accepted.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Problem {

@@ -48,11 +48,21 @@ fn huge_templates_and_key_lists_are_refused() {
         &["keys", "--template", &template, "--shards", "100000"],
         "at most 512 bytes",
     );
+    // Within the template limit, but 20,000 keys of 507 bytes: 9.7 MiB.
+    let long = format!("{}<shard>", "k".repeat(500));
+    bad_input(
+        &["keys", "--template", &long, "--shards", "20000"],
+        "--shards: 20000 keys of 505 bytes are 9.6 MiB of key text; keys lists at most 2 MiB",
+    );
+    bad_input(
+        &["keys", "--template", "k:<shard>", "--shards", "20001"],
+        "--shards: must be a whole number from 1 to 20000",
+    );
     let dir = tempfile::tempdir().unwrap();
     let many = dir.path().join("keys.txt");
-    let text: String = (0..100_001).map(|i| format!("k{i}\n")).collect();
+    let text: String = (0..20_001).map(|i| format!("k{i}\n")).collect();
     std::fs::write(&many, text).unwrap();
-    bad_input(&["keys", many.to_str().unwrap()], "more than 100000 keys");
+    bad_input(&["keys", many.to_str().unwrap()], "more than 20000 keys");
 }
 
 #[test]

@@ -123,3 +123,35 @@ fn a_chart_goes_to_standard_output_and_a_report_folder_cannot() {
     assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
     common::bad_input(&["report", "-o", "-"], "--out");
 }
+
+#[test]
+fn per_second_rows_stream_to_standard_output_when_the_results_go_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("out.json");
+    for scenario in ["viral-reel", "viral-evening"] {
+        let out = common::shardplan()
+            .args(["simulate", "--scenario", scenario, "--seconds", "3"])
+            .args(["--per-second", "-", "-o"])
+            .arg(&json)
+            .assert()
+            .success();
+        let rows = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        // A header and one row a second, and no file named "-".
+        assert_eq!(rows.lines().count(), 4, "{scenario}: {rows}");
+        assert!(!std::path::Path::new("-").exists());
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        assert_eq!(v["command"], "simulate");
+    }
+    // Standard output cannot carry both.
+    let out = common::shardplan()
+        .args(["simulate", "--seconds", "3", "--per-second", "-"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(
+        err,
+        "shardplan: --per-second: - is standard output, which already carries the results; \
+         give them a file with -o FILE, or the rows a file name\n"
+    );
+}

@@ -38,13 +38,7 @@ fn strict(text: &str, what: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// `text` cut to 40 characters for an error line (an input may be huge).
-pub fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}...", &text[..i]),
-        None => text.to_string(),
-    }
-}
+pub use crate::error::shorten;
 
 /// A number as typed on the command line: what Rust's `f64` parser reads
 /// (`14000`, `1.5e4`, `-1` for the checks that follow to name), without

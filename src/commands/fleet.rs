@@ -8,15 +8,13 @@ use crate::views::fleet::FleetView;
 
 pub fn run(args: FleetArgs) -> anyhow::Result<()> {
     // Standard input can be read once: say so before the scenario reads it.
-    if args.scenario.scenario.as_deref() == Some("-")
-        && args.rates_csv.as_deref() == Some(std::path::Path::new("-"))
-    {
-        return Err(crate::error::InputError::new(
-            "--rates-csv",
-            "reads standard input (-), which --scenario already reads; give one of them a file",
-        )
-        .into());
-    }
+    crate::config::input_file::one_stdin(&[
+        (
+            "--scenario",
+            args.scenario.scenario.as_deref().map(std::path::Path::new),
+        ),
+        ("--rates-csv", args.rates_csv.as_deref()),
+    ])?;
     let mut r = Resolver::load(
         args.scenario.scenario.as_deref(),
         None,
@@ -29,7 +27,13 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
+    // Some tables take most of a minute (every reel hot): show it working.
+    let spinner = crate::output::progress::spinner(
+        "placing the reels' shard keys and searching the plan".into(),
+        !args.out.quiet,
+    );
     let report = pool.install(|| plan.evaluate());
+    spinner.finish_and_clear();
     let view = FleetView {
         scenario: r.scenario.name.clone(),
         report,

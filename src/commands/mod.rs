@@ -96,14 +96,23 @@ pub fn explain_on_stderr(inputs: &crate::config::Inputs) -> anyhow::Result<()> {
 /// `--output` file too.
 pub fn per_second_file(
     args: &crate::cli::SimulateArgs,
-) -> anyhow::Result<Option<crate::output::sink::AtomicFile>> {
+) -> anyhow::Result<Option<crate::output::sink::Destination>> {
+    use crate::output::sink::{is_stdout, Destination};
     let Some(p) = &args.per_second else {
         return Ok(None);
     };
+    // `--per-second -` streams the rows to standard output, which must then
+    // not carry the results too.
+    if is_stdout(p) && (args.out.output.is_empty() || args.out.output.iter().any(|o| is_stdout(o)))
+    {
+        return Err(crate::error::InputError::new(
+            "--per-second",
+            "- is standard output, which already carries the results; give them a file with -o FILE, \
+             or the rows a file name",
+        )
+        .into());
+    }
     // An --output naming the same file is refused by the output policy
     // (output::policy), however it is spelled.
-    Ok(Some(crate::output::sink::AtomicFile::create(
-        "--per-second",
-        p,
-    )?))
+    Ok(Some(Destination::create("--per-second", p)?))
 }

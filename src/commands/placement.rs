@@ -16,12 +16,12 @@ use crate::views::stores::StoresView;
 /// The keys in `path` (`-`: standard input), one per line, blank lines
 /// skipped (a stray empty line is not an empty key); errors name `what`.
 fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
-    let max = crate::model::defaults::MAX_STDIN_BYTES;
+    let max = crate::model::defaults::MAX_KEY_TEXT_BYTES;
     let bytes = read_bounded(
         what,
         path,
-        max,
-        "give at most 100,000 keys of a counter at a time",
+        max + crate::model::defaults::MAX_KEYS,
+        "give at most 2 MiB of keys (20,000 keys of 100 bytes) at a time",
     )?;
     let mut keys = Vec::new();
     for line in bytes.as_slice().split(|b| *b == b'\n') {

@@ -5,7 +5,7 @@ use crate::cli::SimulateArgs;
 use crate::config::{Kind, Resolver};
 use crate::error::InputError;
 use crate::model::simulation::{self, SimPlan, SimTally};
-use crate::output::sink::AtomicFile;
+use crate::output::sink::Destination;
 use crate::output::OutputSet;
 use crate::views::simulate::SimulateReport;
 
@@ -45,7 +45,7 @@ pub fn execute(
     plan: &SimPlan,
     threads: usize,
     quiet: bool,
-    per_second: Option<&mut AtomicFile>,
+    per_second: Option<&mut Destination>,
 ) -> anyhow::Result<SimTally> {
     // Progress past a second of work; the estimate past a minute.
     let cost = plan.cost(per_second.is_some());

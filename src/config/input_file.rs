@@ -36,6 +36,24 @@ fn claim_stdin(what: &str) -> InputResult<()> {
     }
 }
 
+/// Before any input is read: refuse a run in which two of `inputs` (each
+/// the flag and the path it was given) name standard input, naming the
+/// second, so the refusal does not wait for the first to read it.
+pub fn one_stdin(inputs: &[(&str, Option<&Path>)]) -> InputResult<()> {
+    let mut named = inputs
+        .iter()
+        .filter_map(|(what, path)| path.filter(|p| is_stdin(p)).map(|_| *what));
+    if let (Some(first), Some(second)) = (named.next(), named.next()) {
+        return Err(InputError::new(
+            second,
+            format!(
+                "reads standard input (-), which {first} already reads; give one of them a file"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A reader for `path` (`-`: standard input); errors name `what`.
 pub fn open(what: &str, path: &Path) -> InputResult<Box<dyn Read>> {
     if is_stdin(path) {

@@ -88,12 +88,13 @@ pub const MAX_TTL_SECONDS: u64 = 86_400;
 
 /// Shards `keys` expands a template for.
 pub const DEFAULT_KEY_SHARDS: u64 = 20;
-/// Most bytes `keys FILE` (or `-`) reads: 100,000 keys of 80 bytes, far
-/// beyond any counter; a bigger input (`/dev/zero`) is refused before it
-/// fills memory (the placement holds each key about three times).
-pub const MAX_STDIN_BYTES: u64 = 8 << 20;
-/// Most keys `keys FILE` places: as many as a template may expand to.
-pub const MAX_KEYS: u64 = MAX_SHARDS;
+/// Most keys `keys` lists, from a template or a file: far beyond any
+/// counter's shards, and small enough that every output format stays under
+/// 64 MB resident (20,000 keys of 100 bytes as a table: about 50 MB).
+pub const MAX_KEYS: u64 = 20_000;
+/// Most key text `keys` lists (the keys' bytes added up): 2 MiB, e.g.
+/// 20,000 keys of 100 bytes or 4,000 of 512.
+pub const MAX_KEY_TEXT_BYTES: u64 = 2 << 20;
 /// Longest key template: a key is a few dozen bytes.
 pub const MAX_TEMPLATE_BYTES: usize = 512;
 

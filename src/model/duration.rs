@@ -3,7 +3,16 @@
 /// Seconds in a duration string; the error says what is accepted.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let hint = "use a number of seconds or units: 90s, 10m, 4h, 2d, 1h30m";
-    let t = text.trim();
+    // Echoed cut to 40 characters, so a huge value makes a one-line error.
+    let (input, shown) = (text, crate::error::shorten(text));
+    let text = shown.as_str();
+    let t = input;
+    // Read strictly, as numbers are: no spaces around, no `+`, no `_`.
+    if input.trim() != input || input.contains('+') {
+        return Err(format!(
+            "{text:?} is not a duration (no spaces around it, no +); {hint}"
+        ));
+    }
     // Segments of a number and a unit: "1h30m" -> (1, h), (30, m); a lone
     // number is seconds.
     let mut segments: Vec<(&str, &str)> = Vec::new();
@@ -78,9 +87,14 @@ mod tests {
     #[test]
     fn rejects_nonsense() {
         for bad in [
-            "", "h", "4x", "-5s", "0", "nan", "inf", "1e300h", "30m10", "1h-2h",
+            "", "h", "4x", "-5s", "0", "nan", "inf", "1e300h", "30m10", "1h-2h", "+5", " 5", "5 ",
+            "1_000", "+1h",
         ] {
             assert!(parse_seconds(bad).is_err(), "{bad}");
         }
+        // A huge value is echoed cut short.
+        let huge = "9".repeat(100_000) + "x";
+        let e = parse_seconds(&huge).unwrap_err();
+        assert!(e.len() < 200, "{e}");
     }
 }

@@ -1,5 +1,5 @@
 //! Progress on a terminal's stderr: a bar for work counted in steps, a
-//! spinner with the time spent for work that is not. Both are hidden when
+//! spinner with the time spent for work that is not (after a second). Both are hidden when
 //! stderr is not a terminal, and when the caller does not want them
 //! (`--quiet`, or work too short to need one).
 
@@ -24,16 +24,24 @@ pub fn bar(steps: u64, unit: &str, wanted: bool) -> ProgressBar {
 }
 
 /// A spinner saying `what` and the time spent, ticking by itself until it
-/// is dropped or finished.
+/// is finished. It appears only once the work has taken a second, so a
+/// short run draws nothing.
 pub fn spinner(what: String, wanted: bool) -> ProgressBar {
     if !wanted || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    let pb = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
     pb.set_style(
         ProgressStyle::with_template("{spinner} {msg} ({elapsed})").expect("valid template"),
     );
     pb.set_message(what);
-    pb.enable_steady_tick(Duration::from_millis(200));
+    let shown = pb.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(1));
+        if !shown.is_finished() {
+            shown.set_draw_target(ProgressDrawTarget::stderr());
+            shown.enable_steady_tick(Duration::from_millis(200));
+        }
+    });
     pb
 }

@@ -191,6 +191,40 @@ impl Destination {
     }
 }
 
+/// Rows written as they come (`--per-second`): a stream in place, or the
+/// temporary file that [`Destination::commit`] puts in place.
+impl Write for Destination {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Destination::Stdout => std::io::stdout().write(buf),
+            Destination::Stderr => std::io::stderr().write(buf),
+            Destination::Stream(f) => f.write(buf),
+            Destination::File(f) => f.writer().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Destination::Stdout => std::io::stdout().flush(),
+            Destination::Stderr => std::io::stderr().flush(),
+            Destination::Stream(f) => f.flush(),
+            Destination::File(f) => f.writer().flush(),
+        }
+    }
+}
+
+impl Destination {
+    /// Where rows are written as they come.
+    pub fn writer(&mut self) -> &mut Self {
+        self
+    }
+
+    /// Finishes what was written through [`Destination::writer`].
+    pub fn commit(self) -> anyhow::Result<()> {
+        self.finish(&[])
+    }
+}
+
 /// `-`, `/dev/stdout` or `/dev/fd/1`: standard output, not a file.
 pub fn is_stdout(path: &std::path::Path) -> bool {
     matches!(path.to_str(), Some("-" | "/dev/stdout" | "/dev/fd/1"))

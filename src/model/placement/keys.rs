@@ -81,8 +81,7 @@ impl KeysReport {
         shards: u64,
         nodes: Option<u32>,
     ) -> ParamResult<Self> {
-        let shards =
-            crate::model::validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let shards = super::listing_bounds(template, shards, 1)?;
         let keys: Vec<Vec<u8>> = template
             .keys(shards)
             .into_iter()

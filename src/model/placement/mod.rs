@@ -20,3 +20,38 @@ pub use keys::{KeyPlacement, KeysReport};
 pub use slots::{crc16, hash_tag, hashed_part, key_slot, REDIS_SLOTS};
 pub use sorted::{SortedKey, SortedReport};
 pub use template::{digits, ShardTemplate, SHARD_PLACEHOLDER};
+
+/// The shard count a template may be listed for: at most
+/// [`MAX_KEYS`](crate::model::defaults::MAX_KEYS) keys and
+/// [`MAX_KEY_TEXT_BYTES`](crate::model::defaults::MAX_KEY_TEXT_BYTES) of key
+/// text, so the listing stays within the memory every command keeps to.
+/// `copies`: how many forms of each key the listing shows (the sorted
+/// check shows each key and its shard-first form).
+fn listing_bounds(
+    template: &ShardTemplate,
+    shards: u64,
+    copies: u64,
+) -> crate::error::ParamResult<u64> {
+    use crate::model::defaults::{MAX_KEYS, MAX_KEY_TEXT_BYTES};
+    let shards = crate::model::validate::count("shards", shards, MAX_KEYS)?;
+    // The last key is the longest: its number has the most digits.
+    let longest = template.key(shards - 1).len() as u64;
+    let text = longest * shards * copies;
+    if text > MAX_KEY_TEXT_BYTES {
+        let listed = if copies > 1 {
+            " (each listed twice)"
+        } else {
+            ""
+        };
+        return Err(crate::error::ParamError::other(
+            "shards",
+            format!(
+                "{shards} keys of {longest} bytes{listed} are {:.1} MiB of key text; keys lists at \
+                 most 2 MiB (e.g. 20,000 keys of 100 bytes), so give fewer shards or a shorter \
+                 template",
+                text as f64 / (1u64 << 20) as f64
+            ),
+        ));
+    }
+    Ok(shards)
+}

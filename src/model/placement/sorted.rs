@@ -50,8 +50,7 @@ impl SortedReport {
     /// Expand `template` for shards `0..shards` and check their key order.
     /// Errors name the parameters `shards`.
     pub fn from_template(template: &ShardTemplate, shards: u64) -> ParamResult<Self> {
-        let shards =
-            crate::model::validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let shards = super::listing_bounds(template, shards, 2)?;
         let t = template.template();
         let prefix = &t[..t.find(SHARD_PLACEHOLDER).unwrap_or(0)];
         let first = template.shard_first(shards);
