@@ -27,6 +27,10 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
+    super::announce(
+        crate::model::cost::fleet(plan.partitions, plan.trials),
+        args.out.quiet,
+    );
     // Some tables take most of a minute (every reel hot): show it working.
     let spinner = crate::output::progress::spinner(
         "placing the reels' shard keys and searching the plan".into(),

@@ -39,6 +39,11 @@ const TIMELINE_NS_PER_KEY_SECOND: f64 = 5.0;
 /// 1 -> 20 keys: 1,000,000 s in 2.4 s).
 const MONITOR_NS_PER_SECOND: f64 = 2300.0;
 
+/// One partition of one sampled placement of a fleet (`fleet --partitions
+/// 1000000 --trials 1000`: 9.8 s; 100,000 x 400: 0.47 s; 1,000 x 40,000:
+/// 0.53 s).
+const FLEET_NS_PER_PARTITION_TRIAL: f64 = 9.8;
+
 /// An estimate in wall seconds on the reference machine.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
@@ -117,6 +122,13 @@ pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
     Estimate::new(6e-5 * per_shard.powf(0.8) * few)
 }
 
+/// A fleet's sampled placements: `trials` of `partitions` each. (The plan
+/// search is not in the model: it is slow only when every reel is hot,
+/// about a minute at most; see docs/performance.md.)
+pub fn fleet(partitions: u64, trials: u64) -> Estimate {
+    Estimate::new(partitions as f64 * trials as f64 * FLEET_NS_PER_PARTITION_TRIAL * 1e-9)
+}
+
 /// A sweep: one exact figure per shard count, two at a time.
 pub fn sweep(rate: f64, shard_counts: &[u64], model: TrafficModel) -> Estimate {
     let total: f64 = shard_counts
@@ -147,6 +159,8 @@ mod tests {
         close(timeline(1_000_000, 200, false), 1.09);
         close(timeline(1_000_000, 20, true), 2.42);
         close(exact_risk(1e8, 7, TrafficModel::Fixed), 33.5);
+        close(fleet(1_000_000, 1000), 9.8);
+        close(fleet(100_000, 400), 0.47);
         close(exact_risk(1e7, 3, TrafficModel::Fixed), 32.3);
         close(exact_risk(1e7, 20, TrafficModel::Fixed), 1.0);
         close(exact_risk(3e7, 20, TrafficModel::Fixed), 4.0);
