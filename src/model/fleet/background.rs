@@ -2,6 +2,9 @@
 //! counts and sums over rank ranges the policies and the partition model
 //! need (closed forms for Zipf, from [`crate::model::zipf`]).
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use serde::Serialize;
 
 use crate::error::{ParamError, ParamResult};
@@ -31,9 +34,23 @@ pub struct Background {
 #[derive(Debug, Clone)]
 enum Kind {
     Zipf(Zipf),
-    /// Sorted descending.
-    Rates(Vec<f64>),
+    Rates(Rates),
 }
+
+/// Per-reel rates (`--rates-csv`).
+#[derive(Debug, Clone)]
+struct Rates {
+    /// Sorted descending.
+    rates: Vec<f64>,
+    /// Tail sums already computed, by (first rank, last rank, power). The
+    /// plan search asks for the same few tails at every step, and summing a
+    /// 2,000,000-reel tail each time was most of its time; each is still
+    /// summed once, in order, so the values are the same bits.
+    sums: Arc<Mutex<TailSums>>,
+}
+
+/// Sums of rate^power over ranks a..=b, by (a, b, power).
+type TailSums = HashMap<(u64, u64, i32), f64>;
 
 impl Background {
     /// `reels` Zipf reels sharing `total_rate` likes/s.
@@ -72,7 +89,10 @@ impl Background {
         Ok(Background {
             reels: rates.len() as u64,
             total_rate,
-            kind: Kind::Rates(rates),
+            kind: Kind::Rates(Rates {
+                rates,
+                sums: Arc::default(),
+            }),
         })
     }
 
@@ -96,7 +116,7 @@ impl Background {
     pub fn rate(&self, i: u64) -> f64 {
         match &self.kind {
             Kind::Zipf(z) => z.rate(i, self.total_rate),
-            Kind::Rates(r) => r.get((i - 1) as usize).copied().unwrap_or(0.0),
+            Kind::Rates(r) => r.rates.get((i - 1) as usize).copied().unwrap_or(0.0),
         }
     }
 
@@ -106,7 +126,7 @@ impl Background {
     pub fn count_at_least(&self, threshold: f64) -> u64 {
         match &self.kind {
             Kind::Zipf(z) => z.count_at_least(self.total_rate, threshold),
-            Kind::Rates(r) => r.partition_point(|&x| x >= threshold) as u64,
+            Kind::Rates(r) => r.rates.partition_point(|&x| x >= threshold) as u64,
         }
     }
 
@@ -118,10 +138,19 @@ impl Background {
         }
         match &self.kind {
             Kind::Zipf(z) => z.sum_rate_pow(a, b, self.total_rate, power),
-            Kind::Rates(r) => r[(a - 1) as usize..b as usize]
-                .iter()
-                .map(|x| x.powi(power))
-                .sum(),
+            Kind::Rates(r) => {
+                let mut sums = r.sums.lock().unwrap_or_else(|e| e.into_inner());
+                *sums.entry((a, b, power)).or_insert_with(|| {
+                    let tail = r.rates[(a - 1) as usize..b as usize].iter();
+                    // x * x is what powi(2) computes, bit for bit, without
+                    // the call.
+                    match power {
+                        1 => tail.sum(),
+                        2 => tail.map(|x| x * x).sum(),
+                        _ => tail.map(|x| x.powi(power)).sum(),
+                    }
+                })
+            }
         }
     }
 

@@ -27,18 +27,6 @@ const THETA_POINTS: usize = 48;
 /// Binomial terms below this (in ln) are dropped: P x e^-50 is nothing.
 const LN_NEGLIGIBLE: f64 = -50.0;
 
-/// Runs of equal rates: a reel's shards are one run of `count` keys.
-fn runs(keys: &[f64]) -> Vec<(f64, u64)> {
-    let mut out: Vec<(f64, u64)> = Vec::new();
-    for &r in keys {
-        match out.last_mut() {
-            Some((rate, n)) if *rate == r => *n += 1,
-            _ => out.push((r, 1)),
-        }
-    }
-    out
-}
-
 impl FleetPlan {
     /// An upper bound on P(some partition over the cap in some second of
     /// the spell) under the hot-only policy at `threshold` and `shards`.
@@ -50,7 +38,7 @@ impl FleetPlan {
     /// `limit` (a search only needs to know that it fails).
     pub(super) fn over_cap_bound_within(&self, threshold: f64, shards: u64, limit: f64) -> f64 {
         let layout = self.layout(threshold, shards);
-        let mut groups = runs(&layout.keys);
+        let mut groups = layout.groups;
         let p = self.partitions as f64;
         let (cap, seconds) = (self.cap.floor().max(0.0) as u64, self.seconds as f64);
         let ln_g = |load: f64| match load > 0.0 {
@@ -139,7 +127,6 @@ impl FleetPlan {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::model::fleet::tests::zipf_plan;
     use crate::model::fleet::PinnedReel;
     use crate::model::partitions::PartitionRisk;
@@ -176,14 +163,6 @@ mod tests {
                 "cap {cap}: bound {b} vs exact {exact}"
             );
         }
-    }
-
-    #[test]
-    fn runs_group_equal_neighbours() {
-        assert_eq!(
-            runs(&[5.0, 5.0, 2.0, 2.0, 2.0, 7.0]),
-            vec![(5.0, 2), (2.0, 3), (7.0, 1)]
-        );
     }
 
     #[test]

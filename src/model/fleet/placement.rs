@@ -76,8 +76,13 @@ pub struct PartitionLoad {
 
 /// One (threshold, shards) setting, the keys it puts on the partitions.
 pub(super) struct Layout {
-    /// Rates of the keys placed one by one (a reel's shards next to each other).
-    pub(super) keys: Vec<f64>,
+    /// Rates of the keys placed one by one (a reel's shards next to each
+    /// other), as runs of equal rates: (rate, keys). Runs, not one entry a
+    /// key, so a table whose every reel is hot costs its distinct rates,
+    /// not its keys (up to 2,000,000), in every step of the search.
+    pub(super) groups: Vec<(f64, u64)>,
+    /// Keys in `groups`.
+    explicit_keys: u64,
     /// Likes/s of the tail keys, and the sum of their squares.
     pub(super) tail_rate: f64,
     pub(super) tail_sq: f64,
@@ -95,27 +100,33 @@ impl FleetPlan {
         if e.min(k).saturating_mul(shards) > MAX_EXPLICIT_KEYS {
             e = (MAX_EXPLICIT_KEYS / shards).max(1);
         }
-        let mut keys = Vec::new();
+        let mut groups: Vec<(f64, u64)> = Vec::new();
+        let mut push = |rate: f64, keys: u64| match groups.last_mut() {
+            Some((r, n)) if *r == rate => *n += keys,
+            _ => groups.push((rate, keys)),
+        };
         for r in &self.pinned {
             let s = if r.rate >= threshold {
                 self.pinned_shards(r, shards)
             } else {
                 1
             };
-            keys.extend(std::iter::repeat_n(r.rate / s as f64, s as usize));
+            push(r.rate / s as f64, s);
         }
         for i in 1..=e {
             let s = if i <= k { shards } else { 1 };
-            keys.extend(std::iter::repeat_n(bg.rate(i) / s as f64, s as usize));
+            push(bg.rate(i) / s as f64, s);
         }
+        let explicit_keys: u64 = groups.iter().map(|g| g.1).sum();
         // Raised ranks past the explicit ones (only when k > MAX_EXPLICIT_RANKS)
         // have `shards` keys of rate/shards each: sum r^2 = rate^2 / shards.
         let raised_tail = k.saturating_sub(e);
         let tail_sq = bg.sum_pow(e + 1, k, 2) / shards as f64 + bg.sum_pow(e.max(k) + 1, n, 2);
         let tail_keys = raised_tail * shards + (n - e.max(k));
         Layout {
-            shard_keys: keys.len() as u64 + tail_keys,
-            keys,
+            shard_keys: explicit_keys + tail_keys,
+            groups,
+            explicit_keys,
             tail_rate: bg.sum_pow(e + 1, n, 1),
             tail_sq,
             tail_keys,
@@ -145,8 +156,10 @@ impl FleetPlan {
                         let z: f64 = rng.sample(StandardNormal);
                         *l = (tail_mean + tail_sd * z).max(0.0);
                     }
-                    for &r in &layout.keys {
-                        loads[rng.random_range(0..p) as usize] += r;
+                    for &(r, n) in &layout.groups {
+                        for _ in 0..n {
+                            loads[rng.random_range(0..p) as usize] += r;
+                        }
                     }
                     let max = loads.iter().copied().fold(0.0, f64::max);
                     let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, cap)).ln_1p()).sum();
@@ -183,7 +196,7 @@ impl FleetPlan {
             threshold,
             target_shards: shards,
             shard_keys: layout.shard_keys,
-            explicit_keys: layout.keys.len() as u64,
+            explicit_keys: layout.explicit_keys,
             tail_keys: layout.tail_keys,
             tail_partition_mean: tail_mean,
             tail_partition_sd: tail_sd,
