@@ -106,6 +106,9 @@ fn a_run_over_a_minute_says_its_estimate_first() {
     assert!(line.contains("should take about 3 min"), "{line}");
     let line = first_stderr_line(&["sweep", "--shards", "3..2000", "--rate", "1e8"]);
     assert!(line.contains("should take about 23 min"), "{line}");
+    // compare builds the exact risk at 10^9 likes/s about three times.
+    let line = first_stderr_line(&["compare", "--rate", "1e9"]);
+    assert!(line.contains("should take about 4 min"), "{line}");
     // A fleet's placements: 10^6 partitions x 10^5 trials at 9.8 ns.
     let line = first_stderr_line(&["fleet", "--partitions", "1000000", "--trials", "100000"]);
     assert!(line.contains("should take about 16 min"), "{line}");

@@ -106,6 +106,10 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             };
             let accepted = plan.recommendation.risk;
             let file = Destination::create("--output", &args.output)?;
+            let cost = crate::model::cost::sweep(rate, &counts, traffic)
+                .within_limit("shards")
+                .map_err(|e| r.blame(e))?;
+            super::announce(cost, false);
             let rows = super::risk::sweep_rows(
                 rate,
                 &counts,

@@ -24,8 +24,24 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    // The exact risk at the planned rate is built about three times (the
+    // designs and the approximate rows, at fixed traffic).
+    let one = crate::model::cost::exact_risk(
+        inputs.rate,
+        inputs.shards,
+        crate::model::traffic::TrafficModel::Fixed,
+    );
+    let cost = crate::model::cost::Estimate::new(3.0 * one.seconds)
+        .within_limit("rate")
+        .map_err(|e| r.blame(e))?;
+    super::announce(cost, args.out.quiet);
+    let spinner = crate::output::progress::spinner(
+        "computing the exact risks of the designs".into(),
+        !args.out.quiet,
+    );
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
+    spinner.finish_and_clear();
     comparison
         .rows
         .extend(approx_rows.into_iter().map(|(row, keys)| StrategyRow {
