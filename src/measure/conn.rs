@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use super::errors::describe;
 
+/// Most GETs in one pipeline of the read path.
+pub(super) const GET_PIPELINE: usize = 10_000;
+
 /// A connection to either kind of deployment, with the few operations the
 /// run needs. Cluster pipelines are split per node by the client.
 pub(super) struct Conn {
@@ -108,16 +111,22 @@ impl Conn {
         })
     }
 
-    /// Values of `keys` by pipelined GETs (missing keys read as 0).
+    /// Values of `keys` by pipelined GETs (missing keys read as 0), at
+    /// most [`GET_PIPELINE`] to a pipeline so 100,000 shards do not build
+    /// one 30 MB request.
     pub(super) fn get_values(&mut self, keys: &[String]) -> anyhow::Result<Vec<i64>> {
-        let cmds: Vec<redis::Cmd> = keys
-            .iter()
-            .map(|k| redis::cmd("GET").arg(k).clone())
-            .collect();
-        let got: Vec<Option<i64>> = self
-            .pipeline(&cmds)
-            .context("GET of the shard keys failed")?;
-        Ok(got.into_iter().map(|v| v.unwrap_or(0)).collect())
+        let mut values = Vec::with_capacity(keys.len());
+        for chunk in keys.chunks(GET_PIPELINE) {
+            let cmds: Vec<redis::Cmd> = chunk
+                .iter()
+                .map(|k| redis::cmd("GET").arg(k).clone())
+                .collect();
+            let got: Vec<Option<i64>> = self
+                .pipeline(&cmds)
+                .context("GET of the shard keys failed")?;
+            values.extend(got.into_iter().map(|v| v.unwrap_or(0)));
+        }
+        Ok(values)
     }
 
     /// One MGET of `keys` (all in one slot on a cluster).
