@@ -61,8 +61,6 @@ pub fn emit(
     })
 }
 
-/// Warnings about accepted inputs, on stderr, once all have passed their
-/// checks (so a refused run prints its one error line only).
 /// Say a long run's estimate on stderr before it starts (unless `quiet`).
 pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
     if cost.worth_announcing() && !quiet {
@@ -73,6 +71,8 @@ pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
     }
 }
 
+/// Warnings about accepted inputs, on stderr, once all have passed their
+/// checks (so a refused run prints its one error line only).
 pub fn print_notices(inputs: &crate::config::Inputs) {
     for n in inputs.notices() {
         eprintln!("shardplan: warning: {n}");
