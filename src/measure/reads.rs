@@ -28,12 +28,6 @@ pub(super) fn read_path(
 ) -> anyhow::Result<ReadPath> {
     let (shard_keys, mget_keys) = (&keys.shard[..], &keys.mget[..]);
     let reads = config.reads;
-    let mut distinct: Vec<usize> = shard_keys
-        .iter()
-        .map(|k| target.node_of(key_slot(k.as_bytes())))
-        .collect();
-    distinct.sort_unstable();
-    distinct.dedup();
 
     let mut times = Vec::with_capacity(reads as usize);
     for _ in 0..reads {
@@ -91,7 +85,8 @@ pub(super) fn read_path(
     }
     Ok(ReadPath {
         reads,
-        nodes_per_read: distinct.len() as u64,
+        // The nodes the shard keys reach, counted once from the slot map.
+        nodes_per_read: keys.nodes_reached,
         pipelined_get_p50_ms,
         mget_p50_ms,
         mget_keys: mget_label,
