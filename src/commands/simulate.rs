@@ -63,7 +63,7 @@ pub fn execute(
         match per_second {
             // The run's only I/O is the per-second file: a failure there
             // (a full disk) is the flag's.
-            Some(f) => simulation::run(plan, Some(f.writer()), &tick).map_err(|e| {
+            Some(f) => simulation::run(plan, Some(f), &tick).map_err(|e| {
                 InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
             }),
             None => simulation::run(plan, None, &tick),

@@ -35,7 +35,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
     );
     let report = match per_second.as_mut() {
         Some(file) => {
-            let mut w = csv::Writer::from_writer(file.writer());
+            let mut w = csv::Writer::from_writer(file);
             let cannot = |e: &dyn std::fmt::Display| {
                 InputError::new("--per-second", format!("cannot write the rows: {e}"))
             };

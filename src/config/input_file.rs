@@ -23,12 +23,7 @@ fn claim_stdin(what: &str) -> InputResult<()> {
     // Even the same flag cannot read it twice: the second read would see
     // an empty stream and pass for an empty input.
     match taken.as_deref() {
-        Some(first) => Err(InputError::new(
-            what,
-            format!(
-                "reads standard input (-), which {first} already reads; give one of them a file"
-            ),
-        )),
+        Some(first) => Err(read_twice(what, first)),
         None => {
             *taken = Some(what.to_string());
             Ok(())
@@ -44,14 +39,17 @@ pub fn one_stdin(inputs: &[(&str, Option<&Path>)]) -> InputResult<()> {
         .iter()
         .filter_map(|(what, path)| path.filter(|p| is_stdin(p)).map(|_| *what));
     if let (Some(first), Some(second)) = (named.next(), named.next()) {
-        return Err(InputError::new(
-            second,
-            format!(
-                "reads standard input (-), which {first} already reads; give one of them a file"
-            ),
-        ));
+        return Err(read_twice(second, first));
     }
     Ok(())
+}
+
+/// `what` names standard input, which `first` already reads.
+fn read_twice(what: &str, first: &str) -> InputError {
+    InputError::new(
+        what,
+        format!("reads standard input (-), which {first} already reads; give one of them a file"),
+    )
 }
 
 /// A reader for `path` (`-`: standard input); errors name `what`.

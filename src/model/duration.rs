@@ -3,12 +3,13 @@
 /// Seconds in a duration string; the error says what is accepted.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
     let hint = "use a number of seconds or units: 90s, 10m, 4h, 2d, 1h30m";
-    // Echoed cut to 40 characters, so a huge value makes a one-line error.
-    let (input, shown) = (text, crate::error::shorten(text));
+    // Parsed from `t`; echoed as `text`, cut to 40 characters, so a huge
+    // value makes a one-line error.
+    let t = text;
+    let shown = crate::error::shorten(t);
     let text = shown.as_str();
-    let t = input;
     // Read strictly, as numbers are: no spaces around, no `+`, no `_`.
-    if input.trim() != input || input.contains('+') {
+    if t.trim() != t || t.contains('+') {
         return Err(format!(
             "{text:?} is not a duration (no spaces around it, no +); {hint}"
         ));

@@ -214,12 +214,7 @@ impl Write for Destination {
 }
 
 impl Destination {
-    /// Where rows are written as they come.
-    pub fn writer(&mut self) -> &mut Self {
-        self
-    }
-
-    /// Finishes what was written through [`Destination::writer`].
+    /// Finishes what was written through [`Write`].
     pub fn commit(self) -> anyhow::Result<()> {
         self.finish(&[])
     }
