@@ -5,9 +5,11 @@
 use rayon::prelude::*;
 
 use super::levin;
+use super::pairs::ln_two_over_range;
 use super::point::Point;
 use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
+use super::upper_tail::Stage;
 use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 
@@ -51,11 +53,7 @@ impl BusiestShard {
             }
             TrafficModel::Fixed => {
                 // The tail formula serves the upper part of the table...
-                let tails: Vec<Option<(f64, f64)>> = ln_q1
-                    .par_iter()
-                    .enumerate()
-                    .map(|(i, &ln_q)| point.ln_sf_tail_given(lo + i as u64, ln_q))
-                    .collect();
+                let tails = tails_fixed(&point, lo, &ln_q1);
                 // ...and Levin's formula the rest, a run at the bottom (the
                 // tail formula only gets better as c grows). The run is cut
                 // in a few pieces for rayon; each piece updates its sums
@@ -217,4 +215,40 @@ impl BusiestShard {
         }
         c
     }
+}
+
+/// The upper-tail formula at every `c` of a fixed-traffic table (`None`
+/// where Levin's formula must serve). The Bonferroni band, where the
+/// bracket needs the pair term `q2(c)`, is one run of `c` (`q1` falls as
+/// `c` grows), so its pair terms come from one recurrence in O(1) each,
+/// not a sum of O(sigma) terms each.
+fn tails_fixed(point: &Point, lo: u64, ln_q1: &[f64]) -> Vec<Option<(f64, f64)>> {
+    let stages: Vec<Stage> = ln_q1
+        .par_iter()
+        .enumerate()
+        .map(|(i, &ln_q)| point.tail_stage(lo + i as u64, ln_q))
+        .collect();
+    let needs = |st: &Stage| matches!(st, Stage::NeedsPairs);
+    let band = match (
+        stages.iter().position(needs),
+        stages.iter().rposition(needs),
+    ) {
+        (Some(a), Some(b)) => {
+            let pairs =
+                ln_two_over_range(point.likes(), point.shards, lo + a as u64, lo + b as u64);
+            Some((a, pairs))
+        }
+        _ => None,
+    };
+    stages
+        .into_iter()
+        .enumerate()
+        .map(|(i, stage)| match stage {
+            Stage::Done(tail) => tail,
+            Stage::NeedsPairs => {
+                let (a, pairs) = band.as_ref().expect("a band holds every pair stage");
+                point.tail_with_pairs(lo + i as u64, ln_q1[i], pairs[i - a])
+            }
+        })
+        .collect()
 }

@@ -14,6 +14,7 @@
 
 mod busiest;
 mod levin;
+mod pairs;
 mod point;
 mod quietest;
 mod risk;

@@ -2,13 +2,19 @@
 //! inclusion-exclusion (Bonferroni) bounds, where `1 - P(max <= c)` would
 //! cancel: one shard's tail, two shards' joint tail, and independent shards.
 
+use super::pairs::ln_two_over;
 use super::point::{Point, LN_TABLE_HI};
-use super::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom};
+use super::special::ln_1m_exp;
 use crate::model::traffic::TrafficModel;
 
 /// The two-term Bonferroni value is used once its relative error is this
 /// small, or smaller than that of `1 - P(max <= c)` by Levin's formula.
 const BONFERRONI_REL_GAP: f64 = 1e-12;
+/// `ln(1 - 1e-3)`: three shards take the exact two-term formula where
+/// `P(max <= c) >= 1e-3` (see [`Point::tail_with_pairs`]).
+const THREE_SHARDS_LN_SF_MAX: f64 = -0.001_000_500_333_583_533_5;
+/// Rounding of the log-space tail sums, relative.
+const TAIL_ROUNDING: f64 = 1e-14;
 
 impl Point {
     /// `ln P(max > c)` with its relative error bound where a direct tail
@@ -29,109 +35,95 @@ impl Point {
             }
             _ => self.ln_one_sf(c),
         };
-        self.ln_sf_tail_given(c, ln_q1)
+        match self.tail_stage(c, ln_q1) {
+            Stage::Done(tail) => tail,
+            Stage::NeedsPairs => {
+                self.tail_with_pairs(c, ln_q1, ln_two_over(self.likes(), self.shards, c))
+            }
+        }
     }
 
-    /// [`Point::ln_sf_tail`] with `ln P(N_1 > c)` already known.
-    pub(super) fn ln_sf_tail_given(&self, c: u64, ln_q1: f64) -> Option<(f64, f64)> {
-        // Rounding of the log-space tail sums, relative.
-        const TAIL_ROUNDING: f64 = 1e-14;
+    /// How far [`Point::ln_sf_tail`] gets at `c` with `ln P(N_1 > c)` known:
+    /// the answer, or the word that it needs the pair term `q2(c)` (a table
+    /// computes those for its whole band at once).
+    pub(super) fn tail_stage(&self, c: u64, ln_q1: f64) -> Stage {
         match self.model {
-            TrafficModel::Poisson => Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)),
+            TrafficModel::Poisson => {
+                Stage::Done(Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)))
+            }
             TrafficModel::Fixed => {
                 let (l, s) = (self.likes(), self.shards);
                 if c >= l {
-                    return Some((f64::NEG_INFINITY, 0.0));
+                    return Stage::Done(Some((f64::NEG_INFINITY, 0.0)));
                 }
                 if c < self.c_min() || s == 1 {
                     // Some shard must exceed c (with one shard, it has all L).
-                    return Some((0.0, 0.0));
+                    return Stage::Done(Some((0.0, 0.0)));
                 }
                 let ln_s = (s as f64).ln();
                 // Two shards cannot both exceed c: the first term is exact.
                 if 2 * (c + 1) > l {
-                    return Some((ln_s + ln_q1, TAIL_ROUNDING));
+                    return Stage::Done(Some((ln_s + ln_q1, TAIL_ROUNDING)));
                 }
-                // S q1 > 1e-2: the bracket is at least ~1e-5 wide, while
-                // Levin's 1 - P(max <= c) is good to ~1e-11 relative.
-                if ln_s + ln_q1 > -4.6 {
-                    return None;
-                }
-                let sf = s as f64;
                 // C(S,2) q2 <= C(S,2) q1^2 (negative association), so below
                 // (S-1) q1 / 2 < 1e-17 the first term is exact to double
                 // precision and q2 need not be summed.
-                if ((sf - 1.0) / 2.0).ln() + ln_q1 < LN_TABLE_HI {
-                    return Some((ln_s + ln_q1, TAIL_ROUNDING));
+                if ((s as f64 - 1.0) / 2.0).ln() + ln_q1 < LN_TABLE_HI {
+                    return Stage::Done(Some((ln_s + ln_q1, TAIL_ROUNDING)));
                 }
-                let ln_q2 = ln_two_over(l, s, c);
-                let ln_pairs = (sf * (sf - 1.0) / 2.0).ln();
-                let ln_triples = (sf * (sf - 1.0) * (sf - 2.0) / 6.0).ln();
-                // S q1 - C(S,2) q2 = S q1 (1 - C(S,2) q2 / (S q1)).
-                let ratio = (ln_pairs + ln_q2 - ln_s - ln_q1).exp();
-                if ratio >= 0.5 {
-                    return None;
+                // S q1 > 1e-2: the bracket is at least ~1e-5 wide, while
+                // Levin's 1 - P(max <= c) is good to ~1e-11 relative. Not
+                // for three shards: no three can all exceed c >= L/3, so
+                // 3 q1 - 3 q2 is P(max > c) exactly, wherever it is.
+                // (At c = L/3 exactly, Levin's closed form is exact.)
+                if ln_s + ln_q1 > -4.6 && (s != 3 || 3 * c == l) {
+                    return Stage::Done(None);
                 }
-                let ln_low = ln_s + ln_q1 + (-ratio).ln_1p();
-                let gap = if s >= 3 {
-                    (ln_triples + ln_q1 + ln_q2 - ln_low).exp()
-                } else {
-                    0.0
-                };
-                let err = 0.5 * gap + TAIL_ROUNDING;
-                let levin_err = self.levin_abs_error() / ln_low.exp();
-                (err <= BONFERRONI_REL_GAP.max(levin_err))
-                    .then(|| (ln_low + (0.5 * gap).ln_1p(), err))
+                Stage::NeedsPairs
             }
         }
     }
+
+    /// The Bonferroni bracket at `c` (fixed traffic, where
+    /// [`Point::tail_stage`] says it needs pairs) from `ln q1` and `ln q2`.
+    pub(super) fn tail_with_pairs(&self, c: u64, ln_q1: f64, ln_q2: f64) -> Option<(f64, f64)> {
+        debug_assert!(matches!(self.tail_stage(c, ln_q1), Stage::NeedsPairs));
+        let (s, sf) = (self.shards, self.shards as f64);
+        let ln_s = sf.ln();
+        let ln_pairs = (sf * (sf - 1.0) / 2.0).ln();
+        let ln_triples = (sf * (sf - 1.0) * (sf - 2.0) / 6.0).ln();
+        // S q1 - C(S,2) q2 = S q1 (1 - C(S,2) q2 / (S q1)).
+        let ratio = (ln_pairs + ln_q2 - ln_s - ln_q1).exp();
+        if s == 3 {
+            // Exact: P(max > c) = 3 q1 - 3 q2 (q3 = 0 for c >= L/3). Its
+            // rounding is a few ulps of 3 q1, so 1 - P(max > c) keeps 1e-12
+            // relative only down to P(max <= c) ~ 1e-3: below that (c
+            // close to L/3, where Levin's sums are short), Levin's formula.
+            let ln_sf = ln_s + ln_q1 + (-ratio).ln_1p();
+            return (ln_sf < THREE_SHARDS_LN_SF_MAX).then_some((ln_sf, TAIL_ROUNDING));
+        }
+        if ratio >= 0.5 {
+            return None;
+        }
+        let ln_low = ln_s + ln_q1 + (-ratio).ln_1p();
+        let gap = if s >= 3 {
+            (ln_triples + ln_q1 + ln_q2 - ln_low).exp()
+        } else {
+            0.0
+        };
+        let err = 0.5 * gap + TAIL_ROUNDING;
+        let levin_err = self.levin_abs_error() / ln_low.exp();
+        (err <= BONFERRONI_REL_GAP.max(levin_err)).then(|| (ln_low + (0.5 * gap).ln_1p(), err))
+    }
 }
 
-/// `ln P(N_1 > c, N_2 > c)` for Multinomial(L; 1/S, ...), `S >= 2`:
-/// `sum_{a > c} P(N_1 = a) P(N_2 > c | N_1 = a)` with
-/// `N_2 | N_1 = a ~ Binomial(L - a, 1/(S-1))`. Called only with `c` above
-/// the mean, where both factors fall as `a` grows, so the first term is the
-/// largest and terms below e^-40 of it are dropped (q2 only corrects the
-/// result by a relative <= S q1 / 2 <= 5e-3).
-///
-/// The sum runs from the last `a` down, so the binomial tail can grow by
-/// the recurrence `P(Bin(n+1) > c) = P(Bin(n) > c) + p P(Bin(n) = c)`
-/// (additions only): O(1) per term instead of a tail sum each.
-fn ln_two_over(likes: u64, shards: u64, c: u64) -> f64 {
-    let s = shards as f64;
-    let (p1, q1) = (1.0 / s, (s - 1.0) / s);
-    let (p2, q2) = (1.0 / (s - 1.0), (s - 2.0) / (s - 1.0));
-    // Both shards over c needs a >= c + 1 and L - a >= c + 1.
-    if likes < 2 * (c + 1) {
-        return f64::NEG_INFINITY;
-    }
-    let a_lo = c + 1;
-    let a_top = likes - c - 1;
-    let ln_first = ln_dbinom(a_lo, likes, p1, q1);
-    let mut a_hi = a_lo;
-    while a_hi < a_top && ln_dbinom(a_hi + 1, likes, p1, q1) > ln_first - 40.0 {
-        a_hi += 1;
-    }
-    let mut total = f64::NEG_INFINITY;
-    let mut ln_tail = if shards == 2 {
-        0.0 // N_2 = L - a > c
-    } else {
-        ln_binom_sf(c, likes - a_hi, p2, q2)
-    };
-    let mut a = a_hi;
-    loop {
-        total = ln_add(total, ln_dbinom(a, likes, p1, q1) + ln_tail);
-        if a == a_lo {
-            break;
-        }
-        if shards > 2 {
-            // n = L - a grows by one as a steps down.
-            let n = likes - a;
-            ln_tail = ln_add(ln_tail, p2.ln() + ln_dbinom(c, n, p2, q2));
-        }
-        a -= 1;
-    }
-    total
+/// Where the upper-tail formula stands at one `c`.
+pub(super) enum Stage {
+    /// The tail and its relative error, or `None`: use Levin's
+    /// `1 - P(max <= c)`.
+    Done(Option<(f64, f64)>),
+    /// The Bonferroni bracket, which needs `q2(c)`.
+    NeedsPairs,
 }
 
 /// `ln P(max > c) = ln(1 - (1 - Q)^S)` for `S` independent shards each over

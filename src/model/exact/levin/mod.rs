@@ -18,6 +18,7 @@
 //! grid of about 30 standard deviations of `W` holds all its mass (no
 //! aliasing) and only the first ~100 frequencies are above 1e-18.
 
+mod frequencies;
 mod range;
 mod truncated;
 

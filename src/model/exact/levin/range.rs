@@ -2,8 +2,11 @@
 //! share one tilt and update the frequency sums in O(1) each (see
 //! [`ln_cdf_fixed_range`]).
 
+use rustfft::FftPlanner;
+
+use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size, unit};
 use super::truncated::truncated;
-use super::{ln_cdf_fixed, psi_pow, tilt, QUIET, QUIET_RUN};
+use super::{ln_cdf_fixed, psi_pow, tilt, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 
 /// `ln P(max <= c)` for every `c` in `from..=to`: the same values as
@@ -15,6 +18,7 @@ use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 /// O(K J) once and then O(J) per `c` instead of O(K J) per `c`.
 pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f64> {
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize + 1);
+    let mut planner = FftPlanner::new();
     let mut c = from;
     while c <= to {
         let sc = shards as u128 * c as u128;
@@ -23,7 +27,7 @@ pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f6
             c += 1;
             continue;
         }
-        let mut block = Block::start(likes, shards, c);
+        let mut block = Block::start(likes, shards, c, &mut planner);
         out.push(block.ln_cdf());
         c += 1;
         while c <= to && c < likes && block.extend(c) {
@@ -48,60 +52,46 @@ struct Block {
     w_last: f64,
     sd_w_start: f64,
     m: u64,
-    tw: Vec<(f64, f64)>,
+    /// `k_r`, the integer shift near the mean.
+    k_r: u64,
     /// Per frequency j = 1..=J: running sum `sum_k w_k e^{-i w_j (k - k_r)}`,
-    /// the index `(j (c - k_r)) mod M`, and the phase `e^{-i w_j (k_r - L/S)}`.
+    /// the phasor `e^{-i w_j (c - k_r)}` of the current cut, and the phase
+    /// `e^{-i w_j (k_r - L/S)}`.
     phi: Vec<(f64, f64)>,
-    idx: Vec<u64>,
+    rot: Vec<(f64, f64)>,
     frac: Vec<(f64, f64)>,
+    /// `e^{-i w_j}`, one cut's turn of each phasor, and the cuts since the
+    /// phasors were last computed exactly.
+    step: Vec<(f64, f64)>,
+    since: u64,
 }
 
 impl Block {
-    fn start(likes: u64, shards: u64, c: u64) -> Block {
+    fn start(likes: u64, shards: u64, c: u64, planner: &mut FftPlanner<f64>) -> Block {
         let lambda = tilt(likes, shards, c);
         let y = truncated(lambda, c);
         let sd_w = (shards as f64 * y.var).sqrt();
         // Room for W's sd to grow by half before the block must end.
         let m = 2 * (22.5 * sd_w).ceil() as u64 + 64;
+        // An FFT-friendly grid where the FFT may serve (few shards); past
+        // 256 shards the direct sums always do, on the grid of earlier
+        // builds (S amplifies the rounding of a different grid's sums to
+        // ~1e-11).
+        let m = if shards > 256 { m } else { smooth_size(m) };
         let mf = m as f64;
-        let tw: Vec<(f64, f64)> = (0..m)
-            .map(|r| {
-                let a = -std::f64::consts::TAU * r as f64 / mf;
-                (a.cos(), a.sin())
-            })
-            .collect();
         let k_r = (likes + shards / 2) / shards;
         let gauss_j = 9.1 * mf / (std::f64::consts::TAU * sd_w.max(1e-300));
         let (s, l) = (shards as i128, likes as i128);
-        let (mut phi, mut idx, mut frac) = (Vec::new(), Vec::new(), Vec::new());
-        let mut quiet = 0;
-        for j in 1..=m / 2 {
-            let mut i = ((y.first as i64 - k_r as i64) * j as i64).rem_euclid(m as i64) as u64;
-            let (mut re, mut im) = (0.0, 0.0);
-            for &p in &y.w {
-                let (co, si) = tw[i as usize];
-                re += p * co;
-                im += p * si;
-                i += j;
-                if i >= m {
-                    i -= m;
-                }
-            }
-            phi.push((re, im));
-            // i is now the index for k = c + 1; keep the one for k = c.
-            idx.push((i + m - j % m) % m);
-            let num = ((s * k_r as i128 - l) * j as i128).rem_euclid(s * m as i128);
-            let a = -std::f64::consts::TAU * num as f64 / (s as f64 * mf);
-            frac.push((a.cos(), a.sin()));
-            quiet = if psi_pow(re, im, shards) < QUIET {
-                quiet + 1
-            } else {
-                0
-            };
-            if j as f64 >= gauss_j && quiet >= QUIET_RUN {
-                break;
-            }
-        }
+        let phi = frequency_sums(&y, k_r, m, shards, gauss_j, planner);
+        let frac = (1..=phi.len() as i128)
+            .map(|j| {
+                let num = ((s * k_r as i128 - l) * j).rem_euclid(s * m as i128);
+                let a = -std::f64::consts::TAU * num as f64 / (s as f64 * mf);
+                (a.cos(), a.sin())
+            })
+            .collect();
+        let rot = phasors(phi.len(), c as i128 - k_r as i128, m);
+        let step = (1..=phi.len() as u64).map(|j| unit(j, m)).collect();
         let (mut zk, mut zk2) = (0.0, 0.0);
         for (i, p) in y.w.iter().enumerate() {
             let k = (y.first + i as u64) as f64;
@@ -126,10 +116,12 @@ impl Block {
             w_last,
             sd_w_start: sd_w,
             m,
-            tw,
+            k_r,
             phi,
-            idx,
+            rot,
             frac,
+            step,
+            since: 0,
         }
     }
 
@@ -155,13 +147,17 @@ impl Block {
         self.z = z;
         self.zk = zk;
         self.zk2 = zk2;
-        for (i, ((re, im), ix)) in self.phi.iter_mut().zip(self.idx.iter_mut()).enumerate() {
-            let j = (i + 1) as u64;
-            *ix += j % self.m;
-            if *ix >= self.m {
-                *ix -= self.m;
+        self.since += 1;
+        if self.since == phasor_refresh(self.shards) {
+            self.rot = phasors(self.phi.len(), c as i128 - self.k_r as i128, self.m);
+            self.since = 0;
+        } else {
+            for (r, &(co, si)) in self.rot.iter_mut().zip(&self.step) {
+                // e^{-i w_j (c - k_r)} = e^{-i w_j (c - 1 - k_r)} e^{-i w_j}.
+                *r = (r.0 * co - r.1 * si, r.0 * si + r.1 * co);
             }
-            let (co, si) = self.tw[*ix as usize];
+        }
+        for ((re, im), &(co, si)) in self.phi.iter_mut().zip(&self.rot) {
             *re += w * co;
             *im += w * si;
         }
@@ -192,20 +188,48 @@ impl Block {
         for (j, (&(re, im), &(co, si))) in self.phi.iter().zip(&self.frac).enumerate() {
             let (re, im) = (re / self.z, im / self.z);
             let (re, im) = (re * co - im * si, re * si + im * co);
-            let mag = (sf * 0.5 * (re * re + im * im).ln()).exp();
-            if mag == 0.0 {
-                continue;
-            }
             let weight = if 2 * (j as u64 + 1) == self.m {
                 1.0
             } else {
                 2.0
             };
-            total += weight * mag * (sf * im.atan2(re)).cos();
+            total += weight * real_power(re, im, self.shards);
         }
         let p_w = total / self.m as f64;
         let ln_f = ln_pois_cdf(self.c, self.lambda);
         sf * ln_f + p_w.ln() - ln_dpois(self.likes, sf * self.lambda)
+    }
+}
+
+/// `Re((re + i im)^n)` by repeated squaring: a few multiplications instead
+/// of `|psi|^S cos(S arg psi)` by log, exp, atan2 and cos, which cost ten
+/// times as much and are paid for every frequency of every cut. Each
+/// squaring doubles the relative error of the angle, so the result carries
+/// about `n` ulps of the angle, as `S * atan2` does.
+///
+/// Past 256 shards the frequencies that matter are few, so the cost is
+/// small either way, and the log form is kept (the values of earlier
+/// builds, to their last bits).
+fn real_power(re: f64, im: f64, mut n: u64) -> f64 {
+    if n > 256 {
+        let mag = (n as f64 * 0.5 * (re * re + im * im).ln()).exp();
+        return if mag == 0.0 {
+            0.0
+        } else {
+            mag * (n as f64 * im.atan2(re)).cos()
+        };
+    }
+    let (mut br, mut bi) = (re, im);
+    let (mut rr, mut ri) = (1.0, 0.0);
+    loop {
+        if n & 1 == 1 {
+            (rr, ri) = (rr * br - ri * bi, rr * bi + ri * br);
+        }
+        n >>= 1;
+        if n == 0 {
+            return rr;
+        }
+        (br, bi) = (br * br - bi * bi, 2.0 * br * bi);
     }
 }
 
