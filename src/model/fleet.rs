@@ -23,6 +23,7 @@ mod bound;
 mod placement;
 mod policies;
 mod search;
+mod tail_only;
 
 use serde::Serialize;
 
@@ -30,7 +31,7 @@ use crate::model::read_cost::ReadPlan;
 use crate::model::sizing::shards_for;
 
 pub use background::{Background, PopularityLaw};
-pub use placement::{p_over, PartitionLoad};
+pub use placement::{p_over, PartitionLoad, PlacementWork};
 pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;
 
