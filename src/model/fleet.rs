@@ -17,6 +17,10 @@
 //! Poisson(lambda_p) writes a second and
 //! P(some partition over the cap) = 1 - prod_p (1 - P(Poisson(lambda_p) > cap)),
 //! exact per placement; placements are averaged by Monte Carlo with a CI.
+//! Only the partitions an explicit key lands on are drawn one by one: the
+//! others carry the tail alone, so their busiest load and their share of
+//! the product come from their order statistics in aggregate
+//! ([`tail_only`]), and a placement costs its keys, not P.
 
 mod background;
 mod bound;
