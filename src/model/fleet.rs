@@ -20,7 +20,7 @@
 //! Only the partitions an explicit key lands on are drawn one by one: the
 //! others carry the tail alone, so their busiest load and their share of
 //! the product come from their order statistics in aggregate
-//! ([`tail_only`]), and a placement costs its keys, not P.
+//! (`fleet/tail_only.rs`), and a placement costs its keys, not P.
 
 mod background;
 mod bound;
