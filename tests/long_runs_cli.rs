@@ -109,9 +109,20 @@ fn a_run_over_a_minute_says_its_estimate_first() {
     // compare builds the exact risk at 10^9 likes/s about three times.
     let line = first_stderr_line(&["compare", "--rate", "1e9"]);
     assert!(line.contains("should take about 4 min"), "{line}");
-    // A fleet's placements: 10^6 partitions x 10^5 trials at 9.8 ns.
-    let line = first_stderr_line(&["fleet", "--partitions", "1000000", "--trials", "100000"]);
-    assert!(line.contains("should take about 16 min"), "{line}");
+    // A fleet's placements: 10^5 of 2,000,000 keys (every reel hot) on
+    // 10^6 partitions, at 30 ns a key and 10 ns a touched partition.
+    let line = first_stderr_line(&[
+        "fleet",
+        "--reels",
+        "100000000",
+        "--threshold",
+        "0.00001",
+        "--partitions",
+        "1000000",
+        "--trials",
+        "100000",
+    ]);
+    assert!(line.contains("should take about 1.9 hours"), "{line}");
 }
 
 #[test]

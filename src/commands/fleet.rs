@@ -28,7 +28,7 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         .num_threads(threads)
         .build()?;
     super::announce(
-        crate::model::cost::fleet(plan.partitions, plan.trials),
+        crate::model::cost::fleet(plan.placement_work(), plan.trials),
         args.out.quiet,
     );
     // Some tables take most of a minute (every reel hot): show it working.

@@ -17,12 +17,17 @@
 //! Poisson(lambda_p) writes a second and
 //! P(some partition over the cap) = 1 - prod_p (1 - P(Poisson(lambda_p) > cap)),
 //! exact per placement; placements are averaged by Monte Carlo with a CI.
+//! Only the partitions an explicit key lands on are drawn one by one: the
+//! others carry the tail alone, so their busiest load and their share of
+//! the product come from their order statistics in aggregate
+//! (`fleet/tail_only.rs`), and a placement costs its keys, not P.
 
 mod background;
 mod bound;
 mod placement;
 mod policies;
 mod search;
+mod tail_only;
 
 use serde::Serialize;
 
@@ -30,7 +35,7 @@ use crate::model::read_cost::ReadPlan;
 use crate::model::sizing::shards_for;
 
 pub use background::{Background, PopularityLaw};
-pub use placement::{p_over, PartitionLoad};
+pub use placement::{p_over, PartitionLoad, PlacementWork};
 pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;
 

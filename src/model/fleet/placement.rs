@@ -1,6 +1,8 @@
 //! The partitions under the hot-reels-only policy: the big keys placed one
-//! by one, the tail as a Normal load per partition, P(some partition over
-//! the cap) exact per placement and averaged over seeded placements.
+//! by one, the tail as a Normal load per partition (drawn one by one where
+//! an explicit key lands, in aggregate elsewhere: [`super::tail_only`]),
+//! P(some partition over the cap) exact per placement and averaged over
+//! seeded placements.
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
@@ -8,6 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use statrs::distribution::{DiscreteCDF, Poisson};
 
+use super::tail_only::TailOnly;
 use super::FleetPlan;
 use crate::model::rng::chunk_rng;
 use crate::model::stats::Z95;
@@ -24,6 +27,11 @@ const CHUNK: u64 = 16;
 /// A partition whose Chernoff bound on P(over the cap) is below this is
 /// counted as 0: P partitions then add at most P x 1e-30 to the chance.
 const LN_NEGLIGIBLE: f64 = -69.0;
+/// Memory the placements' per-partition loads may take over all lanes,
+/// and what one partition takes in a lane (its load and, when touched, its
+/// index): 1,000,000 partitions get 2 lanes.
+const LANES_BUDGET_BYTES: u64 = 24 << 20;
+const LANE_BYTES_PER_PARTITION: u64 = 12;
 
 /// The partitions under the whole fleet's writes.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -72,6 +80,19 @@ pub struct PartitionLoad {
     pub trials: u64,
     /// Seed of the placements.
     pub seed: u64,
+}
+
+/// The work of one sampled placement, expected ([`FleetPlan::placement_work`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlacementWork {
+    /// Partitions (the keys' loads are one array over them).
+    pub partitions: u64,
+    /// Keys placed one by one.
+    pub keys: u64,
+    /// Partitions some of them land on.
+    pub touched: f64,
+    /// Partitions drawn whose load is not negligible.
+    pub busy: f64,
 }
 
 /// One (threshold, shards) setting, the keys it puts on the partitions.
@@ -138,47 +159,37 @@ impl FleetPlan {
         let layout = self.layout(threshold, shards);
         let p = self.partitions;
         let pf = p as f64;
-        let tail_mean = layout.tail_rate / pf;
-        let tail_sd = (layout.tail_sq * (1.0 / pf) * (1.0 - 1.0 / pf))
-            .max(0.0)
-            .sqrt();
-        let cap = self.cap.floor();
+        let tail = self.tail_only(&layout);
         let chunks = trials.div_ceil(CHUNK);
-        let sums = (0..chunks)
+        // A key of no likes changes no load: its partition stays tail-only.
+        let placed: Vec<(f64, u64)> = layout
+            .groups
+            .iter()
+            .copied()
+            .filter(|g| g.0 > 0.0)
+            .collect();
+        // Each lane keeps one load per partition; lanes are few enough that
+        // they stay within the budget whatever `--threads` says.
+        let lanes = (LANES_BUDGET_BYTES / (LANE_BYTES_PER_PARTITION * p).max(1))
+            .clamp(1, rayon::current_num_threads() as u64)
+            .min(chunks.max(1));
+        let per_lane: Vec<Vec<[f64; 6]>> = (0..lanes)
             .into_par_iter()
-            .map(|c| {
-                let mut rng = chunk_rng(self.seed, c);
-                let mut loads = vec![0.0f64; p as usize];
-                let mut acc = [0.0f64; 6];
-                let seconds = self.seconds as f64;
-                for _ in 0..CHUNK.min(trials - c * CHUNK) {
-                    for l in loads.iter_mut() {
-                        let z: f64 = rng.sample(StandardNormal);
-                        *l = (tail_mean + tail_sd * z).max(0.0);
-                    }
-                    for &(r, n) in &layout.groups {
-                        for _ in 0..n {
-                            loads[rng.random_range(0..p) as usize] += r;
-                        }
-                    }
-                    let max = loads.iter().copied().fold(0.0, f64::max);
-                    let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, cap)).ln_1p()).sum();
-                    let over = -ln_ok.exp_m1();
-                    // The placement stays for the hot spell: P(no second
-                    // over in T | placement) = (1 - over)^T.
-                    let any = -(seconds * ln_ok).exp_m1();
-                    acc[0] += max;
-                    acc[1] += max * max;
-                    acc[2] += over;
-                    acc[3] += over * over;
-                    acc[4] += any;
-                    acc[5] += any * any;
-                }
-                acc
+            .map(|lane| {
+                let mut lane_loads = LaneLoads::new(p);
+                (lane..chunks)
+                    .step_by(lanes as usize)
+                    .map(|c| {
+                        let count = CHUNK.min(trials - c * CHUNK);
+                        self.placements(c, count, &placed, &tail, &mut lane_loads)
+                    })
+                    .collect()
             })
-            .collect::<Vec<_>>()
-            .into_iter()
-            // Summed in chunk order: the same bytes for any thread count.
+            .collect();
+        // Summed in chunk order (chunk c ran in lane c mod lanes): the same
+        // bytes for any thread count.
+        let sums = (0..chunks)
+            .map(|c| per_lane[(c % lanes) as usize][(c / lanes) as usize])
             .fold([0.0; 6], |a, b| std::array::from_fn(|i| a[i] + b[i]));
         let t = trials as f64;
         let mean_se = |sum: f64, sq: f64| {
@@ -198,8 +209,8 @@ impl FleetPlan {
             shard_keys: layout.shard_keys,
             explicit_keys: layout.explicit_keys,
             tail_keys: layout.tail_keys,
-            tail_partition_mean: tail_mean,
-            tail_partition_sd: tail_sd,
+            tail_partition_mean: tail.mean,
+            tail_partition_sd: tail.sd,
             mean_partition_rate: mean_rate,
             hottest_partition_rate: hottest,
             hottest_partition_rate_se: hottest_se,
@@ -217,17 +228,133 @@ impl FleetPlan {
             seed: self.seed,
         }
     }
+
+    /// What one of the report's placements draws, expected: its keys, the
+    /// partitions they land on, and the partitions whose load is not
+    /// negligible (each costs a Poisson tail): the tail-only ones the
+    /// aggregate walks through, and the touched ones estimated as those
+    /// holding a key that alone lifts the tail's mean past the skip. For
+    /// the cost model, not a figure of the report.
+    pub fn placement_work(&self) -> PlacementWork {
+        let layout = self.layout(self.threshold, self.target_shards);
+        let tail = self.tail_only(&layout);
+        let placed = layout.groups.iter().filter(|g| g.0 > 0.0);
+        let keys: u64 = placed.clone().map(|g| g.1).sum();
+        let heavy: u64 = placed
+            .filter(|g| !tail.skips(tail.mean + g.0))
+            .map(|g| g.1)
+            .sum();
+        let pf = self.partitions as f64;
+        // E[partitions some of the keys land on] = P (1 - (1 - 1/P)^keys).
+        let touched = -pf * (keys as f64 * (-1.0 / pf).ln_1p()).exp_m1();
+        let rest = (pf - touched).max(0.0);
+        let walked = rest * tail.share_drawn();
+        PlacementWork {
+            partitions: self.partitions,
+            keys,
+            touched,
+            busy: walked + touched.min(heavy as f64),
+        }
+    }
+
+    /// The law of a partition's load when only tail keys land on it.
+    pub(super) fn tail_only(&self, layout: &Layout) -> TailOnly {
+        let pf = self.partitions as f64;
+        TailOnly::new(
+            layout.tail_rate / pf,
+            (layout.tail_sq * (1.0 / pf) * (1.0 - 1.0 / pf))
+                .max(0.0)
+                .sqrt(),
+            self.cap.floor(),
+        )
+    }
+
+    /// `count` placements from chunk `c`'s stream: the sums of the
+    /// busiest load, P(over in a second) and P(over in the spell), and of
+    /// their squares. Only the partitions an explicit key lands on are
+    /// drawn one by one; the others, tail-only, in aggregate.
+    fn placements(
+        &self,
+        c: u64,
+        count: u64,
+        placed: &[(f64, u64)],
+        tail: &TailOnly,
+        lane: &mut LaneLoads,
+    ) -> [f64; 6] {
+        let mut rng = chunk_rng(self.seed, c);
+        let p = u32::try_from(self.partitions).expect("at most MAX_FLEET_PARTITIONS partitions");
+        let seconds = self.seconds as f64;
+        let mut acc = [0.0f64; 6];
+        for _ in 0..count {
+            for &(r, n) in placed {
+                for _ in 0..n {
+                    let i = rng.random_range(0..p);
+                    let l = &mut lane.loads[i as usize];
+                    // Every placed key has likes: a load of 0 is untouched.
+                    if *l == 0.0 {
+                        lane.touched.push(i);
+                    }
+                    *l += r;
+                }
+            }
+            let rest = self.partitions - lane.touched.len() as u64;
+            let quiet = tail.draw(rest, &mut rng);
+            let (mut max, mut ln_ok) = (quiet.busiest, quiet.ln_ok);
+            for &i in &lane.touched {
+                let z: f64 = rng.sample(StandardNormal);
+                let l = std::mem::take(&mut lane.loads[i as usize]);
+                let load = l + (tail.mean + tail.sd * z).max(0.0);
+                max = max.max(load);
+                ln_ok += tail.ln_ok(load);
+            }
+            lane.touched.clear();
+            let over = -ln_ok.exp_m1();
+            // The placement stays for the hot spell: P(no second
+            // over in T | placement) = (1 - over)^T.
+            let any = -(seconds * ln_ok).exp_m1();
+            acc[0] += max;
+            acc[1] += max * max;
+            acc[2] += over;
+            acc[3] += over * over;
+            acc[4] += any;
+            acc[5] += any * any;
+        }
+        acc
+    }
+}
+
+/// One lane's loads: one per partition, all 0 between placements (only the
+/// touched ones are reset, so a placement costs its keys, not P), and the
+/// partitions touched in the current placement.
+struct LaneLoads {
+    loads: Vec<f64>,
+    touched: Vec<u32>,
+}
+
+impl LaneLoads {
+    fn new(partitions: u64) -> LaneLoads {
+        LaneLoads {
+            loads: vec![0.0; partitions as usize],
+            touched: Vec::new(),
+        }
+    }
+}
+
+/// Whether P(Poisson(lambda) > cap) is skipped as negligible: no load, or
+/// the Chernoff bound P(X >= c) <= exp(-lambda) (e lambda / c)^c
+/// (c = cap + 1 > lambda) below e^[`LN_NEGLIGIBLE`]. The bound's log,
+/// c - lambda - c ln(c / lambda), grows with lambda below c (its
+/// derivative is c / lambda - 1 > 0), so every smaller load is skipped too.
+pub(super) fn negligible(lambda: f64, cap: f64) -> bool {
+    let c = cap + 1.0;
+    lambda <= 0.0 || (c > lambda && c - lambda - c * (c / lambda).ln() < LN_NEGLIGIBLE)
 }
 
 /// P(Poisson(lambda) > cap) for a whole `cap`. Partitions far below the cap
 /// are skipped when the Chernoff bound
 /// P(X >= c) <= exp(-lambda) (e lambda / c)^c (c > lambda) is negligible.
 pub fn p_over(lambda: f64, cap: f64) -> f64 {
-    if lambda <= 0.0 {
-        return 0.0;
-    }
-    let c = cap + 1.0;
-    if c > lambda && c - lambda - c * (c / lambda).ln() < LN_NEGLIGIBLE {
+    if negligible(lambda, cap) {
         return 0.0;
     }
     match Poisson::new(lambda) {
@@ -237,91 +364,4 @@ pub fn p_over(lambda: f64, cap: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::fleet::tests::{three_reels, zipf_plan};
-    use crate::model::fleet::PinnedReel;
-
-    /// Exact P(over) and E[max] for the three-reel fleet by listing the 2^5
-    /// placements of its keys (300, 300, 150, 150, 100).
-    fn three_reels_exact(cap: f64) -> (f64, f64) {
-        let keys = [300.0, 300.0, 150.0, 150.0, 100.0];
-        let (mut over, mut max) = (0.0, 0.0);
-        for mask in 0u32..32 {
-            let mut load = [0.0f64; 2];
-            for (j, r) in keys.iter().enumerate() {
-                load[(mask >> j & 1) as usize] += r;
-            }
-            let ok: f64 = load
-                .iter()
-                .map(|&l| {
-                    if l == 0.0 {
-                        1.0
-                    } else {
-                        Poisson::new(l).unwrap().cdf(cap as u64)
-                    }
-                })
-                .product();
-            over += (1.0 - ok) / 32.0;
-            max += load[0].max(load[1]) / 32.0;
-        }
-        (over, max)
-    }
-
-    #[test]
-    fn three_reels_on_two_partitions_match_enumeration() {
-        let plan = three_reels(600.0);
-        let l = plan.partition_load(250.0, 2, 20_000);
-        assert_eq!(l.shard_keys, 5);
-        assert_eq!(l.explicit_keys, 5);
-        assert_eq!(l.tail_keys, 0);
-        assert_eq!(l.mean_partition_rate, 500.0);
-        let (over, max) = three_reels_exact(600.0);
-        // Tolerance: 4 standard errors of the 20,000-placement mean.
-        assert!(
-            (l.p_over_cap_per_second - over).abs() < 4.0 * l.p_over_cap_se,
-            "{} vs {over} (se {})",
-            l.p_over_cap_per_second,
-            l.p_over_cap_se
-        );
-        assert!((l.hottest_partition_rate - max).abs() < 4.0 * l.hottest_partition_rate_se);
-        // By hand: the 32 splits give a busier side of 550 (8 times), 600 (6),
-        // 700 (6), 750 (4), 850 (4), 900 (2), 1000 (2): mean 22,400 / 32 = 700.
-        assert!((max - 700.0).abs() < 1e-9, "{max}");
-    }
-
-    #[test]
-    fn p_over_skips_only_negligible_partitions() {
-        // Below the skip the Chernoff bound is < e^-69; check the exact tail agrees.
-        for lambda in [1.0, 100.0, 500.0, 700.0, 900.0, 1200.0] {
-            let exact = Poisson::new(lambda).unwrap().sf(1000);
-            let got = p_over(lambda, 1000.0);
-            assert!((got - exact).abs() <= 1e-30, "{lambda}: {got} vs {exact}");
-        }
-        assert_eq!(p_over(0.0, 1000.0), 0.0);
-    }
-
-    #[test]
-    fn one_pinned_reel_agrees_with_the_birthday_bound() {
-        // 100 keys of 700 likes/s on 20,000 partitions, a background of 1 like/s:
-        // a partition goes over 1,000 exactly when two keys share it, so the
-        // chance is the birthday bound of `partitions::p_shared_partition`.
-        let mut plan = zipf_plan(1000, 1.0, 1.0);
-        plan.partitions = 20_000;
-        plan.pinned = vec![PinnedReel {
-            name: "post".into(),
-            rate: 70_000.0,
-            shards: Some(100),
-        }];
-        let l = plan.partition_load(300.0, 1, 2000);
-        let want = crate::model::partitions::p_shared_partition(100, 20_000);
-        assert!((want - 0.2188).abs() < 1e-3, "{want}");
-        // 4 standard errors of the 2,000-placement mean.
-        assert!(
-            (l.p_over_cap_per_second - want).abs() < 4.0 * l.p_over_cap_se,
-            "{} vs {want} (se {})",
-            l.p_over_cap_per_second,
-            l.p_over_cap_se
-        );
-    }
-}
+mod tests;
