@@ -23,7 +23,7 @@ mod upper_tail;
 
 pub use busiest::BusiestShard;
 pub use quietest::QuietestShard;
-pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, Risk};
+pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
 
 #[cfg(test)]
 mod tests;

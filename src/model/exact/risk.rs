@@ -117,6 +117,48 @@ impl Risk {
     }
 }
 
+/// The chance of going over the cap, alone: what `compare` needs, from the
+/// one point `c = cap` (no table; where the cap is below what the busiest
+/// shard must hold, P = 1 at once).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OverCap {
+    /// P(the busiest shard goes over the cap in one second).
+    pub p_per_second: f64,
+    /// Its natural log.
+    pub ln_p_per_second: f64,
+    /// P(at least one second over the cap during the run).
+    pub p_any: f64,
+    /// Its natural log.
+    pub ln_p_any: f64,
+    /// Bound on the relative error of `p_per_second`.
+    pub rel_error: f64,
+}
+
+impl OverCap {
+    /// The same figures as [`Risk::compute`]'s, checked the same way.
+    pub fn compute(
+        rate: f64,
+        shards: u64,
+        cap: f64,
+        seconds: f64,
+        model: TrafficModel,
+    ) -> ParamResult<OverCap> {
+        let point = Point::new(rate, shards, model)?;
+        let cap = validate::non_negative("cap", cap)?;
+        let seconds = validate_seconds(seconds)?;
+        let c = cap.floor().min(u64::MAX as f64) as u64;
+        let (ln_p, rel_error) = point.ln_sf_with_error(c);
+        let ln_any = ln_p_any_over(ln_p, seconds);
+        Ok(OverCap {
+            p_per_second: ln_p.exp(),
+            ln_p_per_second: ln_p,
+            p_any: ln_any.exp(),
+            ln_p_any: ln_any,
+            rel_error,
+        })
+    }
+}
+
 fn validate_seconds(seconds: f64) -> ParamResult<f64> {
     if !seconds.is_finite() || seconds < 1.0 {
         return Err(ParamError::other(

@@ -9,7 +9,7 @@ use super::sketch::{
 use super::ApproxInputs;
 use crate::model::compare::verdict::{CountError, Fit, Verdict};
 use crate::model::compare::CompareRow;
-use crate::model::exact::Risk;
+use crate::model::exact::OverCap;
 use crate::model::traffic::TrafficModel;
 
 /// Risk of the busiest of `keys` keys sharing `rate` writes/s (fixed
@@ -46,8 +46,8 @@ impl<'a> RiskCache<'a> {
             (None, None)
         } else {
             let i = self.inputs;
-            let risk = Risk::compute(whole, keys, i.cap, i.seconds, TrafficModel::Fixed)?;
-            (Some(risk.p_over_cap_per_second), Some(risk.p_any_over_cap))
+            let risk = OverCap::compute(whole, keys, i.cap, i.seconds, TrafficModel::Fixed)?;
+            (Some(risk.p_per_second), Some(risk.p_any))
         };
         self.seen.push((key, r));
         Ok(r)

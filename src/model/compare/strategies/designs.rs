@@ -7,7 +7,7 @@ use crate::error::ParamResult;
 use crate::model::compare::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift};
 use crate::model::compare::verdict::{CountError, Verdict, RISK_OK};
 use crate::model::compare::CompareRow;
-use crate::model::exact::Risk;
+use crate::model::exact::OverCap;
 use crate::model::sizing::shards_for;
 
 /// The per-like write designs.
@@ -90,7 +90,7 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
         let attempts = conflicts.as_ref().map_or(1.0, |c| c.attempts_per_like);
         // Retries add load in proportion, so the key takes fewer likes.
         let cap_likes = i.cap / (cost * attempts);
-        let risk = Risk::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
+        let risk = OverCap::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
         let cost_reads = i.reads.cost(keys);
         let tx = i.transactional.is_some();
         let verdict = match design {
@@ -99,15 +99,15 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
                     p_conflict: c.p_conflict,
                     attempts_per_like: c.attempts_per_like,
                 },
-                _ if risk.p_any_over_cap > RISK_OK => Verdict::OneKeyOverCap {
+                _ if risk.p_any > RISK_OK => Verdict::OneKeyOverCap {
                     rate: i.rate,
                     cap_likes_per_key: cap_likes,
                 },
                 _ => Verdict::SimplestExact,
             },
-            Design::Sharded if risk.p_any_over_cap > RISK_OK => Verdict::AddShards {
+            Design::Sharded if risk.p_any > RISK_OK => Verdict::AddShards {
                 seconds: i.duration_seconds,
-                p_any_over_cap: risk.p_any_over_cap,
+                p_any_over_cap: risk.p_any,
             },
             Design::Sharded => Verdict::ExactAndLive { shards: i.shards },
         };
@@ -116,8 +116,8 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
             exact: true,
             error: None,
             writes_per_key_per_second: r,
-            p_over_cap_per_second: Some(risk.p_over_cap_per_second),
-            p_any_over_cap: Some(risk.p_any_over_cap),
+            p_over_cap_per_second: Some(risk.p_per_second),
+            p_any_over_cap: Some(risk.p_any),
             reads_per_second: cost_reads.reads_cached_per_second,
             reads_per_view: cost_reads.reads_cached_per_second / views,
             freshness_lag_seconds: i.reads.cache_seconds,
@@ -130,8 +130,8 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
             verdict,
         };
         let mut s = StrategyRow::from(row);
-        s.ln_p_over_cap_per_second = Some(risk.ln_p_over_cap_per_second);
-        s.ln_p_any_over_cap = Some(risk.ln_p_any_over_cap);
+        s.ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
+        s.ln_p_any_over_cap = Some(risk.ln_p_any);
         s.keys = Some(keys);
         s.cap_likes_per_key = Some(cap_likes);
         s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
