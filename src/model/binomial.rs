@@ -129,7 +129,9 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
             // The box lies within about 3 sd of the mean, so with a mode of
             // at least 11 (and p <= 1/2) its k is always in 0..=n.
             let u = v / v_r - 0.43;
-            return ((2.0 * a / (0.5 - u.abs()) + b) * u + c).floor() as u64;
+            // The cast truncates, which is floor for x >= 0 (and, unlike
+            // `floor`, is no libm call on baseline x86-64).
+            return ((2.0 * a / (0.5 - u.abs()) + b) * u + c) as u64;
         }
         // Step 2: a point under the hat outside the box. The part of v above
         // u_r v_r is itself uniform and is reused for u.
@@ -142,29 +144,37 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
         };
         // Step 3.0: the candidate and its height under the hat.
         let us = 0.5 - u.abs();
-        let kf = ((2.0 * a / us + b) * u + c).floor();
-        if kf < 0.0 || kf > nf {
+        let x = (2.0 * a / us + b) * u + c;
+        // floor(x) outside 0..=n: x < 0 or x >= n + 1.
+        if !(0.0..nf + 1.0).contains(&x) {
             continue;
         }
-        let k = kf as u64;
+        let k = x as u64; // floor, as x >= 0
+        let kf = k as f64;
         let alpha = (2.83 + 5.1 / b) * spq;
         v *= alpha / (a / (us * us) + b);
         let km = kf - mf;
         if km.abs() <= 15.0 {
-            // Step 3.1: f(k) / f(m) by the pmf's ratio recurrence.
+            // Step 3.1: f(k) / f(m) by the pmf's ratio recurrence,
+            // f(i) / f(i - 1) = r (n + 1 - i) / i, as one numerator and one
+            // denominator product (at most 15 factors below n + 1 each, so
+            // no overflow) compared without dividing.
             let r = p / q;
-            let nr = (nf + 1.0) * r;
-            let mut f = 1.0;
-            if m < k {
-                for i in m + 1..=k {
-                    f *= nr / i as f64 - r;
-                }
-            } else {
-                for i in k + 1..=m {
-                    v *= nr / i as f64 - r;
-                }
+            let (mut num, mut den) = (1.0, 1.0);
+            let (from, to) = if m < k { (m, k) } else { (k, m) };
+            for i in from + 1..=to {
+                let i = i as f64;
+                num *= r * (nf + 1.0 - i); // nr - r i, without cancelling
+                den *= i;
             }
-            if v <= f {
+            // m < k: accept when v <= f(k)/f(m) = num/den; m >= k: when
+            // v f(m)/f(k) <= 1, i.e. v num <= den.
+            let accept = if m < k {
+                v * den <= num
+            } else {
+                v * num <= den
+            };
+            if accept {
                 return k;
             }
             continue;
