@@ -120,6 +120,10 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
     let a = -0.0873 + 0.0248 * b + 0.01 * p;
     let c = nf * p + 0.5;
     let v_r = 0.92 - 4.2 / b;
+    // 1 / v_r from b directly: the two divisions run side by side, and the
+    // draws below multiply (the split's binomials form one chain, each `n`
+    // waiting for the last draw, so latency is what costs).
+    let inv_v_r = b / (0.92 * b - 4.2);
     let u_rv_r = 0.86 * v_r;
     let mf = m as f64;
     loop {
@@ -128,7 +132,7 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
         if v <= u_rv_r {
             // The box lies within about 3 sd of the mean, so with a mode of
             // at least 11 (and p <= 1/2) its k is always in 0..=n.
-            let u = v / v_r - 0.43;
+            let u = v * inv_v_r - 0.43;
             // The cast truncates, which is floor for x >= 0 (and, unlike
             // `floor`, is no libm call on baseline x86-64).
             return ((2.0 * a / (0.5 - u.abs()) + b) * u + c) as u64;
@@ -138,7 +142,7 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
         let u = if v >= v_r {
             uniform(rng) - 0.5
         } else {
-            let u = v / v_r - 0.93;
+            let u = v * inv_v_r - 0.93;
             v = uniform(rng) * v_r;
             (if u < 0.0 { -0.5 } else { 0.5 }) - u
         };
