@@ -1,6 +1,8 @@
 //! Criterion benches for the hot path of `shardplan simulate`: one
-//! simulated second (`ShardSampler::sample_second`, `split_uniform`), the
-//! histogram merge that joins chunk results, and a whole `simulate::run`.
+//! simulated second (`ShardSampler::sample_second`, `split_uniform`, one
+//! conditional binomial), the exact-table sampler per simulated second and
+//! the time to build its tables, the histogram merge that joins chunk
+//! results, and a whole `simulate::run`.
 //! Timing lives here, not in `cargo test`: CI machines are too noisy.
 //! Run with `cargo bench --bench sampler`; see docs/performance.md.
 
@@ -9,8 +11,10 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand_distr::{Binomial, Distribution};
+use shardplan::model::binomial;
+use shardplan::model::exact::QuietestShard;
 use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
-use shardplan::model::simulation::{self, SimPlan};
+use shardplan::model::simulation::{self, SamplerKind, SimPlan};
 use shardplan::model::stats::Histogram;
 use shardplan::model::traffic::TrafficModel;
 
@@ -69,6 +73,61 @@ fn binomial(c: &mut Criterion) {
         g.bench_function(format!("sample_only/n{n}_p1of{k}"), |b| {
             b.iter(|| black_box(&d).sample(&mut rng))
         });
+        // shardplan's own (BTRD), set up per draw as the split uses it.
+        g.bench_function(format!("btrd/n{n}_p1of{k}"), |b| {
+            b.iter(|| binomial::sample(&mut rng, black_box(n), black_box(p)))
+        });
+    }
+    g.finish();
+}
+
+/// The table build of `--sampler exact-table` (both tables and the chunk
+/// laws) for the two sizes, and the quietest table alone (the
+/// busiest one is `benches/exact.rs`'s business).
+fn table_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("table_build");
+    g.sample_size(10);
+    for (rate, shards) in [(14_000u64, 20u64), (1_000_000, 1_430)] {
+        for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
+            let id = format!("{}/{rate}x{shards}", model.name());
+            g.bench_function(BenchmarkId::new("exact_tables", &id), |b| {
+                b.iter(|| {
+                    SimPlan::new(rate as f64, shards, 1e9, 1_000_000, model, 1)
+                        .expect("valid plan")
+                        .with_sampler(SamplerKind::ExactTable, false)
+                        .expect("tables")
+                })
+            });
+            g.bench_function(BenchmarkId::new("quietest", &id), |b| {
+                b.iter(|| QuietestShard::new(rate as f64, shards, model).expect("table"))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// The exact-table sampler per simulated second, whole chunks on one
+/// thread (the tables built beforehand): the figure the cost model uses.
+fn table_seconds(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exact_table_per_second");
+    let seconds = 1_000_000;
+    g.throughput(Throughput::Elements(seconds));
+    g.sample_size(10);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool");
+    for (rate, shards) in CASES {
+        for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
+            let plan = SimPlan::new(rate as f64, shards, 1000.0, seconds, model, 1)
+                .expect("valid plan")
+                .with_sampler(SamplerKind::ExactTable, false)
+                .expect("tables");
+            let id = BenchmarkId::new(model.name(), format!("{rate}x{shards}"));
+            g.bench_function(id, |b| {
+                b.iter(|| pool.install(|| simulation::run(&plan, None, &|_| {}).expect("run")))
+            });
+        }
     }
     g.finish();
 }
@@ -140,5 +199,6 @@ criterion_group! {
         .measurement_time(Duration::from_secs(3));
     targets = sample_second, split, binomial, merge
 }
+criterion_group!(tables, table_build, table_seconds);
 criterion_group!(whole, run);
-criterion_main!(micro, whole);
+criterion_main!(micro, tables, whole);

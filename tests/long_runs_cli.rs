@@ -44,7 +44,7 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn a_run_over_a_day_is_refused_naming_its_input() {
-    // 10^12 seconds x 20 shards drawn one by one: about 333 hours.
+    // 10^12 seconds x 20 shards drawn one by one: about 267 hours.
     let out = refused(&[
         "simulate",
         "--seconds",
@@ -54,7 +54,7 @@ fn a_run_over_a_day_is_refused_naming_its_input() {
     ]);
     assert_eq!(
         out,
-        "shardplan: --seconds: makes a run of about 333 hours by the cost model; \
+        "shardplan: --seconds: makes a run of about 267 hours by the cost model; \
          the limit is 24 hours (docs/performance.md), so ask for less\n"
     );
     // A time line: 10^12 seconds at about 145 ns each, about 40 hours.
@@ -88,18 +88,18 @@ fn a_scenario_field_that_makes_a_run_long_is_named() {
         "multinomial",
     ]);
     assert!(
-        out.contains("long.toml: seconds: makes a run of about 333 hours"),
+        out.contains("long.toml: seconds: makes a run of about 267 hours"),
         "{out}"
     );
 }
 
 #[test]
 fn a_run_over_a_minute_says_its_estimate_first() {
-    // From the exact tables: about 7 hours, accepted.
+    // From the exact tables: about 1.7 hours (6 ns a second), accepted.
     let line = first_stderr_line(&["simulate", "--seconds", "1000000000000"]);
     assert_eq!(
         line,
-        "shardplan: this run should take about 7.2 hours on 2 cores (the cost model's estimate); Ctrl-C stops it\n"
+        "shardplan: this run should take about 1.7 hours on 2 cores (the cost model's estimate); Ctrl-C stops it\n"
     );
     // Fixed traffic's exact risk at 10^9 likes/s over 7 shards.
     let line = first_stderr_line(&["risk", "--rate", "1e9", "--shards", "7"]);

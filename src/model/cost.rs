@@ -18,12 +18,17 @@ pub const ANNOUNCE_SECONDS: f64 = 60.0;
 pub const MAX_RUN_SECONDS: f64 = 86_400.0;
 
 /// One simulated second drawn from the exact busiest/quietest tables
-/// (`simulate --seconds 100000000`: 2.6 s on 2 threads, 26 ns).
-const TABLE_NS_PER_SECOND: f64 = 26.0;
+/// (guide-table inversion, one quietest minimum per chunk: 14,000 x 20,
+/// `--seconds 10000000` 0.12 s wall against 0.063 s for 1,000,000, so
+/// 6 ns a second on top of the tables' build; 5-8 ns per second on one
+/// core in `benches/sampler.rs`).
+const TABLE_NS_PER_SECOND: f64 = 6.0;
 
-/// One shard-second drawn from the multinomial (1,000,000 s x 20 shards:
-/// 0.87 s; x 200 shards: 11.5 s; 43 to 58 ns).
-const MULTINOMIAL_NS_PER_SHARD_SECOND: f64 = 60.0;
+/// One shard-second drawn from the multinomial (BTRD binomials; paired
+/// against the BTPE build on one loaded machine: 14,000 x 20 x 1,000,000 s
+/// 1.72 s against 2.16 s, 200,000 x 286 0.80x as long too; so the old
+/// 0.87 s and 11.5 s become about 0.69 s and 9.2 s: 35 to 46 ns).
+const MULTINOMIAL_NS_PER_SHARD_SECOND: f64 = 48.0;
 
 /// One shard-second when every second is also written as a CSV row
 /// (`--per-second`: 100,000 s x 20 shards in 0.13 s).
@@ -170,9 +175,9 @@ mod tests {
                 "{e:?} against {measured} s"
             );
         };
-        close(flat_simulation(100_000_000, 20, true, false), 2.6);
-        close(flat_simulation(1_000_000, 200, false, false), 11.5);
-        close(flat_simulation(1_000_000, 20, false, false), 0.87);
+        close(flat_simulation(10_000_000, 20, true, false), 0.12);
+        close(flat_simulation(1_000_000, 200, false, false), 9.2);
+        close(flat_simulation(1_000_000, 20, false, false), 0.69);
         close(timeline(10_000_000, 1, false), 1.38);
         close(timeline(1_000_000, 200, false), 1.09);
         close(timeline(1_000_000, 20, true), 2.42);
@@ -196,7 +201,7 @@ mod tests {
 
     #[test]
     fn the_limit_names_the_input() {
-        // 1e12 s from the tables: about 7 hours, accepted and announced.
+        // 1e12 s from the tables: about 1.7 hours, accepted and announced.
         let e = flat_simulation(1_000_000_000_000, 20, true, false);
         assert!(e.within_limit("seconds").is_ok() && e.worth_announcing());
         // Per shard: about 14 days, refused.
@@ -205,7 +210,7 @@ mod tests {
         assert_eq!(err.param, "seconds");
         assert_eq!(
             err.problem.to_string(),
-            "makes a run of about 333 hours by the cost model; the limit is 24 hours \
+            "makes a run of about 267 hours by the cost model; the limit is 24 hours \
              (docs/performance.md), so ask for less"
         );
         assert!(!flat_simulation(2000, 20, true, false).worth_announcing());

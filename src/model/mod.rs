@@ -4,6 +4,7 @@
 //! `commands`, `views`, `output`) turns those into plans and renders the
 //! results.
 
+pub mod binomial;
 pub mod compare;
 pub mod cost;
 pub mod defaults;

@@ -30,8 +30,46 @@ impl Histogram {
     }
 
     /// Records one value.
+    #[inline]
     pub fn record(&mut self, value: u64) {
-        self.record_n(value, 1);
+        // The common case first: a value inside the bins already held (the
+        // wrapping difference is huge below `lo`, so one compare covers both
+        // ends).
+        let idx = value.wrapping_sub(self.lo);
+        if idx < self.counts.len() as u64 {
+            self.counts[idx as usize] += 1;
+            self.total += 1;
+            self.sum += value as u128;
+        } else {
+            self.record_n(value, 1);
+        }
+    }
+
+    /// The histogram of dense counts: `counts[i]` values equal to `lo + i`.
+    /// The same histogram as recording them one by one (empty end bins are
+    /// trimmed, as recording never creates them).
+    pub fn from_dense(lo: u64, counts: &[u64]) -> Self {
+        let Some(first) = counts.iter().position(|&c| c > 0) else {
+            return Self::default();
+        };
+        let last = counts
+            .iter()
+            .rposition(|&c| c > 0)
+            .expect("a non-empty bin");
+        let counts = counts[first..=last].to_vec();
+        let lo = lo + first as u64;
+        let total = counts.iter().sum();
+        let sum = counts
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (lo + i as u64) as u128 * c as u128)
+            .sum();
+        Histogram {
+            lo,
+            counts,
+            total,
+            sum,
+        }
     }
 
     /// Records `value` `n` times.
@@ -197,6 +235,16 @@ mod tests {
         assert_eq!(h.count_above(5), 1);
         assert_eq!(h.count_above(2), 5);
         assert_eq!(h.count_above(9), 0);
+    }
+
+    #[test]
+    fn dense_counts_make_the_recorded_histogram() {
+        let mut h = Histogram::new();
+        for v in [7, 9, 9, 12] {
+            h.record(v);
+        }
+        assert_eq!(Histogram::from_dense(5, &[0, 0, 1, 0, 2, 0, 0, 1, 0]), h);
+        assert_eq!(Histogram::from_dense(5, &[0, 0]), Histogram::new());
     }
 
     #[test]

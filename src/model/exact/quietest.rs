@@ -15,7 +15,8 @@
 //! 1e-17` (the union bound, which is also used for the lower tail itself
 //! where it is below 1e-8, so tiny tails keep their digits).
 
-use super::levin::{prob_sum_is, truncated_between, Truncated};
+use super::levin::twiddles::TwiddleCache;
+use super::levin::{prob_sum_is_cached, truncated_between, Truncated};
 use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
 use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
@@ -73,8 +74,10 @@ fn tilt_below(likes: u64, shards: u64, c: u64) -> f64 {
     x.exp()
 }
 
-/// `ln P(min >= c)` for exactly `likes` likes over `shards` shards.
-fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64) -> f64 {
+/// `ln P(min >= c)` for exactly `likes` likes over `shards` shards. The
+/// grid sums take their twiddles from `cache`: a table's neighbouring `c`
+/// need nearly the same grid, so it is built a few times, not once per `c`.
+fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64, cache: &mut TwiddleCache) -> f64 {
     if c == 0 {
         return 0.0;
     }
@@ -91,7 +94,7 @@ fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64) -> f64 {
     }
     let lambda = tilt_below(likes, shards, c);
     let y = truncated_below(lambda, c);
-    let p_w = prob_sum_is(likes, shards, &y);
+    let p_w = prob_sum_is_cached(likes, shards, &y, cache);
     shards as f64 * ln_pois_sf(c - 1, lambda) + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
 }
 
@@ -131,9 +134,10 @@ impl QuietestShard {
                 TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
             }
         };
-        let ln_at_least = |c: u64| -> f64 {
+        let mut cache = TwiddleCache::new();
+        let mut ln_at_least = |c: u64| -> f64 {
             match model {
-                TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c),
+                TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut cache),
                 TrafficModel::Poisson if c == 0 => 0.0,
                 TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
             }
@@ -226,11 +230,43 @@ mod tests {
         for (likes, shards) in [(6u64, 3u64), (8, 2), (9, 3), (10, 4)] {
             for c in 0..=likes {
                 let want = brute_min_at_least(likes, shards, c);
-                let got = ln_min_at_least_fixed(likes, shards, c).exp();
+                let got = ln_min_at_least_fixed(likes, shards, c, &mut TwiddleCache::new()).exp();
                 assert!(
                     (got - want).abs() <= 1e-12 * want.max(1e-300) + 1e-15,
                     "L={likes} S={shards} c={c}: {got} vs {want}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn shared_twiddles_agree_with_a_grid_per_c() {
+        // The cached grids are up to 1/8 larger than each c needs; the sums
+        // must still agree with the one-grid-per-c ones (the values before
+        // the cache) to 1e-12 relative.
+        for (likes, shards) in [
+            (14_000u64, 20u64),
+            (200_000, 286),
+            (50, 3),
+            (1_000_000, 1_430),
+        ] {
+            let mut cache = TwiddleCache::new();
+            let top = likes / shards;
+            for c in (top.saturating_sub(top / 4)..top).step_by(7) {
+                let shared = ln_min_at_least_fixed(likes, shards, c, &mut cache);
+                let alone = {
+                    let lambda = tilt_below(likes, shards, c);
+                    let y = truncated_below(lambda, c);
+                    let p_w = super::super::levin::prob_sum_is(likes, shards, &y);
+                    shards as f64 * ln_pois_sf(c - 1, lambda) + p_w.ln()
+                        - ln_dpois(likes, shards as f64 * lambda)
+                };
+                if alone.exp() > 1e-300 {
+                    assert!(
+                        (shared.exp() / alone.exp() - 1.0).abs() < 1e-12,
+                        "L={likes} S={shards} c={c}: {shared} vs {alone}"
+                    );
+                }
             }
         }
     }

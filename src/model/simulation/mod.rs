@@ -12,10 +12,8 @@ use serde::Serialize;
 use crate::error::{ParamError, ParamResult};
 use std::sync::Arc;
 
-use rand_distr::{Distribution, Poisson};
-
-use crate::model::exact::{BusiestShard, QuietestShard};
-use crate::model::sampler::{chunk_rng, ShardSampler, TableSampler};
+use crate::model::exact::BusiestShard;
+use crate::model::sampler::{chunk_rng, ShardSampler};
 use crate::model::stats::Histogram;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
@@ -51,17 +49,6 @@ impl SamplerKind {
             SamplerKind::ExactTable => "exact-table",
         }
     }
-}
-
-/// The busiest and quietest shards' exact per-second distributions, as
-/// samplers (the fast path).
-#[derive(Debug, Clone)]
-pub struct ExactTables {
-    exact: BusiestShard,
-    busiest: TableSampler,
-    quietest: TableSampler,
-    /// Poisson traffic draws the second's like count (for the total).
-    poisson: Option<Poisson<f64>>,
 }
 
 /// Above this mean per shard the exact tables build slowly (Levin's sums and
@@ -133,20 +120,7 @@ impl SimPlan {
                 SamplerKind::ExactTable => true,
             };
         self.tables = if use_table {
-            let busiest = BusiestShard::new(self.rate, self.shards, self.traffic)?;
-            let quietest = QuietestShard::new(self.rate, self.shards, self.traffic)?;
-            let poisson = match self.traffic {
-                TrafficModel::Poisson => Some(Poisson::new(self.rate).map_err(|e| {
-                    ParamError::other("rate", format!("not a usable Poisson mean ({e})"))
-                })?),
-                TrafficModel::Fixed => None,
-            };
-            Some(Arc::new(ExactTables {
-                busiest: TableSampler::busiest(&busiest),
-                exact: busiest,
-                quietest: TableSampler::quietest(&quietest),
-                poisson,
-            }))
+            Some(Arc::new(ExactTables::new(&self)?))
         } else {
             None
         };
@@ -245,30 +219,6 @@ impl SimTally {
     }
 }
 
-/// The fast path: the busiest and quietest shard straight from their
-/// exact distributions (marginals only, which is all a tally needs).
-fn run_chunk_table(plan: &SimPlan, tables: &ExactTables, chunk: u64) -> SimTally {
-    let mut rng = chunk_rng(plan.seed, chunk);
-    let (start, end) = plan.chunk_range(chunk);
-    let mut tally = SimTally::default();
-    let mut quietest_min = u64::MAX;
-    let fixed_likes = plan.rate as u64;
-    for _ in start..end {
-        let busiest = tables.busiest.sample(&mut rng);
-        let quietest = tables.quietest.sample(&mut rng);
-        let likes = match &tables.poisson {
-            Some(p) => p.sample(&mut rng) as u64,
-            None => fixed_likes,
-        };
-        tally.likes += likes as u128;
-        tally.busiest.record(busiest);
-        quietest_min = quietest_min.min(quietest);
-    }
-    tally.seconds = end - start;
-    tally.quietest_min = Some(quietest_min);
-    tally
-}
-
 fn run_chunk(plan: &SimPlan, chunk: u64, rows: Option<&mut Vec<SecondRow>>) -> SimTally {
     if let (Some(tables), None) = (&plan.tables, &rows) {
         return run_chunk_table(plan, tables, chunk);
@@ -350,5 +300,8 @@ pub fn run(
     }
 }
 
+mod tables;
 #[cfg(test)]
 mod tests;
+
+use tables::{run_chunk_table, ExactTables};

@@ -1,0 +1,190 @@
+//! Twiddle factors for the grid sums of Levin's representation, built once
+//! and shared.
+//!
+//! `P(W = L)` is read off a circular grid of `M` points (see the parent
+//! module): every frequency `j` walks the factors `e^{-2 pi i r / M}`,
+//! `r = 0..M`. Building them costs one `sin_cos` per point, which for a
+//! single `P(W = L)` is more than the sum itself; a table of many `c`
+//! (the quietest shard's, a sweep, range blocks) should build each grid
+//! once. Two pieces:
+//!
+//! - [`Twiddles`]: the factors for one `M`, and the weighted walks over
+//!   them that give `sum_k w_k e^{-2 pi i j k / M}` for one frequency.
+//! - [`TwiddleCache`]: grids by size, with sizes rounded up by
+//!   [`TwiddleCache::grid_size`] to one of eight per octave, so the nearby
+//!   `M`s of neighbouring `c` share one grid. Rounding `M` up never loses
+//!   accuracy: the grid sum is exact once `M` exceeds `W`'s support and
+//!   otherwise aliases only mass more than `M/2` from the centre, which a
+//!   larger `M` makes smaller still. It costs at most 1/8 more terms per
+//!   frequency.
+//!
+//! Any code that sums `psi_j^S` on a grid (e.g. `range.rs`'s blocks) can
+//! take its factors from a `TwiddleCache` the same way.
+
+use std::f64::consts::TAU;
+
+/// `e^{-2 pi i r / M}` for `r = 0..M`, as (cos, sin) pairs.
+#[derive(Debug, Clone)]
+pub struct Twiddles {
+    factors: Vec<(f64, f64)>,
+}
+
+impl Twiddles {
+    /// The grid of `m >= 1` points. Each angle is computed from its own `r`
+    /// (no recurrence), so every factor is correct to one rounding.
+    pub fn new(m: u64) -> Self {
+        assert!(m >= 1, "a grid has at least one point");
+        let mf = m as f64;
+        Twiddles {
+            factors: (0..m)
+                .map(|r| {
+                    let a = -TAU * r as f64 / mf;
+                    (a.cos(), a.sin())
+                })
+                .collect(),
+        }
+    }
+
+    /// `M`, the number of grid points.
+    pub fn grid(&self) -> u64 {
+        self.factors.len() as u64
+    }
+
+    /// `sum_k w_k f[(start + k step) mod M]` as (re, im), in order: one
+    /// chain of additions, so each sum waits for the last.
+    pub fn weighted_sum_in_order(&self, w: &[f64], start: u64, step: u64) -> (f64, f64) {
+        let m = self.grid();
+        let (mut idx, step) = (start % m, step % m);
+        let (mut re, mut im) = (0.0, 0.0);
+        for &p in w {
+            let (c, s) = self.factors[idx as usize];
+            re += p * c;
+            im += p * s;
+            idx += step;
+            if idx >= m {
+                idx -= m;
+            }
+        }
+        (re, im)
+    }
+
+    /// The same sum in four interleaved partial sums (terms `k = 4q + l`
+    /// go to lane `l`), joined pairwise at the end: four independent
+    /// chains keep the floating-point units busy, and the result differs
+    /// from the in-order sum only by rounding (each partial sum has a
+    /// quarter of the terms, so its error bound is smaller, not larger).
+    pub fn weighted_sum(&self, w: &[f64], start: u64, step: u64) -> (f64, f64) {
+        let m = self.grid();
+        let step = step % m;
+        let step4 = (4 * step) % m;
+        let mut idx = [0u64; 4];
+        idx[0] = start % m;
+        for l in 1..4 {
+            idx[l] = (idx[l - 1] + step) % m;
+        }
+        let (mut re, mut im) = ([0.0f64; 4], [0.0f64; 4]);
+        let mut quads = w.chunks_exact(4);
+        for quad in &mut quads {
+            for l in 0..4 {
+                let (c, s) = self.factors[idx[l] as usize];
+                re[l] += quad[l] * c;
+                im[l] += quad[l] * s;
+                idx[l] += step4;
+                if idx[l] >= m {
+                    idx[l] -= m;
+                }
+            }
+        }
+        // The last (fewer than four) terms: term 4q + l is at lane l's index.
+        for (l, &p) in quads.remainder().iter().enumerate() {
+            let (c, s) = self.factors[idx[l] as usize];
+            re[l] += p * c;
+            im[l] += p * s;
+        }
+        (
+            (re[0] + re[1]) + (re[2] + re[3]),
+            (im[0] + im[1]) + (im[2] + im[3]),
+        )
+    }
+}
+
+/// Grids by size, built on first use. Hold one across a table (or a
+/// sweep) and ask it for every `c`'s grid.
+#[derive(Debug, Clone, Default)]
+pub struct TwiddleCache {
+    grids: Vec<Twiddles>,
+}
+
+impl TwiddleCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The grid size this cache uses for a sum that needs at least `m`
+    /// points: `m` rounded up to 4 significant bits (8 sizes per octave),
+    /// so at most 12.5% larger. Small grids are kept exact.
+    pub fn grid_size(m: u64) -> u64 {
+        if m <= 16 {
+            return m.max(1);
+        }
+        let shift = 64 - m.leading_zeros() - 4;
+        m.div_ceil(1 << shift) << shift
+    }
+
+    /// The grid for a sum that needs at least `m` points (of size
+    /// [`TwiddleCache::grid_size`]`(m)`).
+    pub fn for_at_least(&mut self, m: u64) -> &Twiddles {
+        let size = Self::grid_size(m);
+        let at = match self.grids.iter().position(|t| t.grid() == size) {
+            Some(at) => at,
+            None => {
+                self.grids.push(Twiddles::new(size));
+                self.grids.len() - 1
+            }
+        };
+        &self.grids[at]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_round_up_by_at_most_an_eighth() {
+        for m in 1..5000u64 {
+            let g = TwiddleCache::grid_size(m);
+            assert!(g >= m && (g - m) * 8 <= m, "{m} -> {g}");
+            assert_eq!(TwiddleCache::grid_size(g), g, "{g} is a size");
+        }
+    }
+
+    #[test]
+    fn interleaved_sum_is_the_in_order_sum() {
+        let t = Twiddles::new(97);
+        for len in [0usize, 1, 3, 4, 5, 8, 130] {
+            let w: Vec<f64> = (0..len).map(|k| 1.0 / (1.0 + k as f64)).collect();
+            for (start, step) in [(0u64, 1u64), (5, 13), (96, 96), (40, 200)] {
+                let (a, b) = t.weighted_sum(&w, start, step);
+                let (c, d) = t.weighted_sum_in_order(&w, start, step);
+                assert!(
+                    (a - c).abs() < 1e-13 && (b - d).abs() < 1e-13,
+                    "{len} {start} {step}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn factors_are_the_roots_of_unity() {
+        let t = Twiddles::new(12);
+        assert_eq!(t.grid(), 12);
+        let (c, s) = t.weighted_sum_in_order(&[1.0], 3, 0); // e^{-i pi / 2}
+        assert!(c.abs() < 1e-15 && (s + 1.0).abs() < 1e-15);
+        let mut cache = TwiddleCache::new();
+        let a = cache.for_at_least(1000).grid();
+        let b = cache.for_at_least(1010).grid();
+        assert_eq!((a, b, cache.grids.len()), (1024, 1024, 1));
+    }
+}
