@@ -89,11 +89,15 @@ impl Point {
     /// form (Poisson traffic), without trying the tail formula first.
     pub(super) fn ln_cdf_levin(&self, c: u64) -> f64 {
         match self.model {
-            // One block of the range form: its frequency sums come from
-            // an FFT where every frequency matters (few shards, wide
-            // spread), which the point form would sum one by one.
-            TrafficModel::Fixed if c >= self.c_min() => {
+            // Few shards: one block of the range form, whose frequency sums
+            // come from an FFT where every frequency matters (a wide
+            // spread), which the point form would sum one by one. Past 256
+            // shards few frequencies matter: the point form, as before.
+            TrafficModel::Fixed if c >= self.c_min() && self.shards <= 256 => {
                 levin::ln_cdf_fixed_range(self.likes(), self.shards, c, c)[0]
+            }
+            TrafficModel::Fixed if c >= self.c_min() => {
+                levin::ln_cdf_fixed(self.likes(), self.shards, c)
             }
             _ => self.ln_cdf(c),
         }

@@ -9,29 +9,31 @@ use rustfft::num_complex::Complex64;
 use rustfft::FftPlanner;
 
 use super::truncated::Truncated;
+use super::twiddles::Twiddles;
 use super::{psi_pow, QUIET, QUIET_RUN};
 
 /// Phasors stepped by one complex product gain ~1 ulp a step, and raising
 /// a sum to the power S multiplies its relative error by S; so they are
-/// recomputed from their exact angle every `256 / S` steps (at most 32,
-/// at least every step): the error stays under ~256 ulps of `psi^S`,
-/// as with exact twiddles once S passes 256.
+/// reset to their exact factors every `256 / S` steps (at most 32, at
+/// least every step): the error stays under ~256 ulps of `psi^S`, as with
+/// exact factors once S passes 256.
 pub(super) fn phasor_refresh(shards: u64) -> u64 {
     (256 / shards.max(1)).clamp(1, 32)
 }
 
-/// `e^{-2 pi i r / m}`, from the exact residue `r mod m`.
-pub(super) fn unit(r: u64, m: u64) -> (f64, f64) {
-    let a = -std::f64::consts::TAU * (r % m) as f64 / m as f64;
-    let (sn, co) = a.sin_cos();
-    (co, sn)
-}
-
-/// `e^{-i w_j d}` for `j = 1..=n`, from exact residues of `j d mod m`.
-pub(super) fn phasors(n: usize, d: i128, m: u64) -> Vec<(f64, f64)> {
-    let d = d.rem_euclid(m as i128) as u128;
-    (1..=n as u128)
-        .map(|j| unit(((j * d) % m as u128) as u64, m))
+/// `e^{-i w_j d}` for `j = 1..=n`: exact factors, by residues `j d mod M`.
+pub(super) fn phasors(n: usize, d: i128, tw: &Twiddles) -> Vec<(f64, f64)> {
+    let m = tw.grid();
+    let d = d.rem_euclid(m as i128) as u64;
+    let mut r = 0u64;
+    (0..n)
+        .map(|_| {
+            r += d;
+            if r >= m {
+                r -= m;
+            }
+            tw.factor(r)
+        })
         .collect()
 }
 
@@ -60,38 +62,25 @@ pub(super) fn smooth_size(n: u64) -> u64 {
 pub(super) fn frequency_sums(
     y: &Truncated,
     k_r: u64,
-    m: u64,
     shards: u64,
     gauss_j: f64,
-    planner: &mut FftPlanner<f64>,
+    tw: &Twiddles,
 ) -> Vec<(f64, f64)> {
+    let m = tw.grid();
     let k = y.w.len() as f64;
     let mf = m as f64;
     // Direct sums cost ~K operations a frequency, the FFT ~M log2 M for all.
     let budget = ((mf * mf.log2()) / k).max(2.0 * QUIET_RUN as f64) as u64;
     let d0 = y.first as i128 - k_r as i128;
-    let refresh = phasor_refresh(shards);
     let mut phi = Vec::new();
     let mut quiet = 0;
     for j in 1..=m / 2 {
         if j > budget {
-            return by_fft(y, d0, m, shards, gauss_j, planner);
+            return by_fft(y, d0, m, shards, gauss_j);
         }
-        let start = phasors(1, j as i128 * d0, m)[0];
-        let step = unit(j, m);
-        let (mut re, mut im) = (0.0, 0.0);
-        let mut r = start;
-        for (i, &p) in y.w.iter().enumerate() {
-            if i > 0 {
-                r = if (i as u64).is_multiple_of(refresh) {
-                    phasors(1, j as i128 * (d0 + i as i128), m)[0]
-                } else {
-                    (r.0 * step.0 - r.1 * step.1, r.0 * step.1 + r.1 * step.0)
-                };
-            }
-            re += p * r.0;
-            im += p * r.1;
-        }
+        // The sum in order over exact factors, index (j (k - k_r)) mod M.
+        let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
+        let (re, im) = tw.weighted_sum_in_order(&y.w, start, j);
         phi.push((re, im));
         quiet = if psi_pow(re, im, shards) < QUIET {
             quiet + 1
@@ -105,14 +94,7 @@ pub(super) fn frequency_sums(
     phi
 }
 
-fn by_fft(
-    y: &Truncated,
-    d0: i128,
-    m: u64,
-    shards: u64,
-    gauss_j: f64,
-    planner: &mut FftPlanner<f64>,
-) -> Vec<(f64, f64)> {
+fn by_fft(y: &Truncated, d0: i128, m: u64, shards: u64, gauss_j: f64) -> Vec<(f64, f64)> {
     // The pmf laid on the circle at (k - k_r) mod M; the forward FFT's
     // output j is sum_n a_n e^{-2 pi i j n / M} = phi_j.
     let mut grid = vec![Complex64::new(0.0, 0.0); m as usize];
@@ -120,7 +102,11 @@ fn by_fft(
     for (i, &p) in y.w.iter().enumerate() {
         grid[((shift + i as u64) % m) as usize].re += p;
     }
-    planner.plan_fft_forward(m as usize).process(&mut grid);
+    // A planner of its own: a kept one would hold every size's factors,
+    // and a table's blocks have many sizes (memory, not speed, decides).
+    FftPlanner::new()
+        .plan_fft_forward(m as usize)
+        .process(&mut grid);
     let mut phi = Vec::new();
     let mut quiet = 0;
     for j in 1..=m / 2 {

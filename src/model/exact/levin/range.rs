@@ -2,10 +2,9 @@
 //! share one tilt and update the frequency sums in O(1) each (see
 //! [`ln_cdf_fixed_range`]).
 
-use rustfft::FftPlanner;
-
-use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size, unit};
+use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
+use super::twiddles::Twiddles;
 use super::{ln_cdf_fixed, psi_pow, tilt, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 
@@ -18,7 +17,6 @@ use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 /// O(K J) once and then O(J) per `c` instead of O(K J) per `c`.
 pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f64> {
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize + 1);
-    let mut planner = FftPlanner::new();
     let mut c = from;
     while c <= to {
         let sc = shards as u128 * c as u128;
@@ -27,7 +25,7 @@ pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f6
             c += 1;
             continue;
         }
-        let mut block = Block::start(likes, shards, c, &mut planner);
+        let mut block = Block::start(likes, shards, c);
         out.push(block.ln_cdf());
         c += 1;
         while c <= to && c < likes && block.extend(c) {
@@ -54,20 +52,21 @@ struct Block {
     m: u64,
     /// `k_r`, the integer shift near the mean.
     k_r: u64,
+    /// The grid's exact factors.
+    tw: Twiddles,
     /// Per frequency j = 1..=J: running sum `sum_k w_k e^{-i w_j (k - k_r)}`,
     /// the phasor `e^{-i w_j (c - k_r)}` of the current cut, and the phase
     /// `e^{-i w_j (k_r - L/S)}`.
     phi: Vec<(f64, f64)>,
     rot: Vec<(f64, f64)>,
     frac: Vec<(f64, f64)>,
-    /// `e^{-i w_j}`, one cut's turn of each phasor, and the cuts since the
-    /// phasors were last computed exactly.
-    step: Vec<(f64, f64)>,
+    /// The cuts since the phasors were last set to exact factors (one
+    /// cut turns phasor j by `e^{-i w_j}`, the grid's factor j).
     since: u64,
 }
 
 impl Block {
-    fn start(likes: u64, shards: u64, c: u64, planner: &mut FftPlanner<f64>) -> Block {
+    fn start(likes: u64, shards: u64, c: u64) -> Block {
         let lambda = tilt(likes, shards, c);
         let y = truncated(lambda, c);
         let sd_w = (shards as f64 * y.var).sqrt();
@@ -82,7 +81,8 @@ impl Block {
         let k_r = (likes + shards / 2) / shards;
         let gauss_j = 9.1 * mf / (std::f64::consts::TAU * sd_w.max(1e-300));
         let (s, l) = (shards as i128, likes as i128);
-        let phi = frequency_sums(&y, k_r, m, shards, gauss_j, planner);
+        let tw = Twiddles::new(m);
+        let phi = frequency_sums(&y, k_r, shards, gauss_j, &tw);
         let frac = (1..=phi.len() as i128)
             .map(|j| {
                 let num = ((s * k_r as i128 - l) * j).rem_euclid(s * m as i128);
@@ -90,8 +90,7 @@ impl Block {
                 (a.cos(), a.sin())
             })
             .collect();
-        let rot = phasors(phi.len(), c as i128 - k_r as i128, m);
-        let step = (1..=phi.len() as u64).map(|j| unit(j, m)).collect();
+        let rot = phasors(phi.len(), c as i128 - k_r as i128, &tw);
         let (mut zk, mut zk2) = (0.0, 0.0);
         for (i, p) in y.w.iter().enumerate() {
             let k = (y.first + i as u64) as f64;
@@ -117,10 +116,10 @@ impl Block {
             sd_w_start: sd_w,
             m,
             k_r,
+            tw,
             phi,
             rot,
             frac,
-            step,
             since: 0,
         }
     }
@@ -149,10 +148,11 @@ impl Block {
         self.zk2 = zk2;
         self.since += 1;
         if self.since == phasor_refresh(self.shards) {
-            self.rot = phasors(self.phi.len(), c as i128 - self.k_r as i128, self.m);
+            self.rot = phasors(self.phi.len(), c as i128 - self.k_r as i128, &self.tw);
             self.since = 0;
         } else {
-            for (r, &(co, si)) in self.rot.iter_mut().zip(&self.step) {
+            for (j, r) in (1..).zip(self.rot.iter_mut()) {
+                let (co, si) = self.tw.factor(j);
                 // e^{-i w_j (c - k_r)} = e^{-i w_j (c - 1 - k_r)} e^{-i w_j}.
                 *r = (r.0 * co - r.1 * si, r.0 * si + r.1 * co);
             }

@@ -45,6 +45,11 @@ impl Twiddles {
         }
     }
 
+    /// `e^{-2 pi i r / M}` for `r < M`.
+    pub fn factor(&self, r: u64) -> (f64, f64) {
+        self.factors[r as usize]
+    }
+
     /// `M`, the number of grid points.
     pub fn grid(&self) -> u64 {
         self.factors.len() as u64
