@@ -124,18 +124,24 @@ pub fn timeline(seconds: u64, keys: u64, monitor: bool) -> Estimate {
 
 /// One exact risk figure (the busiest shard's distribution and its
 /// quantiles). Poisson traffic is a closed form (under 0.1 s at 1e9
-/// likes/s); fixed traffic's Levin representation grows as
-/// (likes per shard)^0.8 and is slowest for few shards. Fitted to 14
-/// timings from 1e5 to 1e8 likes/s over 3 to 1,000 shards (within a factor
-/// of 2.2, high rather than low; 1e8 over 7 shards: 34 s measured, 33 s
-/// estimated).
+/// likes/s), and so is fixed traffic over at most 2 shards; three shards
+/// take the exact two-term formula (0.35 s at 1e9 likes/s). Otherwise
+/// Levin's sums over the bottom of the table grow as (likes per shard)^0.85
+/// and are slowest for 4 to 6 shards, where the cut's sharp edge keeps
+/// every frequency alive. Fitted to 10 CPU timings (issue 18's build) from
+/// 1e7 to 1e9 likes/s over 3 to 100 shards, within a factor of 2 (1e9 over
+/// 7 shards: 14.2 s measured, 13.6 s estimated).
 pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
     if model == TrafficModel::Poisson || shards <= 2 {
         return Estimate::new(0.0);
     }
-    let per_shard = rate / shards as f64;
-    let few = (7.0 / shards as f64).max(1.0).powf(1.4);
-    Estimate::new(6e-5 * per_shard.powf(0.8) * few)
+    let per_shard = (rate / shards as f64).powf(0.85);
+    let few = match shards {
+        3 => 0.02,
+        4..=6 => 4.0,
+        _ => 1.0,
+    };
+    Estimate::new(1.6e-6 * per_shard * few)
 }
 
 /// A fleet's sampled placements: `trials` of the work `placement`. (The
@@ -181,7 +187,13 @@ mod tests {
         close(timeline(10_000_000, 1, false), 1.38);
         close(timeline(1_000_000, 200, false), 1.09);
         close(timeline(1_000_000, 20, true), 2.42);
-        close(exact_risk(1e8, 7, TrafficModel::Fixed), 33.5);
+        close(exact_risk(1e8, 7, TrafficModel::Fixed), 2.03);
+        close(exact_risk(1e9, 7, TrafficModel::Fixed), 14.2);
+        close(exact_risk(1e8, 5, TrafficModel::Fixed), 8.0);
+        close(exact_risk(1e7, 5, TrafficModel::Fixed), 1.65);
+        close(exact_risk(1e9, 3, TrafficModel::Fixed), 0.35);
+        close(exact_risk(1e8, 20, TrafficModel::Fixed), 0.72);
+        close(exact_risk(1e9, 20, TrafficModel::Fixed), 5.2);
         // Per placement (CPU seconds), the timings above.
         let work = |partitions, keys, touched, busy| PlacementWork {
             partitions,
@@ -193,9 +205,8 @@ mod tests {
         close(fleet(work(1_000_000, 2_000_000, 864_665.0, 0.0), 40), 3.2);
         close(fleet(work(10_000, 2_000_000, 10_000.0, 0.0), 40), 0.2);
         close(fleet(work(10_000, 32_420, 9_607.0, 9_607.0), 200), 0.23);
-        close(exact_risk(1e7, 3, TrafficModel::Fixed), 32.3);
-        close(exact_risk(1e7, 20, TrafficModel::Fixed), 1.0);
-        close(exact_risk(3e7, 20, TrafficModel::Fixed), 4.0);
+        close(exact_risk(1e8, 10, TrafficModel::Fixed), 1.3);
+        close(exact_risk(1e8, 100, TrafficModel::Fixed), 0.37);
         assert_eq!(exact_risk(1e9, 7, TrafficModel::Poisson).seconds, 0.0);
     }
 
