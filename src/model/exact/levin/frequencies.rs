@@ -21,9 +21,9 @@ pub(super) fn phasor_refresh(shards: u64) -> u64 {
     (256 / shards.max(1)).clamp(1, 32)
 }
 
-/// `e^{-i w_j d}` for `j = 1..=n`: exact factors, by residues `j d mod M`.
-pub(super) fn phasors(n: usize, d: i128, tw: &Twiddles) -> Vec<(f64, f64)> {
-    let m = tw.grid();
+/// `e^{-i w_j d}` for `j = 1..=n`: exact factors, by residues `j d mod M`
+/// (from the table when there is one).
+pub(super) fn phasors(n: usize, d: i128, m: u64, tw: Option<&Twiddles>) -> Vec<(f64, f64)> {
     let d = d.rem_euclid(m as i128) as u64;
     let mut r = 0u64;
     (0..n)
@@ -32,7 +32,7 @@ pub(super) fn phasors(n: usize, d: i128, tw: &Twiddles) -> Vec<(f64, f64)> {
             if r >= m {
                 r -= m;
             }
-            tw.factor(r)
+            tw.map_or_else(|| unit(r, m), |t| t.factor(r))
         })
         .collect()
 }
@@ -58,25 +58,44 @@ pub(super) fn smooth_size(n: u64) -> u64 {
 }
 
 /// `phi_j` for `j = 1..=J`, with `J` the first frequency past `gauss_j`
-/// after a run of `QUIET_RUN` negligible `|phi_j|^S`, or `M / 2`.
+/// after a run of `QUIET_RUN` negligible `|phi_j|^S`, or `M / 2`; and the
+/// grid's exact factors when the direct sums served (few frequencies; the
+/// phasors are reset from them). Where the frequency at the direct sums'
+/// budget is still alive, the FFT serves at once and no factor table is
+/// built: the table and the FFT's buffers would double the memory of the
+/// widest grids (a million points at 1e9 likes/s).
 pub(super) fn frequency_sums(
     y: &Truncated,
     k_r: u64,
+    m: u64,
     shards: u64,
     gauss_j: f64,
-    tw: &Twiddles,
-) -> Vec<(f64, f64)> {
-    let m = tw.grid();
+) -> (Vec<(f64, f64)>, Option<Twiddles>) {
     let k = y.w.len() as f64;
     let mf = m as f64;
     // Direct sums cost ~K operations a frequency, the FFT ~M log2 M for all.
     let budget = ((mf * mf.log2()) / k).max(2.0 * QUIET_RUN as f64) as u64;
     let d0 = y.first as i128 - k_r as i128;
+    if budget < m / 2 {
+        // One probe sum at the budget, each factor from its exact angle.
+        let j = budget as i128;
+        let (mut re, mut im) = (0.0, 0.0);
+        for (i, &p) in y.w.iter().enumerate() {
+            let r = (j * (d0 + i as i128)).rem_euclid(m as i128) as u64;
+            let (co, si) = unit(r, m);
+            re += p * co;
+            im += p * si;
+        }
+        if psi_pow(re, im, shards) >= QUIET {
+            return (by_fft(y, d0, m, shards, gauss_j), None);
+        }
+    }
+    let tw = Twiddles::new(m);
     let mut phi = Vec::new();
     let mut quiet = 0;
     for j in 1..=m / 2 {
         if j > budget {
-            return by_fft(y, d0, m, shards, gauss_j);
+            return (by_fft(y, d0, m, shards, gauss_j), None);
         }
         // The sum in order over exact factors, index (j (k - k_r)) mod M.
         let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
@@ -91,7 +110,13 @@ pub(super) fn frequency_sums(
             break;
         }
     }
-    phi
+    (phi, Some(tw))
+}
+
+/// `e^{-2 pi i r / m}`, from the exact residue `r < m`.
+pub(super) fn unit(r: u64, m: u64) -> (f64, f64) {
+    let (sn, co) = (-std::f64::consts::TAU * r as f64 / m as f64).sin_cos();
+    (co, sn)
 }
 
 fn by_fft(y: &Truncated, d0: i128, m: u64, shards: u64, gauss_j: f64) -> Vec<(f64, f64)> {

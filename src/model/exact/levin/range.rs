@@ -52,8 +52,10 @@ struct Block {
     m: u64,
     /// `k_r`, the integer shift near the mean.
     k_r: u64,
-    /// The grid's exact factors.
-    tw: Twiddles,
+    /// The grid's exact factors, when the direct sums built them; else
+    /// the steps `e^{-i w_j}` alone.
+    tw: Option<Twiddles>,
+    step: Vec<(f64, f64)>,
     /// Per frequency j = 1..=J: running sum `sum_k w_k e^{-i w_j (k - k_r)}`,
     /// the phasor `e^{-i w_j (c - k_r)}` of the current cut, and the phase
     /// `e^{-i w_j (k_r - L/S)}`.
@@ -81,8 +83,7 @@ impl Block {
         let k_r = (likes + shards / 2) / shards;
         let gauss_j = 9.1 * mf / (std::f64::consts::TAU * sd_w.max(1e-300));
         let (s, l) = (shards as i128, likes as i128);
-        let tw = Twiddles::new(m);
-        let phi = frequency_sums(&y, k_r, shards, gauss_j, &tw);
+        let (phi, tw) = frequency_sums(&y, k_r, m, shards, gauss_j);
         let frac = (1..=phi.len() as i128)
             .map(|j| {
                 let num = ((s * k_r as i128 - l) * j).rem_euclid(s * m as i128);
@@ -90,7 +91,11 @@ impl Block {
                 (a.cos(), a.sin())
             })
             .collect();
-        let rot = phasors(phi.len(), c as i128 - k_r as i128, &tw);
+        let rot = phasors(phi.len(), c as i128 - k_r as i128, m, tw.as_ref());
+        let step = match tw {
+            Some(_) => Vec::new(),
+            None => phasors(phi.len(), 1, m, None),
+        };
         let (mut zk, mut zk2) = (0.0, 0.0);
         for (i, p) in y.w.iter().enumerate() {
             let k = (y.first + i as u64) as f64;
@@ -117,6 +122,7 @@ impl Block {
             m,
             k_r,
             tw,
+            step,
             phi,
             rot,
             frac,
@@ -148,11 +154,15 @@ impl Block {
         self.zk2 = zk2;
         self.since += 1;
         if self.since == phasor_refresh(self.shards) {
-            self.rot = phasors(self.phi.len(), c as i128 - self.k_r as i128, &self.tw);
+            let d = c as i128 - self.k_r as i128;
+            self.rot = phasors(self.phi.len(), d, self.m, self.tw.as_ref());
             self.since = 0;
         } else {
             for (j, r) in (1..).zip(self.rot.iter_mut()) {
-                let (co, si) = self.tw.factor(j);
+                let (co, si) = match &self.tw {
+                    Some(t) => t.factor(j),
+                    None => self.step[j as usize - 1],
+                };
                 // e^{-i w_j (c - k_r)} = e^{-i w_j (c - 1 - k_r)} e^{-i w_j}.
                 *r = (r.0 * co - r.1 * si, r.0 * si + r.1 * co);
             }
