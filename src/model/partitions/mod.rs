@@ -18,8 +18,13 @@
 //!   group are Binomial(n, share of bins), and double the group size
 //!   (exponentiation by squaring over P, O(S * sqrt(S) * log P)).
 //!
-//! Past [`EXACT_MAX_SHARDS`] shards the busiest-partition figures and the cap
-//! chance are seeded Monte Carlo over placements, with standard errors.
+//! Past [`EXACT_MAX_SHARDS`] shards the busiest partition's mean is still
+//! exact while there are at most [`crate::model::defaults::MAX_SHARDS`]
+//! partitions: S keys over P partitions is Multinomial(S; 1/P, ...), the
+//! busiest shard's law with S likes over P shards, so
+//! [`crate::model::exact::BusiestShard`] gives it. Beyond that it is seeded
+//! Monte Carlo over placements, with standard errors. (The cap chance is
+//! exact, or a bound that holds, either way: [`PartitionRisk`].)
 
 mod busiest;
 mod monte_carlo;
@@ -37,7 +42,9 @@ use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 use monte_carlo::monte_carlo;
 
-/// Above this many shards the busiest-partition figures are Monte Carlo.
+/// Up to this many shards the busiest partition's mean comes from
+/// [`bins_expectation`]; above it from the busiest-shard law (or Monte
+/// Carlo past [`crate::model::defaults::MAX_SHARDS`] partitions).
 pub const EXACT_MAX_SHARDS: u64 = 1_000;
 /// Shard draws a default Monte Carlo run aims at: [`PartitionPlan::trials`]
 /// is this over the shard count, clamped between [`MIN_TRIALS`] and the
@@ -50,7 +57,7 @@ pub const MIN_TRIALS: u64 = 200;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
-    /// Exact sums over all placements (up to [`EXACT_MAX_SHARDS`] shards).
+    /// Exact sums over all placements.
     Exact,
     /// Seeded Monte Carlo over placements, with standard errors.
     MonteCarlo,
@@ -148,7 +155,9 @@ impl PartitionPlan {
     /// The figures: exact up to [`EXACT_MAX_SHARDS`] shards, else Monte Carlo
     /// over [`PartitionPlan::trials`] placements drawn from the seed.
     pub fn evaluate(&self) -> PartitionReport {
-        let method = if self.shards <= EXACT_MAX_SHARDS {
+        let exact = self.shards <= EXACT_MAX_SHARDS
+            || self.partitions <= crate::model::defaults::MAX_SHARDS;
+        let method = if exact {
             Method::Exact
         } else {
             Method::MonteCarlo
@@ -162,7 +171,8 @@ impl PartitionPlan {
         let (s, p) = (self.shards, self.partitions);
         let trials = self.trials();
         let (mean_max, mean_max_se) = match method {
-            Method::Exact => (busiest_mean_exact(s, p), 0.0),
+            Method::Exact if s <= EXACT_MAX_SHARDS => (busiest_mean_exact(s, p), 0.0),
+            Method::Exact => (busiest_mean_multinomial(s, p), 0.0),
             Method::MonteCarlo => {
                 let mc = monte_carlo(s, p, trials, self.seed);
                 (mc.mean_max, mc.mean_max_se)
@@ -206,6 +216,16 @@ impl PartitionPlan {
             assumptions,
         }
     }
+}
+
+/// E[max keys on one partition] for `s` keys over `p` partitions: the mean
+/// busiest shard of `s` likes over `p` shards (fixed traffic), which is the
+/// same multinomial maximum. `p` is at most MAX_SHARDS (checked by the
+/// caller).
+fn busiest_mean_multinomial(s: u64, p: u64) -> f64 {
+    crate::model::exact::BusiestShard::new(s as f64, p, TrafficModel::Fixed)
+        .expect("keys and partitions are within the busiest-shard limits")
+        .mean()
 }
 
 /// What `shardplan partitions` prints.

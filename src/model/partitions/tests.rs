@@ -171,3 +171,35 @@ fn assumptions_follow_the_traffic() {
     let json = serde_json::to_value(&r).unwrap();
     assert_eq!(json["assumptions"], serde_json::json!(["uniform_hashing"]));
 }
+
+#[test]
+fn the_busiest_shard_law_gives_the_busiest_partition() {
+    // Both exact methods on the same placements (S keys over P partitions
+    // is Multinomial(S; 1/P, ...)): bins_expectation's sums (pmf terms cut
+    // at 1e-20) and the busiest-shard table agree to 1e-9 relative.
+    for (s, p) in [(1_000u64, 20u64), (600, 1_000), (999, 7), (1_000, 100_000)] {
+        let sums = busiest_mean_exact(s, p);
+        let law = busiest_mean_multinomial(s, p);
+        assert!(
+            (sums / law - 1.0).abs() < 1e-9,
+            "{s} over {p}: {sums} vs {law}"
+        );
+    }
+    // Past 1,000 shards the figures stay exact...
+    let r = PartitionPlan::new(5_000, 1_000).unwrap().evaluate();
+    assert_eq!(r.method, Method::Exact);
+    assert_eq!(r.trials, None);
+    // ...and Monte Carlo agrees within 4 standard errors (fixed seed).
+    let mc = PartitionPlan::new(5_000, 1_000)
+        .unwrap()
+        .with_trials(4_000)
+        .unwrap()
+        .with_seed(5)
+        .evaluate_by(Method::MonteCarlo);
+    let tol = 4.0 * mc.busiest_partition_mean_shards_se;
+    let gap = (mc.busiest_partition_mean_shards - r.busiest_partition_mean_shards).abs();
+    assert!(gap <= tol, "{gap} > {tol}");
+    // Past MAX_SHARDS partitions, Monte Carlo.
+    let big = PartitionPlan::new(5_000, 1_000_000).unwrap().evaluate();
+    assert_eq!(big.method, Method::MonteCarlo);
+}
