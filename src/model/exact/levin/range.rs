@@ -14,7 +14,10 @@ use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 /// Consecutive `c` share one tilt `lambda` while it keeps `E[W]` within one
 /// standard deviation of `L` (a block), so the truncated pmf only gains the
 /// term `k = c` and each frequency's sum is updated in O(1): a block costs
-/// O(K J) once and then O(J) per `c` instead of O(K J) per `c`.
+/// min(O(K J), O(M log M)) once (direct sums or one FFT, see
+/// `frequencies.rs`) and then O(J) per `c` instead of O(K J) per `c`.
+/// (Equal to the point formula within Levin's error, not bit for bit: the
+/// grid is rounded up to an FFT-friendly size for up to 256 shards.)
 pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f64> {
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize + 1);
     let mut c = from;
