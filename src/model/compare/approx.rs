@@ -5,7 +5,7 @@
 //! structures (HyperLogLog, Count-Min) trade exactness for a fixed, small
 //! memory. A hash (`HINCRBY`) keeps likes, shares and views in one key.
 //! Every figure here is a closed-form estimate from the cited sources; the
-//! over-cap risk of the hottest key comes from [`crate::model::exact::Risk`].
+//! over-cap risk of the hottest key comes from [`crate::model::exact::OverCap`].
 
 mod inputs;
 mod like_rows;

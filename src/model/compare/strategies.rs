@@ -1,6 +1,6 @@
 //! The five ways to keep a hot like count (issue 7, part 1): one key,
 //! shards, per-server buffers, shards of buffers, and a log with a consumer.
-//! Over-cap risks come from [`crate::model::exact::Risk`], reads from
+//! Over-cap risks come from [`crate::model::exact::OverCap`], reads from
 //! [`crate::model::read_cost::ReadPlan::cost`], conflicts and drift from
 //! [`super::exactly_once`]; nothing here re-derives them.
 

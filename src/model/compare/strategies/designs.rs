@@ -66,7 +66,7 @@ fn deterministic(writes: f64, cap: f64) -> f64 {
     }
 }
 
-/// Builds every row. Errors name the model parameter (from [`Risk::compute`]).
+/// Builds every row. Errors name the model parameter (from [`OverCap::compute`]).
 pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
     let i = inputs;
     let n = i.reads.servers as f64;
