@@ -199,11 +199,7 @@ pub fn ln_p_any_over_cap(
     seconds: f64,
     model: TrafficModel,
 ) -> ParamResult<f64> {
-    let point = Point::new(rate, shards, model)?;
-    let cap = validate::non_negative("cap", cap)?;
-    let seconds = validate_seconds(seconds)?;
-    let c = cap.floor().min(u64::MAX as f64) as u64;
-    Ok(ln_p_any_over(point.ln_sf(c), seconds))
+    Ok(OverCap::compute(rate, shards, cap, seconds, model)?.ln_p_any)
 }
 
 /// The fewest shards (at most `max_shards`) for which

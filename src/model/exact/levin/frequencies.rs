@@ -91,15 +91,33 @@ pub(super) fn frequency_sums(
         }
     }
     let tw = Twiddles::new(m);
+    let direct = until_quiet(m, shards, gauss_j, |j| {
+        // Past the budget the FFT is cheaper: give up on direct sums.
+        (j <= budget).then(|| {
+            // The sum in order over exact factors, index (j (k - k_r)) mod M.
+            let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
+            tw.weighted_sum_in_order(&y.w, start, j)
+        })
+    });
+    match direct {
+        Some(phi) => (phi, Some(tw)),
+        None => (by_fft(y, d0, m, shards, gauss_j), None),
+    }
+}
+
+/// `phi_j` from `phi_at(j)` for `j = 1, 2, ...` up to the first frequency
+/// past `gauss_j` after a run of `QUIET_RUN` negligible `|phi_j|^S`, or
+/// `M / 2`; `None` as soon as `phi_at` gives up.
+fn until_quiet(
+    m: u64,
+    shards: u64,
+    gauss_j: f64,
+    mut phi_at: impl FnMut(u64) -> Option<(f64, f64)>,
+) -> Option<Vec<(f64, f64)>> {
     let mut phi = Vec::new();
     let mut quiet = 0;
     for j in 1..=m / 2 {
-        if j > budget {
-            return (by_fft(y, d0, m, shards, gauss_j), None);
-        }
-        // The sum in order over exact factors, index (j (k - k_r)) mod M.
-        let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
-        let (re, im) = tw.weighted_sum_in_order(&y.w, start, j);
+        let (re, im) = phi_at(j)?;
         phi.push((re, im));
         quiet = if psi_pow(re, im, shards) < QUIET {
             quiet + 1
@@ -110,7 +128,7 @@ pub(super) fn frequency_sums(
             break;
         }
     }
-    (phi, Some(tw))
+    Some(phi)
 }
 
 /// `e^{-2 pi i r / m}`, from the exact residue `r < m`.
@@ -132,21 +150,11 @@ fn by_fft(y: &Truncated, d0: i128, m: u64, shards: u64, gauss_j: f64) -> Vec<(f6
     FftPlanner::new()
         .plan_fft_forward(m as usize)
         .process(&mut grid);
-    let mut phi = Vec::new();
-    let mut quiet = 0;
-    for j in 1..=m / 2 {
-        let (re, im) = (grid[j as usize].re, grid[j as usize].im);
-        phi.push((re, im));
-        quiet = if psi_pow(re, im, shards) < QUIET {
-            quiet + 1
-        } else {
-            0
-        };
-        if j as f64 >= gauss_j && quiet >= QUIET_RUN {
-            break;
-        }
-    }
-    phi
+    until_quiet(m, shards, gauss_j, |j| {
+        let z = grid[j as usize];
+        Some((z.re, z.im))
+    })
+    .expect("the FFT gives every frequency")
 }
 
 #[cfg(test)]
