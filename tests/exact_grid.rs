@@ -20,6 +20,19 @@
 //! method) is ln P(max > c) = -7.956200726824095: the old build had
 //! -7.956200726827965, this one -7.956200726835565, both inside the bound.
 //!
+//! Re-pinned once, deliberately, in issue 18's second session: at the bottom
+//! of the table (tilt far above the cut) Levin's `S ln P(X <= c) - ln
+//! P(Poisson(S lambda) = L)` cancelled two terms of size `S |ln P(X <= c)|`
+//! (thousands), losing up to 3e-10 in the log; it is now split so nothing
+//! of that size cancels (`levin::ln_pmf_ratio`). Six pinned logs moved by
+//! more than 1e-12, each toward the exact value (exact integers, or
+//! long-double convolutions of the deficit polynomial for R = S c - L up to
+//! 9,440, with mpmath's `loggamma`): 14,000/20 at c = 705 (old error
+//! 1.2e-12, new 5e-15), 1e6/3 at 333,334 (3.1e-10, 2e-15), 1e7/20 at
+//! 500,013 (5.8e-11, 2e-14), 500,015 (3.0e-11, 2e-14), 500,016 (2.7e-12,
+//! 2e-14) and 500,472 (1.1e-12, 9e-13). Five of them are unit tests of
+//! their own (`levin::tests::bottom_of_the_table_is_exact`).
+//!
 //! `SHARDPLAN_UPDATE_EXACT_GRID=1 cargo test --test exact_grid` rewrites the
 //! file; do that only for a deliberate change of the exact values, and say
 //! why in the commit.

@@ -188,7 +188,55 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
     let y = truncated(lambda, c);
     let p_w = prob_sum_is(likes, shards, &y);
     let ln_f = ln_pois_cdf(c, lambda);
-    shards as f64 * ln_f + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
+    let top = y.first + y.w.len() as u64 - 1;
+    if ln_f < LN_F_SMALL && top == c {
+        // F(c) / p(c) = 1 / (the truncated pmf at c).
+        let ln_f_over_p = -y.w[y.w.len() - 1].ln();
+        shards as f64 * ln_f_over_p + ln_pmf_ratio(likes, shards, c, lambda) + p_w.ln()
+    } else {
+        shards as f64 * ln_f + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
+    }
+}
+
+/// Below this `ln P(X <= c)` (the tilt far above the cut: the bottom of
+/// the table), `S ln P(X <= c) - ln P(Poisson(S lambda) = L)` would cancel
+/// two terms of size `S |ln P(X <= c)|` (thousands, so ~1e-11 lost in the
+/// difference, four times Levin's error) and is split instead as
+/// `S ln(P(X <= c) / P(X = c))`, of size `S`, plus [`ln_pmf_ratio`].
+const LN_F_SMALL: f64 = -1.0;
+
+/// `S ln P(Poisson(lambda) = c) - ln P(Poisson(S lambda) = L)` for
+/// `S c >= L`, with `R = S c - L`: by Stirling's form
+/// `ln n! = (n + 1/2) ln n - n + ln(2 pi) / 2 + stirlerr(n)` the terms of
+/// size `L ln L` cancel exactly, leaving
+///
+/// `R ln(lambda / c) + L (ln(1 - x) + x) + R^2 / (S c) + ln(L) / 2
+///  - S ln(c) / 2 + (1 - S) ln(2 pi) / 2 - S stirlerr(c) + stirlerr(L)`,
+///
+/// `x = R / (S c)`, each term of size `R`, `S` or less. (`R = 0` is the
+/// closed form of [`ln_cdf_fixed`] where every shard has exactly `c`.)
+fn ln_pmf_ratio(likes: u64, shards: u64, c: u64, lambda: f64) -> f64 {
+    let (l, s, cf) = (likes as f64, shards as f64, c as f64);
+    let r = (shards as u128 * c as u128 - likes as u128) as f64;
+    let sc = s * cf;
+    let x = r / sc;
+    // ln(1 - x) + x = -(x^2/2 + x^3/3 + ...), summed where it would cancel.
+    let log1m_plus_x = if x <= 0.5 {
+        let (mut term, mut sum, mut k) = (x * x, 0.0_f64, 2.0);
+        while term / k > 1e-17 * sum.max(f64::MIN_POSITIVE) {
+            sum += term / k;
+            term *= x;
+            k += 1.0;
+        }
+        -sum
+    } else {
+        (-x).ln_1p() + x
+    };
+    let half_ln_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
+    r * (lambda / cf).ln() + l * log1m_plus_x + r * r / sc + 0.5 * l.ln() - 0.5 * s * cf.ln()
+        + half_ln_2pi * (1.0 - s)
+        - s * stirlerr(cf)
+        + stirlerr(l)
 }
 
 #[cfg(test)]
@@ -206,6 +254,39 @@ mod tests {
         );
         // L = 6, S = 3, c = 2: 90/729.
         assert!((ln_cdf_fixed(6, 3, 2).exp() / (90.0 / 729.0) - 1.0).abs() < 1e-15);
+    }
+
+    /// The bottom of the table, where the tilt is far above the cut,
+    /// against exact values: `ln(L! / (S^L c!^S) [x^R] g(x)^S)`, `R = S c -
+    /// L`, with `g(x) = sum_{d <= R} x^d c! / (c - d)!` in integers and
+    /// mpmath's `loggamma` at 40 digits. The builds before issue 18's
+    /// second session were off by up to 3e-10 here (`S ln P(X <= c)` and
+    /// `ln P(Poisson(S lambda) = L)` cancelled); both the point and the
+    /// range form now agree to a few ulps of the value.
+    pub(in crate::model::exact) const BOTTOM_EXACT: &[(u64, u64, u64, f64)] = &[
+        (1_000_000, 10, 100_004, -37.484_868_442_476_974),
+        (1_000_000, 10, 100_009, -30.751_268_853_764_509),
+        (1_000_000, 4, 250_005, -13.228_338_321_742_547),
+        (1_000_000, 4, 250_020, -9.281_259_425_685_263),
+        (1_000_000, 3, 333_334, -12.213_712_888_806_358),
+        (10_000_000, 20, 500_013, -73.601_491_755_991_865),
+        (10_000_000, 20, 500_016, -69.789_082_858_470_422),
+        (14_000, 20, 705, -28.631_338_906_327_165),
+        (18_000, 20, 906, -27.869_979_070_501_700),
+        (1_000, 7, 143, -17.487_295_863_774_179),
+    ];
+
+    #[test]
+    fn bottom_of_the_table_is_exact() {
+        for &(l, s, c, want) in BOTTOM_EXACT {
+            let got = ln_cdf_fixed(l, s, c);
+            assert!((got - want).abs() < 1e-13, "{l} {s} {c}: {got} vs {want}");
+            let range = range::ln_cdf_fixed_range(l, s, c - 2, c + 2)[2];
+            assert!(
+                (range - want).abs() < 1e-13,
+                "{l} {s} {c}: {range} vs {want}"
+            );
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
 use super::twiddles::Twiddles;
-use super::{ln_cdf_fixed, psi_pow, tilt, QUIET};
+use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 
 /// `ln P(max <= c)` for every `c` in `from..=to`: the same values as
@@ -51,6 +51,16 @@ struct Block {
     zk2: f64,
     /// The last weight, for the ratio step `w_{c+1} = w_c lambda / (c+1)`.
     w_last: f64,
+    /// `ln P(X <= c)` of the block's first cut, and the weights added
+    /// since, with Neumaier's compensation: `P(X <= c) / P(X <= c_0)` is
+    /// `1 + added` (in the weights' units, `e^ln_unit` times the start's),
+    /// so `ln P(X <= c)` costs O(1) a cut instead of a tail sum of
+    /// O(sigma) terms (which was most of a block's time with many shards).
+    ln_f_start: f64,
+    ln_unit: f64,
+    added: (f64, f64),
+    /// `ln P(Poisson(S lambda) = L)`, the same for every cut of the block.
+    ln_norm: f64,
     sd_w_start: f64,
     m: u64,
     /// `k_r`, the integer shift near the mean.
@@ -121,6 +131,10 @@ impl Block {
             zk,
             zk2,
             w_last,
+            ln_f_start: ln_pois_cdf(c, lambda),
+            ln_unit: 0.0,
+            added: (0.0, 0.0),
+            ln_norm: ln_dpois(likes, shards as f64 * lambda),
             sd_w_start: sd_w,
             m,
             k_r,
@@ -155,6 +169,7 @@ impl Block {
         self.z = z;
         self.zk = zk;
         self.zk2 = zk2;
+        self.added = neumaier(self.added, w);
         self.since += 1;
         if self.since == phasor_refresh(self.shards) {
             let d = c as i128 - self.k_r as i128;
@@ -187,6 +202,8 @@ impl Block {
             self.zk *= r;
             self.zk2 *= r;
             self.w_last *= r;
+            self.added = (self.added.0 * r, self.added.1 * r);
+            self.ln_unit -= r.ln();
             for p in &mut self.phi {
                 p.0 *= r;
                 p.1 *= r;
@@ -209,9 +226,44 @@ impl Block {
             total += weight * real_power(re, im, self.shards);
         }
         let p_w = total / self.m as f64;
-        let ln_f = ln_pois_cdf(self.c, self.lambda);
-        sf * ln_f + p_w.ln() - ln_dpois(self.likes, sf * self.lambda)
+        let growth = self.ln_growth();
+        let ln_f = self.ln_f_start + growth;
+        if ln_f < LN_F_SMALL {
+            // F(c) / p(c) = (F(c) / F(c_0)) / (p(c) / F(c_0)), each known
+            // to a few ulps (not by way of ln F(c), which is large here).
+            let ln_f_over_p = growth - (self.w_last.ln() + self.ln_unit);
+            sf * ln_f_over_p + ln_pmf_ratio(self.likes, self.shards, self.c, self.lambda) + p_w.ln()
+        } else {
+            sf * ln_f + p_w.ln() - self.ln_norm
+        }
     }
+
+    /// `ln(P(X <= c) / P(X <= c_0))` for the current cut `c`: `ln(1 +
+    /// added)` in the start's units, without losing a small `added`.
+    fn ln_growth(&self) -> f64 {
+        let (hi, lo) = self.added;
+        let added = hi + lo;
+        if added == 0.0 {
+            return 0.0;
+        }
+        let ln_added = added.ln() + self.ln_unit;
+        if ln_added < 0.0 {
+            ln_added.exp().ln_1p()
+        } else {
+            ln_added + (-ln_added).exp().ln_1p()
+        }
+    }
+}
+
+/// Adds `x` to the compensated sum `(sum, compensation)` (Neumaier).
+fn neumaier((sum, comp): (f64, f64), x: f64) -> (f64, f64) {
+    let t = sum + x;
+    let comp = if sum.abs() >= x.abs() {
+        comp + ((sum - t) + x)
+    } else {
+        comp + ((x - t) + sum)
+    };
+    (t, comp)
 }
 
 /// `Re((re + i im)^n)` by repeated squaring: a few multiplications instead
