@@ -4,6 +4,7 @@
 
 use rayon::prelude::*;
 
+use super::joint;
 use super::levin;
 use super::pairs::ln_two_over_range;
 use super::point::Point;
@@ -53,7 +54,9 @@ impl BusiestShard {
             }
             TrafficModel::Fixed => {
                 // The tail formula serves the upper part of the table...
-                let tails = tails_fixed(&point, lo, &ln_q1);
+                let mut tails = tails_fixed(&point, lo, &ln_q1);
+                // ...inclusion-exclusion the middle, for a few shards...
+                inclusion_exclusion_fixed(&point, lo, &mut tails);
                 // ...and Levin's formula the rest, a run at the bottom (the
                 // tail formula only gets better as c grows). The run is cut
                 // in a few pieces for rayon; each piece updates its sums
@@ -216,6 +219,40 @@ impl BusiestShard {
         c
     }
 }
+
+/// Few shards (4 to [`joint::MAX_SHARDS`]) with a long Levin run: fills
+/// the top of that run, down to where it stops being accurate, by
+/// inclusion-exclusion over every joint tail `q_j(c)` (`joint.rs`, O(1) a
+/// value), where Levin's grid sums would need every frequency for every
+/// `c`. It is used where its error bound is within 1e-12 of both `P(max <=
+/// c)` and `P(max > c)` (or Levin's own absolute error for the latter): the
+/// middle of the table, down to `P(max <= c)` of about 1e-2.
+fn inclusion_exclusion_fixed(point: &Point, lo: u64, tails: &mut [Option<(f64, f64)>]) {
+    let shards = point.shards;
+    let run = tails.iter().take_while(|t| t.is_none()).count();
+    if !(4..=joint::MAX_SHARDS).contains(&shards) || run < JOINT_MIN_RUN {
+        return;
+    }
+    let hi = lo + tails.len() as u64 - 1;
+    let band = joint::joint_tails_band(point.likes(), shards, lo, hi);
+    let width = (shards - 1) as usize;
+    let levin_err = point.levin_abs_error();
+    for i in (0..run).rev() {
+        let q = &band[i * width..][..width];
+        let (sf, cdf, err) = joint::inclusion_exclusion(shards, q);
+        let ok = err <= 1e-12 * cdf && err <= (1e-12 * sf).max(levin_err);
+        if !ok {
+            break;
+        }
+        // The table takes ln P(max <= c) as ln(1 - P(max > c)), which is
+        // `cdf` to rounding.
+        tails[i] = Some((sf.ln(), err / sf));
+    }
+}
+
+/// Inclusion-exclusion pays (one pass over the whole table) only for a
+/// Levin run at least this long.
+const JOINT_MIN_RUN: usize = 512;
 
 /// The upper-tail formula at every `c` of a fixed-traffic table (`None`
 /// where Levin's formula must serve). The Bonferroni band, where the

@@ -13,6 +13,7 @@
 //! keep their value (`ln_sf`), and figures are exact (no simulation).
 
 mod busiest;
+mod joint;
 mod levin;
 mod pairs;
 mod point;
