@@ -156,12 +156,8 @@ impl TableSampler {
 
     /// The distribution of the busiest shard in one second.
     pub fn busiest(b: &crate::model::exact::BusiestShard) -> Self {
-        let (lo, hi) = b.table_range();
-        Self::new(
-            lo,
-            (lo..=hi).map(|c| b.cdf(c)).collect(),
-            (lo..=hi).map(|c| b.sf(c)).collect(),
-        )
+        let (cdf, sf) = b.tabulated();
+        Self::new(b.table_range().0, cdf, sf)
     }
 
     /// The distribution of the quietest shard in one second.

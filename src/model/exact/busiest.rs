@@ -33,6 +33,15 @@ pub struct BusiestShard {
     ln_cdf: Vec<f64>,
     /// `ln P(max > c)`, accurate also when tiny.
     ln_sf: Vec<f64>,
+    /// Below this index `ln_cdf` holds `ln(1 - P(max > c))` from
+    /// inclusion-exclusion, good to an absolute error of `bottom_error` but
+    /// not relatively when tiny: exact values there are computed on demand
+    /// (few-shard tables, whose bottom would cost Theta(sigma^2) by
+    /// Levin's formula; the mean, the sampler and every quantile from
+    /// about 1e-2 up need only these).
+    exact_from: usize,
+    /// The absolute error bound of those `P(max <= c)` values.
+    bottom_error: f64,
 }
 
 impl BusiestShard {
@@ -43,6 +52,7 @@ impl BusiestShard {
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
         let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
+        let (mut exact_from, mut bottom_error) = (0, 0.0);
         let pairs: Vec<(f64, f64)> = match model {
             TrafficModel::Poisson => {
                 let s = shards as f64;
@@ -56,7 +66,7 @@ impl BusiestShard {
                 // The tail formula serves the upper part of the table...
                 let mut tails = tails_fixed(&point, lo, &ln_q1);
                 // ...inclusion-exclusion the middle, for a few shards...
-                inclusion_exclusion_fixed(&point, lo, &mut tails);
+                (exact_from, bottom_error) = inclusion_exclusion_fixed(&point, lo, &mut tails);
                 // ...and Levin's formula the rest, a run at the bottom (the
                 // tail formula only gets better as c grows). The run is cut
                 // in a few pieces for rayon; each piece updates its sums
@@ -103,6 +113,8 @@ impl BusiestShard {
             lo,
             ln_cdf,
             ln_sf,
+            exact_from,
+            bottom_error,
         })
     }
 
@@ -144,6 +156,7 @@ impl BusiestShard {
     /// `ln P(max <= c)`; `-inf` where it is exactly 0.
     pub fn ln_cdf(&self, c: u64) -> f64 {
         match self.index(c) {
+            Some(i) if i < self.exact_from => self.point().ln_cdf_levin(c),
             Some(i) => self.ln_cdf[i],
             None if c < self.lo => self.point().ln_cdf(c),
             None => ln_1m_exp(self.ln_sf(c)),
@@ -154,6 +167,7 @@ impl BusiestShard {
     /// where it is exactly 0 (fixed traffic, `c >= rate`).
     pub fn ln_sf(&self, c: u64) -> f64 {
         match self.index(c) {
+            Some(i) if i < self.exact_from => ln_1m_exp(self.point().ln_cdf_levin(c)),
             Some(i) => self.ln_sf[i],
             None if c < self.lo => ln_1m_exp(self.point().ln_cdf(c)),
             None => self.point().ln_sf(c),
@@ -169,6 +183,26 @@ impl BusiestShard {
     /// f64's range: use [`BusiestShard::ln_sf`] there).
     pub fn sf(&self, c: u64) -> f64 {
         self.ln_sf(c).exp()
+    }
+
+    /// `(P(max <= c), P(max > c))` for every `c` of the table, as
+    /// tabulated: for sampling. For few shards at high rates the bottom
+    /// of the table (`P(max <= c)` below about 1e-2) holds `1 - P(max > c)`
+    /// from inclusion-exclusion, good to an absolute error of at most
+    /// ~1e-12 (so a draw differs from the exact table's for at most that
+    /// fraction of uniforms), where [`BusiestShard::cdf`] computes the
+    /// exact value by Levin's formula, one `c` at a time.
+    pub fn tabulated(&self) -> (Vec<f64>, Vec<f64>) {
+        (
+            self.ln_cdf.iter().map(|x| x.exp()).collect(),
+            self.ln_sf.iter().map(|x| x.exp()).collect(),
+        )
+    }
+
+    /// The bound on the absolute error of [`BusiestShard::tabulated`]'s
+    /// `P(max <= c)` (0 where every value is exact).
+    pub fn tabulated_error(&self) -> f64 {
+        self.bottom_error
     }
 
     /// The mean busiest shard: `sum over c >= 0 of P(max > c)`; below the
@@ -198,16 +232,24 @@ impl BusiestShard {
         }
         let ln_q = q.ln();
         let ok = |ln_cdf: f64| seconds * ln_cdf >= ln_q;
-        // First index whose CDF reaches q (the table is monotone).
-        let i = self.ln_cdf.partition_point(|&x| !ok(x));
-        if i == 0 {
-            // q below 1e-30: the answer can lie under the table.
-            let (mut c, c_min) = (lo, self.point().c_min());
-            while c > c_min && ok(self.ln_cdf(c - 1)) {
-                c -= 1;
+        // First index whose CDF reaches q (the table is monotone). Below
+        // `exact_from` the tabulated CDF is only close: search there with
+        // exact values (a few Levin points), only if the answer lies there.
+        let e = self.exact_from;
+        let i = if e == 0 || (e < self.ln_cdf.len() && !ok(self.ln_cdf[e])) {
+            e + self.ln_cdf[e..].partition_point(|&x| !ok(x))
+        } else {
+            let (mut a, mut b) = (0, e);
+            while a < b {
+                let mid = a + (b - a) / 2;
+                if ok(self.ln_cdf(lo + mid as u64)) {
+                    b = mid;
+                } else {
+                    a = mid + 1;
+                }
             }
-            return c;
-        }
+            a
+        };
         if i < self.ln_cdf.len() {
             return lo + i as u64;
         }
@@ -221,33 +263,47 @@ impl BusiestShard {
 }
 
 /// Few shards (4 to [`joint::MAX_SHARDS`]) with a long Levin run: fills
-/// the top of that run, down to where it stops being accurate, by
-/// inclusion-exclusion over every joint tail `q_j(c)` (`joint.rs`, O(1) a
-/// value), where Levin's grid sums would need every frequency for every
-/// `c`. It is used where its error bound is within 1e-12 of both `P(max <=
-/// c)` and `P(max > c)` (or Levin's own absolute error for the latter): the
-/// middle of the table, down to `P(max <= c)` of about 1e-2.
-fn inclusion_exclusion_fixed(point: &Point, lo: u64, tails: &mut [Option<(f64, f64)>]) {
+/// that run by inclusion-exclusion over every joint tail `q_j(c)`
+/// (`joint.rs`, O(1) a value), where Levin's grid sums would need every
+/// frequency for every `c` (Theta(sigma^2) in all). Where its error bound
+/// is within 1e-12 of both `P(max <= c)` and `P(max > c)` (or Levin's own
+/// absolute error for the latter), the values are the table's: the middle,
+/// down to `P(max <= c)` of about 1e-2. Below that its `P(max <= c)` is
+/// good only to an absolute error (the second value returned, at most
+/// ~1e-12): the table keeps it for sums and sampling, and exact values
+/// there are computed on demand. Returns the index where exact values
+/// start (0: all) and that error.
+fn inclusion_exclusion_fixed(
+    point: &Point,
+    lo: u64,
+    tails: &mut [Option<(f64, f64)>],
+) -> (usize, f64) {
     let shards = point.shards;
     let run = tails.iter().take_while(|t| t.is_none()).count();
     if !(4..=joint::MAX_SHARDS).contains(&shards) || run < JOINT_MIN_RUN {
-        return;
+        return (0, 0.0);
     }
     let hi = lo + tails.len() as u64 - 1;
     let band = joint::joint_tails_band(point.likes(), shards, lo, hi);
     let width = (shards - 1) as usize;
     let levin_err = point.levin_abs_error();
+    let (mut exact_from, mut bottom_error) = (0, 0.0_f64);
     for i in (0..run).rev() {
         let q = &band[i * width..][..width];
         let (sf, cdf, err) = joint::inclusion_exclusion(shards, q);
         let ok = err <= 1e-12 * cdf && err <= (1e-12 * sf).max(levin_err);
-        if !ok {
-            break;
+        if !ok && exact_from == 0 {
+            exact_from = i + 1;
+        }
+        if exact_from > 0 {
+            bottom_error = bottom_error.max(err);
         }
         // The table takes ln P(max <= c) as ln(1 - P(max > c)), which is
-        // `cdf` to rounding.
+        // `cdf` to rounding (and 0 where rounding took it below).
+        let sf = sf.min(1.0);
         tails[i] = Some((sf.ln(), err / sf));
     }
+    (exact_from, bottom_error)
 }
 
 /// Inclusion-exclusion pays (one pass over the whole table) only for a

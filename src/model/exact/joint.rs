@@ -318,6 +318,39 @@ mod tests {
         }
     }
 
+    /// Few shards at a high rate: the bottom of the table is tabulated
+    /// from inclusion-exclusion (absolute error only) and computed exactly
+    /// on demand; quantiles down there search the exact values.
+    #[test]
+    fn bottom_is_exact_on_demand() {
+        use crate::model::exact::BusiestShard;
+        use crate::model::traffic::TrafficModel;
+        let (likes, shards) = (1_000_000u64, 5u64);
+        let d = BusiestShard::new(likes as f64, shards, TrafficModel::Fixed).unwrap();
+        let (lo, hi) = d.table_range();
+        let (cdf, sf) = d.tabulated();
+        let err = d.tabulated_error();
+        assert!(err > 0.0 && err < 1e-11, "{err}");
+        let point =
+            super::super::point::Point::new(likes as f64, shards, TrafficModel::Fixed).unwrap();
+        for c in (lo..=hi).step_by(97).chain([lo, lo + 1, lo + 40]) {
+            let exact = point.ln_cdf_levin(c);
+            let i = (c - lo) as usize;
+            // Exact (Levin's on demand at the bottom, inclusion-exclusion
+            // above): within 1e-12 relative or Levin's absolute error.
+            let got = d.cdf(c);
+            assert!((got - exact.exp()).abs() <= 1e-12 * got + 2e-14, "{c}");
+            // Tabulated: within the stated absolute error of it.
+            assert!((cdf[i] - exact.exp()).abs() <= err + 1e-15, "{c}");
+            assert!((cdf[i] + sf[i] - 1.0).abs() < 1e-12, "{c}");
+        }
+        // A quantile at the bottom: the smallest c with P(max <= c) >= q.
+        for q in [1e-6, 1e-3, 0.02] {
+            let c = d.quantile(q);
+            assert!(d.cdf(c) >= q && d.cdf(c - 1) < q, "q = {q}: {c}");
+        }
+    }
+
     #[test]
     fn band_matches_counting() {
         for &(likes, shards) in &[(10u64, 4u64), (9, 5), (11, 4), (8, 6)] {

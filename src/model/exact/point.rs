@@ -217,7 +217,18 @@ impl Point {
         if !tiny(c_min) {
             return c_min;
         }
-        let (mut lo, mut hi) = (c_min, hi);
+        // Gallop up from the bottom first: points near c_min are the cheap
+        // ones for Levin's formula (its grid grows with c - L/S), and the
+        // answer is usually close to c_min.
+        let (mut lo, mut step) = (c_min, 1u64);
+        let mut hi = loop {
+            let next = lo.saturating_add(step).min(hi);
+            if next >= hi || !tiny(next) {
+                break next.min(hi);
+            }
+            lo = next;
+            step = step.saturating_mul(2);
+        };
         // tiny(lo), !tiny(hi): bisect to the last tiny value.
         while hi - lo > 1 {
             let mid = lo + (hi - lo) / 2;
