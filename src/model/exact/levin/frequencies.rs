@@ -5,11 +5,10 @@
 //! (O(M log M), best when the cut's sharp edge keeps every frequency alive:
 //! few shards with a spread in the thousands).
 
-use rustfft::num_complex::Complex64;
-use rustfft::FftPlanner;
+use realfft::RealFftPlanner;
 
 use super::truncated::Truncated;
-use super::twiddles::Twiddles;
+use super::twiddles::GridFactors;
 use super::{psi_pow, QUIET, QUIET_RUN};
 
 /// Phasors stepped by one complex product gain ~1 ulp a step, and raising
@@ -21,9 +20,10 @@ pub(super) fn phasor_refresh(shards: u64) -> u64 {
     (256 / shards.max(1)).clamp(1, 32)
 }
 
-/// `e^{-i w_j d}` for `j = 1..=n`: exact factors, by residues `j d mod M`
-/// (from the table when there is one).
-pub(super) fn phasors(n: usize, d: i128, m: u64, tw: Option<&Twiddles>) -> Vec<(f64, f64)> {
+/// `e^{-i w_j d}` for `j = 1..=n`: the grid's factors, by residues `j d
+/// mod M`.
+pub(super) fn phasors(n: usize, d: i128, tw: &GridFactors) -> Vec<(f64, f64)> {
+    let m = tw.grid();
     let d = d.rem_euclid(m as i128) as u64;
     let mut r = 0u64;
     (0..n)
@@ -32,7 +32,7 @@ pub(super) fn phasors(n: usize, d: i128, m: u64, tw: Option<&Twiddles>) -> Vec<(
             if r >= m {
                 r -= m;
             }
-            tw.map_or_else(|| unit(r, m), |t| t.factor(r))
+            tw.factor(r)
         })
         .collect()
 }
@@ -58,51 +58,38 @@ pub(super) fn smooth_size(n: u64) -> u64 {
 }
 
 /// `phi_j` for `j = 1..=J`, with `J` the first frequency past `gauss_j`
-/// after a run of `QUIET_RUN` negligible `|phi_j|^S`, or `M / 2`; and the
-/// grid's exact factors when the direct sums served (few frequencies; the
-/// phasors are reset from them). Where the frequency at the direct sums'
-/// budget is still alive, the FFT serves at once and no factor table is
-/// built: the table and the FFT's buffers would double the memory of the
-/// widest grids (a million points at 1e9 likes/s).
+/// after a run of `QUIET_RUN` negligible `|phi_j|^S`, or `M / 2`: by direct
+/// sums over the grid's factors `tw` where few frequencies matter (many
+/// shards), or one FFT where the frequency at the direct sums' budget is
+/// still alive (few shards, a wide spread).
 pub(super) fn frequency_sums(
     y: &Truncated,
     k_r: u64,
-    m: u64,
     shards: u64,
     gauss_j: f64,
-) -> (Vec<(f64, f64)>, Option<Twiddles>) {
+    tw: &GridFactors,
+) -> Vec<(f64, f64)> {
+    let m = tw.grid();
     let k = y.w.len() as f64;
     let mf = m as f64;
     // Direct sums cost ~K operations a frequency, the FFT ~M log2 M for all.
     let budget = ((mf * mf.log2()) / k).max(2.0 * QUIET_RUN as f64) as u64;
     let d0 = y.first as i128 - k_r as i128;
+    // The sum in order over the grid's factors, index (j (k - k_r)) mod M.
+    let sum_at = |j: u64| {
+        let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
+        tw.weighted_sum(&y.w, start, j)
+    };
     if budget < m / 2 {
-        // One probe sum at the budget, each factor from its exact angle.
-        let j = budget as i128;
-        let (mut re, mut im) = (0.0, 0.0);
-        for (i, &p) in y.w.iter().enumerate() {
-            let r = (j * (d0 + i as i128)).rem_euclid(m as i128) as u64;
-            let (co, si) = unit(r, m);
-            re += p * co;
-            im += p * si;
-        }
+        // One probe sum at the budget.
+        let (re, im) = sum_at(budget);
         if psi_pow(re, im, shards) >= QUIET {
-            return (by_fft(y, d0, m, shards, gauss_j), None);
+            return by_fft(y, d0, m, shards, gauss_j);
         }
     }
-    let tw = Twiddles::new(m);
-    let direct = until_quiet(m, shards, gauss_j, |j| {
-        // Past the budget the FFT is cheaper: give up on direct sums.
-        (j <= budget).then(|| {
-            // The sum in order over exact factors, index (j (k - k_r)) mod M.
-            let start = (d0 * j as i128).rem_euclid(m as i128) as u64;
-            tw.weighted_sum_in_order(&y.w, start, j)
-        })
-    });
-    match direct {
-        Some(phi) => (phi, Some(tw)),
-        None => (by_fft(y, d0, m, shards, gauss_j), None),
-    }
+    // Past the budget the FFT is cheaper: give up on direct sums.
+    until_quiet(m, shards, gauss_j, |j| (j <= budget).then(|| sum_at(j)))
+        .unwrap_or_else(|| by_fft(y, d0, m, shards, gauss_j))
 }
 
 /// `phi_j` from `phi_at(j)` for `j = 1, 2, ...` up to the first frequency
@@ -131,27 +118,26 @@ fn until_quiet(
     Some(phi)
 }
 
-/// `e^{-2 pi i r / m}`, from the exact residue `r < m`.
-pub(super) fn unit(r: u64, m: u64) -> (f64, f64) {
-    let (sn, co) = (-std::f64::consts::TAU * r as f64 / m as f64).sin_cos();
-    (co, sn)
-}
-
 fn by_fft(y: &Truncated, d0: i128, m: u64, shards: u64, gauss_j: f64) -> Vec<(f64, f64)> {
     // The pmf laid on the circle at (k - k_r) mod M; the forward FFT's
-    // output j is sum_n a_n e^{-2 pi i j n / M} = phi_j.
-    let mut grid = vec![Complex64::new(0.0, 0.0); m as usize];
-    let shift = d0.rem_euclid(m as i128) as u64;
-    for (i, &p) in y.w.iter().enumerate() {
-        grid[((shift + i as u64) % m) as usize].re += p;
-    }
+    // output j is sum_n a_n e^{-2 pi i j n / M} = phi_j. The input is
+    // real, so a real-to-complex transform (half the memory and time of a
+    // complex one: a million-point grid at 1e9 likes/s needs about 20 MB,
+    // not 40, and two run at once on two cores).
     // A planner of its own: a kept one would hold every size's factors,
     // and a table's blocks have many sizes (memory, not speed, decides).
-    FftPlanner::new()
-        .plan_fft_forward(m as usize)
-        .process(&mut grid);
+    let fft = RealFftPlanner::<f64>::new().plan_fft_forward(m as usize);
+    let mut grid = fft.make_input_vec();
+    let shift = d0.rem_euclid(m as i128) as u64;
+    for (i, &p) in y.w.iter().enumerate() {
+        grid[((shift + i as u64) % m) as usize] += p;
+    }
+    let mut spectrum = fft.make_output_vec();
+    fft.process(&mut grid, &mut spectrum)
+        .expect("the buffers are the plan's own");
+    drop(grid);
     until_quiet(m, shards, gauss_j, |j| {
-        let z = grid[j as usize];
+        let z = spectrum[j as usize];
         Some((z.re, z.im))
     })
     .expect("the FFT gives every frequency")

@@ -4,7 +4,7 @@
 
 use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
-use super::twiddles::Twiddles;
+use super::twiddles::GridFactors;
 use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
 
@@ -65,10 +65,8 @@ struct Block {
     m: u64,
     /// `k_r`, the integer shift near the mean.
     k_r: u64,
-    /// The grid's exact factors, when the direct sums built them; else
-    /// the steps `e^{-i w_j}` alone.
-    tw: Option<Twiddles>,
-    step: Vec<(f64, f64)>,
+    /// The grid's factors.
+    tw: GridFactors,
     /// Per frequency j = 1..=J: running sum `sum_k w_k e^{-i w_j (k - k_r)}`,
     /// the phasor `e^{-i w_j (c - k_r)}` of the current cut, and the phase
     /// `e^{-i w_j (k_r - L/S)}`.
@@ -91,12 +89,18 @@ impl Block {
         // 256 shards the direct sums always do, on the grid of earlier
         // builds (S amplifies the rounding of a different grid's sums to
         // ~1e-11).
-        let m = if shards > 256 { m } else { smooth_size(m) };
+        // (Even, for the real-to-complex FFT.)
+        let m = if shards > 256 {
+            m
+        } else {
+            2 * smooth_size(m / 2)
+        };
         let mf = m as f64;
         let k_r = (likes + shards / 2) / shards;
         let gauss_j = 9.1 * mf / (std::f64::consts::TAU * sd_w.max(1e-300));
         let (s, l) = (shards as i128, likes as i128);
-        let (phi, tw) = frequency_sums(&y, k_r, m, shards, gauss_j);
+        let tw = GridFactors::new(m, shards);
+        let phi = frequency_sums(&y, k_r, shards, gauss_j, &tw);
         let frac = (1..=phi.len() as i128)
             .map(|j| {
                 let num = ((s * k_r as i128 - l) * j).rem_euclid(s * m as i128);
@@ -104,11 +108,7 @@ impl Block {
                 (a.cos(), a.sin())
             })
             .collect();
-        let rot = phasors(phi.len(), c as i128 - k_r as i128, m, tw.as_ref());
-        let step = match tw {
-            Some(_) => Vec::new(),
-            None => phasors(phi.len(), 1, m, None),
-        };
+        let rot = phasors(phi.len(), c as i128 - k_r as i128, &tw);
         let (mut zk, mut zk2) = (0.0, 0.0);
         for (i, p) in y.w.iter().enumerate() {
             let k = (y.first + i as u64) as f64;
@@ -139,7 +139,6 @@ impl Block {
             m,
             k_r,
             tw,
-            step,
             phi,
             rot,
             frac,
@@ -173,14 +172,11 @@ impl Block {
         self.since += 1;
         if self.since == phasor_refresh(self.shards) {
             let d = c as i128 - self.k_r as i128;
-            self.rot = phasors(self.phi.len(), d, self.m, self.tw.as_ref());
+            self.rot = phasors(self.phi.len(), d, &self.tw);
             self.since = 0;
         } else {
             for (j, r) in (1..).zip(self.rot.iter_mut()) {
-                let (co, si) = match &self.tw {
-                    Some(t) => t.factor(j),
-                    None => self.step[j as usize - 1],
-                };
+                let (co, si) = self.tw.factor(j);
                 // e^{-i w_j (c - k_r)} = e^{-i w_j (c - 1 - k_r)} e^{-i w_j}.
                 *r = (r.0 * co - r.1 * si, r.0 * si + r.1 * co);
             }
