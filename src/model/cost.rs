@@ -125,23 +125,23 @@ pub fn timeline(seconds: u64, keys: u64, monitor: bool) -> Estimate {
 /// One exact risk figure (the busiest shard's distribution and its
 /// quantiles). Poisson traffic is a closed form (under 0.1 s at 1e9
 /// likes/s), and so is fixed traffic over at most 2 shards; three shards
-/// take the exact two-term formula (0.35 s at 1e9 likes/s). Otherwise
-/// Levin's sums over the bottom of the table grow as (likes per shard)^0.85
-/// and are slowest for 4 to 6 shards, where the cut's sharp edge keeps
-/// every frequency alive. Fitted to 10 CPU timings (issue 18's build) from
-/// 1e7 to 1e9 likes/s over 3 to 100 shards, within a factor of 2 (1e9 over
-/// 7 shards: 14.2 s measured, 13.6 s estimated).
+/// take the exact two-term formula (0.35 s at 1e9 likes/s, growing as
+/// (likes per shard)^0.85). Four to ten shards take inclusion-exclusion
+/// over every joint tail: O(1) a value of `c` (about sqrt(L/S) of them)
+/// over a few hundred states, growing as S^2.5. Past ten, Levin's blocks,
+/// whose starts grow with the grid, as sqrt(L). Fitted to CPU timings of
+/// issue 18's second session (1e8 and 1e9 likes/s, 3 to 100 shards),
+/// within a factor of 2: the slowest accepted input is about a second.
 pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
     if model == TrafficModel::Poisson || shards <= 2 {
         return Estimate::new(0.0);
     }
-    let per_shard = (rate / shards as f64).powf(0.85);
-    let few = match shards {
-        3 => 0.02,
-        4..=6 => 4.0,
-        _ => 1.0,
-    };
-    Estimate::new(1.6e-6 * per_shard * few)
+    let per_shard = rate / shards as f64;
+    Estimate::new(match shards {
+        3 => 3.2e-8 * per_shard.powf(0.85),
+        4..=10 => 3.5e-7 * (shards as f64).powf(2.5) * per_shard.sqrt(),
+        _ => 2.5e-5 * rate.sqrt(),
+    })
 }
 
 /// A fleet's sampled placements: `trials` of the work `placement`. (The
@@ -187,13 +187,14 @@ mod tests {
         close(timeline(10_000_000, 1, false), 1.38);
         close(timeline(1_000_000, 200, false), 1.09);
         close(timeline(1_000_000, 20, true), 2.42);
-        close(exact_risk(1e8, 7, TrafficModel::Fixed), 2.03);
-        close(exact_risk(1e9, 7, TrafficModel::Fixed), 14.2);
-        close(exact_risk(1e8, 5, TrafficModel::Fixed), 8.0);
-        close(exact_risk(1e7, 5, TrafficModel::Fixed), 1.65);
-        close(exact_risk(1e9, 3, TrafficModel::Fixed), 0.35);
-        close(exact_risk(1e8, 20, TrafficModel::Fixed), 0.72);
-        close(exact_risk(1e9, 20, TrafficModel::Fixed), 5.2);
+        close(exact_risk(1e9, 4, TrafficModel::Fixed), 0.18);
+        close(exact_risk(1e9, 8, TrafficModel::Fixed), 0.56);
+        close(exact_risk(1e8, 10, TrafficModel::Fixed), 0.37);
+        close(exact_risk(1e9, 10, TrafficModel::Fixed), 1.12);
+        close(exact_risk(1e9, 3, TrafficModel::Fixed), 0.33);
+        close(exact_risk(1e8, 20, TrafficModel::Fixed), 0.14);
+        close(exact_risk(1e9, 20, TrafficModel::Fixed), 0.84);
+        close(exact_risk(1e9, 100, TrafficModel::Fixed), 0.45);
         // Per placement (CPU seconds), the timings above.
         let work = |partitions, keys, touched, busy| PlacementWork {
             partitions,
