@@ -1,6 +1,7 @@
 //! Time to build the exact busiest-shard distribution and every risk figure
 //! (`Risk::compute`): the default case, the large 200,000/s case, issue 18's
-//! 1e8 likes/s over 3, 20 and 1,000 shards, the one-point over-cap figure
+//! 1e8 likes/s over 3, 5, 20 and 1,000 shards, 1e9 over 4 and 10 (the
+//! second session's inclusion-exclusion), the one-point over-cap figure
 //! `compare` uses, and a sweep of shard counts. The table's cost per value
 //! of `c` is the time over `table_range` (printed once per case).
 
@@ -15,8 +16,11 @@ fn risk(c: &mut Criterion) {
         (14_000.0, 20u64),
         (200_000.0, 286),
         (1e8, 3),
+        (1e8, 5),
         (1e8, 20),
         (1e8, 1_000),
+        (1e9, 4),
+        (1e9, 10),
     ] {
         for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
             let (lo, hi) = BusiestShard::new(rate, shards, model)
