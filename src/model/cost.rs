@@ -206,8 +206,7 @@ mod tests {
         close(fleet(work(1_000_000, 2_000_000, 864_665.0, 0.0), 40), 3.2);
         close(fleet(work(10_000, 2_000_000, 10_000.0, 0.0), 40), 0.2);
         close(fleet(work(10_000, 32_420, 9_607.0, 9_607.0), 200), 0.23);
-        close(exact_risk(1e8, 10, TrafficModel::Fixed), 1.3);
-        close(exact_risk(1e8, 100, TrafficModel::Fixed), 0.37);
+        close(exact_risk(1e8, 100, TrafficModel::Fixed), 0.17);
         assert_eq!(exact_risk(1e9, 7, TrafficModel::Poisson).seconds, 0.0);
     }
 
