@@ -26,7 +26,7 @@
 //! (where `S P(N_1 > c) < 1e-17`) with the one-shard tails exact and the
 //! joint ones at 0, which they are to within 1e-34 there.
 
-use super::special::{ln_binom_sf, ln_dbinom};
+use super::special::{ln_binom_sf, ln_dbinom, neumaier};
 
 /// Inclusion-exclusion serves tables of at most this many shards: past
 /// it Levin's frequency sums are short (|psi|^S decays fast), and the
@@ -243,17 +243,6 @@ pub(super) fn inclusion_exclusion(shards: u64, q: &[f64]) -> (f64, f64, f64) {
     let cdf = (1.0 - odd) + even;
     let err = Q_REL_ERROR * (odd + even) + 4.0 * f64::EPSILON * (1.0 + odd + even);
     (sf, cdf, err)
-}
-
-/// Adds `x` to the compensated sum `(sum, compensation)` (Neumaier).
-fn neumaier((sum, comp): (f64, f64), x: f64) -> (f64, f64) {
-    let t = sum + x;
-    let comp = if sum.abs() >= x.abs() {
-        comp + ((sum - t) + x)
-    } else {
-        comp + ((x - t) + sum)
-    };
-    (t, comp)
 }
 
 #[cfg(test)]

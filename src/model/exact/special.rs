@@ -90,6 +90,19 @@ pub fn ln_dbinom(x: u64, n: u64, p: f64, q: f64) -> f64 {
     lc - 0.5 * lf
 }
 
+/// Adds `x` to the compensated sum `(sum, compensation)` (Neumaier's
+/// summation: the value is `sum + compensation`, its rounding a few ulps
+/// however many terms).
+pub fn neumaier((sum, comp): (f64, f64), x: f64) -> (f64, f64) {
+    let t = sum + x;
+    let comp = if sum.abs() >= x.abs() {
+        comp + ((sum - t) + x)
+    } else {
+        comp + ((x - t) + sum)
+    };
+    (t, comp)
+}
+
 /// `ln(e^a + e^b)`.
 pub fn ln_add(a: f64, b: f64) -> f64 {
     if a == f64::NEG_INFINITY {

@@ -6,7 +6,7 @@ use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
 use super::twiddles::GridFactors;
 use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
-use crate::model::exact::special::{ln_dpois, ln_pois_cdf};
+use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 
 /// `ln P(max <= c)` for every `c` in `from..=to`: the same values as
 /// [`ln_cdf_fixed`], much faster for long ranges.
@@ -249,17 +249,6 @@ impl Block {
             ln_added + (-ln_added).exp().ln_1p()
         }
     }
-}
-
-/// Adds `x` to the compensated sum `(sum, compensation)` (Neumaier).
-fn neumaier((sum, comp): (f64, f64), x: f64) -> (f64, f64) {
-    let t = sum + x;
-    let comp = if sum.abs() >= x.abs() {
-        comp + ((sum - t) + x)
-    } else {
-        comp + ((x - t) + sum)
-    };
-    (t, comp)
 }
 
 /// `Re((re + i im)^n)` by repeated squaring: a few multiplications instead

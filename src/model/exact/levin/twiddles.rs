@@ -58,19 +58,7 @@ impl Twiddles {
     /// `sum_k w_k f[(start + k step) mod M]` as (re, im), in order: one
     /// chain of additions, so each sum waits for the last.
     pub fn weighted_sum_in_order(&self, w: &[f64], start: u64, step: u64) -> (f64, f64) {
-        let m = self.grid();
-        let (mut idx, step) = (start % m, step % m);
-        let (mut re, mut im) = (0.0, 0.0);
-        for &p in w {
-            let (c, s) = self.factors[idx as usize];
-            re += p * c;
-            im += p * s;
-            idx += step;
-            if idx >= m {
-                idx -= m;
-            }
-        }
-        (re, im)
+        walk(self.grid(), w, start, step, |r| self.factors[r as usize])
     }
 
     /// The same sum in four interleaved partial sums (terms `k = 4q + l`
@@ -166,19 +154,7 @@ impl SplitTwiddles {
 
     /// `sum_k w_k e^{-2 pi i (start + k step) / M}` as (re, im), in order.
     pub fn weighted_sum(&self, w: &[f64], start: u64, step: u64) -> (f64, f64) {
-        let m = self.m;
-        let (mut idx, step) = (start % m, step % m);
-        let (mut re, mut im) = (0.0, 0.0);
-        for &p in w {
-            let (c, s) = self.factor(idx);
-            re += p * c;
-            im += p * s;
-            idx += step;
-            if idx >= m {
-                idx -= m;
-            }
-        }
-        (re, im)
+        walk(self.m, w, start, step, |r| self.factor(r))
     }
 }
 
@@ -230,6 +206,30 @@ impl GridFactors {
             GridFactors::Split(t) => t.weighted_sum(w, start, step),
         }
     }
+}
+
+/// `sum_k w_k factor((start + k step) mod m)` as (re, im), in order: one
+/// chain of additions (the same bits whichever table gives the factors).
+#[inline]
+fn walk(
+    m: u64,
+    w: &[f64],
+    start: u64,
+    step: u64,
+    factor: impl Fn(u64) -> (f64, f64),
+) -> (f64, f64) {
+    let (mut idx, step) = (start % m, step % m);
+    let (mut re, mut im) = (0.0, 0.0);
+    for &p in w {
+        let (c, s) = factor(idx);
+        re += p * c;
+        im += p * s;
+        idx += step;
+        if idx >= m {
+            idx -= m;
+        }
+    }
+    (re, im)
 }
 
 /// Grids by size, built on first use. Hold one across a table (or a
