@@ -250,6 +250,14 @@ impl BusiestShard {
             }
             a
         };
+        if i == 0 {
+            // q below 1e-30: the answer can lie under the table.
+            let (mut c, c_min) = (lo, self.point().c_min());
+            while c > c_min && ok(self.ln_cdf(c - 1)) {
+                c -= 1;
+            }
+            return c;
+        }
         if i < self.ln_cdf.len() {
             return lo + i as u64;
         }

@@ -363,3 +363,17 @@ fn busiest_mean_is_finite_and_right_on_one_and_two_shards() {
         );
     }
 }
+
+/// A quantile below the table's 1e-30 floor lies under the table: the
+/// smallest c with P(max <= c) >= q, found below `table_range().0`.
+#[test]
+fn quantiles_below_the_table() {
+    for (rate, shards) in [(200_000.0, 286u64), (10_000_000.0, 20)] {
+        let d = BusiestShard::new(rate, shards, FIXED).unwrap();
+        let (lo, _) = d.table_range();
+        let q = d.cdf(lo - 2);
+        let c = d.quantile(q);
+        assert_eq!(c, lo - 2, "{rate}/{shards}: table start {lo}");
+        assert!(d.cdf(c) >= q && d.cdf(c - 1) < q, "{rate}/{shards}: {c}");
+    }
+}
