@@ -185,7 +185,16 @@ fn measure(
         node.sharded_incr += count.load(Ordering::Relaxed);
     }
 
-    let read = read_path(config, target, admin, keys, &values, &mut written.copies)?;
+    let counts_match = shard_sum == sharded.sent as i64 && single_value == single.sent as i64;
+    let read = read_path(
+        config,
+        target,
+        admin,
+        keys,
+        &values,
+        counts_match,
+        &mut written.copies,
+    )?;
 
     let single_ops = single.sent as f64 / single.seconds;
     let sharded_ops = sharded.sent as f64 / sharded.seconds;
@@ -210,7 +219,7 @@ fn measure(
         sharded_latency,
         latency_p99_ms: sharded_latency.p99_ms,
         shard_sum,
-        counts_match: shard_sum == sharded.sent as i64 && single_value == single.sent as i64,
+        counts_match,
         // A phase too short for one INCR would divide by zero.
         speedup: if single_ops > 0.0 {
             sharded_ops / single_ops
