@@ -175,14 +175,10 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
         return f64::NEG_INFINITY;
     }
     if sc == likes as u128 {
-        // Every shard has exactly c: L! / (c!^S S^L). With Stirling's
-        // form ln n! = (n + 1/2) ln n - n + ln(2 pi)/2 + stirlerr(n) and
-        // L = S c, the n ln n and n terms cancel exactly, leaving no
-        // cancellation of size L ln L.
-        let (l, s, cf) = (likes as f64, shards as f64, c as f64);
-        let half_ln_2pi = 0.5 * (2.0 * std::f64::consts::PI).ln();
-        return 0.5 * l.ln() - 0.5 * s * cf.ln() + half_ln_2pi * (1.0 - s) + stirlerr(l)
-            - s * stirlerr(cf);
+        // Every shard has exactly c: L! / (c!^S S^L), which is
+        // `ln_pmf_ratio` at R = 0 (for any lambda): Stirling's form leaves
+        // no cancellation of size L ln L.
+        return ln_pmf_ratio(likes, shards, c, c as f64);
     }
     let lambda = tilt(likes, shards, c);
     let y = truncated(lambda, c);
