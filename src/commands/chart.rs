@@ -57,10 +57,10 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 )
                 .into());
             }
+            super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
             let sim = r.flat_simulation(&args.sim, false)?;
-            let threads = crate::config::load::threads(args.sim.threads)?;
             let file = Destination::create("--output", &args.output)?;
-            let tally = super::simulate::execute(&sim.plan, threads, false, None)?;
+            let tally = super::simulate::execute(&sim.plan, false, None)?;
             let svg = busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?.1;
             (r, (file, svg))
         }

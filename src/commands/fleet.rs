@@ -21,12 +21,9 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         "fleet",
         &[Kind::Fleet],
     )?;
+    super::use_threads(crate::config::load::threads(args.threads)?)?;
     let plan = r.fleet(&args)?;
-    let threads = crate::config::load::threads(args.threads)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
     super::announce(
         crate::model::cost::fleet(plan.placement_work(), plan.trials),
         args.out.quiet,
@@ -36,7 +33,7 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         "placing the reels' shard keys and searching the plan".into(),
         !args.out.quiet,
     );
-    let report = pool.install(|| plan.evaluate());
+    let report = plan.evaluate();
     spinner.finish_and_clear();
     let view = FleetView {
         scenario: r.scenario.name.clone(),

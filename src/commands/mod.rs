@@ -61,6 +61,17 @@ pub fn emit(
     })
 }
 
+/// Sets the process's one worker pool to `threads` workers (0: one per
+/// core), before anything runs on it: the tables a run draws from and the
+/// run itself then share the same workers (a pool per stage spawned idle
+/// workers that spun beside the busy ones, milliseconds of CPU a run).
+pub fn use_threads(threads: usize) -> anyhow::Result<()> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
+}
+
 /// Say a long run's estimate on stderr before it starts (unless `quiet`).
 pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
     if cost.worth_announcing() && !quiet {

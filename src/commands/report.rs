@@ -111,7 +111,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards), curve.as_deref())?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
-            let tally = super::simulate::execute(&sim.plan, 0, args.quiet, None)?;
+            let tally = super::simulate::execute(&sim.plan, args.quiet, None)?;
             let report = crate::views::simulate::SimulateReport::new(
                 r.scenario.name.clone(),
                 &sim.plan,

@@ -11,14 +11,14 @@ use crate::views::simulate::SimulateReport;
 
 pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
-    let threads = crate::config::load::threads(args.sim.threads)?;
+    super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
-        return super::timeline::run_simulate(r, &args, threads);
+        return super::timeline::run_simulate(r, &args);
     }
     let sim = r.flat_simulation(&args.sim, args.per_second.is_some())?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(&args)?;
-    let tally = execute(&sim.plan, threads, args.out.quiet, per_second.as_mut())?;
+    let tally = execute(&sim.plan, args.out.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
     }
@@ -38,12 +38,11 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     super::emit(out, &report, &r.inputs, args.out.explain)
 }
 
-/// Runs a flat simulation on `threads` workers (0: one per core), with a
+/// Runs a flat simulation on the process's workers ([`super::use_threads`]), with a
 /// progress bar on a terminal unless `quiet`, streaming per-second rows to
 /// `per_second` when given.
 pub fn execute(
     plan: &SimPlan,
-    threads: usize,
     quiet: bool,
     per_second: Option<&mut Destination>,
 ) -> anyhow::Result<SimTally> {
@@ -55,20 +54,18 @@ pub fn execute(
         "simulated seconds",
         !quiet && cost.seconds > 1.0,
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let tally = pool.install(|| {
-        let tick = |n: u64| bar.inc(n);
-        match per_second {
-            // The run's only I/O is the per-second file: a failure there
-            // (a full disk) is the flag's.
-            Some(f) => simulation::run(plan, Some(f), &tick).map_err(|e| {
-                InputError::new("--per-second", format!("cannot write the rows: {e}")).into()
-            }),
-            None => simulation::run(plan, None, &tick),
-        }
-    })?;
+    let tick = |n: u64| bar.inc(n);
+    let tally = match per_second {
+        // The run's only I/O is the per-second file: a failure there
+        // (a full disk) is the flag's.
+        Some(f) => simulation::run(plan, Some(f), &tick).map_err(|e| {
+            anyhow::Error::from(InputError::new(
+                "--per-second",
+                format!("cannot write the rows: {e}"),
+            ))
+        }),
+        None => simulation::run(plan, None, &tick),
+    }?;
     bar.finish_and_clear();
     Ok(tally)
 }

@@ -12,7 +12,7 @@ use crate::views::resize::ResizeView;
 use crate::views::timeline::TimelineView;
 
 /// `simulate` in time-line mode (`r` holds the scenario already loaded).
-pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> anyhow::Result<()> {
+pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> {
     let plan = r.timeline(&args.sim, &args.timeline)?;
     // The recommendation for the curve's peak, as `size` gives it.
     let flags = crate::config::plan::PlanFlags {
@@ -63,11 +63,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, threads: usize) -> any
         scenario: r.scenario.name.clone(),
         report,
         // The grid's runs go to rayon: --threads sets how many at once.
-        grid: rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()?
-            .install(|| grid_around(&plan))
-            .map_err(|e| r.inputs.attach(e))?,
+        grid: grid_around(&plan).map_err(|e| r.inputs.attach(e))?,
         recommendation: Some(recommendation),
     };
     super::emit(out, &view, &r.inputs, args.out.explain)

@@ -101,6 +101,22 @@ fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64, cache: &mut TwiddleCac
 impl QuietestShard {
     /// `rate` likes/s over `shards` shards (checked like the busiest shard).
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
+        Self::for_minimum_over(rate, shards, model, 1)
+    }
+
+    /// The per-second table as far as the minimum over `seconds`
+    /// independent seconds needs it: `P(min over them > c) = P(min > c)^n`,
+    /// so the table stops where that falls below 1e-30 (for one second,
+    /// the whole table). The values it holds are the same as [`Self::new`]'s;
+    /// past its end, `cdf` and `sf` answer 1 and 0, which is right for the
+    /// minimum over `seconds`, not for one second.
+    pub fn for_minimum_over(
+        rate: f64,
+        shards: u64,
+        model: TrafficModel,
+        seconds: u64,
+    ) -> ParamResult<Self> {
+        let n = seconds.max(1) as f64;
         // The same checks (and error names) as the busiest shard.
         super::point::Point::new(rate, shards, model)?;
         let s = shards as f64;
@@ -156,16 +172,19 @@ impl QuietestShard {
         let mut ln_sf = Vec::new();
         let mut c = lo;
         loop {
-            let ln_above = ln_at_least(c + 1);
             let union = ln_s + ln_one_below(c + 1);
-            let ln_below = if union < LN_UNION_EXACT {
-                union
+            // Where the union bound is the lower tail to 1e-8 relative,
+            // `1 - P(min <= c)` from it is right to 1e-16 absolute, closer
+            // than Levin's sum gives it (no frequency sum needed there).
+            let (ln_below, ln_above) = if union < LN_UNION_EXACT {
+                (union, ln_1m_exp(union))
             } else {
-                ln_1m_exp(ln_above)
+                let ln_above = ln_at_least(c + 1);
+                (ln_1m_exp(ln_above), ln_above)
             };
             ln_cdf.push(ln_below.min(0.0));
-            ln_sf.push(ln_above);
-            if ln_above < LN_TABLE_HI || ln_above == f64::NEG_INFINITY {
+            ln_sf.push(ln_above.min(0.0));
+            if n * ln_above < LN_TABLE_HI || ln_above == f64::NEG_INFINITY {
                 break;
             }
             c += 1;
@@ -291,6 +310,42 @@ mod tests {
                 assert!(mean(&q) <= rate / shards as f64 + 1e-9);
             }
         }
+    }
+
+    #[test]
+    fn minimum_over_many_seconds_is_a_prefix() {
+        // The shorter table holds the same values as the whole one, and
+        // stops where the minimum over n seconds passes 1e-30.
+        for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
+            let full = QuietestShard::new(14_000.0, 20, model).unwrap();
+            for n in [576u64, 4_096] {
+                let q = QuietestShard::for_minimum_over(14_000.0, 20, model, n).unwrap();
+                let (lo, hi) = q.table_range();
+                assert_eq!(lo, full.lo);
+                assert!(hi < full.table_range().1, "{model:?} n={n}");
+                assert_eq!(q.ln_sf[..], full.ln_sf[..q.ln_sf.len()]);
+                assert!(n as f64 * q.ln_sf[q.ln_sf.len() - 1] < LN_TABLE_HI);
+                assert!(n as f64 * q.ln_sf[q.ln_sf.len() - 2] >= LN_TABLE_HI);
+            }
+        }
+    }
+
+    #[test]
+    fn union_bound_region_agrees_with_levin() {
+        // Where the table takes P(min > c) = 1 - (union bound), Levin's
+        // value (which the table used before) agrees to its rounding.
+        let q = QuietestShard::new(14_000.0, 20, TrafficModel::Fixed).unwrap();
+        let mut cache = TwiddleCache::new();
+        let mut checked = 0;
+        for (i, &cdf) in q.ln_cdf.iter().enumerate() {
+            let c = q.lo + i as u64;
+            if cdf < LN_UNION_EXACT && cdf > -30.0 {
+                let levin = ln_min_at_least_fixed(14_000, 20, c + 1, &mut cache);
+                assert!((levin - q.ln_sf[i]).abs() < 1e-13, "c={c}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 10);
     }
 
     #[test]

@@ -82,12 +82,16 @@ impl ExactTables {
     /// The tables for `plan`'s load and run length.
     pub fn new(plan: &SimPlan) -> ParamResult<Self> {
         let exact = BusiestShard::new(plan.rate, plan.shards, plan.traffic)?;
-        let quietest = QuietestShard::new(plan.rate, plan.shards, plan.traffic)?;
         let mut lengths = vec![CHUNK_SECONDS.min(plan.seconds)];
         let last = plan.seconds % CHUNK_SECONDS;
         if last != 0 && plan.seconds > CHUNK_SECONDS {
             lengths.push(last);
         }
+        // Only as much of the per-second table as the shortest chunk's
+        // minimum can reach (a long chunk's minimum never sees the top).
+        let shortest = *lengths.iter().min().expect("one length at least");
+        let quietest =
+            QuietestShard::for_minimum_over(plan.rate, plan.shards, plan.traffic, shortest)?;
         let chunk_laws = lengths
             .into_iter()
             .map(|n| ChunkLaws::new(&quietest, n, plan.rate, plan.traffic))
