@@ -44,7 +44,7 @@ fn refused(args: &[&str]) -> String {
 
 #[test]
 fn a_run_over_a_day_is_refused_naming_its_input() {
-    // 10^12 seconds x 20 shards drawn one by one: about 267 hours.
+    // 10^12 seconds x 20 shards drawn one by one (about 500 ns a second): about 140 hours.
     let out = refused(&[
         "simulate",
         "--seconds",
@@ -54,7 +54,7 @@ fn a_run_over_a_day_is_refused_naming_its_input() {
     ]);
     assert_eq!(
         out,
-        "shardplan: --seconds: makes a run of about 267 hours by the cost model; \
+        "shardplan: --seconds: makes a run of about 140 hours by the cost model; \
          the limit is 24 hours (docs/performance.md), so ask for less\n"
     );
     // A time line: 10^12 seconds at about 145 ns each, about 40 hours.
@@ -88,7 +88,7 @@ fn a_scenario_field_that_makes_a_run_long_is_named() {
         "multinomial",
     ]);
     assert!(
-        out.contains("long.toml: seconds: makes a run of about 267 hours"),
+        out.contains("long.toml: seconds: makes a run of about 140 hours"),
         "{out}"
     );
 }

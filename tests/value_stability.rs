@@ -65,16 +65,19 @@ fn reference_case_multinomial_sampler() {
     pinned(
         &["simulate", "--sampler", "multinomial"],
         FLAT,
-        // Changed with issue 18: the conditional binomials are drawn by BTRD
-        // (src/model/binomial.rs) instead of rand_distr's BTPE, another
-        // exact algorithm that turns the same uniforms into other values.
+        // Changed with issue 18 (twice): the conditional binomials were
+        // drawn by BTRD (src/model/binomial.rs) instead of rand_distr's
+        // BTPE; now the counts are independent Poisson draws conditioned on
+        // the total (src/model/sampler/poissonized.rs). Each is an exact
+        // algorithm for the same multinomial that turns the uniforms into
+        // other values (its chi-square tests are in that file).
         &[
-            802.into(),
-            592.into(),
-            749.776.into(),
+            803.into(),
+            605.into(),
+            750.0225.into(),
             749.into(),
-            786.into(),
-            793.into(),
+            785.into(),
+            795.into(),
             0.into(),
             28_000_000.into(),
             "multinomial".into(),

@@ -169,7 +169,7 @@ pub struct SimInputs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub threads: Option<u64>,
     /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
-    /// multinomial (every shard, S - 1 binomials a second) or exact-table (default auto).
+    /// multinomial (every shard's count, each second) or exact-table (default auto).
     #[arg(long, value_parser = choice(SAMPLERS), ignore_case = true)]
     pub sampler: Option<SamplerKind>,
     #[command(flatten)]

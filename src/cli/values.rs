@@ -81,7 +81,7 @@ pub const SAMPLERS: &[Choice<SamplerKind>] = &[
     (
         SamplerKind::Multinomial,
         "multinomial",
-        "Every shard's count, as S - 1 conditional binomials a second",
+        "Every shard's count, each second (its joint law, as --per-second needs)",
     ),
     (
         SamplerKind::ExactTable,

@@ -24,15 +24,34 @@ pub const MAX_RUN_SECONDS: f64 = 86_400.0;
 /// core in `benches/sampler.rs`).
 const TABLE_NS_PER_SECOND: f64 = 6.0;
 
-/// One shard-second drawn from the multinomial (BTRD binomials; paired
-/// against the BTPE build on one loaded machine: 14,000 x 20 x 1,000,000 s
-/// 1.72 s against 2.16 s, 200,000 x 286 0.80x as long too; so the old
-/// 0.87 s and 11.5 s become about 0.69 s and 9.2 s: 35 to 46 ns).
-const MULTINOMIAL_NS_PER_SHARD_SECOND: f64 = 48.0;
+/// Every shard's count (`--sampler multinomial`), per draw: one Poisson
+/// count from a guide table (with the max, min and histogram of the
+/// second), one uniform pick of a shard for a missing like, one BTRD
+/// binomial of the chain (CPU time, release build: Poisson traffic 14,000
+/// x 20 x 1,000,000 s 0.10 s; fixed 0.47 s; the chain, before, 0.69 s at
+/// 19 binomials a second).
+const TABLE_DRAW_NS: f64 = 5.0;
+const PICK_NS: f64 = 3.0;
+const BINOMIAL_NS: f64 = 48.0;
 
-/// One shard-second when every second is also written as a CSV row
-/// (`--per-second`: 100,000 s x 20 shards in 0.13 s).
-const PER_SECOND_NS_PER_SHARD_SECOND: f64 = 65.0;
+/// One second written as a CSV row (`--per-second`).
+const PER_SECOND_ROW_NS: f64 = 400.0;
+
+/// What one simulated second draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SecondDraws {
+    /// The busiest shard from its exact table.
+    ExactTable,
+    /// Every shard's count: table draws, uniform picks and binomials.
+    EveryShard {
+        /// Poisson counts from a guide table.
+        table_draws: f64,
+        /// Uniform picks of a shard, one a missing like.
+        picks: f64,
+        /// Binomials of the chain.
+        binomials: f64,
+    },
+}
 
 /// One second of a time line, before its keys (viral-evening, 1 key:
 /// 1,000,000 s in 0.17 s, 10,000,000 s in 1.4 s).
@@ -100,17 +119,18 @@ impl Estimate {
     }
 }
 
-/// A flat simulation of `seconds` over `shards`.
-pub fn flat_simulation(seconds: u64, shards: u64, exact_table: bool, per_second: bool) -> Estimate {
-    let (s, k) = (seconds as f64, shards as f64);
-    let ns = if exact_table {
-        s * TABLE_NS_PER_SECOND
-    } else if per_second {
-        s * k * PER_SECOND_NS_PER_SHARD_SECOND
-    } else {
-        s * k * MULTINOMIAL_NS_PER_SHARD_SECOND
+/// A flat simulation of `seconds`, each drawing `draws`.
+pub fn flat_simulation(seconds: u64, draws: SecondDraws, per_second: bool) -> Estimate {
+    let per_draws = match draws {
+        SecondDraws::ExactTable => TABLE_NS_PER_SECOND,
+        SecondDraws::EveryShard {
+            table_draws,
+            picks,
+            binomials,
+        } => table_draws * TABLE_DRAW_NS + picks * PICK_NS + binomials * BINOMIAL_NS,
     };
-    Estimate::new(ns * 1e-9)
+    let row = if per_second { PER_SECOND_ROW_NS } else { 0.0 };
+    Estimate::new(seconds as f64 * (per_draws + row) * 1e-9)
 }
 
 /// A time line of `seconds` over at most `keys` shard keys, with or
@@ -181,9 +201,33 @@ mod tests {
                 "{e:?} against {measured} s"
             );
         };
-        close(flat_simulation(10_000_000, 20, true, false), 0.12);
-        close(flat_simulation(1_000_000, 200, false, false), 9.2);
-        close(flat_simulation(1_000_000, 20, false, false), 0.69);
+        let every = |table_draws, picks, binomials| SecondDraws::EveryShard {
+            table_draws,
+            picks,
+            binomials,
+        };
+        close(
+            flat_simulation(10_000_000, SecondDraws::ExactTable, false),
+            0.12,
+        );
+        // 14,000 fixed over 20 shards, 1e6 s: 1.45 x 20 draws, 119.5 picks.
+        close(
+            flat_simulation(1_000_000, every(29.0, 119.5, 0.0), false),
+            0.55,
+        );
+        // 200,000 over 286 shards, 1e5 s: Poisson traffic, then fixed.
+        close(flat_simulation(100_000, every(286.0, 0.0, 0.0), false), 0.1);
+        close(
+            flat_simulation(100_000, every(414.7, 452.0, 0.0), false),
+            0.23,
+        );
+        // 1e8 over 50 shards, 1e5 s: the chain.
+        close(flat_simulation(100_000, every(0.0, 0.0, 49.0), false), 0.25);
+        // 14,000 over 20 with --per-second rows, 1e5 s.
+        close(
+            flat_simulation(100_000, every(29.0, 119.5, 0.0), true),
+            0.058,
+        );
         close(timeline(10_000_000, 1, false), 1.38);
         close(timeline(1_000_000, 200, false), 1.09);
         close(timeline(1_000_000, 20, true), 2.42);
@@ -213,17 +257,23 @@ mod tests {
     #[test]
     fn the_limit_names_the_input() {
         // 1e12 s from the tables: about 1.7 hours, accepted and announced.
-        let e = flat_simulation(1_000_000_000_000, 20, true, false);
+        let e = flat_simulation(1_000_000_000_000, SecondDraws::ExactTable, false);
         assert!(e.within_limit("seconds").is_ok() && e.worth_announcing());
-        // Per shard: about 14 days, refused.
-        let e = flat_simulation(1_000_000_000_000, 20, false, false);
+        // Every shard's count (the binomial chain over 20 shards): about
+        // 10 days, refused.
+        let chain = SecondDraws::EveryShard {
+            table_draws: 0.0,
+            picks: 0.0,
+            binomials: 19.0,
+        };
+        let e = flat_simulation(1_000_000_000_000, chain, false);
         let err = e.within_limit("seconds").unwrap_err();
         assert_eq!(err.param, "seconds");
         assert_eq!(
             err.problem.to_string(),
-            "makes a run of about 267 hours by the cost model; the limit is 24 hours \
+            "makes a run of about 253 hours by the cost model; the limit is 24 hours \
              (docs/performance.md), so ask for less"
         );
-        assert!(!flat_simulation(2000, 20, true, false).worth_announcing());
+        assert!(!flat_simulation(2000, SecondDraws::ExactTable, false).worth_announcing());
     }
 }

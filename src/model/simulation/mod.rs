@@ -33,7 +33,9 @@ pub enum SamplerKind {
     /// multinomial with --per-second (which needs each second's joint counts).
     #[default]
     Auto,
-    /// Every shard's count, as S - 1 conditional binomials per second.
+    /// Every shard's count: independent Poisson draws from a table
+    /// (conditioned on the total for fixed traffic), or S - 1 conditional
+    /// binomials past a million likes per shard.
     Multinomial,
     /// The busiest and the quietest shard drawn straight from their exact
     /// per-second distributions: one uniform and a table lookup each.
@@ -149,12 +151,11 @@ impl SimPlan {
     /// What the run will cost (`per_second`: every second written as a
     /// row), by the cost model.
     pub fn cost(&self, per_second: bool) -> crate::model::cost::Estimate {
-        crate::model::cost::flat_simulation(
-            self.seconds,
-            self.shards,
-            self.tables.is_some(),
-            per_second,
-        )
+        let draws = match self.tables {
+            Some(_) => crate::model::cost::SecondDraws::ExactTable,
+            None => self.sampler.draws(),
+        };
+        crate::model::cost::flat_simulation(self.seconds, draws, per_second)
     }
 
     /// The sampler in use: `multinomial` or `exact-table`.

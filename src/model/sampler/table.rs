@@ -1,81 +1,8 @@
-//! One simulated second: how many likes arrive and how they split over the
-//! shards. The split is a Multinomial(L; 1/S, ..., 1/S) drawn as S - 1
-//! conditional binomials, so a second costs O(S) whatever the like count.
+//! Draws from a tabulated distribution by inversion with a guide table
+//! (Chen & Asau 1974): the busiest and quietest shards' exact laws, and
+//! one shard's Poisson count.
 
 use rand::Rng;
-use rand_distr::{Distribution, Poisson};
-
-use crate::error::{ParamError, ParamResult};
-use crate::model::binomial;
-use crate::model::traffic::TrafficModel;
-use crate::model::validate;
-
-pub use crate::model::rng::chunk_rng;
-
-/// Splits `likes` uniformly at random over `counts.len()` shards: shard
-/// `i` takes Binomial(left, 1 / (shards - i)) of the likes the shards
-/// before it left, which is exactly Multinomial(likes; 1/S, ..., 1/S).
-/// The binomials are [`binomial::sample`] (BTRD), set up afresh for each
-/// `left` at the cost of one square root.
-pub fn split_uniform<R: Rng + ?Sized>(rng: &mut R, likes: u64, counts: &mut [u64]) {
-    let shards = counts.len();
-    let mut left = likes;
-    for (i, slot) in counts.iter_mut().enumerate() {
-        let remaining_shards = (shards - i) as f64;
-        *slot = if i + 1 == shards || left == 0 {
-            left
-        } else {
-            binomial::sample(rng, left, 1.0 / remaining_shards)
-        };
-        left -= *slot;
-    }
-}
-
-/// Draws one second of likes over the shards.
-#[derive(Debug, Clone)]
-pub struct ShardSampler {
-    shards: usize,
-    fixed_likes: u64,
-    poisson: Option<Poisson<f64>>,
-}
-
-impl ShardSampler {
-    /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole rate.
-    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
-        let rate = validate::traffic_rate("rate", rate, model)?;
-        let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
-        let (fixed_likes, poisson) = match model {
-            TrafficModel::Fixed => (rate as u64, None),
-            TrafficModel::Poisson => {
-                let p = Poisson::new(rate).map_err(|e| {
-                    ParamError::other(
-                        "rate",
-                        format!("not a usable Poisson mean ({e}, got {rate})"),
-                    )
-                })?;
-                (0, Some(p))
-            }
-        };
-        Ok(ShardSampler {
-            shards: shards as usize,
-            fixed_likes,
-            poisson,
-        })
-    }
-
-    /// Fills `counts` (length = shards) with one second's writes per shard
-    /// and returns the likes in that second.
-    pub fn sample_second<R: Rng + ?Sized>(&self, rng: &mut R, counts: &mut [u64]) -> u64 {
-        debug_assert_eq!(counts.len(), self.shards);
-        let likes = match &self.poisson {
-            // Poisson samples are whole numbers held in an f64.
-            Some(p) => p.sample(rng) as u64,
-            None => self.fixed_likes,
-        };
-        split_uniform(rng, likes, counts);
-        likes
-    }
-}
 
 /// The uniforms' grid: `u = k / 2^53` with `k` the top 53 bits of a `u64`
 /// (the same `u` as `rng.random::<f64>()`).
@@ -212,34 +139,7 @@ impl TableSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn split_conserves_likes() {
-        let mut rng = chunk_rng(7, 0);
-        let mut counts = vec![0u64; 20];
-        for likes in [0u64, 1, 5, 14_000, 200_000] {
-            split_uniform(&mut rng, likes, &mut counts);
-            assert_eq!(counts.iter().sum::<u64>(), likes);
-        }
-    }
-
-    #[test]
-    fn one_shard_takes_everything() {
-        let mut rng = chunk_rng(1, 0);
-        let mut counts = [0u64; 1];
-        split_uniform(&mut rng, 9_000, &mut counts);
-        assert_eq!(counts, [9_000]);
-    }
-
-    #[test]
-    fn chunk_streams_differ_and_repeat() {
-        use rand::RngExt;
-        let a: u64 = chunk_rng(42, 0).random();
-        let b: u64 = chunk_rng(42, 1).random();
-        let a2: u64 = chunk_rng(42, 0).random();
-        assert_ne!(a, b);
-        assert_eq!(a, a2);
-    }
+    use crate::model::rng::chunk_rng;
 
     /// The two binary searches the guide table replaced: the CDF below
     /// u = 1/2, the survival function above.
@@ -287,12 +187,5 @@ mod tests {
         // whose CDF is positive, the last k the last value kept.
         assert_eq!(t.index_for(0), 0);
         assert_eq!(t.index_for(GRID - 1), searched(&cdf, &sf, GRID - 1));
-    }
-
-    #[test]
-    fn fixed_rate_must_be_whole() {
-        let err = ShardSampler::new(10.5, 2, TrafficModel::Fixed).unwrap_err();
-        assert_eq!(err.param, "rate");
-        assert!(ShardSampler::new(10.5, 2, TrafficModel::Poisson).is_ok());
     }
 }
