@@ -90,6 +90,11 @@ pub(super) fn prob_sum_is(likes: u64, shards: u64, y: &Truncated) -> f64 {
     if m == 1 {
         return 1.0;
     }
+    if range::rounds_grid(shards) {
+        // The shared tables of the range form's blocks (see `range.rs`).
+        let m = TwiddleCache::grid_size(m);
+        return grid_sum(likes, shards, y, &twiddles::shared_full_table(m), false);
+    }
     grid_sum(likes, shards, y, &Twiddles::new(m), false)
 }
 

@@ -5,6 +5,17 @@
 use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
 use super::twiddles::GridFactors;
+
+/// Past this many shards a block's grid keeps its own size (see
+/// `Block::start`).
+const ROUNDED_GRID_MAX_SHARDS: u64 = 10_000;
+
+/// Whether grids for `shards` shards are rounded to one of 8 sizes an
+/// octave and take their factors from the shared full tables: from 257
+/// shards (where full tables serve) to `ROUNDED_GRID_MAX_SHARDS`.
+pub(super) fn rounds_grid(shards: u64) -> bool {
+    shards > 256 && shards <= ROUNDED_GRID_MAX_SHARDS
+}
 use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 
@@ -17,7 +28,8 @@ use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 /// min(O(K J), O(M log M)) once (direct sums or one FFT, see
 /// `frequencies.rs`) and then O(J) per `c` instead of O(K J) per `c`.
 /// (Equal to the point formula within Levin's error, not bit for bit: the
-/// grid is rounded up to an FFT-friendly size for up to 256 shards.)
+/// grid is rounded up to an FFT-friendly size for up to 256 shards, and to
+/// one of 8 sizes an octave up to 10,000.)
 pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f64> {
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize + 1);
     let mut c = from;
@@ -85,12 +97,17 @@ impl Block {
         let sd_w = (shards as f64 * y.var).sqrt();
         // Room for W's sd to grow by half before the block must end.
         let m = 2 * (22.5 * sd_w).ceil() as u64 + 64;
-        // An FFT-friendly grid where the FFT may serve (few shards); past
-        // 256 shards the direct sums always do, on the grid of earlier
-        // builds (S amplifies the rounding of a different grid's sums to
-        // ~1e-11).
-        // (Even, for the real-to-complex FFT.)
-        let m = if shards > 256 {
+        // An FFT-friendly grid where the FFT may serve (few shards; even,
+        // for the real-to-complex FFT). Past 256 shards the direct sums
+        // always do, on full factor tables: up to 10,000 shards on grids
+        // rounded to 8 sizes an octave, so the blocks of a table and the
+        // rows of a sweep share a few tables (a larger grid only aliases
+        // less); past that on the grid of earlier builds, as S amplifies
+        // the rounding of another grid's factors to ~1e-11 there, past the
+        // 1e-12 the pinned values (tests/exact_grid.rs) hold to.
+        let m = if rounds_grid(shards) {
+            super::twiddles::TwiddleCache::grid_size(m)
+        } else if shards > 256 {
             m
         } else {
             2 * smooth_size(m / 2)

@@ -165,7 +165,7 @@ impl SplitTwiddles {
 #[derive(Debug, Clone)]
 pub enum GridFactors {
     /// Every factor, each from its own angle.
-    Full(Twiddles),
+    Full(std::sync::Arc<Twiddles>),
     /// Two small tables.
     Split(SplitTwiddles),
 }
@@ -177,7 +177,7 @@ impl GridFactors {
     /// The factors of a grid of `m` points for `shards` shards.
     pub fn new(m: u64, shards: u64) -> Self {
         if shards > 256 && m <= FULL_TABLE_MAX {
-            GridFactors::Full(Twiddles::new(m))
+            GridFactors::Full(shared_full_table(m))
         } else {
             GridFactors::Split(SplitTwiddles::new(m))
         }
@@ -206,6 +206,31 @@ impl GridFactors {
             GridFactors::Split(t) => t.weighted_sum(w, start, step),
         }
     }
+}
+
+/// Full tables kept for reuse, the most recent last: the blocks of a
+/// table, and the rows of a sweep, whose grids (rounded by
+/// [`TwiddleCache::grid_size`]) mostly share a size. At most
+/// `SHARED_TABLES` of at most 4 MB each.
+static SHARED: std::sync::Mutex<Vec<std::sync::Arc<Twiddles>>> = std::sync::Mutex::new(Vec::new());
+const SHARED_TABLES: usize = 8;
+
+/// The full table of `m` points, from the shared ones or built (and kept).
+pub(super) fn shared_full_table(m: u64) -> std::sync::Arc<Twiddles> {
+    let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = shared.iter().position(|t| t.grid() == m) {
+        let t = shared.remove(i);
+        shared.push(t.clone());
+        return t;
+    }
+    // Built under the lock: another block wanting the same grid waits for
+    // it rather than building its own.
+    let t = std::sync::Arc::new(Twiddles::new(m));
+    if shared.len() == SHARED_TABLES {
+        shared.remove(0);
+    }
+    shared.push(t.clone());
+    t
 }
 
 /// `sum_k w_k factor((start + k step) mod m)` as (re, im), in order: one
