@@ -190,6 +190,12 @@ pub(super) fn joint_tails_band(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec
         .collect();
     let mut out = vec![0.0; (hi - lo + 1) as usize * width];
     let mut pmf = vec![0.0; plan.pmfs.len()];
+    // The pmfs in (level, offset) order: within a level, one likes more is
+    // one ratio step, `b(c; n + 1) = b(c; n) (n + 1) / (n + 1 - c) (1 - p)`
+    // (a few ulps), so Loader's `ln_dbinom` runs once a level, not once a
+    // pmf (it was most of the time).
+    let mut order: Vec<usize> = (0..plan.pmfs.len()).collect();
+    order.sort_by_key(|&k| plan.pmfs[k]);
     let mut next = value.clone();
     let mut c = hi;
     loop {
@@ -200,12 +206,24 @@ pub(super) fn joint_tails_band(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec
         if c == lo {
             break;
         }
-        for (p, &(level, offset)) in pmf.iter_mut().zip(&plan.pmfs) {
+        let mut last: Option<(u64, u64, f64)> = None; // (level, n, pmf)
+        for &k in &order {
+            let (level, offset) = plan.pmfs[k];
             let share = 1.0 / (shards - level) as f64;
-            *p = match likes_at(likes, level, offset, c) {
-                Some(n) => ln_dbinom(c, n, share, 1.0 - share).exp(),
+            pmf[k] = match likes_at(likes, level, offset, c) {
+                Some(n) => match last {
+                    Some((l, m, b)) if l == level && m < n && n - m <= 4 && b > 0.0 => {
+                        let mut b = b;
+                        for n1 in m + 1..=n {
+                            b *= n1 as f64 / (n1 - c) as f64 * (1.0 - share);
+                        }
+                        b
+                    }
+                    _ => ln_dbinom(c, n, share, 1.0 - share).exp(),
+                },
                 None => 0.0,
             };
+            last = likes_at(likes, level, offset, c).map(|n| (level, n, pmf[k]));
         }
         for (i, terms) in plan.terms.iter().enumerate() {
             let mut acc = value[i];
