@@ -197,16 +197,9 @@ impl Point {
             lo = hi;
             hi = hi.saturating_mul(2);
         }
-        // small(hi) and !small(lo): bisect.
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if small(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        // small(hi) and !small(lo): the first small value is one past the
+        // last that is not.
+        bisect_last(lo, hi, |c| !small(c)) + 1
     }
 
     /// Bottom of the table: the largest `c <= hi` with
