@@ -210,7 +210,8 @@ pub(super) fn joint_tails_band(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec
         for &k in &order {
             let (level, offset) = plan.pmfs[k];
             let share = 1.0 / (shards - level) as f64;
-            pmf[k] = match likes_at(likes, level, offset, c) {
+            let n = likes_at(likes, level, offset, c);
+            pmf[k] = match n {
                 Some(n) => match last {
                     Some((l, m, b)) if l == level && m < n && n - m <= 4 && b > 0.0 => {
                         let mut b = b;
@@ -223,7 +224,7 @@ pub(super) fn joint_tails_band(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec
                 },
                 None => 0.0,
             };
-            last = likes_at(likes, level, offset, c).map(|n| (level, n, pmf[k]));
+            last = n.map(|n| (level, n, pmf[k]));
         }
         for (i, terms) in plan.terms.iter().enumerate() {
             let mut acc = value[i];

@@ -5,6 +5,8 @@
 use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
 use super::truncated::truncated;
 use super::twiddles::GridFactors;
+use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
+use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 
 /// Past this many shards a block's grid keeps its own size (see
 /// `Block::start`).
@@ -16,8 +18,6 @@ const ROUNDED_GRID_MAX_SHARDS: u64 = 10_000;
 pub(super) fn rounds_grid(shards: u64) -> bool {
     shards > 256 && shards <= ROUNDED_GRID_MAX_SHARDS
 }
-use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
-use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 
 /// `ln P(max <= c)` for every `c` in `from..=to`: the same values as
 /// [`ln_cdf_fixed`], much faster for long ranges.
