@@ -104,11 +104,12 @@ impl ShardSampler {
             Draw::FixedCount(f) => {
                 const PICKS: f64 = poissonized::PICKS_PER_SHARD_MAX as f64;
                 let (redrawn, missing) = f.expected_work();
-                (
-                    redrawn * s,
-                    if missing > PICKS * s { 0.0 } else { missing },
-                    if missing > PICKS * s { s } else { 0.0 },
-                )
+                let (picks, binomials) = if missing <= PICKS * s {
+                    (missing, 0.0)
+                } else {
+                    (0.0, s) // one more chain over the deficit
+                };
+                (redrawn * s, picks, binomials)
             }
             Draw::Chain(_) | Draw::PoissonChain(_) => (0.0, 0.0, s - 1.0),
         };
