@@ -13,6 +13,7 @@
 //! keep their value (`ln_sf`), and figures are exact (no simulation).
 
 mod busiest;
+pub(crate) mod gamma_mix;
 mod joint;
 mod levin;
 mod pairs;

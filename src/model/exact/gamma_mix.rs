@@ -1,0 +1,259 @@
+//! Gamma-Poisson traffic: each second's rate `Lambda` is Gamma-distributed
+//! with mean `rate` and shape `K` (the dispersion), and given `Lambda` the
+//! shard counts are independent Poisson(`Lambda / S`). Every per-second
+//! probability of that law is a one-dimensional integral of the Poisson
+//! formula over `Lambda`: `E[g(Lambda)]`, which [`GammaMix::ln_expect`]
+//! computes to about 1e-12 relative, in logs (so `P(max > c)` of 1e-200
+//! keeps its digits).
+//!
+//! The integration variable is `d = ln(Lambda / rate)`. With `U = ln(Lambda
+//! / theta)`, `theta = rate / K`, the density of `U` is `e^{K u - e^u} /
+//! Gamma(K)`; in `d = u - ln K` its log is `K (d - expm1(d)) + const`, which
+//! keeps every digit when `K` is large (in `u`, `K u` and `e^u` are each
+//! about `K ln K` and cancel), and which is concave for every `K > 0`: the
+//! integrand `e^{phi(d)}` times a monotone `g` has one peak, found by
+//! bracketing and golden-section search. The integral is then adaptive
+//! Gauss-Kronrod (7-15 points) on the span where `phi` is within 50 of its
+//! peak (`e^-50 = 2e-22`), scaled by the peak so nothing underflows. Below
+//! `Lambda = LAMBDA_FLOOR` the integrand is a pure power of `Lambda` (a
+//! Poisson probability of a rate that small is constant or `~ lambda^(c+1)`
+//! to 1e-12), and that piece is integrated in closed form: with `K` small
+//! most of the mass can sit there (`K = 0.01`: two thirds below 1e-12/s).
+
+use super::special::stirlerr;
+
+/// Below this rate (likes/s) the integrand is taken as a power of `Lambda`.
+const LAMBDA_FLOOR: f64 = 1e-12;
+/// The span integrated: where `phi` is within this of its peak.
+const SPAN_NATS: f64 = 50.0;
+/// The adaptive rule stops once its error estimate is below this fraction
+/// of the integral.
+const REL_TOL: f64 = 1e-14;
+/// ...or after this many intervals (never reached in the tests; the
+/// estimate is returned as it stands).
+const MAX_INTERVALS: usize = 4000;
+
+/// The Gamma law of one second's rate.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GammaMix {
+    /// The mean rate (likes/s).
+    rate: f64,
+    /// The Gamma shape `K`: the count's variance is `rate + rate^2 / K`.
+    shape: f64,
+    /// `ln` of the density's constant in `d`: `K ln K - K - ln Gamma(K)`.
+    ln_const: f64,
+}
+
+impl GammaMix {
+    /// Rate `rate` > 0 and shape `shape` > 0 (checked by the caller).
+    pub(crate) fn new(rate: f64, shape: f64) -> Self {
+        // K ln K - K - ln Gamma(K) = ln K / 2 - ln(2 pi) / 2 - stirlerr(K),
+        // from ln Gamma(K) = ln Gamma(K + 1) - ln K and Stirling's form with
+        // its remainder: no terms of size K ln K left to cancel.
+        let ln_const = 0.5 * shape.ln() - 0.5 * std::f64::consts::TAU.ln() - stirlerr(shape);
+        GammaMix {
+            rate,
+            shape,
+            ln_const,
+        }
+    }
+
+    /// The log density of `d = ln(Lambda / rate)`, less `ln_const`.
+    fn ln_density(&self, d: f64) -> f64 {
+        self.shape * (d - d.exp_m1())
+    }
+
+    /// `ln E[g(Lambda)]`, given `ln g` as a function of `Lambda`. `g` must
+    /// be monotone in `Lambda` (every per-second probability of the
+    /// busiest or quietest shard, or of any partition, is) and may be 0
+    /// (`ln g = -inf`) on one side.
+    pub(crate) fn ln_expect(&self, ln_g: impl Fn(f64) -> f64) -> f64 {
+        let phi = |d: f64| {
+            let v = self.ln_density(d) + ln_g(self.rate * d.exp());
+            if v.is_nan() {
+                f64::NEG_INFINITY
+            } else {
+                v
+            }
+        };
+        let floor = (LAMBDA_FLOOR / self.rate).ln();
+        let step = (1.0 / self.shape.sqrt()).min(1.0);
+        let (peak, ln_peak) = find_peak(&phi, 0.0_f64.max(floor), step, floor);
+        if ln_peak == f64::NEG_INFINITY {
+            return f64::NEG_INFINITY;
+        }
+        let lo = span_end(&phi, peak, ln_peak, -step, floor);
+        let hi = span_end(&phi, peak, ln_peak, step, f64::INFINITY);
+        let mut total = integrate(&|d| (phi(d) - ln_peak).exp(), lo, peak, hi);
+        if lo <= floor {
+            // Below the floor ln g is linear in d with slope b (0 for a
+            // probability that tends to a constant, c + 1 for a tail), and
+            // the density's log is K d to 1e-12: the piece is
+            // e^{phi(floor)} / (K + b).
+            let b = ln_g(self.rate * floor.exp()) - ln_g(self.rate * (floor - 1.0).exp());
+            let slope = self.shape + if b.is_finite() { b.max(0.0) } else { 0.0 };
+            total += (phi(floor) - ln_peak).exp() / slope;
+        }
+        ln_peak + total.ln() + self.ln_const
+    }
+}
+
+/// The peak of the unimodal `phi` on `[floor, inf)`: bracketed from `start`
+/// by doubling steps, then golden-section search. Returns `(d, phi(d))`.
+fn find_peak(phi: &impl Fn(f64) -> f64, start: f64, step: f64, floor: f64) -> (f64, f64) {
+    let f0 = phi(start);
+    let (dir, mut best) = if phi(start + step) > f0 {
+        (1.0, start + step)
+    } else if start - step >= floor && phi(start - step) > f0 {
+        (-1.0, start - step)
+    } else {
+        return refine(phi, (start - step).max(floor), start + step);
+    };
+    let mut width = step;
+    let mut prev = start;
+    loop {
+        width *= 2.0;
+        let next = best + dir * width;
+        if dir < 0.0 && next <= floor {
+            return refine(phi, floor, best + step);
+        }
+        if phi(next) <= phi(best) {
+            let (a, b) = if dir > 0.0 {
+                (prev, next)
+            } else {
+                (next, prev)
+            };
+            return refine(phi, a, b);
+        }
+        prev = best;
+        best = next;
+    }
+}
+
+/// Golden-section search for the maximum of `phi` on `[a, b]`.
+fn refine(phi: &impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> (f64, f64) {
+    const INV_PHI: f64 = 0.618_033_988_749_894_8;
+    let tol = 1e-4 * (b - a);
+    let mut x1 = b - INV_PHI * (b - a);
+    let mut x2 = a + INV_PHI * (b - a);
+    let (mut f1, mut f2) = (phi(x1), phi(x2));
+    while b - a > tol {
+        if f1 < f2 {
+            a = x1;
+            (x1, f1) = (x2, f2);
+            x2 = a + INV_PHI * (b - a);
+            f2 = phi(x2);
+        } else {
+            b = x2;
+            (x2, f2) = (x1, f1);
+            x1 = b - INV_PHI * (b - a);
+            f1 = phi(x1);
+        }
+    }
+    let (fa, fb) = (phi(a), phi(b));
+    [(x1, f1), (x2, f2), (a, fa), (b, fb)]
+        .into_iter()
+        .fold((a, f64::NEG_INFINITY), |best, x| if x.1 > best.1 { x } else { best })
+}
+
+/// From the peak, steps of `step`, doubling, until `phi` is `SPAN_NATS`
+/// below the peak or `limit` is passed (then `limit`).
+fn span_end(phi: &impl Fn(f64) -> f64, peak: f64, ln_peak: f64, step: f64, limit: f64) -> f64 {
+    let mut width = step;
+    loop {
+        let d = peak + width;
+        if (step < 0.0 && d <= limit) || (step > 0.0 && d >= limit) {
+            return limit;
+        }
+        if phi(d) < ln_peak - SPAN_NATS {
+            return d;
+        }
+        width *= 2.0;
+    }
+}
+
+/// Gauss-Kronrod 7-15 nodes on [-1, 1] (the positive half and 0).
+const XGK: [f64; 8] = [
+    0.991_455_371_120_812_6,
+    0.949_107_912_342_758_5,
+    0.864_864_423_359_769_1,
+    0.741_531_185_599_394_4,
+    0.586_087_235_467_691_1,
+    0.405_845_151_377_397_2,
+    0.207_784_955_007_898_5,
+    0.0,
+];
+/// Kronrod weights of `XGK`.
+const WGK: [f64; 8] = [
+    0.022_935_322_010_529_22,
+    0.063_092_092_629_978_55,
+    0.104_790_010_322_250_2,
+    0.140_653_259_715_525_9,
+    0.169_004_726_639_267_9,
+    0.190_350_578_064_785_4,
+    0.204_432_940_075_298_9,
+    0.209_482_141_084_727_8,
+];
+/// Gauss weights of the 7-point rule (nodes `XGK[1]`, `XGK[3]`, `XGK[5]`, 0).
+const WG: [f64; 4] = [
+    0.129_484_966_168_869_7,
+    0.279_705_391_489_276_7,
+    0.381_830_050_505_118_9,
+    0.417_959_183_673_469_4,
+];
+
+/// The Kronrod estimate on `[a, b]` and its difference from Gauss's.
+fn kronrod(f: &impl Fn(f64) -> f64, a: f64, b: f64) -> (f64, f64) {
+    let (mid, half) = (0.5 * (a + b), 0.5 * (b - a));
+    let centre = f(mid);
+    let (mut k, mut g) = (WGK[7] * centre, WG[3] * centre);
+    for i in 0..7 {
+        let pair = f(mid - half * XGK[i]) + f(mid + half * XGK[i]);
+        k += WGK[i] * pair;
+        if i % 2 == 1 {
+            g += WG[i / 2] * pair;
+        }
+    }
+    (k * half, ((k - g) * half).abs())
+}
+
+/// The integral of `f` (non-negative, at most about 1) over `[lo, hi]`,
+/// split at `mid`: each side in 8 pieces, then the piece with the largest
+/// error estimate halved until the errors sum below `REL_TOL` of the total.
+fn integrate(f: &impl Fn(f64) -> f64, lo: f64, mid: f64, hi: f64) -> f64 {
+    let mut pieces: Vec<(f64, f64, f64, f64)> = Vec::new();
+    for (a, b) in [(lo, mid), (mid, hi)] {
+        if b <= a {
+            continue;
+        }
+        let w = (b - a) / 8.0;
+        for i in 0..8 {
+            let (x, y) = (a + w * i as f64, if i == 7 { b } else { a + w * (i + 1) as f64 });
+            let (v, e) = kronrod(f, x, y);
+            pieces.push((x, y, v, e));
+        }
+    }
+    loop {
+        let total: f64 = pieces.iter().map(|p| p.2).sum();
+        let error: f64 = pieces.iter().map(|p| p.3).sum();
+        if error <= REL_TOL * total || pieces.len() >= MAX_INTERVALS {
+            let (sum, comp) = pieces
+                .iter()
+                .fold((0.0, 0.0), |acc, p| super::special::neumaier(acc, p.2));
+            return sum + comp;
+        }
+        let worst = (0..pieces.len())
+            .max_by(|&i, &j| pieces[i].3.total_cmp(&pieces[j].3))
+            .expect("at least one piece");
+        let (a, b, _, _) = pieces.swap_remove(worst);
+        let m = 0.5 * (a + b);
+        let (v1, e1) = kronrod(f, a, m);
+        let (v2, e2) = kronrod(f, m, b);
+        pieces.push((a, m, v1, e1));
+        pieces.push((m, b, v2, e2));
+    }
+}
+
+#[cfg(test)]
+#[path = "gamma_mix_tests.rs"]
+mod tests;
