@@ -12,7 +12,7 @@ use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
 use crate::model::defaults;
 use crate::model::store::Store;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 
 #[derive(Debug, Clone, Args)]
 pub struct CompletionsArgs {
@@ -263,9 +263,12 @@ pub struct PartitionsArgs {
     /// A store preset for the partition cap (see `shardplan stores`).
     #[arg(long, value_parser = choice(STORES), ignore_case = true)]
     pub store: Option<Store>,
-    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed; needs --rate).
+    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier) (default fixed; needs --rate).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficModel>,
+    pub traffic: Option<TrafficKind>,
+    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
+    pub dispersion: Option<f64>,
     /// Seed for the Monte Carlo parts (default 2026).
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,

@@ -8,7 +8,7 @@ use clap::Args;
 use super::groups::{OutputArgs, ReadArgs, ScenarioArgs, SizingArgs};
 use super::parse::{whole_number, whole_seconds};
 use super::values::{choice, TRAFFIC};
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 
 /// The whole table of reels (`shardplan fleet`).
 #[derive(Debug, Clone, Args)]
@@ -96,9 +96,12 @@ pub struct CompareArgs {
     /// The run the "any second over the cap" chance covers, e.g. 4h (default 4h).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub duration: Option<u64>,
-    /// Likes per second: exactly the rate, or Poisson with that mean.
+    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficModel>,
+    pub traffic: Option<TrafficKind>,
+    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
+    pub dispersion: Option<f64>,
     /// Buffered designs: each server writes its tally every this many seconds (default 1).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub flush_seconds: Option<f64>,

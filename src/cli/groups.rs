@@ -11,7 +11,7 @@ use super::values::{choice, BURST_STARTS, SAMPLERS, STORES, TRAFFIC};
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 use crate::output::Format;
 
 /// Which scenario supplies the defaults.
@@ -115,9 +115,12 @@ pub struct RiskSpan {
     /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
     pub duration: Option<f64>,
-    /// Likes per second: exactly the rate, or Poisson with that mean (default fixed).
+    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier) (default fixed).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficModel>,
+    pub traffic: Option<TrafficKind>,
+    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
+    pub dispersion: Option<f64>,
 }
 
 /// What the recommendation weighs beyond the sizing: an accepted risk over
@@ -159,9 +162,12 @@ pub struct SimInputs {
     /// Simulated seconds: 2000, or with units 33m, 4h, 1h30m (default 2000).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
-    /// Likes per second: exactly the rate, or Poisson with that mean.
+    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficModel>,
+    pub traffic: Option<TrafficKind>,
+    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
+    pub dispersion: Option<f64>,
     /// Master seed: the same seed gives the same output for any --threads.
     #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
     pub seed: Option<u64>,

@@ -8,7 +8,7 @@ use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 
 /// One value of a flag: the model's value, the name typed, the help line.
 pub type Choice<T> = (T, &'static str, &'static str);
@@ -58,16 +58,21 @@ pub const STORES: &[Choice<Store>] = &[
 ];
 
 /// `--traffic`.
-pub const TRAFFIC: &[Choice<TrafficModel>] = &[
+pub const TRAFFIC: &[Choice<TrafficKind>] = &[
     (
-        TrafficModel::Fixed,
+        TrafficKind::Fixed,
         "fixed",
         "Exactly the rate every second (a whole number)",
     ),
     (
-        TrafficModel::Poisson,
+        TrafficKind::Poisson,
         "poisson",
         "A Poisson count with the rate as its mean each second",
+    ),
+    (
+        TrafficKind::GammaPoisson,
+        "gamma-poisson",
+        "A Poisson count at a Gamma-distributed rate each second (needs --dispersion)",
     ),
 ];
 

@@ -79,12 +79,13 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 plan: None,
                 duration: args.duration,
                 traffic: sim.traffic,
+                dispersion: sim.dispersion,
             };
             let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
             let (sizing, reads) = (&plan.sizing, &plan.reads);
             let recommended = plan.recommendation.shards;
             let seconds = r.duration(args.duration)?;
-            let traffic = r.traffic(sim.traffic);
+            let traffic = r.traffic(sim.traffic, sim.dispersion)?;
             let rate = r.rate(sim.rate, sizing.peak.peak, traffic)?;
             let counts = match &args.shard_range {
                 Some(t) => {

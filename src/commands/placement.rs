@@ -8,7 +8,7 @@ use crate::model::defaults::{DEFAULT_CAP, MAX_PAD};
 use crate::model::partitions::PartitionPlan;
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store};
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 use crate::output::OutputSet;
 use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView};
 use crate::views::stores::StoresView;
@@ -184,13 +184,16 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
                     )
                 }))
                 .unwrap_or(Sourced::default(DEFAULT_CAP));
-            let traffic = Sourced::flag("--traffic", args.traffic)
-                .unwrap_or(Sourced::default(TrafficModel::Fixed));
             inputs.record("rate", &rate);
             inputs.record("cap", &cap);
-            inputs.record("traffic", &traffic.clone().map(TrafficModel::name));
+            let traffic = crate::config::load::traffic_law(
+                &mut inputs,
+                Sourced::flag("--traffic", args.traffic)
+                    .unwrap_or(Sourced::default(TrafficKind::Fixed)),
+                Sourced::flag("--dispersion", args.dispersion),
+            )?;
             plan = plan
-                .with_load(rate.value, cap.value, traffic.value)
+                .with_load(rate.value, cap.value, traffic)
                 .map_err(|e| inputs.attach(e))?
         }
         None => {
@@ -198,6 +201,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
             refuse(args.cap.is_some(), "--cap", why)?;
             refuse(args.store.is_some(), "--store", why)?;
             refuse(args.traffic.is_some(), "--traffic", why)?;
+            refuse(args.dispersion.is_some(), "--dispersion", why)?;
         }
     }
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;

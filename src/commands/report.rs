@@ -34,7 +34,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     // Everything is resolved and validated before the folder is touched.
     // report has no sizing or read flags: the scenario and defaults decide.
     let seconds = r.duration(None)?;
-    let traffic = r.traffic(None);
+    let traffic = r.traffic(None, None)?;
     let sim_flags = SimInputs {
         seconds: args.seconds,
         seed: args.seed,

@@ -16,6 +16,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         plan: None,
         duration: args.span.duration,
         traffic: args.span.traffic,
+        dispersion: args.span.dispersion,
     };
     let plan = r.plan(&args.sizing, &Default::default(), flags)?;
     // The read path only feeds the recommendation's warnings: not risk's inputs.
@@ -30,7 +31,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     }
     let sizing = &plan.sizing;
     let seconds = r.duration(args.span.duration)?;
-    let traffic = r.traffic(args.span.traffic);
+    let traffic = r.traffic(args.span.traffic, args.span.dispersion)?;
     let rate = r.rate(args.rate, sizing.peak.peak, traffic)?;
     let sized = Sourced::derived(
         plan.recommendation.shards,
@@ -83,7 +84,7 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "sweep")?;
     let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
     let seconds = r.duration(args.span.duration)?;
-    let traffic = r.traffic(args.span.traffic);
+    let traffic = r.traffic(args.span.traffic, args.span.dispersion)?;
     let shards = Sourced::flag("--shards", args.shards.clone()).unwrap_or(Sourced::default(
         crate::model::defaults::DEFAULT_SWEEP_SHARDS.to_string(),
     ));

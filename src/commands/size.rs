@@ -14,6 +14,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         plan: Some(&args.plan),
         duration: args.span.duration,
         traffic: args.span.traffic,
+        dispersion: args.span.dispersion,
     };
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     if plan.recommendation.duration_seconds.is_none() {

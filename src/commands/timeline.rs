@@ -19,6 +19,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
         plan: None,
         duration: None,
         traffic: args.sim.traffic,
+        dispersion: args.sim.dispersion,
     };
     let recommendation = r
         .plan(&args.sim.sizing, &args.sim.reads, flags)?

@@ -27,10 +27,11 @@ impl Resolver {
             plan: None,
             duration: a.duration.map(|d| d as f64),
             traffic: a.traffic,
+            dispersion: a.dispersion,
         };
         let plan = self.plan(&a.sizing, &a.reads, flags)?;
         let (sizing, reads) = (plan.sizing.clone(), plan.reads);
-        let traffic = self.traffic(a.traffic);
+        let traffic = self.traffic(a.traffic, a.dispersion)?;
         let rate = self.rate(a.rate, sizing.peak.peak, traffic)?;
         let seconds = self.duration(a.duration.map(|d| d as f64))?;
         // The sizing's cap and safe rate are per like; the comparison wants the

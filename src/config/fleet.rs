@@ -200,7 +200,7 @@ impl Resolver {
             )
         };
         if pinned.iter().any(|r| r.shards.is_none()) {
-            let traffic = self.traffic(None);
+            let traffic = self.traffic(None, None)?;
             let target = RiskTarget {
                 risk: risk_v,
                 seconds: seconds_v as f64,

@@ -1,25 +1,66 @@
 //! The load on one counter: rate, shards, traffic law, the hot spell's
 //! length, seconds simulated, the seed and the accepted risk.
 
-use super::{Resolver, Sourced};
+use super::{Inputs, Resolver, Sourced};
 use crate::error::InputResult;
 use crate::model::defaults::{
     DEFAULT_DURATION_SECONDS, DEFAULT_SECONDS, DEFAULT_SEED, MAX_THREADS,
 };
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::{TrafficKind, TrafficModel};
 use crate::model::validate;
 
 use crate::model::recommendation::planned_rate;
 
+/// The traffic law from its resolved kind and dispersion (recorded in
+/// `inputs`): a dispersion under a law other than gamma-poisson is refused,
+/// naming where it was given; gamma-poisson without one is refused too.
+pub fn traffic_law(
+    inputs: &mut Inputs,
+    t: Sourced<TrafficKind>,
+    d: Option<Sourced<f64>>,
+) -> InputResult<TrafficModel> {
+    inputs.record("traffic", &t.clone().map(TrafficKind::name));
+    let model = match (t.value, d) {
+        (TrafficKind::GammaPoisson, Some(d)) => {
+            let k = d.check(|v| validate::dispersion("dispersion", *v))?;
+            inputs.record("dispersion", &d);
+            TrafficModel::GammaPoisson(k)
+        }
+        (TrafficKind::GammaPoisson, None) => {
+            return Err(t.error(
+                "gamma-poisson needs a dispersion (the Gamma shape K: --dispersion or the \
+                 scenario's dispersion; a second's count then has variance rate + rate^2 / K)",
+            ))
+        }
+        (kind, Some(d)) => {
+            return Err(d.error(format!(
+                "has no effect with {} traffic; it is gamma-poisson's shape \
+                 (--traffic gamma-poisson)",
+                kind.name()
+            )))
+        }
+        (TrafficKind::Fixed, None) => TrafficModel::Fixed,
+        (TrafficKind::Poisson, None) => TrafficModel::Poisson,
+    };
+    Ok(model)
+}
+
 impl Resolver {
-    /// The traffic law: `--traffic`, the scenario's, else fixed.
-    pub fn traffic(&mut self, flag: Option<TrafficModel>) -> TrafficModel {
+    /// The traffic law: `--traffic`, the scenario's, else fixed; for
+    /// gamma-poisson with its shape, `--dispersion` or the scenario's
+    /// `dispersion`. A dispersion under another law is refused, naming
+    /// where it was given; gamma-poisson without one is refused too.
+    pub fn traffic(
+        &mut self,
+        flag: Option<TrafficKind>,
+        dispersion: Option<f64>,
+    ) -> InputResult<TrafficModel> {
         let t = Sourced::flag("--traffic", flag)
             .or(self.field("traffic", &self.scenario.scenario.traffic))
-            .unwrap_or(Sourced::default(TrafficModel::default()));
-        self.inputs
-            .record("traffic", &t.clone().map(TrafficModel::name));
-        t.value
+            .unwrap_or(Sourced::default(TrafficKind::default()));
+        let d = Sourced::flag("--dispersion", dispersion)
+            .or(self.field("dispersion", &self.scenario.scenario.dispersion));
+        traffic_law(&mut self.inputs, t, d)
     }
 
     /// How long the hot spell lasts, seconds: `--duration`, the scenario's

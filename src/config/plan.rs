@@ -14,7 +14,7 @@ use crate::model::recommendation::{
     ClusterNodes, PlanInputs, Recommendation, RiskTarget, SharedPartitions,
 };
 use crate::model::store::{Placement, Store};
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::{TrafficKind, TrafficModel};
 use crate::model::validate;
 
 /// The Redis Cluster inputs: template, masters and the node cap.
@@ -43,7 +43,9 @@ pub struct PlanFlags<'a> {
     /// `--duration`.
     pub duration: Option<f64>,
     /// `--traffic`.
-    pub traffic: Option<TrafficModel>,
+    pub traffic: Option<TrafficKind>,
+    /// `--dispersion`.
+    pub dispersion: Option<f64>,
 }
 
 impl Resolver {
@@ -77,7 +79,10 @@ impl Resolver {
         }
         let cluster = self.cluster_inputs(flags.plan, &sizing)?;
         let span = match risk.is_some() || partitions.is_some() || cluster.is_some() {
-            true => Some((self.duration(flags.duration)?, self.traffic(flags.traffic))),
+            true => Some((
+                self.duration(flags.duration)?,
+                self.traffic(flags.traffic, flags.dispersion)?,
+            )),
             false => None,
         };
         let target = |risk: f64, (seconds, traffic): (f64, TrafficModel)| RiskTarget {

@@ -35,10 +35,11 @@ impl Resolver {
             plan: None,
             duration: None,
             traffic: sim.traffic,
+            dispersion: sim.dispersion,
         };
         let recommended = self.plan(&sim.sizing, &sim.reads, flags)?;
         let (sizing, reads) = (recommended.sizing.clone(), recommended.reads);
-        let traffic = self.traffic(sim.traffic);
+        let traffic = self.traffic(sim.traffic, sim.dispersion)?;
         let rate = self.rate(sim.rate, sizing.peak.peak, traffic)?;
         let sized = Sourced::derived(
             recommended.recommendation.shards,

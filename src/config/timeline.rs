@@ -43,7 +43,7 @@ impl Resolver {
             refuse(given, flag, ON_A_TIME_LINE)?;
         }
         let s = self.scenario.scenario.clone();
-        let traffic = self.traffic(sim.traffic);
+        let traffic = self.traffic(sim.traffic, sim.dispersion)?;
         // The rate: --rate (flat), else the scenario's curve, else a flat
         // line at the scenario's rate or the planned peak.
         let curve = match (Sourced::flag("--rate", sim.rate), &s.curve) {

@@ -115,6 +115,11 @@ pub fn assumption_text(a: PartitionAssumption) -> &'static str {
              Binomial(rate, k / S) tails, an upper bound (multinomial loads are negatively \
              associated: taken as independent they would understate it)"
         }
+        PartitionAssumption::GammaPoissonLoadsUpperBound => {
+            "gamma-poisson traffic: every partition shares the second's Gamma rate, so the \
+             cap chance is the union bound over partitions of exact negative binomial tails, \
+             an upper bound whatever the coupling"
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The exact risk figures: `risk`'s lines for one load, `sweep`'s table over
 //! shard counts and rates (shared with `report` and the risk chart).
 
+use crate::model::traffic::TrafficModel;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -12,6 +13,14 @@ use crate::output::fmt::{self, Underflow};
 use crate::output::{row, Report, Section};
 
 /// Human lines for one exact risk row.
+/// The traffic law in a load line: its name, and gamma-poisson's dispersion.
+pub fn traffic_words(t: TrafficModel) -> String {
+    match t.dispersion() {
+        Some(k) => format!("{}, dispersion {}", t.name(), fmt::num(k)),
+        None => t.name().to_string(),
+    }
+}
+
 pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
     let duration = fmt::duration_long(r.seconds);
     vec![
@@ -20,7 +29,7 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
             format!(
                 "{} likes/s ({}) over {}, cap {} writes/s per shard",
                 fmt::num(r.rate),
-                r.traffic.name(),
+                traffic_words(r.traffic),
                 crate::views::recommendation::shards(r.shards),
                 fmt::num(r.cap)
             ),
@@ -54,7 +63,15 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
         (
             "method",
             if r.exact {
-                "exact (Levin's representation / independent Poissons, in log space)".to_string()
+                match r.traffic {
+                    TrafficModel::Fixed => "exact (Levin's representation, in log space)",
+                    TrafficModel::Poisson => "exact (independent Poissons, in log space)",
+                    TrafficModel::GammaPoisson(_) => {
+                        "exact to 1e-10 (independent Poissons integrated over the Gamma rate \
+                         of each second, in log space)"
+                    }
+                }
+                .to_string()
             } else {
                 format!(
                     "exact distribution; the tail probability carries a relative error below {:.0e}",

@@ -24,7 +24,7 @@ use super::source::{Source, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_SCENARIO_BYTES;
 use crate::model::store::Store;
-use crate::model::traffic::TrafficModel;
+use crate::model::traffic::TrafficKind;
 use kind::kinds;
 
 /// The scenario flat-load commands use when none is named.
@@ -97,8 +97,12 @@ pub struct Scenario {
     pub duration_seconds: Option<f64>,
     /// Accepted risk of any second over the cap during the duration (size).
     pub risk: Option<f64>,
-    /// Likes per second: exactly the rate, or Poisson with that mean.
-    pub traffic: Option<TrafficModel>,
+    /// Likes per second: exactly the rate, Poisson with that mean, or
+    /// gamma-poisson (a Poisson count at a Gamma rate; needs `dispersion`).
+    pub traffic: Option<TrafficKind>,
+    /// Gamma-poisson traffic's shape K: a second's count has variance
+    /// rate + rate^2 / K.
+    pub dispersion: Option<f64>,
     /// Master seed.
     pub seed: Option<u64>,
     /// Views of the count per second.

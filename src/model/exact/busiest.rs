@@ -11,7 +11,7 @@ use super::point::Point;
 use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
 use super::upper_tail::Stage;
-use crate::error::ParamResult;
+use crate::error::{ParamError, ParamResult};
 use crate::model::traffic::TrafficModel;
 
 /// Levin's formula fills the table in pieces of at least this many `c`
@@ -20,6 +20,11 @@ const LEVIN_PIECE: usize = 64;
 /// Most pieces a Levin run is cut into (fixed, so results are the same on
 /// any number of cores).
 const LEVIN_PIECES: usize = 8;
+
+/// The most rows a gamma-poisson table fills (each about a millisecond of
+/// CPU: two adaptive integrals over the second's rate); a dispersion that
+/// spreads the busiest shard wider is refused, naming `dispersion`.
+pub const MAX_MIXED_ROWS: u64 = 20_000;
 
 /// Per-second distribution of the busiest shard's writes.
 #[derive(Debug, Clone)]
@@ -51,10 +56,26 @@ impl BusiestShard {
         let point = Point::new(rate, shards, model)?;
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
-        let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
+        if model.dispersion().is_some() && hi - lo >= MAX_MIXED_ROWS {
+            return Err(ParamError::other(
+                "dispersion",
+                format!(
+                    "spreads the busiest shard over {} counts a second ({lo} to {hi}); the exact \
+                     gamma-poisson table stops at {MAX_MIXED_ROWS} (two integrals a count): give \
+                     a larger dispersion, or fewer likes per shard",
+                    hi - lo + 1
+                ),
+            ));
+        }
         let (mut exact_from, mut bottom_error) = (0, 0.0);
         let pairs: Vec<(f64, f64)> = match model {
+            // Two integrals over the second's rate a row (`Point::mixed_tails`).
+            TrafficModel::GammaPoisson(_) => (lo..=hi)
+                .into_par_iter()
+                .map(|c| point.mixed_tails(c))
+                .collect(),
             TrafficModel::Poisson => {
+                let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
                 let s = shards as f64;
                 ln_q1
                     .iter()
@@ -63,6 +84,7 @@ impl BusiestShard {
                     .collect()
             }
             TrafficModel::Fixed => {
+                let (ln_q1, _) = point.one_shard_tails(lo, hi);
                 // The tail formula serves the upper part of the table...
                 let mut tails = tails_fixed(&point, lo, &ln_q1);
                 // ...inclusion-exclusion the middle, for a few shards...

@@ -76,7 +76,13 @@ fn ln_negbin_sf(n: u64, r: f64, k: f64) -> f64 {
 fn poisson_tails_mix_to_the_negative_binomials() {
     // Tails from the middle out to 1e-150; lgamma's own rounding at these
     // sizes is about 1e-13 relative in the probability.
-    for &(r, k) in &[(50.0_f64, 0.3_f64), (50.0, 20.0), (700.0, 300.0), (14.0, 1.0), (2.0, 5.0)] {
+    for &(r, k) in &[
+        (50.0_f64, 0.3_f64),
+        (50.0, 20.0),
+        (700.0, 300.0),
+        (14.0, 1.0),
+        (2.0, 5.0),
+    ] {
         let sd = (r + r * r / k).sqrt();
         for z in [0.0, 2.0, 5.0, 10.0, 30.0] {
             let n = (r + z * sd) as u64;
@@ -88,4 +94,93 @@ fn poisson_tails_mix_to_the_negative_binomials() {
             );
         }
     }
+}
+
+/// `P(max <= c)` for gamma-poisson traffic a second way: the count is
+/// NegBin(K, K / (K + r)), and given `n` likes the busiest of `s` shards
+/// is at most `c` with probability `n! / s^n [x^n] (sum_{k <= c} x^k /
+/// k!)^s` (every term positive: no cancellation). Counts past 150 carry
+/// less than 1e-20 of the mass for the law used.
+fn brute_cdf(r: f64, k: f64, s: usize, c: usize) -> f64 {
+    const N: usize = 150;
+    let ln_p = (k / (k + r)).ln();
+    let ln_q = (r / (k + r)).ln();
+    let base: Vec<f64> = (0..=N)
+        .map(|j| {
+            if j <= c {
+                1.0 / libm::tgamma(j as f64 + 1.0)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let mut power = vec![0.0; N + 1];
+    power[0] = 1.0;
+    for _ in 0..s {
+        let mut next = vec![0.0; N + 1];
+        for (i, a) in power.iter().enumerate() {
+            for (j, b) in base.iter().enumerate().take(N + 1 - i) {
+                next[i + j] += a * b;
+            }
+        }
+        power = next;
+    }
+    (0..=N)
+        .map(|n| {
+            let ln_nb = libm::lgamma(n as f64 + k) - libm::lgamma(n as f64 + 1.0) - libm::lgamma(k)
+                + k * ln_p
+                + n as f64 * ln_q;
+            let given_n = power[n] * libm::tgamma(n as f64 + 1.0) / (s as f64).powi(n as i32);
+            ln_nb.exp() * given_n
+        })
+        .sum()
+}
+
+#[test]
+fn busiest_shard_matches_the_negative_binomial_mixture_of_fixed_counts() {
+    use crate::model::exact::BusiestShard;
+    use crate::model::traffic::{Dispersion, TrafficModel};
+    // 20 likes/s, K = 10 (variance 60), over 3 shards; every c with
+    // P(max <= c) from 1e-12 to 1 - 1e-12. Tolerance 1e-9: the mixture
+    // claims 1e-10, the brute force sums 150 positive terms.
+    let model = TrafficModel::GammaPoisson(Dispersion::new_unchecked(10.0));
+    let table = BusiestShard::new(20.0, 3, model).unwrap();
+    let mut checked = 0;
+    for c in 0..60 {
+        let want = brute_cdf(20.0, 10.0, 3, c);
+        if !(1e-12..1.0 - 1e-12).contains(&want) {
+            continue;
+        }
+        let got = table.ln_cdf(c as u64).exp();
+        assert!((got / want - 1.0).abs() < 1e-9, "c {c}: {got} vs {want}");
+        if want < 0.99 {
+            let (got_sf, want_sf) = (table.ln_sf(c as u64).exp(), 1.0 - want);
+            assert!(
+                (got_sf / want_sf - 1.0).abs() < 1e-9,
+                "c {c}: sf {got_sf} vs {want_sf}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked}");
+}
+
+#[test]
+fn large_dispersion_tends_to_poisson() {
+    use crate::model::exact::BusiestShard;
+    use crate::model::traffic::{Dispersion, TrafficModel};
+    // The rate's relative spread is 1/sqrt(K): the gap to Poisson's tail
+    // at c = 1,000 (14,000/s over 20) shrinks with K, to under 1e-6 at 1e12.
+    let poisson = BusiestShard::new(14_000.0, 20, TrafficModel::Poisson).unwrap();
+    let want = poisson.ln_sf(1_000);
+    let mut last_gap = f64::INFINITY;
+    for k in [1e4, 1e6, 1e8, 1e12] {
+        let model = TrafficModel::GammaPoisson(Dispersion::new_unchecked(k));
+        let got = BusiestShard::new(14_000.0, 20, model).unwrap().ln_sf(1_000);
+        let gap = (got - want).abs();
+        assert!(got >= want, "K {k}: burstier traffic has the larger tail");
+        assert!(gap < last_gap, "K {k}: {gap} after {last_gap}");
+        last_gap = gap;
+    }
+    assert!(last_gap < 1e-6, "{last_gap}");
 }

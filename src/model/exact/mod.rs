@@ -23,7 +23,7 @@ mod risk;
 pub(crate) mod special;
 mod upper_tail;
 
-pub use busiest::BusiestShard;
+pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 pub use quietest::QuietestShard;
 pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
 

@@ -4,10 +4,12 @@
 
 use rayon::prelude::*;
 
+use super::gamma_mix::GammaMix;
 use super::levin;
 use super::special::{
     ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf,
 };
+use super::upper_tail::ln_sf_independent;
 use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
@@ -52,7 +54,7 @@ impl Point {
     pub(super) fn c_min(&self) -> u64 {
         match self.model {
             TrafficModel::Fixed => self.likes().div_ceil(self.shards),
-            TrafficModel::Poisson => 0,
+            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => 0,
         }
     }
 
@@ -64,7 +66,25 @@ impl Point {
                 ln_binom_sf(c, self.likes(), 1.0 / s, (s - 1.0) / s)
             }
             TrafficModel::Poisson => ln_pois_sf(c, self.rate / self.shards as f64),
+            TrafficModel::GammaPoisson(k) => {
+                let s = self.shards as f64;
+                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(c, l / s))
+            }
         }
+    }
+
+    /// Gamma-poisson traffic: `ln P(max <= c)` and `ln P(max > c)`, each
+    /// its own integral over the second's rate (the tail is never `1 -` the
+    /// integrated CDF, so it keeps its digits when tiny).
+    pub(super) fn mixed_tails(&self, c: u64) -> (f64, f64) {
+        let TrafficModel::GammaPoisson(k) = self.model else {
+            unreachable!("mixed_tails is for gamma-poisson traffic");
+        };
+        let (s, shards) = (self.shards as f64, self.shards);
+        let mix = GammaMix::new(self.rate, k.shape());
+        let ln_cdf = mix.ln_expect(|l| s * ln_pois_cdf(c, l / s));
+        let ln_sf = mix.ln_expect(|l| ln_sf_independent(ln_pois_sf(c, l / s), shards));
+        (ln_cdf.min(0.0), ln_sf.min(0.0))
     }
 
     /// `ln P(max <= c)`.
@@ -82,6 +102,7 @@ impl Point {
             TrafficModel::Poisson => {
                 self.shards as f64 * ln_pois_cdf(c, self.rate / self.shards as f64)
             }
+            TrafficModel::GammaPoisson(_) => self.mixed_tails(c).0,
         }
     }
 
@@ -144,10 +165,16 @@ impl Point {
         let ln_pmf = |c: u64| match self.model {
             TrafficModel::Fixed => ln_dbinom(c, l, 1.0 / s, (s - 1.0) / s),
             TrafficModel::Poisson => ln_dpois(c, lambda),
+            TrafficModel::GammaPoisson(k) => {
+                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_dpois(c, l / s))
+            }
         };
         let ln_one_cdf = |c: u64| match self.model {
             TrafficModel::Fixed => ln_1m_exp(ln_binom_sf(c, l, 1.0 / s, (s - 1.0) / s)),
             TrafficModel::Poisson => ln_pois_cdf(c, lambda),
+            TrafficModel::GammaPoisson(k) => {
+                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_cdf(c, l / s))
+            }
         };
         let starts: Vec<u64> = (lo..=hi).step_by(ANCHOR_EVERY as usize).collect();
         let chunks: Vec<(Vec<f64>, Vec<f64>)> = starts
@@ -161,7 +188,7 @@ impl Point {
                     q[i] = ln_add(q[i + 1], ln_pmf(a + i as u64 + 1));
                 }
                 let mut f = vec![0.0; n];
-                if self.model == TrafficModel::Poisson {
+                if self.model.is_poisson_given_rate() {
                     f[0] = ln_one_cdf(a);
                     for i in 1..n {
                         f[i] = ln_add(f[i - 1], ln_pmf(a + i as u64));

@@ -15,6 +15,7 @@
 //! 1e-17` (the union bound, which is also used for the lower tail itself
 //! where it is below 1e-8, so tiny tails keep their digits).
 
+use super::gamma_mix::GammaMix;
 use super::levin::twiddles::TwiddleCache;
 use super::levin::{prob_sum_is_cached, truncated_between, Truncated};
 use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
@@ -123,8 +124,11 @@ impl QuietestShard {
         let ln_s = s.ln();
         let (likes, mean) = match model {
             TrafficModel::Fixed => (rate as u64, rate / s),
-            TrafficModel::Poisson => (0, rate / s),
+            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => (0, rate / s),
         };
+        // Gamma-poisson traffic: the Poisson formulas integrated over the
+        // second's rate (`gamma_mix`).
+        let mix = model.dispersion().map(|k| GammaMix::new(rate, k));
         // ln P(N_1 < c): one shard's lower tail.
         let ln_one_below = |c: u64| -> f64 {
             if c == 0 {
@@ -148,20 +152,26 @@ impl QuietestShard {
                     }
                 }
                 TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
+                TrafficModel::GammaPoisson(_) => mix
+                    .expect("a mixture for gamma-poisson traffic")
+                    .ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s))),
             }
         };
         let mut cache = TwiddleCache::new();
         let mut ln_at_least = |c: u64| -> f64 {
             match model {
                 TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut cache),
-                TrafficModel::Poisson if c == 0 => 0.0,
+                TrafficModel::Poisson | TrafficModel::GammaPoisson(_) if c == 0 => 0.0,
                 TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
+                TrafficModel::GammaPoisson(_) => mix
+                    .expect("a mixture for gamma-poisson traffic")
+                    .ln_expect(|l| s * ln_pois_sf(c - 1, l / s)),
             }
         };
         // Start: the largest c whose lower tail is still below 1e-17.
         let top = match model {
             TrafficModel::Fixed => likes / shards,
-            TrafficModel::Poisson => mean.ceil() as u64,
+            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => mean.ceil() as u64,
         };
         let mut lo = top;
         while lo > 0 && ln_s + ln_one_below(lo) >= LN_TABLE_LO {

@@ -2,6 +2,7 @@
 //! inclusion-exclusion (Bonferroni) bounds, where `1 - P(max <= c)` would
 //! cancel: one shard's tail, two shards' joint tail, and independent shards.
 
+use super::gamma_mix::MIX_REL_ERROR;
 use super::pairs::ln_two_over;
 use super::point::{Point, LN_TABLE_HI};
 use super::special::ln_1m_exp;
@@ -29,6 +30,9 @@ impl Point {
     /// `(S q1)^2 / 6`. The midpoint is returned (error at most half the
     /// width).
     pub(super) fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
+        if let TrafficModel::GammaPoisson(_) = self.model {
+            return Some((self.mixed_tails(c).1, MIX_REL_ERROR));
+        }
         let ln_q1 = match self.model {
             TrafficModel::Fixed if c >= self.likes() || c < self.c_min() || self.shards == 1 => {
                 f64::NAN // not needed
@@ -50,6 +54,11 @@ impl Point {
         match self.model {
             TrafficModel::Poisson => {
                 Stage::Done(Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)))
+            }
+            // Its own integral over the second's rate (a table does not
+            // come here: it fills its rows from `mixed_tails`).
+            TrafficModel::GammaPoisson(_) => {
+                Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR)))
             }
             TrafficModel::Fixed => {
                 let (l, s) = (self.likes(), self.shards);

@@ -78,6 +78,11 @@ pub enum PartitionAssumption {
     /// loads are negatively associated: treating them as independent would
     /// understate it).
     BinomialLoadsUpperBound,
+    /// Gamma-poisson traffic: one Gamma rate a second is shared by every
+    /// partition, so their loads are not independent; the cap chance is
+    /// the union bound over partitions of each one's exact negative
+    /// binomial tail, an upper bound whatever the coupling.
+    GammaPoissonLoadsUpperBound,
 }
 
 /// Writes a second against a per-partition cap.
@@ -190,6 +195,7 @@ impl PartitionPlan {
             assumptions.push(match l.traffic {
                 TrafficModel::Poisson => PartitionAssumption::PoissonLoads,
                 TrafficModel::Fixed => PartitionAssumption::BinomialLoadsUpperBound,
+                TrafficModel::GammaPoisson(_) => PartitionAssumption::GammaPoissonLoadsUpperBound,
             });
         }
         let mc = method == Method::MonteCarlo;

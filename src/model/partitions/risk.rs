@@ -28,6 +28,7 @@ use serde::Serialize;
 
 use super::busiest::bins_expectation;
 use crate::error::ParamResult;
+use crate::model::exact::gamma_mix::GammaMix;
 use crate::model::exact::ln_p_any_over;
 use crate::model::exact::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_pois_sf};
 use crate::model::traffic::TrafficModel;
@@ -120,6 +121,11 @@ impl PartitionRisk {
         let share = k as f64 / shards as f64;
         match self.traffic {
             TrafficModel::Poisson => ln_pois_sf(self.cap, self.rate * share),
+            // The partition's own count is negative binomial: the Poisson
+            // tail integrated over the second's rate.
+            TrafficModel::GammaPoisson(k) => {
+                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(self.cap, l * share))
+            }
             TrafficModel::Fixed if k == shards => match (self.rate as u64) > self.cap {
                 true => 0.0,
                 false => f64::NEG_INFINITY,
@@ -177,7 +183,9 @@ impl PartitionRisk {
     pub fn at(&self, shards: u64) -> PartitionRiskAt {
         let ln_u = self.ln_union_bound(shards);
         let (ln_p, method) = match self.traffic {
-            TrafficModel::Fixed => (ln_u.min(0.0), RiskMethod::UpperBound),
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => {
+                (ln_u.min(0.0), RiskMethod::UpperBound)
+            }
             TrafficModel::Poisson if ln_u < UNION_EXACT_BELOW.ln() => (ln_u, RiskMethod::Exact),
             TrafficModel::Poisson => (self.exact_poisson(shards).ln(), RiskMethod::Exact),
         };
@@ -197,7 +205,7 @@ impl PartitionRisk {
             return true;
         }
         match self.traffic {
-            TrafficModel::Fixed => false,
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => false,
             TrafficModel::Poisson if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
             TrafficModel::Poisson => self.exact_poisson(shards) <= risk,
         }

@@ -203,7 +203,7 @@ pub struct Recommendation {
 pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
     match traffic {
         TrafficModel::Fixed => rate.ceil(),
-        TrafficModel::Poisson => rate,
+        TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => rate,
     }
 }
 

@@ -101,6 +101,12 @@ impl ClusterNodes {
         let share = m as f64 / shards as f64;
         let ln_q = match self.target.traffic {
             TrafficModel::Poisson => ln_pois_sf(cap, rate * share),
+            // A node's count is negative binomial: the Poisson tail
+            // integrated over the second's rate.
+            TrafficModel::GammaPoisson(k) => {
+                crate::model::exact::gamma_mix::GammaMix::new(rate, k.shape())
+                    .ln_expect(|l| ln_pois_sf(cap, l * share))
+            }
             TrafficModel::Fixed if m == shards => match rate as u64 > cap {
                 true => 0.0,
                 false => f64::NEG_INFINITY,
@@ -121,7 +127,9 @@ impl ClusterNodes {
                     .sum();
                 (ln_1m_exp(ln_none.min(0.0)), true)
             }
-            TrafficModel::Fixed => {
+            // One rate a second couples the nodes (gamma-poisson) or the
+            // counts are negatively associated (fixed): the union bound.
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => {
                 let ln_u = counts
                     .iter()
                     .map(|&m| self.ln_g(rate, m, shards))

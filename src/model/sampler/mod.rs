@@ -10,7 +10,7 @@ mod poissonized;
 mod table;
 
 use rand::Rng;
-use rand_distr::{Distribution, Poisson};
+use rand_distr::{Distribution, Gamma, Poisson};
 
 use crate::error::{ParamError, ParamResult};
 use crate::model::binomial;
@@ -57,8 +57,10 @@ enum Draw {
     FixedCount(FixedCount),
     /// The binomial chain over a fixed count...
     Chain(u64),
-    /// ...or over a Poisson(rate) count.
+    /// ...or over a Poisson(rate) count...
     PoissonChain(Poisson<f64>),
+    /// ...or over a Poisson count at a Gamma rate (gamma-poisson traffic).
+    GammaChain(Gamma<f64>),
 }
 
 /// Draws one second of likes over the shards.
@@ -89,6 +91,7 @@ impl ShardSampler {
                     format!("not a usable Poisson mean ({e}, got {rate})"),
                 )
             })?),
+            TrafficModel::GammaPoisson(k) => Draw::GammaChain(second_rate(rate, k.shape())?),
         };
         Ok(ShardSampler {
             shards: shards as usize,
@@ -111,7 +114,7 @@ impl ShardSampler {
                 };
                 (redrawn * s, picks, binomials)
             }
-            Draw::Chain(_) | Draw::PoissonChain(_) => (0.0, 0.0, s - 1.0),
+            Draw::Chain(_) | Draw::PoissonChain(_) | Draw::GammaChain(_) => (0.0, 0.0, s - 1.0),
         };
         SecondDraws::EveryShard {
             table_draws,
@@ -138,7 +141,31 @@ impl ShardSampler {
                 split_uniform(rng, likes, counts);
                 likes
             }
+            Draw::GammaChain(g) => {
+                let rate = g.sample(rng);
+                let likes = poisson_at(rng, rate);
+                split_uniform(rng, likes, counts);
+                likes
+            }
         }
+    }
+}
+
+/// The Gamma law of a second's rate under gamma-poisson traffic: shape `K`,
+/// mean `rate` (scale `rate / K`). Errors name `rate`.
+pub fn second_rate(rate: f64, shape: f64) -> ParamResult<Gamma<f64>> {
+    Gamma::new(shape, rate / shape).map_err(|e| {
+        ParamError::other("rate", format!("not a usable Gamma mean ({e}, got {rate})"))
+    })
+}
+
+/// One Poisson count at `mean` (0 where the Gamma rate drawn is 0 or too
+/// small for the Poisson sampler).
+pub fn poisson_at<R: Rng + ?Sized>(rng: &mut R, mean: f64) -> u64 {
+    match Poisson::new(mean) {
+        // Poisson samples are whole numbers held in an f64.
+        Ok(p) if mean > 0.0 => p.sample(rng) as u64,
+        _ => 0,
     }
 }
 

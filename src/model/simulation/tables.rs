@@ -21,7 +21,7 @@
 //! from its own generator in a fixed order (the minimum, the likes, then
 //! the busiest values), so results stay a function of (seed, chunk).
 
-use rand_distr::{Distribution, Poisson};
+use rand_distr::{Distribution, Gamma, Poisson};
 
 use super::{SimPlan, SimTally, CHUNK_SECONDS};
 use crate::error::{ParamError, ParamResult};
@@ -35,8 +35,32 @@ use crate::model::traffic::TrafficModel;
 struct ChunkLaws {
     seconds: u64,
     quietest_min: TableSampler,
-    /// Poisson(seconds x rate) likes; `None` for fixed traffic.
-    likes: Option<Poisson<f64>>,
+    /// The chunk's total likes; `None` for fixed traffic.
+    likes: Option<ChunkTotal>,
+}
+
+/// A chunk's total likes under random traffic.
+#[derive(Debug, Clone)]
+enum ChunkTotal {
+    /// Poisson(seconds x rate).
+    Poisson(Poisson<f64>),
+    /// Gamma-poisson: n seconds of NegBin(K, p) add to NegBin(n K, p), a
+    /// Poisson count at a Gamma(n K, rate / K) rate.
+    GammaPoisson(Gamma<f64>),
+}
+
+impl ChunkTotal {
+    fn sample<R: rand::Rng + ?Sized>(&self, rng: &mut R) -> u128 {
+        match self {
+            // Poisson samples are whole numbers held in an f64 (below 2^53:
+            // rate x chunk seconds is at most 1e9 x 4096).
+            ChunkTotal::Poisson(p) => p.sample(rng) as u128,
+            ChunkTotal::GammaPoisson(g) => {
+                let rate = g.sample(rng);
+                crate::model::sampler::poisson_at(rng, rate) as u128
+            }
+        }
+    }
 }
 
 impl ChunkLaws {
@@ -56,9 +80,13 @@ impl ChunkLaws {
         let sf = ln_sf_n.iter().map(|&x| x.exp()).collect();
         let likes = match traffic {
             TrafficModel::Fixed => None,
-            TrafficModel::Poisson => Some(Poisson::new(n * rate).map_err(|e| {
-                ParamError::other("rate", format!("not a usable Poisson mean ({e})"))
-            })?),
+            TrafficModel::Poisson => Some(ChunkTotal::Poisson(Poisson::new(n * rate).map_err(
+                |e| ParamError::other("rate", format!("not a usable Poisson mean ({e})")),
+            )?)),
+            TrafficModel::GammaPoisson(k) => {
+                let total_rate = crate::model::sampler::second_rate(n * rate, n * k.shape())?;
+                Some(ChunkTotal::GammaPoisson(total_rate))
+            }
         };
         Ok(ChunkLaws {
             seconds,
@@ -116,9 +144,7 @@ pub(super) fn run_chunk_table(plan: &SimPlan, tables: &ExactTables, chunk: u64) 
         .expect("a law for every chunk length");
     let quietest_min = laws.quietest_min.sample(&mut rng);
     let likes = match &laws.likes {
-        // Poisson samples are whole numbers held in an f64 (below 2^53:
-        // rate x chunk seconds is at most 1e9 x 4096).
-        Some(p) => p.sample(&mut rng) as u128,
+        Some(total) => total.sample(&mut rng),
         None => plan.rate as u128 * seconds as u128,
     };
     let mut counts = vec![0u64; tables.busiest.len()];
@@ -206,7 +232,7 @@ mod tests {
         let mut rng = chunk_rng(23, 0);
         let k = 4_000;
         let xs: Vec<f64> = (0..k)
-            .map(|_| law.likes.as_ref().unwrap().sample(&mut rng))
+            .map(|_| law.likes.as_ref().unwrap().sample(&mut rng) as f64)
             .collect();
         let nl = CHUNK_SECONDS as f64 * 14_000.0;
         let mean = xs.iter().sum::<f64>() / k as f64;

@@ -197,6 +197,16 @@ impl CurveTraffic {
                 self.given = upto;
                 likes
             }
+            TrafficModel::GammaPoisson(d) => {
+                let mean = self.curve.second_mean(k);
+                match crate::model::sampler::second_rate(mean, d.shape()) {
+                    Ok(g) if mean > 0.0 => {
+                        let rate = g.sample(rng);
+                        crate::model::sampler::poisson_at(rng, rate)
+                    }
+                    _ => 0,
+                }
+            }
             TrafficModel::Poisson => {
                 let mean = self.curve.second_mean(k);
                 match Poisson::new(mean) {
