@@ -1,5 +1,5 @@
 //! Observed like traffic: a trace read from the contents of one or more
-//! files.
+//! files, and its fit ([`TraceFit`]).
 //!
 //! Three formats, told apart by their content, not by a file name:
 //! - CSV `time,count` ([`csv`]): a count of likes per period;
@@ -21,6 +21,7 @@ pub mod cloudwatch;
 pub mod csv;
 mod error;
 pub mod fields;
+pub mod fit;
 pub mod prometheus;
 pub mod series;
 
@@ -33,6 +34,7 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 pub use error::{Group, JsonKind, Place, Row, TraceError, TraceProblem};
+pub use fit::TraceFit;
 
 /// The most data points one trace may hold, over all its documents: a year
 /// per second is 31.5 million; at 16 bytes a point (time and value) the

@@ -3,6 +3,7 @@
 
 mod cloudwatch;
 mod csv;
+mod fit;
 mod prometheus;
 mod series;
 

@@ -106,6 +106,9 @@ fn longer_steps_are_gaps_reported_not_filled() {
             }
         ]
     );
+    let fit = TraceFit::new(&t);
+    assert_eq!(fit.gap_periods, 3);
+    assert_eq!(fit.seconds_covered, 300);
 }
 
 #[test]
