@@ -11,6 +11,7 @@ pub mod defaults;
 pub mod duration;
 pub mod exact;
 pub mod fleet;
+pub mod observed;
 pub mod partitions;
 pub mod placement;
 pub mod probability;
