@@ -133,7 +133,11 @@ impl SimPlan {
     pub fn exact_is_cheap(&self) -> bool {
         // Both tables walk the values a shard takes, so their cost grows
         // with the mean per shard under either traffic model.
-        self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD
+        // Gamma-poisson tables cost two integrals a row, and their rows
+        // span the Gamma spread: cheap only while that is a few seconds.
+        let mixed_ok = self.traffic.dispersion().is_none()
+            || crate::model::cost::exact_risk(self.rate, self.shards, self.traffic).seconds <= 2.0;
+        self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD && mixed_ok
     }
 
     /// The exact distribution of the busiest shard per second: the one the
