@@ -172,7 +172,11 @@ fn a_scenario_sets_the_law_and_errors_name_its_field() {
     ]);
     assert_eq!(p, w["p_over_cap_per_second"].as_f64().unwrap());
     let bad = dir.path().join("misplaced.toml");
-    std::fs::write(&bad, "peak = 14000\nrate = 14000\nshards = 20\ndispersion = 300\n").unwrap();
+    std::fs::write(
+        &bad,
+        "peak = 14000\nrate = 14000\nshards = 20\ndispersion = 300\n",
+    )
+    .unwrap();
     let out = shardplan()
         .args(["risk", "--scenario", bad.to_str().unwrap()])
         .assert()
