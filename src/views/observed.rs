@@ -160,9 +160,10 @@ impl ObservedTraffic {
             },
         ));
         rows.push(("mean rate", format!("{} likes/s", fmt::num(self.mean_rate))));
-        let busiest = match per_second {
-            true => "busiest second".to_string(),
-            false => format!("busiest {} s period's average", self.period_seconds),
+        let busiest = match (per_second, self.format.as_str()) {
+            (_, "prometheus") => "the largest rate() value".to_string(),
+            (true, _) => "busiest second".to_string(),
+            (false, _) => format!("busiest {} s period's average", self.period_seconds),
         };
         rows.push((
             "peak rate (the observed rate)",
