@@ -45,6 +45,9 @@ fn simulate(rate: f64, shards: u64, model: TrafficModel, seconds: usize, seed: u
                     .max()
                     .unwrap()
             }
+            TrafficModel::GammaPoisson(_) => {
+                unimplemented!("gamma-poisson is checked in tests/gamma_poisson_cli.rs")
+            }
         })
         .collect()
 }

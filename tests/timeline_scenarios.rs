@@ -9,7 +9,7 @@ use shardplan::model::timeline::curve::CurveConfig;
 use shardplan::model::timeline::monitor::MonitorConfig;
 use shardplan::model::timeline::resize::{ResizeConfig, ResizePlan};
 use shardplan::model::timeline::{monitor_grid, run, TimelinePlan, TimelineReport};
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::traffic::{TrafficKind, TrafficModel};
 
 fn load(name: &str) -> toml::Table {
     let path = format!("{}/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -29,7 +29,12 @@ fn timeline(name: &str) -> TimelinePlan {
         .get("monitor")
         .map(|m| m.clone().try_into::<MonitorConfig>().unwrap())
         .map(|m| m.validate(Some(int(&t, "servers"))).unwrap());
-    let traffic: TrafficModel = t["traffic"].clone().try_into().unwrap();
+    // The bundled time lines use fixed or Poisson traffic (no dispersion).
+    let traffic = match t["traffic"].clone().try_into::<TrafficKind>().unwrap() {
+        TrafficKind::Fixed => TrafficModel::Fixed,
+        TrafficKind::Poisson => TrafficModel::Poisson,
+        TrafficKind::GammaPoisson => panic!("{name}: gamma-poisson needs its dispersion"),
+    };
     TimelinePlan::new(
         curve.validate().unwrap(),
         traffic,

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::groups::{
-    OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs, TimelineArgs,
+    ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
+    TimelineArgs,
 };
 use super::parse::{whole_number, whole_seconds, whole_seconds_or_zero};
 use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS, STORES, TRAFFIC};
@@ -54,6 +55,8 @@ pub struct RiskArgs {
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
+    pub observed: ObservedArgs,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 
@@ -72,6 +75,8 @@ pub struct SweepArgs {
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
+    pub observed: ObservedArgs,
+    #[command(flatten)]
     pub reads: ReadArgs,
     #[command(flatten)]
     pub out: OutputArgs,
@@ -83,6 +88,8 @@ pub struct SizeArgs {
     pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub observed: ObservedArgs,
     #[command(flatten)]
     pub plan: PlanArgs,
     #[command(flatten)]
@@ -103,6 +110,8 @@ pub struct SizeArgs {
 pub struct SimulateArgs {
     #[command(flatten)]
     pub sim: SimInputs,
+    #[command(flatten)]
+    pub observed: ObservedArgs,
     #[command(flatten)]
     pub timeline: TimelineArgs,
     /// Stream one CSV row per simulated second to FILE.
@@ -151,6 +160,8 @@ pub struct ChartArgs {
 pub struct ReportArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub observed: ObservedArgs,
     /// The folder to write report.md and its SVG charts to (created if missing);
     /// -o/--output as for every other command.
     #[arg(

@@ -68,6 +68,21 @@ pub struct SizingArgs {
     pub transactional: bool,
 }
 
+/// Observed traffic to plan from (`--traffic-from`).
+#[derive(Debug, Clone, Default, Args)]
+#[command(next_help_heading = "Observed traffic")]
+pub struct ObservedArgs {
+    /// Plan from observed likes: CSV time,count, CloudWatch get-metric-data JSON or a
+    /// Prometheus query_range response (- for standard input); repeat for several CSV files
+    /// or CloudWatch pages. Its busiest second (or period) is the observed rate, and
+    /// per-second data fits the traffic law.
+    #[arg(long, value_name = "FILE")]
+    pub traffic_from: Vec<PathBuf>,
+    /// CloudWatch: the Id of the result to read, when the output holds several.
+    #[arg(long, value_name = "ID")]
+    pub metric_id: Option<String>,
+}
+
 /// How the count is read.
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Reads")]

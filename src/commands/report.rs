@@ -33,6 +33,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     }
     // Everything is resolved and validated before the folder is touched.
     // report has no sizing or read flags: the scenario and defaults decide.
+    let timeline = r.scenario.describes(crate::config::Kind::TimeLine);
+    if timeline {
+        crate::config::observed::refuse_on_timeline(&args.observed)?;
+    } else {
+        r.observe(&args.observed, None)?;
+    }
     let seconds = r.duration(None)?;
     let traffic = r.traffic(None, None)?;
     let sim_flags = SimInputs {
@@ -40,7 +46,6 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         seed: args.seed,
         ..SimInputs::default()
     };
-    let timeline = r.scenario.describes(crate::config::Kind::TimeLine);
     let (flat, tl) = if timeline {
         (None, Some(r.timeline(&sim_flags, &Default::default())?))
     } else {
@@ -151,6 +156,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         scenario: &r.scenario,
         inputs: &r.inputs,
         size,
+        observed: r
+            .observed
+            .as_deref()
+            .map(crate::views::observed::ObservedTraffic::new),
         version: env!("CARGO_PKG_VERSION"),
         command: regenerate_command(&r.scenario.name, &args),
         sweep,
@@ -206,6 +215,12 @@ fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
     }
     if let Some(seconds) = args.seconds {
         cmd.push_str(&format!(" --seconds {seconds}"));
+    }
+    for f in &args.observed.traffic_from {
+        cmd.push_str(&format!(" --traffic-from {}", f.display()));
+    }
+    if let Some(id) = &args.observed.metric_id {
+        cmd.push_str(&format!(" --metric-id {id}"));
     }
     cmd.push_str(" --out DIR");
     cmd

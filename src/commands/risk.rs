@@ -8,10 +8,12 @@ use crate::model::exact::{self, Risk};
 use crate::model::read_cost::ReadPlan;
 use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
+use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 
 pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "risk")?;
+    r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags {
         plan: None,
         duration: args.span.duration,
@@ -54,6 +56,10 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
     spinner.finish_and_clear();
     let view = RiskView(risk, Some(plan.recommendation));
+    let view = WithObserved {
+        report: &view,
+        observed: r.observed.as_deref().map(ObservedTraffic::new),
+    };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }
 
@@ -82,6 +88,7 @@ pub fn sweep_rows(
 
 pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "sweep")?;
+    r.observe(&args.observed, Some(&args.sizing))?;
     let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
     let seconds = r.duration(args.span.duration)?;
     let traffic = r.traffic(args.span.traffic, args.span.dispersion)?;
@@ -129,5 +136,9 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         );
     }
     bar.finish_and_clear();
-    super::emit(out, &SweepView(rows), &r.inputs, args.out.explain)
+    let view = WithObserved {
+        report: &SweepView(rows),
+        observed: r.observed.as_deref().map(ObservedTraffic::new),
+    };
+    super::emit(out, &view, &r.inputs, args.out.explain)
 }

@@ -13,8 +13,10 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
     super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
+        crate::config::observed::refuse_on_timeline(&args.observed)?;
         return super::timeline::run_simulate(r, &args);
     }
+    r.observe(&args.observed, Some(&args.sim.sizing))?;
     let sim = r.flat_simulation(&args.sim, args.per_second.is_some())?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(&args)?;
@@ -35,7 +37,14 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
             .evaluate(sim.plan.shards)
             .map_err(|e| r.blame(e))?,
     );
-    super::emit(out, &report, &r.inputs, args.out.explain)
+    let view = crate::views::observed::WithObserved {
+        report: &report,
+        observed: r
+            .observed
+            .as_deref()
+            .map(crate::views::observed::ObservedTraffic::new),
+    };
+    super::emit(out, &view, &r.inputs, args.out.explain)
 }
 
 /// Runs a flat simulation on the process's workers ([`super::use_threads`]), with a

@@ -6,10 +6,12 @@ use crate::cli::SizeArgs;
 use crate::config::plan::PlanFlags;
 use crate::config::Resolver;
 use crate::output::OutputSet;
+use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::size::SizeRow;
 
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "size")?;
+    r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags {
         plan: Some(&args.plan),
         duration: args.span.duration,
@@ -29,6 +31,11 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
             "without --risk or --partitions: the rule of thumb has no traffic law (add --risk P)",
         )?;
     }
+    // The law observed traffic gives, shown even where the rule of thumb
+    // does not weigh it.
+    let observed = r
+        .observed_traffic(args.span.traffic, args.span.dispersion)?
+        .map(ObservedTraffic::new);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let (rec, recommended) = match args.shards {
         Some(n) => {
@@ -51,7 +58,11 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         recommended,
     );
     let headline = row.headline();
-    super::emit(out, &row, &r.inputs, args.out.explain)?;
+    let view = WithObserved {
+        report: &row,
+        observed,
+    };
+    super::emit(out, &view, &r.inputs, args.out.explain)?;
     if failed {
         anyhow::bail!("check failed: {headline}");
     }

@@ -1,7 +1,7 @@
 //! The load on one counter: rate, shards, traffic law, the hot spell's
 //! length, seconds simulated, the seed and the accepted risk.
 
-use super::{Inputs, Resolver, Sourced};
+use super::{Inputs, Resolver, Source, Sourced};
 use crate::error::InputResult;
 use crate::model::defaults::{
     DEFAULT_DURATION_SECONDS, DEFAULT_SECONDS, DEFAULT_SEED, MAX_THREADS,
@@ -46,7 +46,8 @@ pub fn traffic_law(
 }
 
 impl Resolver {
-    /// The traffic law: `--traffic`, the scenario's, else fixed; for
+    /// The traffic law: `--traffic`, the scenario's, else what observed
+    /// traffic says ([`super::observed::Observed::law_inputs`]), else fixed; for
     /// gamma-poisson with its shape, `--dispersion` or the scenario's
     /// `dispersion`. A dispersion under another law is refused, naming
     /// where it was given; gamma-poisson without one is refused too.
@@ -55,12 +56,25 @@ impl Resolver {
         flag: Option<TrafficKind>,
         dispersion: Option<f64>,
     ) -> InputResult<TrafficModel> {
-        let t = Sourced::flag("--traffic", flag)
-            .or(self.field("traffic", &self.scenario.scenario.traffic))
-            .unwrap_or(Sourced::default(TrafficKind::default()));
-        let d = Sourced::flag("--dispersion", dispersion)
-            .or(self.field("dispersion", &self.scenario.scenario.dispersion));
-        traffic_law(&mut self.inputs, t, d)
+        // A trace given by --traffic-from outranks the scenario's law, as
+        // any flag does; only --traffic and --dispersion flags outrank it.
+        let s = match &self.observed {
+            Some(o) if matches!(o.by, Source::Flag(_)) => Default::default(),
+            _ => self.scenario.scenario.clone(),
+        };
+        let t = Sourced::flag("--traffic", flag).or(self.field("traffic", &s.traffic));
+        let d =
+            Sourced::flag("--dispersion", dispersion).or(self.field("dispersion", &s.dispersion));
+        // Observed traffic chooses the law when none is given.
+        let (t, d) = match self.observed.as_deref_mut() {
+            Some(o) => o.law_inputs(t, d)?,
+            None => (t.unwrap_or(Sourced::default(TrafficKind::default())), d),
+        };
+        let law = traffic_law(&mut self.inputs, t, d)?;
+        if let Some((model, ..)) = self.observed.as_mut().and_then(|o| o.law.as_mut()) {
+            *model = law;
+        }
+        Ok(law)
     }
 
     /// How long the hot spell lasts, seconds: `--duration`, the scenario's

@@ -15,6 +15,7 @@ pub mod fleet;
 pub mod input_file;
 pub mod lists;
 pub mod load;
+pub mod observed;
 pub mod plan;
 pub mod reads;
 pub mod resize;
@@ -39,6 +40,10 @@ pub struct Resolver {
     pub scenario: Loaded,
     /// Every input resolved so far, with its source.
     pub inputs: Inputs,
+    /// Observed traffic (`--traffic-from`), once read.
+    pub observed: Option<Box<observed::Observed>>,
+    /// The command asked for observed traffic ([`Resolver::observe`]).
+    observe_called: bool,
 }
 
 impl Resolver {
@@ -53,7 +58,12 @@ impl Resolver {
             };
             inputs.record("scenario", &Sourced::new(scenario.name.clone(), source));
         }
-        Resolver { scenario, inputs }
+        Resolver {
+            scenario,
+            inputs,
+            observed: None,
+            observe_called: false,
+        }
     }
 
     /// Loads `--scenario` (or `default` when it is absent; no scenario when

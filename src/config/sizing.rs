@@ -65,7 +65,8 @@ impl Resolver {
         (from_flag, from_scenario)
     }
 
-    /// The planned peak: `--peak`, or `--observed` x `--growth` (each
+    /// The planned peak: `--peak`, or observed traffic's peak rate
+    /// (`--traffic-from`) x growth, or `--observed` x `--growth` (each
     /// falling back to the scenario), or the scenario's peak, or its observed
     /// x growth, or `fallback` (a time line's highest rate).
     pub fn peak(&mut self, a: &SizingArgs, fallback: Option<Sourced<f64>>) -> InputResult<Peak> {
@@ -81,7 +82,12 @@ impl Resolver {
         }
         let observed_flag = Sourced::flag("--observed", a.observed);
         let growth_flag = Sourced::flag("--growth", a.growth);
-        let (observed, growth) = if observed_flag.is_some() || growth_flag.is_some() {
+        self.unobserved()?;
+        let (observed, growth) = if let Some(o) = self.observed.as_deref() {
+            // --traffic-from: its busiest period, over a scenario's peak or observed.
+            let observed = Sourced::new(o.fit.peak_rate, o.source("peak rate of"));
+            (observed, growth_flag.or(self.field("growth", &s.growth)))
+        } else if observed_flag.is_some() || growth_flag.is_some() {
             let observed = observed_flag
                 .or(self.field("observed", &s.observed))
                 .ok_or_else(|| {

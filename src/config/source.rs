@@ -43,6 +43,16 @@ pub enum Source {
         /// The field read from it.
         field: &'static str,
     },
+    /// A figure read or fitted from an observed trace: `fitted from
+    /// --traffic-from evening.csv`.
+    Trace {
+        /// How the figure came from the trace (`fitted from`, `peak rate of`).
+        how: &'static str,
+        /// The flag or scenario field that named the files.
+        by: Box<Source>,
+        /// The files, as given.
+        files: String,
+    },
     /// An environment variable (`REDISCLI_AUTH`).
     Env(&'static str),
     /// Worked out from other inputs (`observed x growth`).
@@ -60,6 +70,7 @@ impl fmt::Display for Source {
                 write!(f, "store preset {} ({named_by})", store.name())
             }
             Source::File { flag, path, field } => write!(f, "{flag} {path}: {field}"),
+            Source::Trace { how, by, files } => write!(f, "{how} {by} {files}"),
             Source::Env(name) => write!(f, "environment {name}"),
             Source::Derived(how) => write!(f, "derived: {how}"),
             Source::Default => f.write_str("default"),

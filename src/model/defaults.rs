@@ -185,6 +185,11 @@ pub const MAX_COMPARE_REELS: u64 = 10_000_000;
 /// bigger file (or `/dev/zero`) is refused before it fills memory.
 pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
 
+/// Largest observed-traffic file read (`--traffic-from`): 256 MiB holds
+/// about 120 days per second as CSV (about 22 bytes a row); a bigger file
+/// (or `/dev/zero`) is refused before it fills memory.
+pub const MAX_TRACE_BYTES: u64 = 256 << 20;
+
 // ---- Charts and tables -----------------------------------------------
 
 /// The shard counts `sweep` tries.

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod fleet;
 pub mod inputs;
 pub mod measure;
+pub mod observed;
 pub mod placement;
 pub mod reads;
 pub mod recommendation;

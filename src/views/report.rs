@@ -53,6 +53,8 @@ pub struct ReportDoc<'a> {
     pub inputs: &'a Inputs,
     /// The sizing, with the risk-based count.
     pub size: SizeRow,
+    /// Observed traffic (`--traffic-from`, the scenario's `traffic_from`).
+    pub observed: Option<super::observed::ObservedTraffic>,
     /// Risk by shard count.
     pub sweep: Vec<SweepRow>,
     /// The risk chart's title.
@@ -296,6 +298,14 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
         "Sizing",
         &Sections(size.sizing_sections()),
     )?);
+
+    if let Some(o) = &doc.observed {
+        push("## Observed traffic");
+        push(&markdown_under(
+            "Observed traffic",
+            &Sections(o.sections()),
+        )?);
+    }
 
     push("## Risk by shard count");
     push(

@@ -127,6 +127,8 @@ fn inputs() -> Value {
 fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
     use crate::model::recommendation::Recommendation;
     let recommendation = |d: &mut Doc| d.sub::<Recommendation>();
+    // --traffic-from: the trace and the law it gave (views::observed).
+    let observed = |d: &mut Doc| d.sub::<super::observed::ObservedTraffic>();
     let rows = |items: Value| {
         let mut m = Map::new();
         m.insert("type".into(), "object".into());
@@ -134,13 +136,18 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
         m
     };
     Some(match command {
-        "size" => vec![d.object::<super::size::SizeRow>()],
+        "size" => {
+            let mut size = d.object::<super::size::SizeRow>();
+            set(&mut size, "observed_traffic", observed(d), true);
+            vec![size]
+        }
         "simulate" => {
             let mut flat = d.object::<super::simulate::SimulateRow>();
             let bins = d.sub::<Vec<crate::model::stats::Bin>>();
             set(&mut flat, "busiest_histogram", bins, false);
             let rec = recommendation(d);
             set(&mut flat, "recommendation", rec.clone(), true);
+            set(&mut flat, "observed_traffic", observed(d), true);
             let mut timeline = d.object::<super::timeline::TimelineHead<'static>>();
             let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
             set(&mut timeline, "monitor_grid", grid, true);
@@ -151,9 +158,14 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             let mut risk = d.object::<crate::model::exact::Risk>();
             let rec = recommendation(d);
             set(&mut risk, "recommendation", rec, true);
+            set(&mut risk, "observed_traffic", observed(d), true);
             vec![risk]
         }
-        "sweep" => vec![rows(d.sub::<super::risk::SweepRow>())],
+        "sweep" => {
+            let mut sweep = rows(d.sub::<super::risk::SweepRow>());
+            set(&mut sweep, "observed_traffic", observed(d), true);
+            vec![sweep]
+        }
         "scenarios" => vec![rows(d.sub::<super::scenarios::ScenarioRow>())],
         "stores" => vec![rows(d.sub::<crate::model::store::StorePreset>())],
         "resize" => {

@@ -103,6 +103,12 @@ pub struct Scenario {
     /// Gamma-poisson traffic's shape K: a second's count has variance
     /// rate + rate^2 / K.
     pub dispersion: Option<f64>,
+    /// Observed likes to plan from (CSV, CloudWatch or Prometheus), a path
+    /// relative to the scenario file's folder: its busiest period is the
+    /// observed rate, and per-second data fits the traffic law.
+    pub traffic_from: Option<String>,
+    /// CloudWatch: the `Id` of the result `traffic_from` reads.
+    pub metric_id: Option<String>,
     /// Master seed.
     pub seed: Option<u64>,
     /// Views of the count per second.
@@ -148,7 +154,11 @@ impl Scenario {
         let timeline = self.curve.is_some() || self.store.is_some() || self.monitor.is_some();
         if timeline {
             kinds.push(Kind::TimeLine);
-        } else if self.peak.is_some() || self.observed.is_some() || self.rate.is_some() {
+        } else if self.peak.is_some()
+            || self.observed.is_some()
+            || self.rate.is_some()
+            || self.traffic_from.is_some()
+        {
             kinds.push(Kind::FlatLoad);
         }
         if self.resize.is_some() {

@@ -1,7 +1,7 @@
 //! One simulated second: how many likes arrive and how they split over the
 //! shards, every shard's count. Where one shard's mean is at most
 //! [`poissonized::TABLE_MAX_MEAN`] the counts are independent Poisson draws
-//! from a guide table ([`poissonized`]: the law itself for Poisson traffic,
+//! from a guide table (`poissonized`: the law itself for Poisson traffic,
 //! conditioned on the total for a fixed count); otherwise the split is a
 //! Multinomial(L; 1/S, ..., 1/S) drawn as S - 1 conditional binomials. A
 //! second costs O(S) plus, for a fixed count, O(sqrt L) uniform picks.

@@ -1,0 +1,296 @@
+//! The "Observed traffic" block (`--traffic-from`), shared by `size`,
+//! `risk`, `sweep`, `simulate` and `report`: what the trace holds, what it
+//! says about the seconds, and the law the plan uses. JSON carries it as
+//! `observed_traffic`.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::observed::{LawFrom, Observed};
+use crate::model::observed::TraceFormat;
+use crate::output::{fmt, Report, Section};
+
+/// One quantile of the per-period rate.
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
+pub struct ObservedQuantile {
+    /// The level: 0.5, 0.99, 0.999.
+    pub q: f64,
+    /// The per-period rate there, likes/s.
+    pub rate: f64,
+    /// At least 10 periods are expected above it.
+    pub supported: bool,
+}
+
+/// The `observed_traffic` object.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ObservedTraffic {
+    /// The files read, as given.
+    pub files: Vec<String>,
+    /// `csv`, `cloudwatch` or `prometheus`.
+    pub format: String,
+    /// The period detected, seconds (1: per-second data).
+    pub period_seconds: u64,
+    /// Periods with a value.
+    pub points: usize,
+    /// The first and last point's time, Unix seconds.
+    pub start_time: i64,
+    pub end_time: i64,
+    /// Runs of missing periods, and the periods missing in all.
+    pub gaps: usize,
+    pub gap_periods: u64,
+    /// Prometheus: series added (1 for the other formats).
+    pub series_summed: usize,
+    /// CloudWatch: the result's `Id`.
+    pub metric_id: Option<String>,
+    /// The mean and the largest per-second rate (for coarser data a
+    /// period's average), likes/s, and the largest's time (Unix seconds).
+    pub mean_rate: f64,
+    pub peak_rate: f64,
+    pub peak_time: i64,
+    /// The per-period rate at 0.5, 0.99 and 0.999.
+    pub quantiles: Vec<ObservedQuantile>,
+    /// Per-second data: the variance of the counts and its ratio to the
+    /// mean (null when coarser).
+    pub variance: Option<f64>,
+    pub variance_to_mean: Option<f64>,
+    /// The Gamma shape fitted from per-second counts (null when not
+    /// overdispersed or coarser).
+    pub fitted_dispersion: Option<f64>,
+    /// The law the plan uses: `fixed`, `poisson` or `gamma-poisson`, where
+    /// it came from, and its dispersion (null when none) with its origin.
+    pub law: String,
+    pub law_from: LawFrom,
+    pub dispersion: Option<f64>,
+    pub dispersion_from: Option<LawFrom>,
+}
+
+impl ObservedTraffic {
+    /// The block's data from a resolved trace.
+    pub fn new(o: &Observed) -> ObservedTraffic {
+        let f = &o.fit;
+        let (law, law_from, dispersion_from) = o.law.unwrap_or((
+            crate::model::traffic::TrafficModel::Poisson,
+            LawFrom::Assumed,
+            None,
+        ));
+        ObservedTraffic {
+            files: o.files.clone(),
+            format: match o.format {
+                TraceFormat::Csv => "csv",
+                TraceFormat::CloudWatch => "cloudwatch",
+                TraceFormat::Prometheus => "prometheus",
+            }
+            .into(),
+            period_seconds: f.period_seconds,
+            points: f.periods,
+            start_time: o.span.0,
+            end_time: o.span.1,
+            gaps: o.gaps,
+            gap_periods: f.gap_periods,
+            series_summed: o.series_summed,
+            metric_id: o.metric_id.clone(),
+            mean_rate: f.mean_rate,
+            peak_rate: f.peak_rate,
+            peak_time: f.peak_time,
+            quantiles: f
+                .quantile_rates
+                .iter()
+                .map(|q| ObservedQuantile {
+                    q: q.q,
+                    rate: q.rate,
+                    supported: q.supported,
+                })
+                .collect(),
+            variance: f.variance(),
+            variance_to_mean: f.variance_to_mean(),
+            fitted_dispersion: f.dispersion(),
+            law: law.name().to_string(),
+            law_from,
+            dispersion: law.dispersion(),
+            dispersion_from,
+        }
+    }
+
+    /// The block for tables and Markdown.
+    pub fn sections(&self) -> Vec<Section> {
+        let mut rows = vec![("files", self.files.join(", "))];
+        let format = match self.format.as_str() {
+            "csv" => "CSV time,count".to_string(),
+            "cloudwatch" => match &self.metric_id {
+                Some(id) => format!("CloudWatch get-metric-data (Id {id})"),
+                None => "CloudWatch get-metric-data".to_string(),
+            },
+            _ => {
+                let mut s = "Prometheus query_range: values are per-second rates, as rate() \
+                             returns"
+                    .to_string();
+                if self.series_summed > 1 {
+                    s.push_str(&format!("; {} series summed", self.series_summed));
+                }
+                s
+            }
+        };
+        rows.push(("format", format));
+        let per_second = self.period_seconds == 1;
+        rows.push((
+            "period",
+            match per_second {
+                true => "per second".to_string(),
+                false => format!("per {} s", fmt::count(self.period_seconds)),
+            },
+        ));
+        rows.push((
+            "points",
+            format!(
+                "{} from {} to {} ({})",
+                fmt::count(self.points as u64),
+                utc(self.start_time),
+                utc(self.end_time),
+                fmt::rough_duration((self.end_time - self.start_time) as f64)
+            ),
+        ));
+        rows.push((
+            "gaps",
+            match self.gaps {
+                0 => "none".to_string(),
+                n => format!(
+                    "{n} ({} missing periods, reported, not filled)",
+                    fmt::count(self.gap_periods)
+                ),
+            },
+        ));
+        rows.push(("mean rate", format!("{} likes/s", fmt::num(self.mean_rate))));
+        let busiest = match (per_second, self.format.as_str()) {
+            (_, "prometheus") => "the largest rate() value".to_string(),
+            (true, _) => "busiest second".to_string(),
+            (false, _) => format!("busiest {} s period's average", self.period_seconds),
+        };
+        rows.push((
+            "peak rate (the observed rate)",
+            format!(
+                "{} likes/s at {} ({busiest})",
+                fmt::num(self.peak_rate),
+                utc(self.peak_time)
+            ),
+        ));
+        for (q, label) in self.quantiles.iter().zip(["p50", "p99", "p99.9"]) {
+            let mut v = format!("{} likes/s", fmt::num(q.rate));
+            if !q.supported {
+                v.push_str(" (too short to support)");
+            }
+            rows.push((label, v));
+        }
+        if let (Some(var), Some(ratio)) = (self.variance, self.variance_to_mean) {
+            rows.push(("variance per second", fmt::num(var)));
+            rows.push(("variance-to-mean", format!("{ratio:.3} (1 for Poisson)")));
+            rows.push((
+                "dispersion",
+                match self.fitted_dispersion {
+                    Some(k) => format!("K = {} (Gamma shape fitted)", fmt::num(k)),
+                    None => "not overdispersed: Poisson".to_string(),
+                },
+            ));
+        }
+        let k = |from: Option<LawFrom>| match (self.dispersion, from) {
+            (Some(k), Some(f)) => format!(", dispersion {} ({})", fmt::num(k), from_words(f)),
+            _ => String::new(),
+        };
+        let law = format!(
+            "{} ({}){}",
+            self.law,
+            from_words(self.law_from),
+            k(self.dispersion_from)
+        );
+        match per_second {
+            true => rows.push(("traffic law", law)),
+            false => rows.push(("within each period", law)),
+        }
+        vec![
+            Section::pairs("Observed traffic", rows),
+            Section::Note(
+                "Independent seconds do not capture a burst that lasts minutes (a push \
+                 notification): plan for one with --growth, or simulate it as a time line."
+                    .into(),
+            ),
+        ]
+    }
+}
+
+fn from_words(f: LawFrom) -> &'static str {
+    match f {
+        LawFrom::Fitted => "fitted",
+        LawFrom::Assumed => "assumed",
+        LawFrom::Given => "given",
+    }
+}
+
+/// Unix seconds as RFC 3339 UTC (`2026-03-14T19:02:11Z`).
+pub fn utc(t: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(t) {
+        Ok(d) => format!(
+            "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+            d.year(),
+            u8::from(d.month()),
+            d.day(),
+            d.hour(),
+            d.minute(),
+            d.second()
+        ),
+        Err(_) => format!("{t} (Unix seconds)"),
+    }
+}
+
+/// A command's report with the observed-traffic block: after the first
+/// section (the headline) in tables, `observed_traffic` in JSON (a list
+/// result goes under `rows` beside it).
+pub struct WithObserved<'a> {
+    /// The command's own report.
+    pub report: &'a dyn Report,
+    /// The block, when the command read a trace.
+    pub observed: Option<ObservedTraffic>,
+}
+
+impl Report for WithObserved<'_> {
+    fn rows(&self) -> Vec<Value> {
+        self.report.rows()
+    }
+
+    fn json(&self) -> Value {
+        let v = self.report.json();
+        let Some(o) = &self.observed else {
+            return v;
+        };
+        let mut map = match v {
+            Value::Object(m) => m,
+            other => {
+                let mut m = serde_json::Map::new();
+                m.insert("rows".into(), other);
+                m
+            }
+        };
+        map.insert("observed_traffic".into(), crate::output::row(o));
+        Value::Object(map)
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let mut out = self.report.sections();
+        if let Some(o) = &self.observed {
+            let at = out.len().min(1);
+            out.splice(at..at, o.sections());
+        }
+        out
+    }
+
+    fn tsv(&self) -> Option<Vec<u8>> {
+        self.report.tsv()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_times_are_rfc3339() {
+        assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc(1_773_514_931), "2026-03-14T19:02:11Z");
+    }
+}
