@@ -87,45 +87,34 @@ fn burstier_traffic_needs_more_shards() {
     );
 }
 
+/// `risk` at 14,000 likes/s over 20 shards with `extra` flags.
+fn risk_with(extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = ["risk", "--rate", "14000", "--shards", "20"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(extra.iter().map(|s| s.to_string()));
+    args
+}
+
 #[test]
 fn dispersion_is_refused_where_it_does_nothing_or_is_out_of_range() {
-    bad_input(
-        &[
-            "risk",
-            "--rate",
-            "14000",
-            "--shards",
-            "20",
-            "--traffic",
-            "gamma-poisson",
-        ],
+    let refused = |extra: &[&str], what: &str| {
+        let args = risk_with(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        bad_input(&args, what);
+    };
+    refused(
+        &["--traffic", "gamma-poisson"],
         "--traffic: gamma-poisson needs a dispersion",
     );
-    bad_input(
-        &[
-            "risk",
-            "--rate",
-            "14000",
-            "--shards",
-            "20",
-            "--dispersion",
-            "30",
-        ],
+    refused(
+        &["--dispersion", "30"],
         "--dispersion: has no effect with fixed traffic",
     );
     for bad in ["0", "-3", "nan", "inf", "1e13", "0.001"] {
-        bad_input(
-            &[
-                "risk",
-                "--rate",
-                "14000",
-                "--shards",
-                "20",
-                "--traffic",
-                "gamma-poisson",
-                "--dispersion",
-                bad,
-            ],
+        refused(
+            &["--traffic", "gamma-poisson", "--dispersion", bad],
             "--dispersion",
         );
     }
