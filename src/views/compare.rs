@@ -245,6 +245,7 @@ impl Report for CompareReport {
                 })
                 .collect(),
         });
+        sections.extend(super::price::compare_cost_sections(&c.rows));
         let d = &c.drift;
         let drift_rows = c
             .rows
