@@ -287,3 +287,26 @@ fn a_scenario_prices_section() {
         "prices.daily_views: has no effect",
     );
 }
+
+#[test]
+fn report_prices_from_the_scenario_section() {
+    let s = scenario(
+        "report",
+        "peak = 14000\nviews = 50000\nservers = 40\ncache_seconds = 2\n\
+         [prices]\nwrite_per_million = 1.25\nread_per_million = 0.25\ndaily_likes = 2000000\n",
+    );
+    let dir = std::env::temp_dir().join(format!("shardplan-prices-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    common::shardplan()
+        .args(["report", "--scenario", &s, "--quiet", "--out"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    // 30 x 2 x 1.25 = 75; 400 / 50,000 x 0.25 = 0.002.
+    assert!(md.contains("| a month (30 days)"), "{md}");
+    assert!(md.contains("| 75 (counter writes"), "{md}");
+    assert!(md.contains("| 0.002 "), "{md}");
+    assert!(md.contains("| 1.25 (1 write unit a like)"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

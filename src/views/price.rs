@@ -32,14 +32,11 @@ pub fn cost_section(c: &Costs) -> Option<Section> {
     }
     let mut rows = vec![];
     if let Some(w) = c.write_cost_per_million_likes {
-        rows.push((
-            "counter writes per million likes",
-            format!(
-                "{} ({} write units a like)",
-                money(w),
-                money(c.write_units_per_like.unwrap_or(1.0))
-            ),
-        ));
+        rows.push(("counter writes per million likes", {
+            let units = c.write_units_per_like.unwrap_or(1.0);
+            let plural = if units == 1.0 { "unit" } else { "units" };
+            format!("{} ({} write {plural} a like)", money(w), money(units))
+        }));
     }
     if let Some(w) = c.like_row_cost_per_million_likes {
         rows.push((
