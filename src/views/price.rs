@@ -60,10 +60,11 @@ pub fn cost_section(c: &Costs) -> Option<Section> {
             ),
         ));
     }
-    Some(Section::pairs(
-        "Cost at your prices (per million request units; a batch read is billed per item)",
-        rows,
-    ))
+    rows.push((
+        "billed",
+        "per million request units: 1 a write, 1 an item read (a batch of S items is S)".into(),
+    ));
+    Some(Section::pairs("Cost at your prices", rows))
 }
 
 /// `compare`'s cost grid, one row per design, and why a figure is
