@@ -310,3 +310,28 @@ fn report_prices_from_the_scenario_section() {
     assert!(md.contains("| 1.25 (1 write unit a like)"), "{md}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_scenario_storage_price_is_checked_and_said_not_priced() {
+    let s = scenario(
+        "storage",
+        "peak = 14000\n[prices]\nread_per_million = 0.25\nstorage_per_gb_month = 0.25\n",
+    );
+    let out = common::shardplan()
+        .args(["size", "--scenario", &s, "--format", "json"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("warning") && stderr.contains("prices.storage_per_gb_month: not priced"),
+        "{stderr}"
+    );
+    let bad = scenario(
+        "storage-bad",
+        "peak = 14000\n[prices]\nstorage_per_gb_month = -1\n",
+    );
+    bad_input(
+        &["compare", "--scenario", &bad],
+        "prices.storage_per_gb_month",
+    );
+}

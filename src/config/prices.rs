@@ -23,6 +23,15 @@ impl Resolver {
             ),
         )?;
         let section = self.scenario.scenario.prices.clone().unwrap_or_default();
+        // The section serves every command; a storage price is checked but
+        // nothing keeps items' sizes to price, so it is said, not used.
+        if let Some(v) = self.field("prices.storage_per_gb_month", &section.storage_per_gb_month) {
+            v.check(|x| validate::non_negative("storage_price", *x))?;
+            self.inputs.notice(format!(
+                "{}: not priced: none of {command}'s designs computes item counts and sizes",
+                v.source
+            ));
+        }
         let mut one = |key: &'static str,
                        flag: &'static str,
                        given: Option<f64>,
