@@ -384,7 +384,8 @@ mod tests {
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys[..3], ["strategy", "exact", "error"]);
         assert_eq!(keys[12], "verdict");
-        assert_eq!(keys.len(), 24);
+        // 24 design fields, then the 6 cost fields (null without prices).
+        assert_eq!(keys.len(), 30);
         assert_eq!(v["error"], "0.8125% standard error");
         assert_eq!(
             v["verdict"],
