@@ -10,7 +10,7 @@ use common::shardplan;
 const GOLDEN: &[(&[&str], &str)] = &[
     (
         &["size"],
-        "scenario,observed,growth,transactional,write_cost,peak,cap,safe_per_shard,headroom,mean_per_shard_at_peak,headroom_left,evaluated,recommended_shards,shards,binding,rule_of_thumb_shards,key_risk_shards,partition_shards,partition_shards_stable,partition_failing,partition_binds,p_any_over_cap,ln_p_any_over_cap,p_any_over_cap_exact,key_p_any_over_cap,key_ln_p_any_over_cap,rule_of_thumb_p_any_over_cap,rule_of_thumb_ln_p_any_over_cap,partition_p_any_over_cap,partition_ln_p_any_over_cap,capacity_rate,safe_capacity_rate,margin,risk,duration_seconds,traffic,partition_risk,partitions,nodes,node_shards,node_p_any_over_cap,node_ln_p_any_over_cap,keys_per_node,cap_per_key,transactional_write_cost,reads_uncached_per_second,reads_cached_per_second,fails,holds,warnings,views,servers,cache_seconds,batch_size,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap,over_read_cap_cached,cache_seconds_for_read_cap",
+        "scenario,observed,growth,transactional,write_cost,peak,cap,safe_per_shard,headroom,mean_per_shard_at_peak,headroom_left,evaluated,recommended_shards,shards,binding,rule_of_thumb_shards,key_risk_shards,partition_shards,partition_shards_stable,partition_failing,partition_binds,p_any_over_cap,ln_p_any_over_cap,p_any_over_cap_exact,key_p_any_over_cap,key_ln_p_any_over_cap,rule_of_thumb_p_any_over_cap,rule_of_thumb_ln_p_any_over_cap,partition_p_any_over_cap,partition_ln_p_any_over_cap,capacity_rate,safe_capacity_rate,margin,risk,duration_seconds,traffic,partition_risk,partitions,nodes,node_shards,node_p_any_over_cap,node_ln_p_any_over_cap,keys_per_node,cap_per_key,transactional_write_cost,reads_uncached_per_second,reads_cached_per_second,fails,holds,warnings,views,servers,cache_seconds,batch_size,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap,over_read_cap_cached,cache_seconds_for_read_cap,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
     ),
     (
         &["simulate", "--seconds", "60"],
@@ -26,7 +26,7 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
     (
         &["compare"],
-        "strategy,exact,error,writes_per_key_per_second,p_over_cap_per_second,p_any_over_cap,reads_per_second,reads_per_view,freshness_lag_seconds,crash_loss_likes,double_count_likes,memory_bytes,verdict,keys,ln_p_over_cap_per_second,ln_p_any_over_cap,cap_likes_per_key,reads_uncached_per_second,p_conflict,attempts_per_like,cancellations_per_second,overcount_per_hour,undercount_per_hour,net_drift_per_hour",
+        "strategy,exact,error,writes_per_key_per_second,p_over_cap_per_second,p_any_over_cap,reads_per_second,reads_per_view,freshness_lag_seconds,crash_loss_likes,double_count_likes,memory_bytes,verdict,keys,ln_p_over_cap_per_second,ln_p_any_over_cap,cap_likes_per_key,reads_uncached_per_second,p_conflict,attempts_per_like,cancellations_per_second,overcount_per_hour,undercount_per_hour,net_drift_per_hour,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
     ),
     (
         &["stores"],

@@ -96,6 +96,8 @@ pub struct SizeArgs {
     pub span: RiskSpan,
     #[command(flatten)]
     pub reads: ReadArgs,
+    #[command(flatten)]
+    pub prices: super::PriceArgs,
     /// Evaluate a deployed shard count instead: which constraints it meets and fails.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub shards: Option<u64>,

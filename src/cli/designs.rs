@@ -124,6 +124,8 @@ pub struct CompareArgs {
     pub sizing: SizingArgs,
     #[command(flatten)]
     pub reads: ReadArgs,
+    #[command(flatten)]
+    pub prices: super::PriceArgs,
     /// Every column in the table and Markdown (the default fits 80 columns;
     /// CSV, TSV and JSON carry every column always).
     #[arg(long, help_heading = "Output")]

@@ -7,11 +7,13 @@ pub mod complete;
 mod designs;
 mod groups;
 mod parse;
+mod prices;
 mod values;
 
 pub use commands::*;
 pub use designs::*;
 pub use groups::*;
+pub use prices::PriceArgs;
 
 use clap::{Parser, Subcommand};
 

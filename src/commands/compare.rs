@@ -6,12 +6,14 @@ use crate::config::Resolver;
 use crate::error::InputError;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
+use crate::model::price::design_usage;
 use crate::output::OutputSet;
 use crate::views::compare::CompareReport;
 
 pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "compare")?;
     let (inputs, approx, plan) = r.comparison(&args)?;
+    let prices = r.prices(&args.prices, "compare")?;
     let evaluation = plan
         .inputs
         .evaluate(inputs.shards)
@@ -44,6 +46,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let sums = inputs.reads.cost(inputs.shards).sums_cached_per_second;
     for row in &mut comparison.rows {
         row.row.reads_per_view = row.row.reads_per_second / sums;
+        row.costs = prices.costs(&design_usage(row, &inputs));
     }
     let report = CompareReport {
         scenario: r.scenario.name.clone(),

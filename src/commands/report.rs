@@ -70,6 +70,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.inputs.record("nodes", &n);
     }
 
+    // The scenario's [prices] section, when it has one (report takes no
+    // price flags).
+    let prices = r.prices(&crate::cli::PriceArgs::default(), "report")?;
     if crate::output::sink::is_stdout(&args.out) {
         return Err(InputError::new(
             "--out",
@@ -90,7 +93,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         &plan.sizing.plan,
         rec.clone(),
         None,
-    );
+    )
+    .priced(&prices);
     let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
     let around = charts::shard_counts_around(rec.shards);
     // The chart's sweep is exact: at a huge fixed peak it takes a while.

@@ -19,6 +19,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         dispersion: args.span.dispersion,
     };
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
+    let prices = r.prices(&args.prices, "size")?;
     if plan.recommendation.duration_seconds.is_none() {
         crate::config::refuse(
             args.span.duration.is_some(),
@@ -56,7 +57,8 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         &plan.sizing.plan,
         rec,
         recommended,
-    );
+    )
+    .priced(&prices);
     let headline = row.headline();
     let view = WithObserved {
         report: &row,

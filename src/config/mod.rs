@@ -17,6 +17,7 @@ pub mod lists;
 pub mod load;
 pub mod observed;
 pub mod plan;
+pub mod prices;
 pub mod reads;
 pub mod resize;
 pub mod scenario;

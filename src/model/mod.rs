@@ -14,6 +14,7 @@ pub mod fleet;
 pub mod observed;
 pub mod partitions;
 pub mod placement;
+pub mod price;
 pub mod probability;
 pub mod read_cost;
 pub mod recommendation;

@@ -245,6 +245,7 @@ impl Report for CompareReport {
                 })
                 .collect(),
         });
+        sections.extend(super::price::compare_cost_sections(&c.rows));
         let d = &c.drift;
         let drift_rows = c
             .rows
@@ -383,7 +384,8 @@ mod tests {
         let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
         assert_eq!(keys[..3], ["strategy", "exact", "error"]);
         assert_eq!(keys[12], "verdict");
-        assert_eq!(keys.len(), 24);
+        // 24 design fields, then the 6 cost fields (null without prices).
+        assert_eq!(keys.len(), 30);
         assert_eq!(v["error"], "0.8125% standard error");
         assert_eq!(
             v["verdict"],

@@ -10,6 +10,7 @@ pub mod inputs;
 pub mod measure;
 pub mod observed;
 pub mod placement;
+pub mod price;
 pub mod reads;
 pub mod recommendation;
 pub mod report;

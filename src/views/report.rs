@@ -354,6 +354,9 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
         "Read cost",
         &Sections(vec![read_cost_section(&rec.reads)]),
     )?);
+    if let Some(c) = crate::views::price::cost_section(&size.costs) {
+        push(&markdown_under("Cost", &Sections(vec![c]))?);
+    }
 
     if let Some(p) = &doc.placement {
         push("## Key placement");

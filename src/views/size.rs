@@ -9,6 +9,7 @@ use super::reads::{read_cap_warning, read_cost_section};
 use super::recommendation::{
     constraints_section, evaluation_line, recommendation_line, shards, warning_sections,
 };
+use crate::model::price::{Costs, Prices, Usage};
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::{Binding, Recommendation};
 use crate::output::{fmt, row, Report, Section};
@@ -42,6 +43,9 @@ pub struct SizeRow {
     pub recommendation: Recommendation,
     #[serde(flatten)]
     pub reads: ReadCost,
+    /// The cost figures at `--write-price` / `--read-price` (null without).
+    #[serde(flatten)]
+    pub costs: Costs,
 }
 
 impl SizeRow {
@@ -72,7 +76,22 @@ impl SizeRow {
             recommended_shards: recommended.unwrap_or(rec.shards),
             reads: rec.reads.clone(),
             recommendation: rec,
+            costs: Costs::default(),
         }
+    }
+
+    /// Prices the row: one increment a like (the store's transactional cost
+    /// with `--transactional`), the like row the same, S item reads a view.
+    pub fn priced(mut self, prices: &Prices) -> SizeRow {
+        let usage = Usage {
+            write_units_per_like: Some(self.write_cost),
+            like_row_units_per_like: Some(self.write_cost),
+            reads_per_view_uncached: self.reads.shards as f64,
+            reads_cached_per_second: self.reads.reads_cached_per_second,
+            views_per_second: self.reads.views,
+        };
+        self.costs = prices.costs(&usage);
+        self
     }
 
     /// The first line: the recommendation, or the verdict on a deployed count.
@@ -95,6 +114,7 @@ impl Report for SizeRow {
         out.extend(self.sizing_sections());
         out.push(read_cost_section(&self.reads));
         out.extend(read_cap_warning(&self.reads));
+        out.extend(super::price::cost_section(&self.costs));
         out.extend(warning_sections(&self.recommendation));
         out
     }

@@ -17,7 +17,9 @@ mod kind;
 mod sections;
 
 pub use kind::Kind;
-pub use sections::{CurveSection, FleetSection, MonitorSection, ResizeSection, StoreSection};
+pub use sections::{
+    CurveSection, FleetSection, MonitorSection, PricesSection, ResizeSection, StoreSection,
+};
 
 use super::input_file;
 use super::source::{Source, Sourced};
@@ -145,6 +147,8 @@ pub struct Scenario {
     pub resize: Option<ResizeSection>,
     /// The whole table of reels (the `fleet` command).
     pub fleet: Option<FleetSection>,
+    /// Prices and daily volumes (`size` and `compare` cost figures).
+    pub prices: Option<PricesSection>,
 }
 
 impl Scenario {

@@ -125,3 +125,20 @@ pub struct PinnedSection {
     /// Shard keys it needs at least when raised.
     pub shards: Option<u64>,
 }
+
+/// `[prices]`: what the store charges, in the user's currency (no price is
+/// built in), and the daily volumes of a monthly total.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PricesSection {
+    /// Per million write request units.
+    pub write_per_million: Option<f64>,
+    /// Per million read request units.
+    pub read_per_million: Option<f64>,
+    /// Per GB-month of storage.
+    pub storage_per_gb_month: Option<f64>,
+    /// Likes a day.
+    pub daily_likes: Option<f64>,
+    /// Views a day.
+    pub daily_views: Option<f64>,
+}

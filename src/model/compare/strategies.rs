@@ -107,6 +107,10 @@ pub struct StrategyRow {
     pub undercount_per_hour: Option<f64>,
     /// and overcount - undercount.
     pub net_drift_per_hour: Option<f64>,
+    /// The cost figures at the user's prices (null without; set by
+    /// [`crate::model::price::design_usage`]'s caller).
+    #[serde(flatten)]
+    pub costs: crate::model::price::Costs,
 }
 
 impl From<CompareRow> for StrategyRow {
@@ -125,6 +129,7 @@ impl From<CompareRow> for StrategyRow {
             overcount_per_hour: None,
             undercount_per_hour: None,
             net_drift_per_hour: None,
+            costs: Default::default(),
         }
     }
 }

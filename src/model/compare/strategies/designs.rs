@@ -259,6 +259,7 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
         overcount_per_hour: Some(0.0),
         undercount_per_hour: Some(0.0),
         net_drift_per_hour: Some(0.0),
+        costs: Default::default(),
     };
 
     let transactional = i.transactional.map(|t| {
