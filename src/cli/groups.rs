@@ -226,6 +226,9 @@ pub struct TimelineArgs {
     /// Monitor: shards after the raise (default 20).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub target_shards: Option<u64>,
+    /// Replay --traffic-from's trace as the time line: each observed second's count (coarser data: each period's rate).
+    #[arg(long)]
+    pub replay: bool,
 }
 
 impl TimelineArgs {
@@ -237,5 +240,6 @@ impl TimelineArgs {
             || self.window.is_some()
             || self.settings_ttl.is_some()
             || self.target_shards.is_some()
+            || self.replay
     }
 }

@@ -61,6 +61,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         )?,
     };
     let rec = plan.recommendation.clone();
+    let plan_peak = plan.sizing.peak.peak;
     let placement = placement_sections(&r.scenario, rec.shards)?;
     let s = r.scenario.scenario.clone();
     if let Some(t) = r.field("key_template", &s.key_template) {
@@ -150,7 +151,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                     scenario: r.scenario.name.clone(),
                     report,
                     grid: grid_around(plan).map_err(|e| r.inputs.attach(e))?,
-                    recommendation: Some(rec.clone()),
+                    recommendation: Some((rec.clone(), plan_peak)),
                 }),
             }
         }

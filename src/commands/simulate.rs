@@ -13,7 +13,12 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
     super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
-        crate::config::observed::refuse_on_timeline(&args.observed)?;
+        if args.timeline.replay {
+            r.keep_trace = true;
+            r.observe(&args.observed, Some(&args.sim.sizing))?;
+        } else {
+            crate::config::observed::refuse_on_timeline(&args.observed)?;
+        }
         return super::timeline::run_simulate(r, &args);
     }
     r.observe(&args.observed, Some(&args.sim.sizing))?;

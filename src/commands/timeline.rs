@@ -21,9 +21,8 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
         traffic: args.sim.traffic,
         dispersion: args.sim.dispersion,
     };
-    let recommendation = r
-        .plan(&args.sim.sizing, &args.sim.reads, flags)?
-        .recommendation;
+    let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
+    let recommendation = (planned.recommendation, planned.sizing.peak.peak);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     let mut per_second = super::per_second_file(args)?;
     // Progress past a few seconds of work; the estimate past a minute.

@@ -19,6 +19,7 @@ pub mod observed;
 pub mod plan;
 pub mod prices;
 pub mod reads;
+pub mod replay;
 pub mod resize;
 pub mod scenario;
 pub mod simulation;
@@ -45,6 +46,8 @@ pub struct Resolver {
     pub observed: Option<Box<observed::Observed>>,
     /// The command asked for observed traffic ([`Resolver::observe`]).
     observe_called: bool,
+    /// `--replay`: keep the trace itself, not only its fit.
+    pub keep_trace: bool,
 }
 
 impl Resolver {
@@ -64,6 +67,7 @@ impl Resolver {
             inputs,
             observed: None,
             observe_called: false,
+            keep_trace: false,
         }
     }
 

@@ -52,6 +52,8 @@ pub struct Observed {
     /// The law the commands use, once resolved, with where its kind and its
     /// dispersion came from.
     pub law: Option<(TrafficModel, LawFrom, Option<LawFrom>)>,
+    /// The trace itself, kept for `--replay` only.
+    pub trace: Option<observed::ObservedTrace>,
 }
 
 impl Observed {
@@ -254,6 +256,7 @@ impl Resolver {
             metric_id: trace.metric_id.clone(),
             fit,
             law: None,
+            trace: self.keep_trace.then_some(trace),
         }));
         Ok(())
     }

@@ -43,10 +43,16 @@ impl Resolver {
             refuse(given, flag, ON_A_TIME_LINE)?;
         }
         let s = self.scenario.scenario.clone();
-        let traffic = self.traffic(sim.traffic, sim.dispersion)?;
-        // The rate: --rate (flat), else the scenario's curve, else a flat
-        // line at the scenario's rate or the planned peak.
+        let replay = self.replay(sim, t)?;
+        let traffic = match &replay {
+            Some((_, law)) => *law,
+            None => self.traffic(sim.traffic, sim.dispersion)?,
+        };
+        // The rate: the trace replayed, else --rate (flat), else the
+        // scenario's curve, else a flat line at the scenario's rate or the
+        // planned peak.
         let curve = match (Sourced::flag("--rate", sim.rate), &s.curve) {
+            _ if replay.is_some() => replay.map(|(curve, _)| curve).expect("a replay"),
             (Some(rate), _) => {
                 let curve = RateCurve::flat(rate.value).map_err(|e| rate.error(e.problem))?;
                 self.inputs.record("rate", &rate);
@@ -101,13 +107,20 @@ impl Resolver {
             }
         };
         self.inputs.record("shards", &start);
-        let seconds = self.seconds(
-            sim.seconds,
-            match curve.end_seconds() {
-                0 => None,
-                end => Some(Sourced::derived(end, "the curve's last point")),
-            },
-        );
+        // A replay runs the trace's length (a --seconds flag still wins;
+        // the scenario's seconds, like its rate, yield to the trace).
+        let seconds = if t.replay && sim.seconds.is_none() {
+            let end = Sourced::derived(curve.end_seconds(), "the trace's length");
+            self.inputs.take("seconds", end)
+        } else {
+            self.seconds(
+                sim.seconds,
+                match curve.end_seconds() {
+                    0 => None,
+                    end => Some(Sourced::derived(end, "the curve's last point")),
+                },
+            )
+        };
         let seed = self.seed(sim.seed);
         let plan = TimelinePlan::new(
             curve,

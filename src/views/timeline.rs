@@ -14,16 +14,17 @@ pub struct TimelineView {
     pub scenario: String,
     pub report: TimelineReport,
     pub grid: Option<Vec<MonitorGridRow>>,
-    /// The plan's recommendation for the curve's peak (`size` for the
-    /// same scenario), to open with.
-    pub recommendation: Option<Recommendation>,
+    /// The plan's recommendation (`size` for the same scenario), to open
+    /// with, and the planned peak it sized for (the curve's peak, or with
+    /// `--replay` the observed peak times the growth factor).
+    pub recommendation: Option<(Recommendation, f64)>,
 }
 
 impl TimelineView {
     /// The first line: the counts the time line runs, against the
     /// recommendation for its peak, and whether it holds (no write rejected).
     pub fn headline(&self) -> Option<String> {
-        let rec = self.recommendation.as_ref()?;
+        let (rec, sized_for) = self.recommendation.as_ref()?;
         let r = &self.report;
         let runs = match r.final_shards == r.start_shards {
             true => shards(r.start_shards),
@@ -38,9 +39,9 @@ impl TimelineView {
             ),
         };
         Some(format!(
-            "Plan: the time line runs {runs}; the recommendation for its peak of {} likes/s is {} \
+            "Plan: the time line runs {runs}; the recommendation for a peak of {} likes/s is {} \
              (set by {}): {verdict}.",
-            fmt::num(r.peak_rate),
+            fmt::num(*sized_for),
             rec.shards,
             binding_words(rec.binding)
         ))
@@ -89,7 +90,7 @@ impl Report for TimelineView {
         if let Some(grid) = &self.grid {
             v["monitor_grid"] = json!(grid);
         }
-        if let Some(rec) = &self.recommendation {
+        if let Some((rec, _)) = &self.recommendation {
             v["recommendation"] = row(rec);
         }
         v
