@@ -42,10 +42,10 @@ impl Resolver {
             "with --replay, which takes the rate from the trace second by second",
         )?;
         let named = observed.named();
-        let trace = observed
-            .trace
-            .as_ref()
-            .expect("the trace is kept when --replay asks for it");
+        // The trace is kept only where `--replay` is offered (simulate).
+        let Some(trace) = observed.trace.as_ref() else {
+            return Err(InputError::new("--replay", "is offered by simulate only"));
+        };
         if trace.times.len() > MAX_REPLAY_PERIODS {
             return Err(InputError::new(
                 named,

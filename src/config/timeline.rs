@@ -43,22 +43,21 @@ impl Resolver {
             refuse(given, flag, ON_A_TIME_LINE)?;
         }
         let s = self.scenario.scenario.clone();
-        let replay = self.replay(sim, t)?;
-        let traffic = match &replay {
-            Some((_, law)) => *law,
-            None => self.traffic(sim.traffic, sim.dispersion)?,
+        let (replayed, traffic) = match self.replay(sim, t)? {
+            Some((curve, law)) => (Some(curve), law),
+            None => (None, self.traffic(sim.traffic, sim.dispersion)?),
         };
         // The rate: the trace replayed, else --rate (flat), else the
         // scenario's curve, else a flat line at the scenario's rate or the
         // planned peak.
-        let curve = match (Sourced::flag("--rate", sim.rate), &s.curve) {
-            _ if replay.is_some() => replay.map(|(curve, _)| curve).expect("a replay"),
-            (Some(rate), _) => {
+        let curve = match (replayed, Sourced::flag("--rate", sim.rate), &s.curve) {
+            (Some(curve), ..) => curve,
+            (None, Some(rate), _) => {
                 let curve = RateCurve::flat(rate.value).map_err(|e| rate.error(e.problem))?;
                 self.inputs.record("rate", &rate);
                 curve
             }
-            (None, Some(c)) => {
+            (None, None, Some(c)) => {
                 let points = Sourced::new(c.points.clone(), self.scenario.source("curve.points"));
                 self.inputs.record("curve.points", &points);
                 CurveConfig {
@@ -67,7 +66,7 @@ impl Resolver {
                 .validate()
                 .map_err(|e| points.error(e.problem))?
             }
-            (None, None) => {
+            (None, None, None) => {
                 let rate = match self.field("rate", &s.rate) {
                     Some(rate) => rate,
                     None => {
