@@ -39,8 +39,14 @@ impl TimelineView {
             ),
         };
         Some(format!(
-            "Plan: the time line runs {runs}; the recommendation for a peak of {} likes/s is {} \
+            "Plan: the time line runs {runs}; the recommendation for {} of {} likes/s is {} \
              (set by {}): {verdict}.",
+            // A replay sizes for the observed peak times the growth, not
+            // for the curve's own peak.
+            match (sized_for - r.peak_rate).abs() < 0.5 {
+                true => "its peak",
+                false => "the planned peak",
+            },
             fmt::num(*sized_for),
             rec.shards,
             binding_words(rec.binding)
