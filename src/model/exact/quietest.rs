@@ -126,9 +126,6 @@ impl QuietestShard {
             TrafficModel::Fixed => (rate as u64, rate / s),
             TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => (0, rate / s),
         };
-        // Gamma-poisson traffic: the Poisson formulas integrated over the
-        // second's rate (`gamma_mix`).
-        let mix = model.dispersion().map(|k| GammaMix::new(rate, k));
         // ln P(N_1 < c): one shard's lower tail.
         let ln_one_below = |c: u64| -> f64 {
             if c == 0 {
@@ -152,8 +149,9 @@ impl QuietestShard {
                     }
                 }
                 TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
-                TrafficModel::GammaPoisson(_) => mix
-                    .expect("a mixture for gamma-poisson traffic")
+                // Gamma-poisson: the Poisson formula integrated over the
+                // second's rate (`gamma_mix`), as below.
+                TrafficModel::GammaPoisson(k) => GammaMix::new(rate, k.shape())
                     .ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s))),
             }
         };
@@ -163,9 +161,9 @@ impl QuietestShard {
                 TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut cache),
                 TrafficModel::Poisson | TrafficModel::GammaPoisson(_) if c == 0 => 0.0,
                 TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
-                TrafficModel::GammaPoisson(_) => mix
-                    .expect("a mixture for gamma-poisson traffic")
-                    .ln_expect(|l| s * ln_pois_sf(c - 1, l / s)),
+                TrafficModel::GammaPoisson(k) => {
+                    GammaMix::new(rate, k.shape()).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
+                }
             }
         };
         // Start: the largest c whose lower tail is still below 1e-17.
