@@ -250,13 +250,13 @@ fn bad_prices_are_refused() {
     }
 }
 
+/// A scenario with a `[prices]` section: W and R, 2 million likes a day.
+const PRICED: &str = "peak = 14000\nviews = 50000\nservers = 40\ncache_seconds = 2\n\
+                      [prices]\nwrite_per_million = 1.25\nread_per_million = 0.25\ndaily_likes = 2000000\n";
+
 #[test]
 fn a_scenario_prices_section() {
-    let s = scenario(
-        "ok",
-        "peak = 14000\nviews = 50000\nservers = 40\ncache_seconds = 2\n\
-         [prices]\nwrite_per_million = 1.25\nread_per_million = 0.25\ndaily_likes = 2000000\n",
-    );
+    let s = scenario("ok", PRICED);
     let d = json_of(&["size", "--scenario", &s]);
     close(&d["write_cost_per_million_likes"], W);
     close(
@@ -290,11 +290,7 @@ fn a_scenario_prices_section() {
 
 #[test]
 fn report_prices_from_the_scenario_section() {
-    let s = scenario(
-        "report",
-        "peak = 14000\nviews = 50000\nservers = 40\ncache_seconds = 2\n\
-         [prices]\nwrite_per_million = 1.25\nread_per_million = 0.25\ndaily_likes = 2000000\n",
-    );
+    let s = scenario("report", PRICED);
     let dir = std::env::temp_dir().join(format!("shardplan-prices-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     common::shardplan()
