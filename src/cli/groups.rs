@@ -66,6 +66,18 @@ pub struct SizingArgs {
     /// store's transactional units (2 on DynamoDB), so a key takes cap / cost likes/s.
     #[arg(long)]
     pub transactional: bool,
+    /// Unlikes per like, 0 to 1: each is a decrement on a random shard, a write that
+    /// counts against the cap, so writes = likes x (1 + SHARE). A --traffic-from trace
+    /// is taken as write units, unlikes included.
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
+    pub unlike_share: Option<f64>,
+    /// With --unlike-share: the quiet stretch, from empty shards (a new reel, shards a
+    /// grow just added), after which the chance of a shard below zero is given (default 1h).
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
+    pub cool_down: Option<f64>,
+    /// With --unlike-share: likes/s during the cool-down (default 1).
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    pub cool_down_rate: Option<f64>,
 }
 
 /// Observed traffic to plan from (`--traffic-from`).

@@ -44,9 +44,11 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     // One meaning for every row: the store reads one sum of the count (an
     // uncached view) costs; the cached reads/s are that times the sums/s.
     let sums = inputs.reads.cost(inputs.shards).sums_cached_per_second;
+    // The designs' rate counts writes (likes and unlikes); prices are per like.
+    let writes_per_like = plan.sizing.writes_per_like();
     for row in &mut comparison.rows {
         row.row.reads_per_view = row.row.reads_per_second / sums;
-        row.costs = prices.costs(&design_usage(row, &inputs));
+        row.costs = prices.costs(&design_usage(row, &inputs).per_like(writes_per_like));
     }
     let report = CompareReport {
         scenario: r.scenario.name.clone(),

@@ -61,6 +61,33 @@ pub fn emit(
     })
 }
 
+/// The "Unlikes" block for `shards` shards, when the sizing planned
+/// unlikes (`--unlike-share`); a cool-down past the exact sum's reach is
+/// the error of the flag or field that set it.
+pub fn unlikes_block(
+    r: &crate::config::Resolver,
+    peak: &crate::config::sizing::Peak,
+    shards: u64,
+) -> crate::error::InputResult<Option<crate::views::unlikes::UnlikesBlock>> {
+    // A cool-down too long for the exact sum names the input the user set.
+    let blame = |e: crate::error::ParamError| {
+        let given = ["cool_down_rate", "cool_down_seconds"]
+            .into_iter()
+            .find_map(|k| {
+                r.inputs
+                    .source(k)
+                    .filter(|s| !matches!(s, crate::config::Source::Default))
+            });
+        match given {
+            Some(source) => crate::error::InputError::new(source, e.problem),
+            None => r.blame(e),
+        }
+    };
+    r.unlike_plan
+        .map(|u| crate::views::unlikes::UnlikesBlock::new(&u, peak, shards).map_err(blame))
+        .transpose()
+}
+
 /// Sets the process's one worker pool to `threads` workers (0: one per
 /// core), before anything runs on it: the tables a run draws from and the
 /// run itself then share the same workers (a pool per stage spawned idle

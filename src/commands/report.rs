@@ -95,7 +95,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         rec.clone(),
         None,
     )
-    .priced(&prices);
+    .priced(&prices, plan.sizing.writes_per_like());
     let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
     let around = charts::shard_counts_around(rec.shards);
     // The chart's sweep is exact: at a huge fixed peak it takes a while.
@@ -165,6 +165,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             .observed
             .as_deref()
             .map(crate::views::observed::ObservedTraffic::new),
+        unlikes: super::unlikes_block(&r, &plan.sizing.peak, rec.shards)?,
         version: env!("CARGO_PKG_VERSION"),
         command: regenerate_command(&r.scenario.name, &args),
         sweep,

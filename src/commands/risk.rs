@@ -10,6 +10,7 @@ use crate::model::traffic::TrafficModel;
 use crate::output::OutputSet;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
+use crate::views::unlikes::WithUnlikes;
 
 pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "risk")?;
@@ -59,6 +60,10 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let view = WithObserved {
         report: &view,
         observed: r.observed.as_deref().map(ObservedTraffic::new),
+    };
+    let view = WithUnlikes {
+        report: &view,
+        unlikes: super::unlikes_block(&r, &sizing.peak, shards)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }
@@ -139,6 +144,12 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let view = WithObserved {
         report: &SweepView(rows),
         observed: r.observed.as_deref().map(ObservedTraffic::new),
+    };
+    // The most shards listed: the likeliest to leave one below zero.
+    let most = counts.iter().copied().max().unwrap_or(1);
+    let view = WithUnlikes {
+        report: &view,
+        unlikes: super::unlikes_block(&r, &sizing.peak, most)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }

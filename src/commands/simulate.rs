@@ -49,6 +49,10 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
             .as_deref()
             .map(crate::views::observed::ObservedTraffic::new),
     };
+    let view = crate::views::unlikes::WithUnlikes {
+        report: &view,
+        unlikes: super::unlikes_block(&r, &sim.sizing.peak, sim.plan.shards)?,
+    };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }
 

@@ -8,6 +8,7 @@ use crate::config::Resolver;
 use crate::output::OutputSet;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::size::SizeRow;
+use crate::views::unlikes::WithUnlikes;
 
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "size")?;
@@ -58,11 +59,15 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         rec,
         recommended,
     )
-    .priced(&prices);
+    .priced(&prices, plan.sizing.writes_per_like());
     let headline = row.headline();
     let view = WithObserved {
         report: &row,
         observed,
+    };
+    let view = WithUnlikes {
+        report: &view,
+        unlikes: super::unlikes_block(&r, &plan.sizing.peak, row.recommendation.shards)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain)?;
     if failed {

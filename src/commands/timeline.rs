@@ -66,6 +66,11 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
         grid: grid_around(&plan).map_err(|e| r.inputs.attach(e))?,
         recommendation: Some(recommendation),
     };
+    // A time line's shard count moves; the chance is for the count it starts on.
+    let view = crate::views::unlikes::WithUnlikes {
+        report: &view,
+        unlikes: super::unlikes_block(&r, &planned.sizing.peak, plan.start_shards)?,
+    };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }
 

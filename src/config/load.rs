@@ -95,14 +95,22 @@ impl Resolver {
         peak: f64,
         traffic: TrafficModel,
     ) -> InputResult<f64> {
-        let r = Sourced::flag("--rate", flag)
-            .or(self.field("rate", &self.scenario.scenario.rate))
-            .unwrap_or(Sourced::derived(
-                planned_rate(peak, traffic),
-                "the planned peak",
-            ));
+        let given =
+            Sourced::flag("--rate", flag).or(self.field("rate", &self.scenario.scenario.rate));
+        let Some(r) = given else {
+            let r = Sourced::derived(planned_rate(peak, traffic), "the planned peak");
+            return Ok(self.inputs.take("rate", r));
+        };
         r.check(|v| validate::rate("rate", *v))?;
-        Ok(self.inputs.take("rate", r))
+        // A rate given in likes/s: with unlikes, the writes it makes.
+        let likes = self.inputs.take("rate", r.clone());
+        let writes = self.like_rate_as_writes(likes, traffic);
+        if writes != likes {
+            let w = Sourced::derived(writes, "rate x (1 + unlike share)");
+            w.check(|v| validate::rate("rate", *v))?;
+            return Ok(self.inputs.take("write_rate", w));
+        }
+        Ok(likes)
     }
 
     /// The shard count: `--shards`, the scenario's `shards`, else `sized`

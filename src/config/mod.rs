@@ -26,6 +26,7 @@ pub mod simulation;
 pub mod sizing;
 pub mod source;
 pub mod timeline;
+pub mod unlikes;
 
 pub use scenario::{Kind, Loaded};
 pub use source::{Inputs, Source, Sourced};
@@ -48,6 +49,8 @@ pub struct Resolver {
     observe_called: bool,
     /// `--replay`: keep the trace itself, not only its fit.
     pub keep_trace: bool,
+    /// Unlikes, once the sizing resolved them ([`Resolver::unlikes`]).
+    pub unlike_plan: Option<unlikes::UnlikePlan>,
 }
 
 impl Resolver {
@@ -68,6 +71,7 @@ impl Resolver {
             observed: None,
             observe_called: false,
             keep_trace: false,
+            unlike_plan: None,
         }
     }
 

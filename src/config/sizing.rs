@@ -13,8 +13,10 @@ use crate::model::validate;
 /// The planned peak and, when it came from them, observed and growth.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Peak {
-    /// Planned peak likes/s.
+    /// Planned peak writes/s: likes/s, x (1 + unlike share) with unlikes.
     pub peak: f64,
+    /// Planned peak likes/s (the peak without unlikes' writes).
+    pub likes: f64,
     /// The highest rate seen so far, when the peak came from it.
     pub observed: Option<f64>,
     /// The planning factor, when the peak is observed x growth.
@@ -32,6 +34,15 @@ pub struct Sizing {
     pub store: Option<Store>,
     /// With `--transactional`: write units one like costs.
     pub write_cost: Option<f64>,
+    /// Unlikes, when planned (`--unlike-share`).
+    pub unlikes: Option<super::unlikes::UnlikePlan>,
+}
+
+impl Sizing {
+    /// Writes one like brings: 1 + the unlike share (1 without unlikes).
+    pub fn writes_per_like(&self) -> f64 {
+        self.unlikes.map_or(1.0, |u| u.unlikes.writes_per_like())
+    }
 }
 
 /// A preset and the source that named it.
@@ -76,6 +87,7 @@ impl Resolver {
             self.inputs.record("peak", &p);
             return Ok(Peak {
                 peak,
+                likes: peak,
                 observed: None,
                 growth: None,
             });
@@ -102,6 +114,7 @@ impl Resolver {
             }
             return Ok(Peak {
                 peak,
+                likes: peak,
                 observed: s.observed,
                 growth: None,
             });
@@ -113,6 +126,7 @@ impl Resolver {
             self.inputs.record("peak", &f);
             return Ok(Peak {
                 peak,
+                likes: peak,
                 observed: None,
                 growth: None,
             });
@@ -156,6 +170,7 @@ impl Resolver {
             .record("peak", &Sourced::derived(peak, "observed x growth"));
         Ok(Peak {
             peak,
+            likes: peak,
             observed: Some(observed.value),
             growth: Some(growth.value),
         })
@@ -210,7 +225,33 @@ impl Resolver {
         a: &SizingArgs,
         fallback: Option<Sourced<f64>>,
     ) -> InputResult<Sizing> {
-        let peak = self.peak(a, fallback)?;
+        let mut peak = self.peak(a, fallback)?;
+        // Unlikes are writes: the model plans for likes x (1 + share); a
+        // trace of write units already counts them, and only splits.
+        let unlikes = self.unlikes(a)?;
+        if let Some(u) = unlikes {
+            let writes = u.writes(peak.peak);
+            validate::rate("peak", writes).map_err(|_| {
+                let by = self.inputs.source("unlike_share").cloned();
+                InputError::new(
+                    by.map_or("--unlike-share".to_string(), |s| s.to_string()),
+                    format!("makes the planned peak {writes} writes/s, above the 1e9 accepted"),
+                )
+            })?;
+            if u.counted_in_trace {
+                peak.likes = u.likes(peak.peak);
+                self.inputs.record(
+                    "like_peak",
+                    &Sourced::derived(peak.likes, "the trace's writes / (1 + unlike share)"),
+                );
+            } else {
+                self.inputs.record(
+                    "write_peak",
+                    &Sourced::derived(writes, "planned likes x (1 + unlike share)"),
+                );
+            }
+            peak.peak = writes;
+        }
         let presets = self.presets(a.store);
         let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
         let cap = self.cap(a, &presets)?;
@@ -274,6 +315,7 @@ impl Resolver {
             peak,
             store,
             write_cost,
+            unlikes,
         })
     }
 }

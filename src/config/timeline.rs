@@ -71,7 +71,7 @@ impl Resolver {
                     Some(rate) => rate,
                     None => {
                         let sized = self.sizing(&sim.sizing, None)?;
-                        Sourced::derived(sized.peak.peak, "the planned peak")
+                        Sourced::derived(sized.peak.likes, "the planned peak")
                     }
                 };
                 let curve = RateCurve::flat(rate.value).map_err(|e| rate.error(e.problem))?;
@@ -121,6 +121,19 @@ impl Resolver {
             )
         };
         let seed = self.seed(sim.seed);
+        // Unlikes are writes: the curve of likes/s becomes writes/s (a
+        // replayed trace already counts them).
+        let curve = match self.unlike_plan {
+            Some(u) if !u.counted_in_trace => {
+                let points = curve
+                    .points()
+                    .iter()
+                    .map(|&(t, r)| (t, self.like_rate_as_writes(r, traffic)))
+                    .collect();
+                RateCurve::new(points).map_err(|e| self.inputs.attach(e))?
+            }
+            _ => curve,
+        };
         let plan = TimelinePlan::new(
             curve,
             traffic,

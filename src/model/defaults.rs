@@ -23,6 +23,14 @@ pub const DEFAULT_DURATION_SECONDS: f64 = 14_400.0;
 /// Largest like rate accepted: far beyond any real reel, and it keeps
 /// `rate x seconds` well inside `u64`.
 pub const MAX_RATE: f64 = 1e9;
+/// The cool-down a negative-shard chance covers by default: an hour.
+pub const DEFAULT_COOL_DOWN_SECONDS: f64 = 3_600.0;
+/// Likes/s during the cool-down by default: a reel past its evening.
+pub const DEFAULT_COOL_DOWN_RATE: f64 = 1.0;
+/// Most mean likes per shard the negative-shard chance sums exactly (its
+/// terms span about 80 sqrt(a) values of k, each a Poisson tail of about
+/// sqrt(a) terms: a tenth of a second at 1e6).
+pub const MAX_COOL_DOWN_LIKES_PER_SHARD: f64 = 1e6;
 /// Largest shard count accepted.
 pub const MAX_SHARDS: u64 = 100_000;
 

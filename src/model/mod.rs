@@ -27,5 +27,6 @@ pub mod stats;
 pub mod store;
 pub mod timeline;
 pub mod traffic;
+pub mod unlikes;
 pub mod validate;
 pub mod zipf;

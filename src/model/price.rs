@@ -39,6 +39,21 @@ pub struct Usage {
     pub views_per_second: f64,
 }
 
+impl Usage {
+    /// Usage counted per write (a like or an unlike), as a plan with
+    /// unlikes counts its rate, turned into usage per like: every write
+    /// figure x `writes_per_like` (1 + the unlike share; an unlike removes
+    /// a like row and decrements a shard, one write each). Reads are per
+    /// view and do not change.
+    pub fn per_like(self, writes_per_like: f64) -> Usage {
+        Usage {
+            write_units_per_like: self.write_units_per_like.map(|w| w * writes_per_like),
+            like_row_units_per_like: self.like_row_units_per_like.map(|w| w * writes_per_like),
+            ..self
+        }
+    }
+}
+
 /// The cost figures (JSON fields, CSV columns); all `None` without prices.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Costs {

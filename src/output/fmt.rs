@@ -39,6 +39,10 @@ pub fn num(x: f64) -> String {
         let sign = if x < 0.0 { "-" } else { "" };
         return format!("{sign}{}.{frac}", count(whole));
     }
+    if x != 0.0 && x.abs() < 1e-3 {
+        // Never a bare "0" for a value that is not zero.
+        return format!("{x:.3e}");
+    }
     let s = format!("{x:.3}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }

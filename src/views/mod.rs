@@ -22,6 +22,7 @@ pub mod simulate;
 pub mod size;
 pub mod stores;
 pub mod timeline;
+pub mod unlikes;
 
 use serde_json::Value;
 
@@ -39,4 +40,19 @@ impl Report for Sections {
     fn sections(&self) -> Vec<Section> {
         self.0.clone()
     }
+}
+
+/// A command's JSON with one more top-level field (`observed_traffic`,
+/// `unlikes`); a list result goes under `rows` beside it.
+pub fn json_with(v: serde_json::Value, key: &str, extra: serde_json::Value) -> serde_json::Value {
+    let mut map = match v {
+        serde_json::Value::Object(m) => m,
+        other => {
+            let mut m = serde_json::Map::new();
+            m.insert("rows".into(), other);
+            m
+        }
+    };
+    map.insert(key.into(), extra);
+    serde_json::Value::Object(map)
 }

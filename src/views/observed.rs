@@ -260,16 +260,7 @@ impl Report for WithObserved<'_> {
         let Some(o) = &self.observed else {
             return v;
         };
-        let mut map = match v {
-            Value::Object(m) => m,
-            other => {
-                let mut m = serde_json::Map::new();
-                m.insert("rows".into(), other);
-                m
-            }
-        };
-        map.insert("observed_traffic".into(), crate::output::row(o));
-        Value::Object(map)
+        super::json_with(v, "observed_traffic", crate::output::row(o))
     }
 
     fn sections(&self) -> Vec<Section> {

@@ -55,6 +55,8 @@ pub struct ReportDoc<'a> {
     pub size: SizeRow,
     /// Observed traffic (`--traffic-from`, the scenario's `traffic_from`).
     pub observed: Option<super::observed::ObservedTraffic>,
+    /// The unlikes block, when the scenario plans unlikes.
+    pub unlikes: Option<super::unlikes::UnlikesBlock>,
     /// Risk by shard count.
     pub sweep: Vec<SweepRow>,
     /// The risk chart's title.
@@ -305,6 +307,11 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
             "Observed traffic",
             &Sections(o.sections()),
         )?);
+    }
+
+    if let Some(u) = &doc.unlikes {
+        push("## Unlikes");
+        push(&markdown_under("Unlikes", &Sections(u.sections()))?);
     }
 
     push("## Risk by shard count");

@@ -129,6 +129,8 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
     let recommendation = |d: &mut Doc| d.sub::<Recommendation>();
     // --traffic-from: the trace and the law it gave (views::observed).
     let observed = |d: &mut Doc| d.sub::<super::observed::ObservedTraffic>();
+    // --unlike-share: the writes it adds, the negative-shard chance (views::unlikes).
+    let unlikes = |d: &mut Doc| d.sub::<super::unlikes::UnlikesBlock>();
     let rows = |items: Value| {
         let mut m = Map::new();
         m.insert("type".into(), "object".into());
@@ -139,6 +141,7 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
         "size" => {
             let mut size = d.object::<super::size::SizeRow>();
             set(&mut size, "observed_traffic", observed(d), true);
+            set(&mut size, "unlikes", unlikes(d), true);
             vec![size]
         }
         "simulate" => {
@@ -148,10 +151,12 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             let rec = recommendation(d);
             set(&mut flat, "recommendation", rec.clone(), true);
             set(&mut flat, "observed_traffic", observed(d), true);
+            set(&mut flat, "unlikes", unlikes(d), true);
             let mut timeline = d.object::<super::timeline::TimelineHead<'static>>();
             let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
             set(&mut timeline, "monitor_grid", grid, true);
             set(&mut timeline, "recommendation", rec, true);
+            set(&mut timeline, "unlikes", unlikes(d), true);
             vec![flat, timeline]
         }
         "risk" => {
@@ -159,11 +164,13 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             let rec = recommendation(d);
             set(&mut risk, "recommendation", rec, true);
             set(&mut risk, "observed_traffic", observed(d), true);
+            set(&mut risk, "unlikes", unlikes(d), true);
             vec![risk]
         }
         "sweep" => {
             let mut sweep = rows(d.sub::<super::risk::SweepRow>());
             set(&mut sweep, "observed_traffic", observed(d), true);
+            set(&mut sweep, "unlikes", unlikes(d), true);
             vec![sweep]
         }
         "scenarios" => vec![rows(d.sub::<super::scenarios::ScenarioRow>())],

@@ -81,15 +81,17 @@ impl SizeRow {
     }
 
     /// Prices the row: one increment a like (the store's transactional cost
-    /// with `--transactional`), the like row the same, S item reads a view.
-    pub fn priced(mut self, prices: &Prices) -> SizeRow {
+    /// with `--transactional`), the like row the same, S item reads a view;
+    /// with unlikes, `writes_per_like` (1 + share) of each write.
+    pub fn priced(mut self, prices: &Prices, writes_per_like: f64) -> SizeRow {
         let usage = Usage {
             write_units_per_like: Some(self.write_cost),
             like_row_units_per_like: Some(self.write_cost),
             reads_per_view_uncached: self.reads.shards as f64,
             reads_cached_per_second: self.reads.reads_cached_per_second,
             views_per_second: self.reads.views,
-        };
+        }
+        .per_like(writes_per_like);
         self.costs = prices.costs(&usage);
         self
     }

@@ -111,6 +111,12 @@ pub struct Scenario {
     pub traffic_from: Option<String>,
     /// CloudWatch: the `Id` of the result `traffic_from` reads.
     pub metric_id: Option<String>,
+    /// Unlikes per like, 0 to 1: each is a write, so writes = likes x (1 + share).
+    pub unlike_share: Option<f64>,
+    /// The quiet stretch, from empty shards, the negative-shard chance covers.
+    pub cool_down_seconds: Option<f64>,
+    /// Likes/s during the cool-down.
+    pub cool_down_rate: Option<f64>,
     /// Master seed.
     pub seed: Option<u64>,
     /// Views of the count per second.

@@ -1,0 +1,146 @@
+//! The "Unlikes" block of `size`, `risk`, `sweep`, `simulate` and `report`
+//! (JSON `unlikes`): the share, the writes it adds at the planned peak, and
+//! the chance that some shard reads below zero after the cool-down.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::sizing::Peak;
+use crate::config::unlikes::UnlikePlan;
+use crate::error::ParamResult;
+use crate::model::unlikes::NegativeShards;
+use crate::output::fmt::{self, Underflow};
+use crate::output::{Report, Section};
+
+/// The `unlikes` object.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct UnlikesBlock {
+    /// Unlikes per like.
+    pub unlike_share: f64,
+    /// Writes one like brings: 1 + share.
+    pub writes_per_like: f64,
+    /// The trace (`--traffic-from`) counts write units, unlikes included:
+    /// the share only splits them.
+    pub counted_in_trace: bool,
+    /// Planned peak likes/s.
+    pub like_peak: f64,
+    /// Planned peak unlikes/s.
+    pub unlike_peak: f64,
+    /// Planned peak writes/s: what every per-key figure counts.
+    pub write_peak: f64,
+    /// The chance of a shard below zero after the cool-down.
+    pub negative_shards: NegativeShards,
+}
+
+impl UnlikesBlock {
+    /// The block for `shards` shards (the count the command shows).
+    pub fn new(plan: &UnlikePlan, peak: &Peak, shards: u64) -> ParamResult<Self> {
+        let negative =
+            plan.unlikes
+                .negative_shard(plan.cool_down_seconds, plan.cool_down_rate, shards)?;
+        Ok(UnlikesBlock {
+            unlike_share: plan.unlikes.share,
+            writes_per_like: plan.unlikes.writes_per_like(),
+            counted_in_trace: plan.counted_in_trace,
+            like_peak: peak.likes,
+            unlike_peak: ((peak.peak - peak.likes) * 1e6).round() / 1e6,
+            write_peak: peak.peak,
+            negative_shards: negative,
+        })
+    }
+
+    /// The section and its warning.
+    pub fn sections(&self) -> Vec<Section> {
+        let n = &self.negative_shards;
+        let writes = match self.counted_in_trace {
+            true => format!(
+                "{} writes/s observed = {} likes/s + {} unlikes/s (the trace counts write units)",
+                fmt::num(self.write_peak),
+                fmt::num(self.like_peak),
+                fmt::num(self.unlike_peak)
+            ),
+            false => format!(
+                "{} likes/s + {} unlikes/s = {} writes/s",
+                fmt::num(self.like_peak),
+                fmt::num(self.unlike_peak),
+                fmt::num(self.write_peak)
+            ),
+        };
+        let rows = vec![
+            (
+                "unlikes",
+                format!(
+                    "{} of likes, each a decrement on a random shard: a write against the cap",
+                    fmt::percent(self.unlike_share)
+                ),
+            ),
+            ("writes at the planned peak", writes),
+            (
+                "every per-key figure",
+                "counts writes (likes and unlikes), not likes".to_string(),
+            ),
+            (
+                "cool-down",
+                format!(
+                    "{} at {} likes/s from empty shards (a new reel, shards a grow just added): \
+                     {} likes a shard on average",
+                    fmt::duration(n.cool_down_seconds),
+                    fmt::num(n.cool_down_rate),
+                    fmt::num(n.likes_per_shard)
+                ),
+            ),
+            (
+                "P(some shard below zero after it)",
+                format!(
+                    "{} (exact, Poisson likes and unlikes); one shard {}; {} shards expected below zero",
+                    fmt::probability(n.some_shard, Underflow::Said),
+                    fmt::probability(n.one_shard, Underflow::Said),
+                    fmt::num(n.expected_negative_shards)
+                ),
+            ),
+        ];
+        vec![
+            Section::pairs("Unlikes", rows),
+            Section::Warning(
+                "A shard can read below zero (DECR on an empty key returns -1): only the sum of \
+                 the shards is the count, so never show or check one shard on its own."
+                    .to_string(),
+            ),
+        ]
+    }
+}
+
+/// A command's report with the unlikes block: at the end in tables,
+/// `unlikes` in JSON (a list result goes under `rows` beside it).
+pub struct WithUnlikes<'a> {
+    /// The command's own report.
+    pub report: &'a dyn Report,
+    /// The block, when unlikes are planned.
+    pub unlikes: Option<UnlikesBlock>,
+}
+
+impl Report for WithUnlikes<'_> {
+    fn rows(&self) -> Vec<Value> {
+        self.report.rows()
+    }
+
+    fn json(&self) -> Value {
+        let v = self.report.json();
+        let Some(u) = &self.unlikes else {
+            return v;
+        };
+        super::json_with(v, "unlikes", crate::output::row(u))
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let mut out = self.report.sections();
+        if let Some(u) = &self.unlikes {
+            out.extend(u.sections());
+        }
+        out
+    }
+
+    fn tsv(&self) -> Option<Vec<u8>> {
+        self.report.tsv()
+    }
+}
