@@ -46,7 +46,7 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
     (
         &["fleet", "--reels", "1000", "--partitions", "10", "--trials", "8", "--max-shards", "16"],
-        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate,threshold,target_shards,hot_reels,hottest_reel_rate,partitions,cap,hottest_partition_rate,hottest_to_mean,p_over_cap_per_second,p_any_over_cap,seconds,search_found,search_shards,search_threshold,search_risk",
+        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate,threshold,target_shards,hot_reels,hottest_reel_rate,partitions,cap,hottest_partition_rate,hottest_to_mean,p_over_cap_per_second,p_any_over_cap,seconds,search_found,search_shards,search_threshold,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
     ),
     (
         &["resize", "--scenario", "grow-right-order"],

@@ -331,3 +331,111 @@ fn a_scenario_storage_price_is_checked_and_said_not_priced() {
         "prices.storage_per_gb_month",
     );
 }
+
+/// fleet prices each policy's month: 1,000 reels, 1e8 likes a day at a
+/// peak factor of 2 (2,314.8 likes/s), 20 shards a reel when sharded.
+#[test]
+fn fleet_costs_by_hand_for_every_policy() {
+    let base = [
+        "fleet",
+        "--reels",
+        "1000",
+        "--partitions",
+        "10",
+        "--trials",
+        "8",
+        "--max-shards",
+        "16",
+    ];
+    let mut args = base.to_vec();
+    args.extend([
+        "--write-price",
+        "1.25",
+        "--read-price",
+        "0.25",
+        "--storage-price",
+        "0.5",
+        "--item-bytes",
+        "200",
+    ]);
+    let doc = json_of(&args);
+    let month = 30.0 * 86_400.0;
+    let likes = doc["total_rate"].as_f64().unwrap();
+    let costs = doc["policy_costs"].as_array().unwrap();
+    assert_eq!(costs.len(), 3);
+    for c in costs {
+        let p = doc["policies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["policy"] == c["policy"])
+            .unwrap();
+        let items = p["items"].as_f64().unwrap();
+        let gb = items * 200.0 / 1e9;
+        close(&c["storage_gb"], gb);
+        close(&c["storage_cost_per_month"], gb * 0.5);
+        close(&c["write_cost_per_month"], likes * month / 1e6 * 1.25);
+        let cached = p["shard_reads_per_second_cached"].as_f64().unwrap();
+        let uncached = p["shard_reads_per_second_uncached"].as_f64().unwrap();
+        close(
+            &c["read_cost_per_month_cached"],
+            cached * month / 1e6 * 0.25,
+        );
+        close(
+            &c["read_cost_per_month_uncached"],
+            uncached * month / 1e6 * 0.25,
+        );
+        close(
+            &c["monthly_cost"],
+            gb * 0.5 + likes * month / 1e6 * 1.25 + cached * month / 1e6 * 0.25,
+        );
+    }
+    assert!(common::schema_errors("fleet", &doc).is_empty());
+    // Without prices: the figures are null, the item size not assumed.
+    let plain = json_of(&base);
+    for c in plain["policy_costs"].as_array().unwrap() {
+        assert!(c["monthly_cost"].is_null() && c["storage_gb"].is_null());
+    }
+    // A scenario's [prices] storage price and item size serve fleet.
+    let path = scenario(
+        "fleet",
+        "[fleet]\nreels = 1000\npartitions = 10\n[prices]\nstorage_per_gb_month = 0.5\nitem_bytes = 100\n",
+    );
+    let doc = json_of(&[
+        "fleet",
+        "--scenario",
+        &path,
+        "--trials",
+        "8",
+        "--max-shards",
+        "16",
+    ]);
+    let one = &doc["policy_costs"][0];
+    close(&one["item_bytes"], 100.0);
+    let source = doc["inputs"]["item_bytes"]["source"].as_str().unwrap();
+    assert!(
+        source.ends_with("fleet.toml: prices.item_bytes"),
+        "{source}"
+    );
+    // What fleet refuses: a day's volume (its month comes from its rates),
+    // an item size without a storage price, one past DynamoDB's 400 KB.
+    let refused = |extra: &[&str], what: &str| {
+        let mut a = base.to_vec();
+        a.extend(extra);
+        bad_input(&a, what);
+    };
+    refused(
+        &["--write-price", "1", "--daily-likes", "5"],
+        "--daily-likes",
+    );
+    refused(&["--item-bytes", "100"], "--item-bytes");
+    refused(
+        &["--storage-price", "1", "--item-bytes", "0"],
+        "--item-bytes",
+    );
+    refused(
+        &["--storage-price", "1", "--item-bytes", "1e6"],
+        "--item-bytes",
+    );
+    refused(&["--storage-price", "-1"], "--storage-price");
+}

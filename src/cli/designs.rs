@@ -79,6 +79,12 @@ pub struct FleetArgs {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub threads: Option<u64>,
     #[command(flatten)]
+    pub prices: super::PriceArgs,
+    /// Bytes billed per counter item, for --storage-price (default 150: about 50 bytes of
+    /// key and number, plus DynamoDB's 100 bytes of per-item storage overhead).
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "BYTES", allow_negative_numbers = true)]
+    pub item_bytes: Option<f64>,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 

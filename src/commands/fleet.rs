@@ -23,6 +23,7 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
     )?;
     super::use_threads(crate::config::load::threads(args.threads)?)?;
     let plan = r.fleet(&args)?;
+    let (prices, item_bytes) = r.fleet_prices(&args.prices, args.item_bytes)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     super::announce(
         crate::model::cost::fleet(plan.placement_work(), plan.trials),
@@ -35,9 +36,15 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
     );
     let report = plan.evaluate();
     spinner.finish_and_clear();
+    let costs = report
+        .policies
+        .iter()
+        .map(|p| crate::model::price::policy_costs(&prices, item_bytes, report.total_rate, p))
+        .collect();
     let view = FleetView {
         scenario: r.scenario.name.clone(),
         report,
+        costs,
     };
     super::emit(out, &view, &r.inputs, args.out.explain)
 }

@@ -249,3 +249,12 @@ pub const MIN_TIMEOUT: Duration = Duration::from_millis(10);
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(60);
 /// Most repetitions of each read-path measurement.
 pub const MAX_READS: u64 = 100_000;
+
+/// Bytes billed per counter item when `--item-bytes` is not given: about 50
+/// bytes of attribute names and values (a key like `reel#88412345#likes#07`
+/// and a number), plus the 100 bytes of storage overhead every DynamoDB
+/// item carries for indexing (Amazon DynamoDB Developer Guide, "DynamoDB
+/// item sizes and formats", read 2026-12-02).
+pub const DEFAULT_ITEM_BYTES: f64 = 150.0;
+/// Largest `--item-bytes`: DynamoDB's item size limit, 400 KB.
+pub const MAX_ITEM_BYTES: f64 = 409_600.0;

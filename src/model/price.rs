@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::model::compare::strategies::{CompareInputs, StrategyRow};
+use crate::model::fleet::{Policy, PolicyCost};
 
 /// The user's prices (their currency) and daily volumes, each checked
 /// finite and >= 0 by the configuration layer.
@@ -18,6 +19,8 @@ pub struct Prices {
     pub daily_likes: Option<f64>,
     /// Views a day, for the monthly total.
     pub daily_views: Option<f64>,
+    /// Per GB-month of storage (`fleet` only: its policies count items).
+    pub storage_per_gb_month: Option<f64>,
 }
 
 /// What one design's writes and reads use, from the figures its model
@@ -77,7 +80,9 @@ pub struct Costs {
 impl Prices {
     /// True when any price is given.
     pub fn any(&self) -> bool {
-        self.write_per_million.is_some() || self.read_per_million.is_some()
+        self.write_per_million.is_some()
+            || self.read_per_million.is_some()
+            || self.storage_per_gb_month.is_some()
     }
 
     /// The cost figures of one design's usage.
@@ -155,6 +160,77 @@ pub fn design_usage(row: &StrategyRow, i: &CompareInputs) -> Usage {
     }
 }
 
+/// Seconds in the 30-day month every monthly figure uses.
+pub const SECONDS_PER_MONTH: f64 = 30.0 * 86_400.0;
+
+/// Bytes in the GB of a GB-month: 10^9 (decimal, as AWS's own DynamoDB
+/// cost calculator in aws/agent-toolkit-for-aws divides billed bytes).
+pub const BYTES_PER_GB: f64 = 1e9;
+
+/// One `fleet` policy's month at the user's prices (JSON `policy_costs`,
+/// CSV columns); a figure is `None` without its price.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct PolicyCosts {
+    /// The policy priced.
+    #[serde(skip)]
+    pub policy: Policy,
+    /// Bytes billed per counter item (`--item-bytes`), with a storage price.
+    pub item_bytes: Option<f64>,
+    /// items x item bytes / 10^9, with a storage price.
+    pub storage_gb: Option<f64>,
+    /// storage_gb x the storage price.
+    pub storage_cost_per_month: Option<f64>,
+    /// One increment a like, every like of the month at the table's rates.
+    pub write_cost_per_month: Option<f64>,
+    /// The policy's cached shard reads over the month.
+    pub read_cost_per_month_cached: Option<f64>,
+    /// Its shard reads without the cache.
+    pub read_cost_per_month_uncached: Option<f64>,
+    /// Storage, writes and cached reads, each where priced.
+    pub monthly_cost: Option<f64>,
+}
+
+/// A fleet policy's month: its items stored, one write unit a like at
+/// `likes_per_second`, and its shard reads (one item read each), all held
+/// for [`SECONDS_PER_MONTH`]. The table's rates are peak-hour rates, so the
+/// request figures are an upper bound on a month whose days dip below
+/// their peak.
+pub fn policy_costs(
+    prices: &Prices,
+    item_bytes: f64,
+    likes_per_second: f64,
+    p: &PolicyCost,
+) -> PolicyCosts {
+    let storage_gb = prices
+        .storage_per_gb_month
+        .map(|_| p.items as f64 * item_bytes / BYTES_PER_GB);
+    let units = |per_second: f64, price: Option<f64>| {
+        price.map(|price| per_second * SECONDS_PER_MONTH / 1e6 * price)
+    };
+    let storage = storage_gb
+        .zip(prices.storage_per_gb_month)
+        .map(|(gb, price)| gb * price);
+    let writes = units(likes_per_second, prices.write_per_million);
+    let cached = units(p.shard_reads_per_second_cached, prices.read_per_million);
+    let priced = [storage, writes, cached];
+    PolicyCosts {
+        policy: p.policy,
+        item_bytes: storage_gb.map(|_| item_bytes),
+        storage_gb,
+        storage_cost_per_month: storage,
+        write_cost_per_month: writes,
+        read_cost_per_month_cached: cached,
+        read_cost_per_month_uncached: units(
+            p.shard_reads_per_second_uncached,
+            prices.read_per_million,
+        ),
+        monthly_cost: priced
+            .iter()
+            .any(Option::is_some)
+            .then(|| priced.iter().flatten().sum()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +242,7 @@ mod tests {
             read_per_million: Some(0.25),
             daily_likes: Some(2e6),
             daily_views: Some(1e8),
+            storage_per_gb_month: None,
         };
         let u = Usage {
             write_units_per_like: Some(2.0),
@@ -188,5 +265,42 @@ mod tests {
             ..Costs::default()
         };
         assert_eq!(Prices::default().costs(&u), none);
+    }
+
+    #[test]
+    fn a_fleet_policy_month_by_hand() {
+        let policy = PolicyCost {
+            policy: Policy::EveryReelSharded,
+            items: 2_000_000,
+            items_per_reel: 20.0,
+            shard_reads_per_second_uncached: 1_000.0,
+            shard_reads_per_second_cached: 100.0,
+        };
+        let prices = Prices {
+            write_per_million: Some(1.25),
+            read_per_million: Some(0.25),
+            storage_per_gb_month: Some(0.25),
+            ..Prices::default()
+        };
+        let c = policy_costs(&prices, 150.0, 2_000.0, &policy);
+        // 2e6 items x 150 bytes = 0.3 GB; x 0.25 = 0.075 a month.
+        assert_eq!(c.storage_gb, Some(0.3));
+        assert!((c.storage_cost_per_month.unwrap() - 0.075).abs() < 1e-15);
+        // 2,000 likes/s x 2,592,000 s = 5.184e9 writes: 5,184 million x 1.25.
+        assert!((c.write_cost_per_month.unwrap() - 6_480.0).abs() < 1e-9);
+        // 100 reads/s cached: 259.2 million x 0.25; uncached 2,592 million.
+        assert!((c.read_cost_per_month_cached.unwrap() - 64.8).abs() < 1e-9);
+        assert!((c.read_cost_per_month_uncached.unwrap() - 648.0).abs() < 1e-9);
+        assert!((c.monthly_cost.unwrap() - (0.075 + 6_480.0 + 64.8)).abs() < 1e-9);
+        // Without a storage price: no item size, no storage figure.
+        let requests = Prices {
+            storage_per_gb_month: None,
+            ..prices
+        };
+        let c = policy_costs(&requests, 150.0, 2_000.0, &policy);
+        assert_eq!((c.storage_gb, c.item_bytes), (None, None));
+        assert!((c.monthly_cost.unwrap() - 6_544.8).abs() < 1e-9);
+        let none = policy_costs(&Prices::default(), 150.0, 2_000.0, &policy);
+        assert_eq!(none.monthly_cost, None);
     }
 }

@@ -5,6 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::model::fleet::{FleetReport, Policy, PolicyCost};
+use crate::model::price::PolicyCosts;
 use crate::output::{fmt, row, Report, Section};
 
 /// The report with its scenario name.
@@ -13,6 +14,8 @@ pub struct FleetView {
     pub scenario: String,
     /// The model's report.
     pub report: FleetReport,
+    /// Each policy's month at the user's prices (figures `None` without).
+    pub costs: Vec<PolicyCosts>,
 }
 
 /// One CSV line: a policy with the fleet's figures repeated.
@@ -38,6 +41,8 @@ struct CsvRow<'a> {
     search_shards: Option<u64>,
     search_threshold: Option<f64>,
     search_risk: f64,
+    #[serde(flatten)]
+    costs: Option<&'a PolicyCosts>,
 }
 
 impl Report for FleetView {
@@ -47,6 +52,7 @@ impl Report for FleetView {
         r.policies
             .iter()
             .map(|p| {
+                let costs = self.costs.iter().find(|c| c.policy == p.policy);
                 row(&CsvRow {
                     scenario: &self.scenario,
                     policy: p,
@@ -67,6 +73,7 @@ impl Report for FleetView {
                     search_shards: r.search.shards,
                     search_threshold: r.search.threshold,
                     search_risk: r.search.risk,
+                    costs,
                 })
             })
             .collect()
@@ -76,6 +83,14 @@ impl Report for FleetView {
         let mut v = row(&self.report);
         if let Value::Object(m) = &mut v {
             m.insert("scenario".into(), self.scenario.clone().into());
+            let costs = self.costs.iter().map(|c| {
+                let mut v = row(c);
+                if let Value::Object(m) = &mut v {
+                    m.insert("policy".into(), row(&c.policy));
+                }
+                v
+            });
+            m.insert("policy_costs".into(), Value::Array(costs.collect()));
         }
         v
     }
@@ -294,9 +309,9 @@ impl Report for FleetView {
                 ("fewest shards per threshold", tried),
             ],
         );
-        vec![
-            fleet,
-            policies,
+        let mut out = vec![fleet, policies];
+        out.extend(super::price::fleet_cost_section(&self.costs, policy_name));
+        out.extend([
             partitions,
             search,
             Section::Note(
@@ -304,7 +319,8 @@ impl Report for FleetView {
                  as Poisson; the tail of small reels is a Normal load per partition (see docs/fleet.md)."
                     .into(),
             ),
-        ]
+        ]);
+        out
     }
 }
 

@@ -2,7 +2,8 @@
 //! the user's prices, in words. Nothing is shown without a price.
 
 use crate::model::compare::strategies::StrategyRow;
-use crate::model::price::Costs;
+use crate::model::fleet::Policy;
+use crate::model::price::{Costs, PolicyCosts};
 use crate::output::{fmt, Section};
 
 /// A price figure: small amounts keep their significant digits.
@@ -127,4 +128,56 @@ pub fn compare_cost_sections(rows: &[StrategyRow]) -> Vec<Section> {
     }
     out.push(Section::Note(notes.join(" ")));
     out
+}
+
+/// `fleet`'s cost grid: each policy's month at the user's prices; nothing
+/// without a price.
+pub fn fleet_cost_section(costs: &[PolicyCosts], name: fn(Policy) -> &'static str) -> Vec<Section> {
+    if !costs.iter().any(|c| c.monthly_cost.is_some()) {
+        return vec![];
+    }
+    let grid = costs
+        .iter()
+        .map(|c| {
+            vec![
+                name(c.policy).to_string(),
+                c.storage_gb.map_or("-".into(), fmt::num),
+                shown(c.storage_cost_per_month),
+                shown(c.write_cost_per_month),
+                shown(c.read_cost_per_month_cached),
+                shown(c.read_cost_per_month_uncached),
+                shown(c.monthly_cost),
+            ]
+        })
+        .collect();
+    let bytes = costs.iter().find_map(|c| c.item_bytes);
+    let mut note = String::from(
+        "A month is 30 days at the table's peak-hour rates: an upper bound on the requests \
+         of a month whose days dip below their peak. One write unit a like, one item read a \
+         shard read; the total is storage, writes and cached reads.",
+    );
+    if let Some(b) = bytes {
+        note.push_str(&format!(
+            " Storage: items x {} bytes (--item-bytes) / 10^9 GB.",
+            fmt::num(b)
+        ));
+    }
+    vec![
+        Section::Grid {
+            title: "Cost a month at your prices, per policy".into(),
+            header: [
+                "policy",
+                "storage GB",
+                "storage",
+                "writes",
+                "reads, cached",
+                "reads, uncached",
+                "a month",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: grid,
+        },
+        Section::Note(note),
+    ]
 }

@@ -204,6 +204,11 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
         "fleet" => {
             let mut f = d.object::<crate::model::fleet::FleetReport>();
             set(&mut f, "scenario", string(), false);
+            // Each policy's month at the user's prices (views::fleet), named by its policy.
+            let mut costs = d.object::<crate::model::price::PolicyCosts>();
+            let policy = d.sub::<crate::model::fleet::Policy>();
+            set(&mut costs, "policy", policy, false);
+            set(&mut f, "policy_costs", list(Value::Object(costs)), false);
             vec![f]
         }
         "measure" => vec![d.object::<crate::measure::MeasureReport>()],

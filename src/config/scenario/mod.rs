@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 pub mod check;
 mod kind;
-mod sections;
+pub(crate) mod sections;
 
 pub use kind::Kind;
 pub use sections::{

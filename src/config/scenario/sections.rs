@@ -135,8 +135,10 @@ pub struct PricesSection {
     pub write_per_million: Option<f64>,
     /// Per million read request units.
     pub read_per_million: Option<f64>,
-    /// Per GB-month of storage.
+    /// Per GB-month of storage (`fleet`).
     pub storage_per_gb_month: Option<f64>,
+    /// Bytes billed per counter item (`fleet`, with a storage price).
+    pub item_bytes: Option<f64>,
     /// Likes a day.
     pub daily_likes: Option<f64>,
     /// Views a day.
