@@ -241,3 +241,15 @@ pub const MIN_TIMEOUT: Duration = Duration::from_millis(10);
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(60);
 /// Most repetitions of each read-path measurement.
 pub const MAX_READS: u64 = 100_000;
+/// `measure --runs`: one-key and sharded phases measured this many times
+/// each, alternating, so each figure has a spread and a 95% interval.
+pub const DEFAULT_MEASURE_RUNS: u64 = 5;
+/// Most `--runs`: each run is two phases of `--duration`.
+pub const MAX_MEASURE_RUNS: u64 = 1_000;
+/// The warm-up phase before the measured runs (shorter if `--duration` is).
+pub const MEASURE_WARMUP: Duration = Duration::from_millis(250);
+/// The quiet interval over which each node's idle CPU rate is measured
+/// before the load, to be subtracted from each phase's CPU.
+pub const MEASURE_IDLE_INTERVAL: Duration = Duration::from_millis(250);
+/// How often `measure`'s progress line refreshes on a terminal.
+pub const MEASURE_PROGRESS_TICK: Duration = Duration::from_millis(200);
