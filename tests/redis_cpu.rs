@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::redis::*;
 
-use shardplan::measure::{run, run_with, MeasureConfig, MeasureReport, MeasureWarning, Watch};
+use shardplan::measure::{
+    run, run_with, MeasureConfig, MeasureReport, MeasureWarning, Progress, Stage, Watch,
+};
 
 /// Short phases, a few runs: the whole binary stays quick.
 const PHASE: Duration = Duration::from_millis(400);
@@ -174,7 +176,34 @@ fn a_standalone_server_is_one_node_with_all_the_cpu() {
     let s = Servers::spawn(1, false);
     let mut c = config(&s.url(), false, "k:<shard>");
     c.runs = 2;
-    let r = run(&c).unwrap();
+    // The phases alternate after one warm-up: the progress reports say
+    // which phase of which run is under way.
+    let stages: Mutex<Vec<(Stage, u64)>> = Mutex::new(Vec::new());
+    let progress = |p: &Progress| {
+        let mut seen = stages.lock().unwrap();
+        if seen.last() != Some(&(p.stage, p.run)) {
+            seen.push((p.stage, p.run));
+        }
+        assert_eq!(p.runs, 2);
+    };
+    let r = run_with(
+        &c,
+        &Watch {
+            before: &|w| assert!(w.is_empty()),
+            progress: &progress,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        stages.into_inner().unwrap(),
+        [
+            (Stage::Warmup, 0),
+            (Stage::Single, 1),
+            (Stage::Sharded, 1),
+            (Stage::Single, 2),
+            (Stage::Sharded, 2)
+        ]
+    );
     check_cpu_adds_up(&r);
     assert_eq!(r.nodes.len(), 1);
     assert_eq!(r.nodes[0].single_cpu_share, Some(1.0));
@@ -232,4 +261,40 @@ fn a_server_killed_mid_run_fails_the_run_in_one_line() {
         "{err}"
     );
     assert!(out.stdout.is_empty(), "no results from a failed run");
+}
+
+#[test]
+fn progress_shows_on_a_terminal_only() {
+    let s = Servers::spawn(1, false);
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("m.json");
+    let args = format!(
+        "measure --clients 2 --duration 600ms --runs 2 --redis {} -o {}",
+        s.url(),
+        json.display()
+    );
+    // In a pseudo-terminal (script(1), util-linux): the spinner appears
+    // after a second and says the phase, the run and the ops/s so far,
+    // also with -o.
+    let cmd = format!(
+        "stty rows 50 cols 120; {} {args}",
+        env!("CARGO_BIN_EXE_shardplan")
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .output()
+        .expect("script(1) runs (util-linux)");
+    let seen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{seen}");
+    assert!(seen.contains("run 2/2"), "{seen}");
+    assert!(seen.contains("INCR/s"), "{seen}");
+    assert!(json.exists());
+    // Not a terminal: nothing on stderr.
+    let out = common::shardplan()
+        .args(args.split(' '))
+        .env_remove("REDISCLI_AUTH")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }

@@ -55,6 +55,10 @@ impl Phase {
     }
 }
 
+/// How often the phase's own thread looks whether the clients are done
+/// (and whether a progress report is due); it sends no traffic.
+const POLL: Duration = Duration::from_millis(10);
+
 fn new_histogram() -> Histogram<u64> {
     // 1 µs to 60 s at 3 significant digits; `saturating_record` clamps beyond.
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("constant histogram bounds are valid")
@@ -168,7 +172,7 @@ pub(super) fn load_phase(
         let start = Instant::now();
         let mut told = start;
         while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(Duration::from_millis(10));
+            std::thread::sleep(POLL);
             if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
                 told = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);

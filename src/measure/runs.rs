@@ -105,6 +105,10 @@ pub(super) fn measure_runs(
         shard_counts: Vec::new(),
     };
     for run in 1..=runs {
+        // A signal (Ctrl-C) ends the runs: the run then cleans up and exits.
+        if crate::output::interrupt::received().is_some() {
+            break;
+        }
         tell(Stage::Single, run)(0.0);
         let before = probe.sample()?;
         let single = load_phase(
