@@ -53,8 +53,9 @@ fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Sou
     }
 }
 
-/// Runs `shardplan measure`: validate the flags, run both phases and the
-/// read path, and write the report to every output.
+/// Runs `shardplan measure`: validate the flags, say any placement warning,
+/// run the warm-up, the alternating phases and the read path (with progress
+/// on a terminal), and write the report to every output.
 pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     // The password: in the URL, else --password-file, else REDISCLI_AUTH
     // (redis-cli's convention), so it need not show in `ps` or history.
