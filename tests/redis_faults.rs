@@ -1,7 +1,8 @@
 //! `measure` when things go wrong, against real Redis servers (and two fake
 //! ones): keys named by a run id, `--overwrite` that restores, a server
 //! that is not Redis or does not answer, a refused login, a missing ACL
-//! permission, and a cluster node frozen past the reply timeout.
+//! permission, a cluster node frozen past the reply timeout, and Ctrl-C
+//! during a run.
 
 mod common;
 
@@ -220,12 +221,14 @@ fn a_frozen_cluster_node_fails_the_run() {
             "3s",
             "--timeout",
             "300ms",
+            "--runs",
+            "1",
             "--template",
             "frz:<shard>",
         ],
         &s.url(),
     );
-    // Wait for the sharded phase: a node holding a shard key.
+    // Wait for the warm-up or the sharded phase: a node holding a shard key.
     let start = Instant::now();
     let node = loop {
         let found = s.ports.iter().position(|&p| {
@@ -259,4 +262,41 @@ fn a_frozen_cluster_node_fails_the_run() {
     } else {
         assert!(line.contains("count check failed"), "{line}");
     }
+}
+
+#[test]
+fn ctrl_c_during_measure_deletes_its_keys_and_exits_130() {
+    let s = Servers::spawn(1, false);
+    let port = s.ports[0];
+    let child = spawn_measure(
+        &[
+            "--shards",
+            "4",
+            "--clients",
+            "2",
+            "--duration",
+            "30s",
+            "--template",
+            "sig:<shard>",
+        ],
+        &s.url(),
+    );
+    // Wait until the run is writing its keys.
+    let start = Instant::now();
+    while keys_on(port).trim().is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(20), "no keys written");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: kill with a valid pid and signal number.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(out.stdout.is_empty(), "no results for a run cut short");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "it stopped at once"
+    );
+    assert_eq!(keys_on(port).trim(), "", "the run's keys are deleted");
 }

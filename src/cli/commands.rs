@@ -319,6 +319,10 @@ pub struct MeasureArgs {
     /// How long each phase runs, e.g. 10s.
     #[arg(long, value_name = "DURATION", default_value = defaults::DEFAULT_MEASURE_DURATION)]
     pub duration: String,
+    /// How many times each phase is measured, one-key and sharded alternating, after a
+    /// short warm-up (1: no interval).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_RUNS)]
+    pub runs: u64,
     /// Stop each phase after this many INCRs.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub max_ops: Option<u64>,

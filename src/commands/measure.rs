@@ -6,7 +6,8 @@ use crate::config::{Inputs, Source, Sourced};
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
     DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_PIPELINE,
-    DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE, DEFAULT_MEASURE_TIMEOUT,
+    DEFAULT_MEASURE_RUNS, DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE,
+    DEFAULT_MEASURE_TIMEOUT,
 };
 use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
@@ -52,8 +53,9 @@ fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Sou
     }
 }
 
-/// Runs `shardplan measure`: validate the flags, run both phases and the
-/// read path, and write the report to every output.
+/// Runs `shardplan measure`: validate the flags, say any placement warning,
+/// run the warm-up, the alternating phases and the read path (with progress
+/// on a terminal), and write the report to every output.
 pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     // The password: in the URL, else --password-file, else REDISCLI_AUTH
     // (redis-cli's convention), so it need not show in `ps` or history.
@@ -71,6 +73,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
         args.pipeline,
         args.template.as_deref(),
     )?;
+    config.runs = args.runs;
     config.keep = args.keep;
     config.overwrite = args.overwrite;
     config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
@@ -104,6 +107,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
             DEFAULT_MEASURE_DURATION.into(),
         ),
     );
+    inputs.record("runs", &sourced("--runs", args.runs, DEFAULT_MEASURE_RUNS));
     inputs.record(
         "timeout",
         &sourced(
@@ -131,25 +135,55 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(
         format!(
-            "measuring: two phases of at most {} s each, then the read path",
+            "measuring: {} runs of two phases of at most {} s each, then the read path",
+            config.runs,
             config.duration.as_secs_f64()
         ),
         !args.out.quiet,
     );
-    let report = measure::run(&config);
+    // Shard keys that miss nodes are said before the load, not only after.
+    let before = |warnings: &[measure::MeasureWarning]| {
+        for w in warnings {
+            spinner.suspend(|| {
+                eprintln!(
+                    "shardplan: warning: {}",
+                    crate::views::measure::warning_text(w)
+                )
+            });
+        }
+    };
+    let progress = |p: &measure::Progress| spinner.set_message(progress_line(p));
+    let watch = measure::Watch {
+        before: &before,
+        progress: &progress,
+    };
+    let report = measure::run_with(&config, &watch);
     spinner.finish_and_clear();
     let report = report?;
     let mismatch = (!report.counts_match).then(|| {
         crate::error::CountMismatch(format!(
             "the single key holds {} for {} INCRs sent and the shard keys sum to {} for {}; \
              a client re-sent timed-out INCRs or another client wrote the keys",
-            report.single_value, report.single_incr_sent, report.shard_sum, report.incr_sent
+            report.single_value,
+            report.single_incr_sent,
+            report.shard_sum,
+            report.incr_sent + report.warmup_incr_sent
         ))
     });
     super::emit(out, &MeasureView(report), &inputs, args.out.explain)?;
     match mismatch {
         Some(m) => Err(m.into()),
         None => Ok(()),
+    }
+}
+
+/// Where the run is, for the spinner: phase, run i/N, ops/s so far.
+fn progress_line(p: &measure::Progress) -> String {
+    let ops = crate::output::fmt::num(p.ops_per_second.round());
+    match p.stage {
+        measure::Stage::Warmup => format!("warm-up: {ops} INCR/s"),
+        measure::Stage::Single => format!("run {}/{}, one key: {ops} INCR/s", p.run, p.runs),
+        measure::Stage::Sharded => format!("run {}/{}, shard keys: {ops} INCR/s", p.run, p.runs),
     }
 }
 

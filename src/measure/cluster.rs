@@ -1,6 +1,6 @@
 //! The deployment: a standalone server or a cluster, its nodes and slot map
-//! from CLUSTER SLOTS, connections that keep the URL's credentials, and the
-//! nodes' own INCR counts from `INFO commandstats`.
+//! from CLUSTER SLOTS, and connections that keep the URL's credentials
+//! (the nodes' own figures from INFO are read in [`super::cpu`]).
 
 use std::collections::BTreeMap;
 
@@ -165,28 +165,6 @@ impl Target {
         conn.set_read_timeout(Some(self.wait))?;
         Ok(conn)
     }
-
-    /// INCR calls each node has served so far, from `INFO commandstats`;
-    /// `None` if any node does not say (e.g. the command is renamed).
-    pub(super) fn server_incr_calls(&self) -> Option<Vec<u64>> {
-        self.nodes
-            .iter()
-            .map(|n| {
-                let mut c = self.node_connection(n).ok()?;
-                let text: String = redis::cmd("INFO").arg("commandstats").query(&mut c).ok()?;
-                Some(parse_incr_calls(&text))
-            })
-            .collect()
-    }
-}
-
-/// `cmdstat_incr:calls=N,...` from `INFO commandstats` (absent: 0 calls).
-fn parse_incr_calls(info: &str) -> u64 {
-    info.lines()
-        .find_map(|l| l.trim().strip_prefix("cmdstat_incr:calls="))
-        .and_then(|rest| rest.split(',').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
 }
 
 /// CLUSTER SLOTS replies `[[start, end, [ip, port, id, ...], replicas...], ...]`;
@@ -295,12 +273,5 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("slot 101"));
-    }
-
-    #[test]
-    fn incr_calls_from_commandstats() {
-        let info = "# Commandstats\r\ncmdstat_get:calls=3,usec=1\r\ncmdstat_incr:calls=4711,usec=9,usec_per_call=0.1\r\n";
-        assert_eq!(parse_incr_calls(info), 4711);
-        assert_eq!(parse_incr_calls("# Commandstats\r\n"), 0);
     }
 }

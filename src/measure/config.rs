@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
-    MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS, MAX_TIMEOUT,
-    MIN_TIMEOUT,
+    MAX_CLIENTS, MAX_DURATION, MAX_MEASURE_RUNS, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
+    MAX_TIMEOUT, MIN_TIMEOUT,
 };
 use crate::model::placement::ShardTemplate;
 use crate::model::validate;
@@ -24,6 +24,9 @@ pub struct MeasureConfig {
     pub clients: u64,
     /// `--duration`: the time limit of each phase.
     pub duration: Duration,
+    /// `--runs`: how many times each phase is measured, alternating
+    /// (default [`DEFAULT_MEASURE_RUNS`](crate::model::defaults::DEFAULT_MEASURE_RUNS)).
+    pub runs: u64,
     /// `--max-ops`: the INCR limit of each phase (`None`: time only).
     pub max_ops: Option<u64>,
     /// `--pipeline`: INCRs sent per round trip (1 = no pipelining).
@@ -49,8 +52,9 @@ pub struct MeasureConfig {
 }
 
 impl MeasureConfig {
-    /// Validate the required flags; `keep`, `overwrite`, `reads` (100) and
-    /// `seed` (1) take defaults and can be set on the result.
+    /// Validate the required flags; `runs` (5), `keep`, `overwrite`,
+    /// `reads` (100) and `seed` (1) take defaults and can be set on the
+    /// result.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         redis: &str,
@@ -73,6 +77,7 @@ impl MeasureConfig {
             shards,
             clients,
             duration,
+            runs: crate::model::defaults::DEFAULT_MEASURE_RUNS,
             max_ops,
             pipeline,
             template,
@@ -96,6 +101,7 @@ impl MeasureConfig {
         validate::count("clients", self.clients, MAX_CLIENTS).map_err(flag("--clients"))?;
         validate::count("pipeline", self.pipeline, MAX_PIPELINE).map_err(flag("--pipeline"))?;
         validate::count("reads", self.reads, MAX_READS)?;
+        validate::count("runs", self.runs, MAX_MEASURE_RUNS).map_err(flag("--runs"))?;
         if let Some(m) = self.max_ops {
             validate::count("max_ops", m, MAX_OPS).map_err(flag("--max-ops"))?;
         }
@@ -262,6 +268,14 @@ mod tests {
             "--max-ops: must be a whole number from 1 to 1000000000 (got 0)"
         );
         c.max_ops = None;
+        for runs in [0, 1001] {
+            c.runs = runs;
+            assert_eq!(
+                said(&c),
+                format!("--runs: must be a whole number from 1 to 1000 (got {runs})")
+            );
+        }
+        c.runs = 1;
         c.duration = Duration::from_secs(3601);
         assert_eq!(
             said(&c),

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
 use hdrhistogram::Histogram;
@@ -26,6 +26,23 @@ pub(super) struct Phase {
 }
 
 impl Phase {
+    /// Add `other`'s latencies to this phase's histogram (pooled figures
+    /// over the runs).
+    pub(super) fn pool(&mut self, other: &Phase) {
+        // Same bounds on both sides: adding cannot fail; a failure would
+        // only drop figures from the pooled percentiles.
+        let _ = self.histogram.add(&other.histogram);
+    }
+
+    /// An empty phase, to pool runs into.
+    pub(super) fn empty() -> Phase {
+        Phase {
+            sent: 0,
+            seconds: 0.0,
+            histogram: new_histogram(),
+        }
+    }
+
     /// The phase's latency percentiles in milliseconds.
     pub(super) fn latency(&self) -> Latency {
         let q = |p: f64| self.histogram.value_at_quantile(p) as f64 / 1e3;
@@ -38,27 +55,37 @@ impl Phase {
     }
 }
 
+/// How often the phase's own thread looks whether the clients are done
+/// (and whether a progress report is due); it sends no traffic.
+const POLL: Duration = Duration::from_millis(10);
+
 fn new_histogram() -> Histogram<u64> {
     // 1 µs to 60 s at 3 significant digits; `saturating_record` clamps beyond.
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("constant histogram bounds are valid")
 }
 
 /// C threads, each with its own connection, INCR random keys of `keys`
-/// until the deadline or until `max_ops` INCRs have been claimed.
+/// for `duration` or until `max_ops` INCRs have been claimed.
 ///
 /// `written[i]` counts the INCRs of `keys[i]` the server acknowledged. It
 /// is kept outside the phase so that the end of the run knows what each
 /// key should hold also when the phase fails or is interrupted half way.
+/// `phase` seeds the clients' key choice; `tick` is told the INCRs
+/// acknowledged per second so far, every
+/// [`MEASURE_PROGRESS_TICK`](crate::model::defaults::MEASURE_PROGRESS_TICK).
 pub(super) fn load_phase(
     config: &MeasureConfig,
     target: &Target,
     keys: &[String],
     written: &[AtomicU64],
     phase: u64,
+    duration: Duration,
+    tick: &dyn Fn(f64),
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
     let max = config.max_ops.unwrap_or(u64::MAX);
     let claimed = AtomicU64::new(0);
+    let acked = AtomicU64::new(0);
     let failed = AtomicBool::new(false);
     let barrier = Barrier::new(clients + 1);
     let batch_size = config.pipeline;
@@ -76,8 +103,14 @@ pub(super) fn load_phase(
     let (start, results) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
             .map(|c| {
-                let (claimed, failed, barrier, keys, histogram) =
-                    (&claimed, &failed, &barrier, Arc::clone(&keys), &histogram);
+                let (claimed, acked, failed, barrier, keys, histogram) = (
+                    &claimed,
+                    &acked,
+                    &failed,
+                    &barrier,
+                    Arc::clone(&keys),
+                    &histogram,
+                );
                 scope.spawn(move || -> anyhow::Result<Worker> {
                     let conn = target.open();
                     // Everyone reaches the barrier, connected or not, so a
@@ -90,7 +123,7 @@ pub(super) fn load_phase(
                     if failed.load(Ordering::Relaxed) {
                         bail!("another client failed to connect");
                     }
-                    let deadline = Instant::now() + config.duration;
+                    let deadline = Instant::now() + duration;
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(
                         config.seed
                             ^ (phase << 32)
@@ -125,6 +158,7 @@ pub(super) fn load_phase(
                             .unwrap_or_else(|e| e.into_inner())
                             .saturating_record_n(us, n);
                         w.sent += n;
+                        acked.fetch_add(n, Ordering::Relaxed);
                         for &k in &batch {
                             written[k].fetch_add(1, Ordering::Relaxed);
                         }
@@ -136,6 +170,15 @@ pub(super) fn load_phase(
             .collect();
         barrier.wait();
         let start = Instant::now();
+        let mut told = start;
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(POLL);
+            if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
+                told = Instant::now();
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                tick(acked.load(Ordering::Relaxed) as f64 / secs);
+            }
+        }
         let results: Vec<anyhow::Result<Worker>> = handles
             .into_iter()
             .map(|h| {

@@ -1,13 +1,16 @@
 //! Drive a real Redis (standalone or cluster) with the shard keys.
 //!
-//! Two bounded write phases run back to back from C concurrent connections:
-//! INCRs on one key, then INCRs on S shard keys chosen uniformly at random.
-//! Each phase stops by itself at the deadline or after `--max-ops` INCRs.
-//! The report gives ops/s for both, latency percentiles, INCRs per cluster
-//! node (each shard key's slot mapped to its node through CLUSTER SLOTS, and
-//! cross-checked against the nodes' own `INFO commandstats`), the shard sum
-//! against the INCRs sent, and the read path: S pipelined GETs (grouped per
-//! node by the cluster client) against one MGET of S keys sharing a slot.
+//! Two bounded write phases run from C concurrent connections: INCRs on one
+//! key, then INCRs on S shard keys chosen uniformly at random; after a short
+//! warm-up they alternate `--runs` times ([`runs`]). Each phase stops by
+//! itself at the deadline or after `--max-ops` INCRs. The report gives each
+//! phase's ops/s and latency percentiles over the runs (mean, standard
+//! deviation, 95% interval; [`summary`]), per master node the INCRs and the
+//! CPU seconds of each phase with the node's idle CPU subtracted ([`cpu`]),
+//! the shard sum against the INCRs sent, and the read path: S pipelined GETs
+//! (grouped per node by the cluster client) against one MGET of S keys
+//! sharing a slot. Shard keys that do not reach every node are found before
+//! the load starts (with the placement check `keys --check` uses).
 //!
 //! Without `--template` the keys are named by a fresh random run id. Every
 //! key the run writes is checked to be absent first (`--overwrite` sets
@@ -19,11 +22,14 @@
 mod cluster;
 mod config;
 mod conn;
+mod cpu;
 mod errors;
 mod keys;
 mod load;
 mod reads;
 mod report;
+mod runs;
+mod summary;
 mod url;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,16 +37,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use anyhow::{anyhow, Context};
 
 use crate::error::Interrupted;
-use crate::model::placement::key_slot;
+use crate::model::placement::{key_slot, KeysReport};
 
 use cluster::Target;
 use conn::Conn;
+use cpu::{shares, NodeDelta, Probe};
 use keys::{Cleanup, RunKeys};
-use load::load_phase;
 use reads::read_path;
+use runs::{cpu_total_and_max_share, measure_runs};
 
 pub use config::{parse_duration, MeasureConfig};
-pub use report::{cap_from_measure_file, Latency, MeasureReport, MgetKeys, NodeOps, ReadPath};
+pub use report::{
+    cap_from_measure_file, Latency, MeasureReport, MeasureWarning, MgetKeys, NodeOps, ReadPath,
+};
+pub use runs::{Progress, Stage};
+pub use summary::{PhaseSpread, RunResult, Spread};
 pub use url::{redact, with_password};
 
 /// The placeholder a `--template` must contain (the same one `keys` uses);
@@ -56,14 +67,37 @@ struct Written {
     copies: Vec<(String, String)>,
 }
 
-/// Run both phases and the read path against the server in `config`.
+/// What a caller hears during a run: the warnings found before the load
+/// starts, and where the run is (for a progress line).
+pub struct Watch<'a> {
+    /// Called once, before the load, with what makes the figures not what
+    /// they seem (e.g. shard keys that do not reach every node).
+    pub before: &'a dyn Fn(&[MeasureWarning]),
+    /// Called at the start of each phase and every
+    /// [`MEASURE_PROGRESS_TICK`](crate::model::defaults::MEASURE_PROGRESS_TICK).
+    pub progress: &'a (dyn Fn(&Progress) + Sync),
+}
+
+/// [`run_with`] with nobody listening.
+pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
+    run_with(
+        config,
+        &Watch {
+            before: &|_| {},
+            progress: &|_| {},
+        },
+    )
+}
+
+/// Run the warm-up, the alternating phases and the read path against the
+/// server in `config`.
 ///
 /// Errors: a bad config, or keys that already exist (without
 /// `--overwrite`, or of a type it cannot restore), come back as an
 /// [`InputError`](crate::error::InputError) inside the `anyhow::Error`
 /// (downcast it for exit code 2); a run stopped by a signal as
 /// [`Interrupted`]; a server that is down or misbehaves is a plain error.
-pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
+pub fn run_with(config: &MeasureConfig, watch: &Watch) -> anyhow::Result<MeasureReport> {
     config.validate()?;
     let target = Target::connect(config)?;
     let keys = RunKeys::choose(
@@ -79,7 +113,7 @@ pub fn run(config: &MeasureConfig) -> anyhow::Result<MeasureReport> {
         shards: keys.shard.iter().map(|_| AtomicU64::new(0)).collect(),
         copies: Vec::new(),
     };
-    let result = measure(config, &target, &mut admin, &keys, &mut written);
+    let result = measure(config, &target, &mut admin, &keys, &mut written, watch);
     // Clean up also when the measurement failed half way, so a failed run
     // leaves nothing of its own behind. The same-slot copies go even with
     // --keep; a key nobody's INCR reached was never created.
@@ -135,57 +169,59 @@ fn finish(
     }
 }
 
-/// Both phases, the INCRs per node and the read path, on keys [`run`] has
-/// claimed; [`run`] cleans them up afterwards.
+/// Shard keys that do not reach every node of a cluster: how many they
+/// reach, and why, as `keys --check` finds it (a shared slot, a hash tag).
+/// Keys that reach every node get no warning, even if a few share a slot
+/// (a thousand keys in 16384 slots always do).
+fn placement_warnings(config: &MeasureConfig, keys: &RunKeys, nodes: u64) -> Vec<MeasureWarning> {
+    if !config.cluster || keys.nodes_reached >= nodes {
+        return Vec::new();
+    }
+    let mut out = vec![MeasureWarning::NodesUnreached {
+        reached: keys.nodes_reached,
+        nodes,
+        shards: config.shards,
+    }];
+    let bytes: Vec<Vec<u8>> = keys.shard.iter().map(|k| k.clone().into_bytes()).collect();
+    // No node count: the real slot map is the cluster's, not the layout
+    // `keys --nodes` assumes; the slot check needs none.
+    if let Ok(report) = KeysReport::from_keys(&bytes, None) {
+        out.extend(
+            report
+                .check_failures()
+                .into_iter()
+                .map(|warning| MeasureWarning::Placement { warning }),
+        );
+    }
+    out
+}
+
+/// The warm-up, the runs, the figures per node and the read path, on keys
+/// [`run`] has claimed; [`run`] cleans them up afterwards.
 fn measure(
     config: &MeasureConfig,
     target: &Target,
     admin: &mut Conn,
     keys: &RunKeys,
     written: &mut Written,
+    watch: &Watch,
 ) -> anyhow::Result<MeasureReport> {
+    let warnings = placement_warnings(config, keys, target.nodes.len() as u64);
+    (watch.before)(&warnings);
+    // Each node's idle CPU rate, over a quiet interval before the load.
+    let mut probe = Probe::start(target, config.timeout)?;
+    let runs = measure_runs(config, target, keys, written, &mut probe, watch.progress)?;
+
     let single_key = keys.single.clone();
     let shard_keys = &keys.shard[..];
-    let single = load_phase(
-        config,
-        target,
-        std::slice::from_ref(&single_key),
-        &written.single,
-        0,
-    )?;
     let single_value = admin.get_values(std::slice::from_ref(&single_key))?[0];
-
-    let before = target.server_incr_calls();
-    let sharded = load_phase(config, target, shard_keys, &written.shards, 1)?;
-    let after = target.server_incr_calls();
-
     let values = admin.get_values(shard_keys)?;
     let shard_sum: i64 = values.iter().sum();
-    // Map each key to its node through the slot table.
-    let single_node = target.node_of(key_slot(single_key.as_bytes()));
-    let mut nodes: Vec<NodeOps> = target
-        .nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| NodeOps {
-            node: n.addr.clone(),
-            slots: n.slots,
-            shard_keys: 0,
-            sharded_incr: 0,
-            single_incr: if i == single_node { single.sent } else { 0 },
-            server_incr: match (&before, &after) {
-                (Some(b), Some(a)) => Some(a[i].saturating_sub(b[i])),
-                _ => None,
-            },
-        })
-        .collect();
-    for (key, count) in shard_keys.iter().zip(&written.shards) {
-        let node = &mut nodes[target.node_of(key_slot(key.as_bytes()))];
-        node.shard_keys += 1;
-        node.sharded_incr += count.load(Ordering::Relaxed);
-    }
+    let nodes = node_figures(target, keys, &runs, probe.idle_rates());
 
-    let counts_match = shard_sum == sharded.sent as i64 && single_value == single.sent as i64;
+    let (single, sharded) = (&runs.single, &runs.sharded);
+    let counts_match =
+        shard_sum == (sharded.sent + runs.warmup_sent) as i64 && single_value == single.sent as i64;
     let read = read_path(
         config,
         target,
@@ -196,8 +232,12 @@ fn measure(
         &mut written.copies,
     )?;
 
-    let single_ops = single.sent as f64 / single.seconds;
-    let sharded_ops = sharded.sent as f64 / sharded.seconds;
+    let ratios: Vec<f64> = runs.results.iter().map(|r| r.ratio).collect();
+    let ratio = Spread::of(&ratios);
+    let single_phases = PhaseSpread::single(&runs.results);
+    let sharded_phases = PhaseSpread::sharded(&runs.results);
+    let (single_cpu, single_max) = cpu_total_and_max_share(&runs.single_nodes);
+    let (sharded_cpu, sharded_max) = cpu_total_and_max_share(&runs.sharded_nodes);
     let sharded_latency = sharded.latency();
     Ok(MeasureReport {
         redis: redact(&config.redis),
@@ -208,32 +248,87 @@ fn measure(
         template: keys.template.template().to_string(),
         run_id: keys.run_id.clone(),
         single_key,
+        runs: config.runs,
+        single_ops_per_second_mean: single_phases.ops_per_second.mean,
+        sharded_ops_per_second_mean: sharded_phases.ops_per_second.mean,
+        ratio_ci95: ratio.ci95,
+        ratio,
+        single: single_phases,
+        sharded: sharded_phases,
+        single_cpu_seconds: single_cpu,
+        sharded_cpu_seconds: sharded_cpu,
+        single_max_cpu_share: single_max,
+        sharded_max_cpu_share: sharded_max,
         single_incr_sent: single.sent,
         single_seconds: single.seconds,
-        single_ops_per_second: single_ops,
+        single_ops_per_second: single_phases.ops_per_second.mean,
         single_value,
         single_latency: single.latency(),
         incr_sent: sharded.sent,
+        warmup_incr_sent: runs.warmup_sent,
         sharded_seconds: sharded.seconds,
-        sharded_ops_per_second: sharded_ops,
+        sharded_ops_per_second: sharded_phases.ops_per_second.mean,
         sharded_latency,
         latency_p99_ms: sharded_latency.p99_ms,
         shard_sum,
         counts_match,
-        // A phase too short for one INCR would divide by zero.
-        speedup: if single_ops > 0.0 {
-            sharded_ops / single_ops
-        } else {
-            0.0
-        },
+        speedup: ratio.mean,
         nodes_reached: keys.nodes_reached,
         nodes_possible: keys.nodes_possible,
         nodes,
+        warnings,
         read,
         keys_kept: config.keep,
         // Filled in by the clean-up.
         keys_deleted: 0,
         keys_left: Vec::new(),
         keys_restored: 0,
+        run_results: runs.results,
     })
+}
+
+/// Each master's INCRs (by the slot map and by its own count), CPU seconds
+/// and CPU shares over all runs.
+fn node_figures(target: &Target, keys: &RunKeys, runs: &runs::Runs, idle: &[f64]) -> Vec<NodeOps> {
+    let cpu_shares = |nodes: &[NodeDelta]| -> Vec<Option<f64>> {
+        let cpu: Option<Vec<f64>> = nodes.iter().map(|n| n.cpu_seconds).collect();
+        match cpu {
+            Some(c) => shares(&c).into_iter().map(Some).collect(),
+            None => vec![None; nodes.len()],
+        }
+    };
+    let single_shares = cpu_shares(&runs.single_nodes);
+    let sharded_shares = cpu_shares(&runs.sharded_nodes);
+    let single_node = target.node_of(key_slot(keys.single.as_bytes()));
+    let mut nodes: Vec<NodeOps> = target
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| NodeOps {
+            address: n.addr.clone(),
+            node: n.addr.clone(),
+            slots: n.slots,
+            shard_keys: 0,
+            single_incr: if i == single_node {
+                runs.single.sent
+            } else {
+                0
+            },
+            sharded_incr: 0,
+            single_incr_served: runs.single_nodes[i].incr,
+            sharded_incr_served: runs.sharded_nodes[i].incr,
+            server_incr: runs.sharded_nodes[i].incr,
+            single_cpu_seconds: runs.single_nodes[i].cpu_seconds,
+            sharded_cpu_seconds: runs.sharded_nodes[i].cpu_seconds,
+            single_cpu_share: single_shares[i],
+            sharded_cpu_share: sharded_shares[i],
+            idle_cpu_per_second: idle[i],
+        })
+        .collect();
+    for (key, count) in keys.shard.iter().zip(&runs.shard_counts) {
+        let node = &mut nodes[target.node_of(key_slot(key.as_bytes()))];
+        node.shard_keys += 1;
+        node.sharded_incr += count;
+    }
+    nodes
 }

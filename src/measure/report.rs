@@ -5,6 +5,8 @@ use std::path::Path;
 
 use crate::error::InputError;
 
+use super::summary::{PhaseSpread, RunResult, Spread};
+
 /// Latency percentiles of one phase, in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Latency {
@@ -18,22 +20,68 @@ pub struct Latency {
     pub max_ms: f64,
 }
 
-/// What one cluster node (or the standalone server) received.
+/// What one master (or the standalone server) did in the measured runs
+/// (the warm-up not counted), each phase's figures added over the runs.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct NodeOps {
     /// `host:port` as CLUSTER SLOTS announces it.
+    pub address: String,
+    /// The same as `address` (the name before `--runs`; kept so older
+    /// readers of the JSON keep working).
     pub node: String,
     /// Hash slots the node owns (16384 on a standalone server).
     pub slots: u64,
     /// How many of the S shard keys hash to this node.
     pub shard_keys: u64,
-    /// Sharded-phase INCRs sent to this node's keys (client-side count).
-    pub sharded_incr: u64,
-    /// Single-phase INCRs sent to this node.
+    /// One-key phases: INCRs acknowledged on this node's keys (the client's
+    /// count, by the slot map).
     pub single_incr: u64,
-    /// INCR calls the node itself counted during the sharded phase
-    /// (`INFO commandstats` delta); other clients' INCRs would show here too.
+    /// Sharded phases: INCRs acknowledged on this node's keys.
+    pub sharded_incr: u64,
+    /// One-key phases: INCR calls the node itself counted (`INFO
+    /// commandstats` differences); other clients' INCRs would show here
+    /// too; `null` if the node does not say.
+    pub single_incr_served: Option<u64>,
+    /// Sharded phases: the same.
+    pub sharded_incr_served: Option<u64>,
+    /// The same as `sharded_incr_served` (the name before `--runs`; kept
+    /// so older readers of the JSON keep working).
     pub server_incr: Option<u64>,
+    /// One-key phases: CPU seconds (`INFO cpu` `used_cpu_sys` +
+    /// `used_cpu_user` differences), the node's idle rate times the phase's
+    /// seconds subtracted, clamped at 0; `null` if the node does not say.
+    pub single_cpu_seconds: Option<f64>,
+    /// Sharded phases: the same.
+    pub sharded_cpu_seconds: Option<f64>,
+    /// One-key phases: this node's share of all nodes' CPU seconds.
+    pub single_cpu_share: Option<f64>,
+    /// Sharded phases: this node's share of all nodes' CPU seconds.
+    pub sharded_cpu_share: Option<f64>,
+    /// The idle CPU rate subtracted: CPU seconds per second, measured over
+    /// a quiet interval before the load.
+    pub idle_cpu_per_second: f64,
+}
+
+/// Something about the run that makes its figures not what they seem,
+/// found before the load starts; the view words it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MeasureWarning {
+    /// The shard keys do not reach every master, so the sharded phase
+    /// does not load the whole cluster.
+    NodesUnreached {
+        /// Masters holding at least one shard key.
+        reached: u64,
+        /// Masters in the cluster.
+        nodes: u64,
+        /// S, the shard keys.
+        shards: u64,
+    },
+    /// A placement problem `keys --check` reports for these shard keys.
+    Placement {
+        /// What `keys --check` finds.
+        warning: crate::model::placement::PlacementWarning,
+    },
 }
 
 /// The read path: the cost of reading the whole count once.
@@ -106,32 +154,66 @@ pub struct MeasureReport {
     pub run_id: Option<String>,
     /// The one key of the single-key phase.
     pub single_key: String,
-    /// Single-key phase: INCRs acknowledged.
+    /// How many times each phase was measured (`--runs`).
+    pub runs: u64,
+    /// Each run's figures, in order.
+    pub run_results: Vec<RunResult>,
+    /// The one-key phases' mean INCRs per second over the runs.
+    pub single_ops_per_second_mean: f64,
+    /// The sharded phases' mean INCRs per second over the runs.
+    pub sharded_ops_per_second_mean: f64,
+    /// The 95% interval of the mean per-run ratio sharded / one key
+    /// (`ratio.ci95`); `null` with one run.
+    pub ratio_ci95: Option<[f64; 2]>,
+    /// The per-run ratio sharded / one key over the runs.
+    pub ratio: Spread,
+    /// The one-key phases over the runs: ops/s, latency percentiles, the
+    /// busiest node's CPU share.
+    pub single: PhaseSpread,
+    /// The sharded phases over the runs.
+    pub sharded: PhaseSpread,
+    /// One-key phases: all nodes' CPU seconds (idle baseline subtracted),
+    /// all runs; `null` if a node does not say.
+    pub single_cpu_seconds: Option<f64>,
+    /// Sharded phases: the same.
+    pub sharded_cpu_seconds: Option<f64>,
+    /// One-key phases: the busiest node's share of the CPU, all runs
+    /// together (the headline: near 1 when one node does all the work).
+    pub single_max_cpu_share: Option<f64>,
+    /// Sharded phases: the busiest node's share of the CPU, all runs
+    /// together (near 1 / nodes when the shards spread the work).
+    pub sharded_max_cpu_share: Option<f64>,
+    /// Single-key phase: INCRs acknowledged, all runs.
     pub single_incr_sent: u64,
-    /// Single-key phase: wall seconds, from the barrier to the last client.
+    /// Single-key phase: wall seconds, all runs (each from the barrier to
+    /// the last client).
     pub single_seconds: f64,
-    /// Single-key phase: `single_incr_sent / single_seconds`.
+    /// The one-key phases' mean INCRs per second (the same as
+    /// `single_ops_per_second_mean`; `--cap-from-measure` reads it).
     pub single_ops_per_second: f64,
     /// The single key's final value (equals `single_incr_sent` if nothing was lost).
     pub single_value: i64,
-    /// Single-key phase: per-INCR latency.
+    /// Single-key phase: per-INCR latency, all runs pooled.
     pub single_latency: Latency,
-    /// Sharded phase: INCRs acknowledged.
+    /// Sharded phase: INCRs acknowledged, all runs (not the warm-up's).
     pub incr_sent: u64,
-    /// Sharded phase: wall seconds, from the barrier to the last client.
+    /// INCRs the warm-up wrote to the shard keys before the runs.
+    pub warmup_incr_sent: u64,
+    /// Sharded phase: wall seconds, all runs.
     pub sharded_seconds: f64,
-    /// Sharded phase: `incr_sent / sharded_seconds`.
+    /// The sharded phases' mean INCRs per second (the same as
+    /// `sharded_ops_per_second_mean`).
     pub sharded_ops_per_second: f64,
-    /// Sharded phase: per-INCR latency.
+    /// Sharded phase: per-INCR latency, all runs pooled.
     pub sharded_latency: Latency,
     /// `sharded_latency.p99_ms`, flat for scripts.
     pub latency_p99_ms: f64,
-    /// Sum of the S shard values read back after the sharded phase.
+    /// Sum of the S shard values read back after the last sharded phase.
     pub shard_sum: i64,
-    /// `shard_sum == incr_sent && single_value == single_incr_sent`.
+    /// `shard_sum == incr_sent + warmup_incr_sent && single_value ==
+    /// single_incr_sent`.
     pub counts_match: bool,
-    /// `sharded_ops_per_second / single_ops_per_second` (0 if the single
-    /// phase acknowledged no INCR).
+    /// The mean per-run ratio sharded / one key (`ratio.mean`).
     pub speedup: f64,
     /// Nodes holding at least one shard key (known from the slot map
     /// before the load starts).
@@ -141,6 +223,8 @@ pub struct MeasureReport {
     pub nodes_possible: u64,
     /// Every master node (the one server if standalone), by address.
     pub nodes: Vec<NodeOps>,
+    /// What makes the figures not what they seem, found before the load.
+    pub warnings: Vec<MeasureWarning>,
     /// The cost of reading the whole count.
     pub read: ReadPath,
     /// Whether the keys were left in Redis (`--keep`).

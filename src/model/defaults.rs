@@ -258,3 +258,16 @@ pub const MAX_READS: u64 = 100_000;
 pub const DEFAULT_ITEM_BYTES: f64 = 150.0;
 /// Largest `--item-bytes`: DynamoDB's item size limit, 400 KB.
 pub const MAX_ITEM_BYTES: f64 = 409_600.0;
+
+/// `measure --runs`: one-key and sharded phases measured this many times
+/// each, alternating, so each figure has a spread and a 95% interval.
+pub const DEFAULT_MEASURE_RUNS: u64 = 5;
+/// Most `--runs`: each run is two phases of `--duration`.
+pub const MAX_MEASURE_RUNS: u64 = 1_000;
+/// The warm-up phase before the measured runs (shorter if `--duration` is).
+pub const MEASURE_WARMUP: Duration = Duration::from_millis(250);
+/// The quiet interval over which each node's idle CPU rate is measured
+/// before the load, to be subtracted from each phase's CPU.
+pub const MEASURE_IDLE_INTERVAL: Duration = Duration::from_millis(250);
+/// How often `measure`'s progress line refreshes on a terminal.
+pub const MEASURE_PROGRESS_TICK: Duration = Duration::from_millis(200);

@@ -211,7 +211,12 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             set(&mut f, "policy_costs", list(Value::Object(costs)), false);
             vec![f]
         }
-        "measure" => vec![d.object::<crate::measure::MeasureReport>()],
+        "measure" => {
+            // The typed warnings in words (views::measure::warning_text).
+            let mut m = d.object::<crate::measure::MeasureReport>();
+            set(&mut m, "warnings", strings(), false);
+            vec![m]
+        }
         "compare" => {
             use crate::model::compare::strategies::StrategyRow;
             let mut row = d.object::<StrategyRow>();

@@ -21,6 +21,12 @@ pub fn port_lock() -> MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Held by every [`Servers`] for its life, so the tests of one binary that
+/// start servers run one at a time: a measurement of CPU or throughput must
+/// not share the 2 cores with another test's load. (Cargo runs the test
+/// binaries themselves one after another.)
+static SERIAL: Mutex<()> = Mutex::new(());
+
 pub fn require(tool: &str) {
     let found = Command::new(tool)
         .arg("--version")
@@ -62,6 +68,8 @@ pub struct Servers {
     pub ports: Vec<u16>,
     pub children: Vec<Child>,
     pub dir: tempfile::TempDir,
+    /// Declared last: released after the children are killed in `Drop`.
+    _serial: Option<MutexGuard<'static, ()>>,
 }
 
 impl Drop for Servers {
@@ -81,12 +89,14 @@ impl Servers {
     pub fn spawn(n: usize, cluster: bool) -> Servers {
         require("redis-server");
         require("redis-cli");
+        let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
         let _ports = port_lock();
         // A port found free can be taken before the server binds it (by a
         // server of another test file running at the same time): try again
         // on new ports.
         for _ in 0..5 {
-            if let Some(s) = Servers::try_spawn(n, cluster) {
+            if let Some(mut s) = Servers::try_spawn(n, cluster) {
+                s._serial = Some(serial);
                 return s;
             }
         }
@@ -98,6 +108,7 @@ impl Servers {
             ports: Vec::new(),
             children: Vec::new(),
             dir: tempfile::tempdir().unwrap(),
+            _serial: None,
         };
         let dir = s.dir.path().to_path_buf();
         for _ in 0..n {
