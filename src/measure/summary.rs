@@ -51,7 +51,9 @@ pub struct Spread {
     /// The sample standard deviation; `null` with one run.
     pub std_dev: Option<f64>,
     /// The 95% interval of the mean (Student t, runs - 1 degrees of
-    /// freedom), `[low, high]`; `null` with one run.
+    /// freedom), `[low, high]`, the low end clamped at 0 (every figure
+    /// here, a rate, a latency, a share or a ratio, is >= 0); `null` with
+    /// one run.
     pub ci95: Option<[f64; 2]>,
 }
 
@@ -76,7 +78,7 @@ impl Spread {
         Spread {
             mean,
             std_dev: Some(sd),
-            ci95: Some([mean - half, mean + half]),
+            ci95: Some([(mean - half).max(0.0), mean + half]),
         }
     }
 
@@ -146,6 +148,16 @@ mod tests {
         assert!((lo - (5.0 - half)).abs() < 1e-4 && (hi - (5.0 + half)).abs() < 1e-4);
         assert_eq!(s.includes(5.0), Some(true));
         assert_eq!(s.includes(9.0), Some(false));
+    }
+
+    #[test]
+    fn a_wide_interval_stops_at_zero() {
+        // mean 2, sd 2.828: the t interval's low end, 2 - 25.4, is below 0;
+        // a rate, a latency or a ratio cannot be.
+        let s = Spread::of(&[0.0, 4.0]);
+        let [lo, hi] = s.ci95.unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - (2.0 + 12.706205 * 2.0)).abs() < 1e-4, "{hi}");
     }
 
     #[test]
