@@ -299,11 +299,19 @@ pub struct StoresArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("store").required(true).args(["redis", "postgres"])))]
 pub struct MeasureArgs {
     /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster). A password
     /// is best given by REDISCLI_AUTH or --password-file, not in the URL (ps, history).
     #[arg(long, value_name = "URL")]
-    pub redis: String,
+    pub redis: Option<String>,
+    /// Measure PostgreSQL instead, e.g. postgres://app@127.0.0.1:5432/likes: a single
+    /// counter row, S sharded rows and like rows (password: PGPASSWORD or the URL).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["cluster", "template", "pipeline", "password_file", "overwrite", "keep"])]
+    pub postgres: Option<String>,
+    /// With --postgres: the schema to create and drop (default shardplan_<run id>).
+    #[arg(long, value_name = "NAME", conflicts_with = "redis")]
+    pub schema: Option<String>,
     /// Read the Redis password from the first line of FILE (else REDISCLI_AUTH).
     #[arg(long, value_name = "FILE")]
     pub password_file: Option<PathBuf>,

@@ -173,17 +173,28 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     }
     match Sourced::flag("--rate", args.rate) {
         Some(rate) => {
-            let cap = Sourced::flag("--cap", args.cap)
-                .or(args.store.map(|s| {
-                    Sourced::new(
-                        s.preset().write_cap_per_key,
-                        crate::config::Source::Preset {
-                            store: s,
-                            named_by: Box::new(crate::config::Source::Flag("--store")),
-                        },
+            let preset_cap = |s: crate::model::store::Store| {
+                let cap = s.preset().write_cap_per_key.ok_or_else(|| {
+                    crate::error::InputError::new(
+                        "--store",
+                        format!(
+                            "{} has no per-key write cap to default to: give --cap",
+                            s.name()
+                        ),
                     )
-                }))
-                .unwrap_or(Sourced::default(DEFAULT_CAP));
+                })?;
+                let named_by = Box::new(crate::config::Source::Flag("--store"));
+                let source = crate::config::Source::Preset { store: s, named_by };
+                Ok::<_, crate::error::InputError>(Sourced::new(cap, source))
+            };
+            let cap = match Sourced::flag("--cap", args.cap) {
+                Some(c) => c,
+                None => args
+                    .store
+                    .map(preset_cap)
+                    .transpose()?
+                    .unwrap_or(Sourced::default(DEFAULT_CAP)),
+            };
             inputs.record("rate", &rate);
             inputs.record("cap", &cap);
             let traffic = crate::config::load::traffic_law(

@@ -72,6 +72,7 @@ impl Resolver {
                     store.name(),
                     match store.placement() {
                         Placement::Slots => "hash slot and node",
+                        Placement::Rows => "row, all on one server",
                         _ => "key order",
                     }
                 )));

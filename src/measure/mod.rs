@@ -22,6 +22,8 @@ mod conn;
 mod errors;
 mod keys;
 mod load;
+pub mod machine;
+pub mod postgres;
 mod reads;
 mod report;
 mod url;
@@ -40,7 +42,9 @@ use load::load_phase;
 use reads::read_path;
 
 pub use config::{parse_duration, MeasureConfig};
-pub use report::{cap_from_measure_file, Latency, MeasureReport, MgetKeys, NodeOps, ReadPath};
+pub use report::{
+    cap_from_measure_file, Latency, MeasureReport, MeasuredCap, MgetKeys, NodeOps, ReadPath,
+};
 pub use url::{redact, with_password};
 
 /// The placeholder a `--template` must contain (the same one `keys` uses);
@@ -235,5 +239,6 @@ fn measure(
         keys_deleted: 0,
         keys_left: Vec::new(),
         keys_restored: 0,
+        machine: crate::measure::machine::Machine::here(None),
     })
 }

@@ -241,3 +241,18 @@ pub const MIN_TIMEOUT: Duration = Duration::from_millis(10);
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(60);
 /// Most repetitions of each read-path measurement.
 pub const MAX_READS: u64 = 100_000;
+
+// ---- measure --postgres ----------------------------------------------
+
+/// How often `measure --postgres` samples `pg_stat_activity` for this run's
+/// backends waiting on a lock: twice as often as the 10 ms the report
+/// promises, so a busy machine that delays a sample still keeps to it.
+pub const LOCK_SAMPLE_INTERVAL: Duration = Duration::from_millis(5);
+/// The longest gap between two lock-wait samples the report promises; the
+/// report gives the longest gap it saw (`lock_sample_max_gap_ms`).
+pub const LOCK_SAMPLE_MAX_GAP: Duration = Duration::from_millis(10);
+/// The longest `--schema`: PostgreSQL's identifier limit (NAMEDATALEN - 1).
+pub const MAX_SCHEMA_NAME_BYTES: usize = 63;
+/// The post every like of the `like-rows` design is for (one hot post, as
+/// the single counter row is one hot counter).
+pub const MEASURE_LIKES_POST_ID: i64 = 1;

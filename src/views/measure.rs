@@ -20,7 +20,7 @@ impl Report for MeasureView {
                 let n = left.len();
                 m.insert("keys_left".into(), n.into());
             }
-            for part in ["single_latency", "sharded_latency", "read"] {
+            for part in ["single_latency", "sharded_latency", "read", "machine"] {
                 if let Some(Value::Object(inner)) = m.remove(part) {
                     for (k, x) in inner {
                         m.insert(format!("{part}_{k}"), x);
@@ -257,6 +257,7 @@ mod tests {
             keys_deleted: 9,
             keys_left: Vec::new(),
             keys_restored: 0,
+            machine: crate::measure::machine::Machine::here(None),
         }
     }
 
@@ -349,7 +350,7 @@ Per node
             values[at.unwrap_or_else(|| panic!("no column {name}: {csv}"))]
         };
         assert!(!header.contains(&"nodes"), "{csv}");
-        assert_eq!(header.len(), 39, "{csv}");
+        assert_eq!(header.len(), 44, "{csv}");
         assert_eq!(cell("run_id"), "1a2b3c4d");
         assert_eq!(cell("keys_left"), "0");
         assert_eq!(cell("single_ops_per_second"), "6000.4");

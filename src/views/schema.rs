@@ -199,7 +199,14 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             set(&mut f, "scenario", string(), false);
             vec![f]
         }
-        "measure" => vec![d.object::<crate::measure::MeasureReport>()],
+        "measure" => {
+            // --redis or --postgres: two documents, told apart by their
+            // fields (the PostgreSQL one's `store` is pinned).
+            let redis = d.object::<crate::measure::MeasureReport>();
+            let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
+            set(&mut pg, "store", json!({ "const": "postgres" }), false);
+            vec![redis, pg]
+        }
         "compare" => {
             use crate::model::compare::strategies::StrategyRow;
             let mut row = d.object::<StrategyRow>();
