@@ -233,6 +233,36 @@ fn the_command_writes_json_that_plans_and_reports_read_and_hides_the_password() 
         "{source}"
     );
 
+    // The measurement as a report's own section, with its machine.
+    let report = dir.path().join("report");
+    let out = shardplan()
+        .args(["report", "--quiet", "--measure"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    let section = md
+        .split("## Measurement")
+        .nth(1)
+        .expect("a Measurement section");
+    for needle in [
+        "`shardplan measure --postgres`",
+        "| single-row",
+        "| like-rows",
+        "logical CPUs",
+        "; server 1",
+    ] {
+        assert!(section.contains(needle), "{needle}:\n{section}");
+    }
+    assert!(!md.contains(PASSWORD));
+
     // A wrong password: a clear line, without either password.
     let out = shardplan()
         .env("PGPASSWORD", "not-the-password")

@@ -180,6 +180,10 @@ pub struct ReportArgs {
     /// Simulated seconds: 2000, or 33m, 4h, 1h30m (default: the scenario's, else 2000).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
+    /// Add a measurement as its own section: the JSON `shardplan measure` wrote
+    /// (--redis or --postgres), with the machine it ran on.
+    #[arg(long, value_name = "FILE")]
+    pub measure: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,

@@ -4,7 +4,7 @@
 
 /// Where a measurement ran. Every figure is what the system reported; a
 /// figure it did not report is `None` (never a guess).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Machine {
     /// The host `shardplan` ran on (the client; the server may be elsewhere).
     pub hostname: Option<String>,

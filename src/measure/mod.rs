@@ -23,6 +23,7 @@ mod errors;
 mod keys;
 mod load;
 pub mod machine;
+mod measurement;
 pub mod postgres;
 mod reads;
 mod report;
@@ -42,6 +43,7 @@ use load::load_phase;
 use reads::read_path;
 
 pub use config::{parse_duration, MeasureConfig};
+pub use measurement::{read_measurement, Measurement, RedisSummary};
 pub use report::{
     cap_from_measure_file, Latency, MeasureReport, MeasuredCap, MgetKeys, NodeOps, ReadPath,
 };

@@ -5,7 +5,9 @@
 use crate::measure::machine::Machine;
 
 /// One of the three counter designs measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Design {
     /// Every like is `UPDATE counters SET n = n + 1 WHERE id = $1` on one row.
@@ -33,7 +35,7 @@ impl Design {
 }
 
 /// One design's figures.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct DesignResult {
     /// Which design.
     pub design: Design,
@@ -68,7 +70,7 @@ pub struct DesignResult {
 }
 
 /// The result of [`run`](super::run). JSON field names are stable.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct PgMeasureReport {
     /// Always `postgres`: which store was measured.
     pub store: String,
