@@ -325,6 +325,39 @@ fn a_killed_server_gives_a_clear_error_and_a_failed_exit() {
 }
 
 #[test]
+fn ctrl_c_drops_the_schema_and_exits_130() {
+    let _one = one_at_a_time();
+    let pg = Pg::start();
+    let child = shardplan()
+        .args(["measure", "--postgres", &pg.url(), "--clients", "4"])
+        .args(["--duration", "10s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        !pg.schemas("shardplan_").is_empty(),
+        "the run's schema exists while it runs"
+    );
+    // SAFETY: kill() with a child's pid and a signal number has no
+    // memory-safety preconditions.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted by signal 2; dropped schema shardplan_"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "no results after Ctrl-C");
+    assert!(
+        pg.schemas("shardplan_").is_empty(),
+        "the schema was not dropped"
+    );
+}
+
+#[test]
 fn a_server_that_is_down_is_a_clear_error() {
     // No server: a port nobody listens on.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

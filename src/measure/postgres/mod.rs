@@ -57,14 +57,17 @@ pub fn run(config: &PgConfig) -> anyhow::Result<PgMeasureReport> {
         dropped?;
         return Err(SchemaInterrupted { signal, schema }.into());
     }
+    let left = |d: anyhow::Error| {
+        anyhow!("{d:#} (schema {schema} is left on the server: DROP SCHEMA {schema} CASCADE removes it)")
+    };
     match (result, dropped) {
         (Ok(mut report), Ok(())) => {
             report.schema_dropped = true;
             Ok(report)
         }
-        (Ok(_), Err(d)) => Err(d),
+        (Ok(_), Err(d)) => Err(left(d)),
         (Err(e), Ok(())) => Err(e),
-        (Err(e), Err(d)) => Err(anyhow!("{e:#}; then {d:#}")),
+        (Err(e), Err(d)) => Err(anyhow!("{e:#}; then {:#}", left(d))),
     }
 }
 
