@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::measure::machine::Machine;
 use crate::measure::postgres::{DesignResult, PgMeasureReport};
+use crate::model::defaults::LOCK_SAMPLE_MAX_GAP;
 use crate::output::{fmt, row, Report, Section};
 
 /// `measure --postgres`'s report as tables, Markdown, CSV rows and JSON.
@@ -72,6 +73,18 @@ impl Report for PgMeasureView {
                     .into(),
             ),
         ];
+        let promised = LOCK_SAMPLE_MAX_GAP.as_secs_f64() * 1e3;
+        let gap = r
+            .designs
+            .iter()
+            .map(|d| d.lock_sample_max_gap_ms)
+            .fold(0.0, f64::max);
+        if gap > promised {
+            out.push(Section::Warning(format!(
+                "WARNING: lock-wait samples were up to {gap:.0} ms apart (meant: at most {promised:.0} ms); \
+                 the machine was too busy to keep the pace, so short waits may be missed."
+            )));
+        }
         for d in r.designs.iter().filter(|d| !d.counts_match) {
             out.push(Section::Warning(format!(
                 "WARNING: {} read {} for {} writes acknowledged.",
@@ -205,6 +218,10 @@ mod tests {
             assert!(text.contains(needle), "{needle}: {text}");
         }
         assert!(!text.contains("WARNING"), "{text}");
+        let mut slow = sample(500);
+        slow.designs[1].lock_sample_max_gap_ms = 190.4;
+        let text = render(&plain, slow);
+        assert!(text.contains("samples were up to 190 ms apart"), "{text}");
         let text = render(&plain, sample(499));
         assert!(
             text.contains("WARNING: sharded-rows read 499 for 500 writes acknowledged."),
