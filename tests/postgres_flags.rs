@@ -63,3 +63,48 @@ fn redis_only_flags_and_bad_input_are_refused() {
         "--schema",
     );
 }
+
+#[test]
+fn the_postgres_preset_needs_a_measured_or_given_cap() {
+    // PostgreSQL documents no per-row write rate: no default to plan with.
+    for cmd in [
+        &["size", "--store", "postgres", "--peak", "5000"][..],
+        &["simulate", "--store", "postgres", "--seconds", "10"][..],
+        &["risk", "--store", "postgres"][..],
+    ] {
+        common::bad_input(cmd, "--store: postgres has no per-key write cap");
+    }
+    common::bad_input(
+        &["keys", "--store", "postgres", "--template", "likes:<shard>"],
+        "--store",
+    );
+    common::bad_input(
+        &[
+            "size",
+            "--store",
+            "postgres",
+            "--cap",
+            "600",
+            "--partitions",
+            "8",
+        ],
+        "--partitions",
+    );
+    let v = common::json_of(&[
+        "size", "--store", "postgres", "--cap", "600", "--peak", "5000",
+    ]);
+    assert_eq!(v["cap"], 600.0);
+    let stores = common::json_of(&["stores"]);
+    let pg = stores["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["store"] == "postgres")
+        .expect("a postgres preset");
+    assert_eq!(pg["write_cap_per_key"], serde_json::Value::Null);
+    assert_eq!(pg["placement"], "rows");
+    assert!(pg["source"]
+        .as_str()
+        .unwrap()
+        .contains("documents no per-row write rate"));
+}

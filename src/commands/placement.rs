@@ -52,10 +52,18 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let store =
         Sourced::flag("--store", args.store).unwrap_or(Sourced::default(Store::RedisCluster));
     if !matches!(store.value, Store::RedisCluster | Store::Sorted) {
+        // Hashed stores share partitions; PostgreSQL's rows share nothing
+        // a key decides (one server, a lock per row).
+        let instead = match store.value {
+            Store::Postgres => {
+                "every row lives on the one server, so there is no placement to check"
+            }
+            _ => "use `shardplan partitions`",
+        };
         return Err(InputError::new(
             "--store",
             format!(
-                "keys checks redis-cluster (slots) or sorted (key order); for {} use `shardplan partitions`",
+                "keys checks redis-cluster (slots) or sorted (key order); for {} {instead}",
                 store.value.name()
             ),
         )
