@@ -154,3 +154,34 @@ fn scrub(e: anyhow::Error, secrets: &[String]) -> anyhow::Error {
         Err(e) => anyhow::anyhow!(clean(&format!("{e:#}"))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_password_in_any_message_is_scrubbed_and_input_errors_stay_input_errors() {
+        let secrets = vec!["hunter2".to_string()];
+        let e = scrub(
+            InputError::new("--postgres", "bad hunter2 url").into(),
+            &secrets,
+        );
+        let input = e
+            .downcast_ref::<InputError>()
+            .expect("still an input error");
+        assert_eq!(input.message, "bad *** url");
+        let e = scrub(anyhow::anyhow!("login hunter2 refused"), &secrets);
+        assert_eq!(e.to_string(), "login *** refused");
+        let e = scrub(anyhow::anyhow!("nothing secret"), &secrets);
+        assert_eq!(e.to_string(), "nothing secret");
+        assert_eq!(secrets_of_url("postgres://u:pw9@h/db"), ["pw9"]);
+    }
+
+    fn secrets_of_url(url: &str) -> Vec<String> {
+        // PGPASSWORD may be set where the tests run: only the URL's here.
+        secrets(url)
+            .into_iter()
+            .filter(|s| std::env::var("PGPASSWORD").ok().as_ref() != Some(s))
+            .collect()
+    }
+}
