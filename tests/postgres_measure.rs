@@ -291,7 +291,7 @@ fn a_killed_server_gives_a_clear_error_and_a_failed_exit() {
         .spawn()
         .unwrap();
     // Let the first design get going, then crash the server.
-    std::thread::sleep(Duration::from_millis(1500));
+    pg.wait_for_load(4);
     pg.kill();
     let deadline = Instant::now() + Duration::from_secs(30);
     let status = loop {
@@ -335,7 +335,7 @@ fn ctrl_c_drops_the_schema_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    pg.wait_for_load(4);
     assert!(
         !pg.schemas("shardplan_").is_empty(),
         "the run's schema exists while it runs"

@@ -130,6 +130,33 @@ impl Pg {
             .collect()
     }
 
+    /// Wait (at most 30 s) until `clients` load connections of a run
+    /// (`application_name` `shardplan-<8 hex>`, not its admin or monitor)
+    /// are connected, then a little more so they are writing: a run's
+    /// first design is under way, whatever the machine's load.
+    pub fn wait_for_load(&self, clients: i64) {
+        let mut client = self.client();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let n: i64 = client
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name ~ '^shardplan-[0-9a-f]{8}$'",
+                    &[],
+                )
+                .unwrap()
+                .get(0);
+            if n >= clients {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the run's {clients} load connections did not appear within 30 s"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+
     /// Kill the server the way a crash does (`pg_ctl stop -m immediate`).
     pub fn kill(&self) {
         let data = self.data();
