@@ -189,3 +189,14 @@ impl std::fmt::Display for Interrupted {
 }
 
 impl std::error::Error for Interrupted {}
+
+/// A `measure --postgres` run stopped by a signal after dropping its
+/// schema: exit code 128 + the signal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted by signal {signal}; dropped schema {schema}; no results")]
+pub struct SchemaInterrupted {
+    /// The signal's number (2 for SIGINT).
+    pub signal: i32,
+    /// The run's schema, dropped.
+    pub schema: String,
+}

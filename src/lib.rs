@@ -104,6 +104,9 @@ pub mod shell {
         if let Some(crate::error::Interrupted { signal, .. }) = e.downcast_ref() {
             return ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX));
         }
+        if let Some(crate::error::SchemaInterrupted { signal, .. }) = e.downcast_ref() {
+            return ExitCode::from(u8::try_from(128 + signal).unwrap_or(u8::MAX));
+        }
         if e.downcast_ref::<InputError>().is_some() || e.downcast_ref::<ParamError>().is_some() {
             ExitCode::from(2)
         } else {

@@ -67,7 +67,16 @@ fn store_offers_the_presets_and_commands_complete() {
     let dir = tempfile::tempdir().unwrap();
     let mut stores = bash_offers(&["shardplan", "size", "--store", ""], dir.path());
     stores.sort();
-    assert_eq!(stores, ["dynamodb", "firestore", "redis-cluster", "sorted"]);
+    assert_eq!(
+        stores,
+        [
+            "dynamodb",
+            "firestore",
+            "postgres",
+            "redis-cluster",
+            "sorted"
+        ]
+    );
     let commands = bash_offers(&["shardplan", "s"], dir.path());
     for c in ["size", "simulate", "sweep", "scenarios", "stores"] {
         assert!(commands.iter().any(|x| x == c), "{c} not in {commands:?}");

@@ -191,7 +191,16 @@ fn stores_and_presets() {
         .iter()
         .map(|p| p["store"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["dynamodb", "firestore", "redis-cluster", "sorted"]);
+    assert_eq!(
+        names,
+        [
+            "dynamodb",
+            "firestore",
+            "postgres",
+            "redis-cluster",
+            "sorted"
+        ]
+    );
     // Firestore: about one write a second per document; 70% of it is safe.
     let v = json_of(&["size", "--peak", "140", "--store", "firestore"]);
     assert_eq!(v["cap"], 1.0);

@@ -180,6 +180,10 @@ pub struct ReportArgs {
     /// Simulated seconds: 2000, or 33m, 4h, 1h30m (default: the scenario's, else 2000).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
+    /// Add a measurement as its own section: the JSON `shardplan measure` wrote
+    /// (--redis or --postgres), with the machine it ran on.
+    #[arg(long, value_name = "FILE")]
+    pub measure: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -299,11 +303,19 @@ pub struct StoresArgs {
 }
 
 #[derive(Debug, Clone, Args)]
+#[command(group(clap::ArgGroup::new("store").required(true).args(["redis", "postgres"])))]
 pub struct MeasureArgs {
     /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster). A password
     /// is best given by REDISCLI_AUTH or --password-file, not in the URL (ps, history).
     #[arg(long, value_name = "URL")]
-    pub redis: String,
+    pub redis: Option<String>,
+    /// Measure PostgreSQL instead, e.g. postgres://app@127.0.0.1:5432/likes: a single
+    /// counter row, S sharded rows and like rows (password: PGPASSWORD or the URL).
+    #[arg(long, value_name = "URL", conflicts_with_all = ["cluster", "template", "pipeline", "password_file", "overwrite", "keep"])]
+    pub postgres: Option<String>,
+    /// With --postgres: the schema to create and drop (default shardplan_<run id>).
+    #[arg(long, value_name = "NAME", conflicts_with = "redis")]
+    pub schema: Option<String>,
     /// Read the Redis password from the first line of FILE (else REDISCLI_AUTH).
     #[arg(long, value_name = "FILE")]
     pub password_file: Option<PathBuf>,

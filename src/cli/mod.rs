@@ -42,7 +42,8 @@ Exit status:
 Environment:
   NO_COLOR       no colour (as --color never)
   COLUMNS        the table width when stdout is not a terminal
-  REDISCLI_AUTH  measure's Redis password"
+  REDISCLI_AUTH  measure's Redis password
+  PGPASSWORD     measure --postgres's password"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -134,12 +135,15 @@ pub enum Command {
   shardplan fleet --reels 1000000 --hot-reel post=200000 --partitions 1000
   shardplan fleet --rates-csv rates.csv   # a reel_id,rate header")]
     Fleet(FleetArgs),
-    /// Drive a real Redis (standalone or cluster) with one key, then the shard keys.
+    /// Drive a real Redis (one key, then the shard keys) or PostgreSQL (--postgres: one row, sharded rows, like rows).
     #[command(after_help = "Examples:
   REDISCLI_AUTH=secret shardplan measure --cluster \\
       --redis redis://127.0.0.1:7000 --shards 16 --clients 50 \\
       --duration 5s -o measure.json
-  shardplan size --peak 14000 --cap-from-measure measure.json")]
+  shardplan size --peak 14000 --cap-from-measure measure.json
+  PGPASSWORD=secret shardplan measure --postgres \\
+      postgres://app@127.0.0.1:5432/likes --clients 8 --shards 64 -o pg.json
+  shardplan size --store postgres --peak 5000 --cap-from-measure pg.json")]
     Measure(MeasureArgs),
     /// One row per design: single key, shards, buffers, sharded buffers, a log.
     #[command(after_help = "Examples:

@@ -46,6 +46,11 @@ pub const STORES: &[Choice<Store>] = &[
         "Google Cloud Firestore: about one sustained write a second per document",
     ),
     (
+        Store::Postgres,
+        "postgres",
+        "PostgreSQL: counter rows on one server (no default cap: --cap-from-measure or --cap)",
+    ),
+    (
         Store::RedisCluster,
         "redis-cluster",
         "Redis Cluster: 16,384 hash slots over the masters",

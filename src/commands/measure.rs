@@ -13,9 +13,12 @@ use crate::output::OutputSet;
 use crate::views::measure::MeasureView;
 
 /// The password and where it came from, when the URL has none.
-fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Source)>> {
+fn password(
+    args: &MeasureArgs,
+    redis: &str,
+) -> crate::error::InputResult<Option<(String, Source)>> {
     use crate::error::InputError;
-    if measure::redact(&args.redis) != args.redis {
+    if measure::redact(redis) != redis {
         return Ok(None); // the URL carries one
     }
     if let Some(path) = &args.password_file {
@@ -57,11 +60,16 @@ fn password(args: &MeasureArgs) -> crate::error::InputResult<Option<(String, Sou
 /// run the warm-up, the alternating phases and the read path (with progress
 /// on a terminal), and write the report to every output.
 pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
+    if let Some(url) = args.postgres.clone() {
+        return super::measure_postgres::run(args, url);
+    }
+    // clap requires --redis or --postgres.
+    let redis = args.redis.clone().unwrap_or_default();
     // The password: in the URL, else --password-file, else REDISCLI_AUTH
     // (redis-cli's convention), so it need not show in `ps` or history.
-    let (url, password_source) = match password(&args)? {
-        Some((pw, source)) => (measure::with_password(&args.redis, &pw), Some(source)),
-        None => (args.redis.clone(), None),
+    let (url, password_source) = match password(&args, &redis)? {
+        Some((pw, source)) => (measure::with_password(&redis, &pw), Some(source)),
+        None => (redis.clone(), None),
     };
     let mut config = MeasureConfig::new(
         &url,
@@ -83,7 +91,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     let mut inputs = Inputs::default();
     inputs.record(
         "redis",
-        &Sourced::from_flag("--redis", measure::redact(&args.redis)),
+        &Sourced::from_flag("--redis", measure::redact(&redis)),
     );
     if let Some(source) = password_source {
         inputs.record("password", &Sourced::new("***", source));
@@ -189,7 +197,7 @@ fn progress_line(p: &measure::Progress) -> String {
 
 /// A flag's value with its source: the default when it equals clap's
 /// default, else the flag.
-fn sourced<T: PartialEq>(flag: &'static str, value: T, default: T) -> Sourced<T> {
+pub(super) fn sourced<T: PartialEq>(flag: &'static str, value: T, default: T) -> Sourced<T> {
     let source = if value == default {
         Source::Default
     } else {

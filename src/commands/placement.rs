@@ -52,10 +52,18 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let store =
         Sourced::flag("--store", args.store).unwrap_or(Sourced::default(Store::RedisCluster));
     if !matches!(store.value, Store::RedisCluster | Store::Sorted) {
+        // Hashed stores share partitions; PostgreSQL's rows share nothing
+        // a key decides (one server, a lock per row).
+        let instead = match store.value {
+            Store::Postgres => {
+                "every row lives on the one server, so there is no placement to check"
+            }
+            _ => "use `shardplan partitions`",
+        };
         return Err(InputError::new(
             "--store",
             format!(
-                "keys checks redis-cluster (slots) or sorted (key order); for {} use `shardplan partitions`",
+                "keys checks redis-cluster (slots) or sorted (key order); for {} {instead}",
                 store.value.name()
             ),
         )
@@ -173,17 +181,28 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     }
     match Sourced::flag("--rate", args.rate) {
         Some(rate) => {
-            let cap = Sourced::flag("--cap", args.cap)
-                .or(args.store.map(|s| {
-                    Sourced::new(
-                        s.preset().write_cap_per_key,
-                        crate::config::Source::Preset {
-                            store: s,
-                            named_by: Box::new(crate::config::Source::Flag("--store")),
-                        },
+            let preset_cap = |s: crate::model::store::Store| {
+                let cap = s.preset().write_cap_per_key.ok_or_else(|| {
+                    crate::error::InputError::new(
+                        "--store",
+                        format!(
+                            "{} has no per-key write cap to default to: give --cap",
+                            s.name()
+                        ),
                     )
-                }))
-                .unwrap_or(Sourced::default(DEFAULT_CAP));
+                })?;
+                let named_by = Box::new(crate::config::Source::Flag("--store"));
+                let source = crate::config::Source::Preset { store: s, named_by };
+                Ok::<_, crate::error::InputError>(Sourced::new(cap, source))
+            };
+            let cap = match Sourced::flag("--cap", args.cap) {
+                Some(c) => c,
+                None => args
+                    .store
+                    .map(preset_cap)
+                    .transpose()?
+                    .unwrap_or(Sourced::default(DEFAULT_CAP)),
+            };
             inputs.record("rate", &rate);
             inputs.record("cap", &cap);
             let traffic = crate::config::load::traffic_law(

@@ -74,6 +74,18 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     // The scenario's [prices] section, when it has one (report takes no
     // price flags).
     let prices = r.prices(&crate::cli::PriceArgs::default(), "report")?;
+    let measurement = match &args.measure {
+        Some(path) => {
+            let m = crate::measure::read_measurement("--measure", path)?;
+            let shown = portable_path(&path.display().to_string());
+            r.inputs.record(
+                "measure",
+                &crate::config::Sourced::from_flag("--measure", shown.clone()),
+            );
+            Some((shown, m))
+        }
+        None => None,
+    };
     if crate::output::sink::is_stdout(&args.out) {
         return Err(InputError::new(
             "--out",
@@ -172,6 +184,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         risk_title: risk_chart.0.clone(),
         simulation,
         placement,
+        measurement,
     };
     let text = render(&doc)?;
     md_file.write_all(text.as_bytes())?;
@@ -227,6 +240,12 @@ fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
     }
     if let Some(id) = &args.observed.metric_id {
         cmd.push_str(&format!(" --metric-id {id}"));
+    }
+    if let Some(m) = &args.measure {
+        cmd.push_str(&format!(
+            " --measure {}",
+            portable_path(&m.display().to_string())
+        ));
     }
     cmd.push_str(" --out DIR");
     cmd

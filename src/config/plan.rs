@@ -68,11 +68,13 @@ impl Resolver {
             p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
             if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
                 return Err(p.error(format!(
-                    "applies to a hashed store; {} places keys by {} (see `shardplan keys`)",
+                    "applies to a hashed store; {} {}",
                     store.name(),
                     match store.placement() {
-                        Placement::Slots => "hash slot and node",
-                        _ => "key order",
+                        Placement::Slots =>
+                            "places keys by hash slot and node (see `shardplan keys`)",
+                        Placement::Rows => "keeps every row on one server, with no partitions",
+                        _ => "places keys by key order (see `shardplan keys`)",
                     }
                 )));
             }

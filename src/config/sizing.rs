@@ -48,6 +48,34 @@ impl Sizing {
 /// A preset and the source that named it.
 pub(super) type Named = Option<(StorePreset, Source)>;
 
+/// Refuses a plan whose cap would come from a preset that has none
+/// (PostgreSQL documents no per-row rate): the `--store` flag's, or the
+/// scenario's when neither a flag preset nor the scenario's `cap` comes
+/// first. The error names what chose the preset.
+fn uncapped(presets: &(Named, Named), scenario_cap: bool) -> InputResult<()> {
+    let chosen = match (&presets.0, scenario_cap) {
+        (Some(p), _) => Some(p),
+        (None, false) => presets.1.as_ref(),
+        (None, true) => None,
+    };
+    let Some((p, source)) = chosen.filter(|(p, _)| p.write_cap_per_key.is_none()) else {
+        return Ok(());
+    };
+    let named_by = match source {
+        Source::Preset { named_by, .. } => named_by.to_string(),
+        other => other.to_string(),
+    };
+    Err(InputError::new(
+        named_by,
+        format!(
+            "{} has no per-key write cap to default to (it documents none): give the hot-row rate \
+             you measured with --cap-from-measure FILE (the JSON of `shardplan measure --postgres`) \
+             or --cap WRITES_PER_S",
+            p.store.name()
+        ),
+    ))
+}
+
 impl Resolver {
     /// The store presets in force: the one a `--store` flag names (ranks
     /// above the scenario's fields) and the one the scenario names (ranks
@@ -191,27 +219,33 @@ impl Resolver {
     /// preset, the scenario's `cap`, the scenario's preset, the default.
     pub fn cap(&mut self, a: &SizingArgs, presets: &(Named, Named)) -> InputResult<Sourced<f64>> {
         let preset = |p: &Named| {
-            p.as_ref()
-                .map(|(p, src)| Sourced::new(p.write_cap_per_key, src.clone()))
+            p.as_ref().and_then(|(p, src)| {
+                p.write_cap_per_key
+                    .map(|cap| Sourced::new(cap, src.clone()))
+            })
         };
         let cap = match (Sourced::flag("--cap", a.cap), &a.cap_from_measure) {
             (Some(c), _) => c,
             // A measured rate is a lower bound on the key's capacity; whole
             // writes per second keep the simulator's "over the cap" exact.
-            (None, Some(path)) => Sourced::new(
-                crate::measure::cap_from_measure_file(path)?
-                    .floor()
-                    .max(1.0),
-                Source::File {
-                    flag: "--cap-from-measure",
-                    path: path.display().to_string(),
-                    field: "single_key.ops_per_second",
-                },
-            ),
-            (None, None) => preset(&presets.0)
-                .or(self.field("cap", &self.scenario.scenario.cap))
-                .or(preset(&presets.1))
-                .unwrap_or(Sourced::default(DEFAULT_CAP)),
+            (None, Some(path)) => {
+                let measured = crate::measure::cap_from_measure_file(path)?;
+                Sourced::new(
+                    measured.cap.floor().max(1.0),
+                    Source::File {
+                        flag: "--cap-from-measure",
+                        path: path.display().to_string(),
+                        field: measured.field,
+                    },
+                )
+            }
+            (None, None) => {
+                uncapped(presets, self.scenario.scenario.cap.is_some())?;
+                preset(&presets.0)
+                    .or(self.field("cap", &self.scenario.scenario.cap))
+                    .or(preset(&presets.1))
+                    .unwrap_or(Sourced::default(DEFAULT_CAP))
+            }
         };
         cap.check(|v| validate::rate("cap", *v))?;
         self.inputs.record("cap", &cap);

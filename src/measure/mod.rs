@@ -26,6 +26,9 @@ mod cpu;
 mod errors;
 mod keys;
 mod load;
+pub mod machine;
+mod measurement;
+pub mod postgres;
 mod reads;
 mod report;
 mod runs;
@@ -47,8 +50,10 @@ use reads::read_path;
 use runs::{cpu_total_and_max_share, measure_runs};
 
 pub use config::{parse_duration, MeasureConfig};
+pub use measurement::{read_measurement, Measurement, RedisSummary};
 pub use report::{
-    cap_from_measure_file, Latency, MeasureReport, MeasureWarning, MgetKeys, NodeOps, ReadPath,
+    cap_from_measure_file, Latency, MeasureReport, MeasureWarning, MeasuredCap, MgetKeys, NodeOps,
+    ReadPath,
 };
 pub use runs::{Progress, Stage};
 pub use summary::{PhaseSpread, RunResult, Spread};
@@ -284,6 +289,7 @@ fn measure(
         keys_left: Vec::new(),
         keys_restored: 0,
         run_results: runs.results,
+        machine: crate::measure::machine::Machine::here(None),
     })
 }
 

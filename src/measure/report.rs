@@ -237,13 +237,26 @@ pub struct MeasureReport {
     pub keys_left: Vec<String>,
     /// Keys `--overwrite` set aside before the run and put back after.
     pub keys_restored: u64,
+    /// Where it ran (the client's machine; no server version).
+    pub machine: crate::measure::machine::Machine,
 }
 
-/// Read the single-key ops/s from the JSON `shardplan measure` wrote, to use
-/// as the per-key cap for `size` and `simulate` (`--cap-from-measure`).
-/// Accepts the report object itself or an array whose first element with
-/// the field is the report.
-pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
+/// The cap a measurement gives, and the field it was read from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeasuredCap {
+    /// Writes a second one key (or row) took.
+    pub cap: f64,
+    /// Where in the file: `single_ops_per_second` (Redis) or
+    /// `designs[single-row].ops_per_second_mean` (PostgreSQL).
+    pub field: &'static str,
+}
+
+/// Read the per-key cap from the JSON `shardplan measure` wrote, for `size`
+/// and `simulate` (`--cap-from-measure`): Redis's single-key ops/s, or
+/// PostgreSQL's hot-row rate (the `single-row` design's ops/s, for a
+/// document with `store: "postgres"`). Accepts the report object itself or
+/// an array whose first element with the field is the report.
+pub fn cap_from_measure_file(path: &Path) -> Result<MeasuredCap, InputError> {
     const WHAT: &str = "--cap-from-measure";
     let shown = path.display();
     let bytes = crate::config::input_file::read_bounded(
@@ -260,19 +273,34 @@ pub fn cap_from_measure_file(path: &Path) -> Result<f64, InputError> {
             format!("{shown} is not JSON ({e}); expected the JSON `shardplan measure` wrote"),
         )
     })?;
-    let field = "single_ops_per_second";
-    let found = match &json {
-        serde_json::Value::Array(items) => items.iter().find_map(|v| v.get(field)),
-        other => other.get(field),
+    let items = match &json {
+        serde_json::Value::Array(items) => items.iter().collect(),
+        other => vec![other],
     };
-    let Some(found) = found else {
+    let redis = "single_ops_per_second";
+    let postgres = "designs[single-row].ops_per_second_mean";
+    let found = items.iter().find_map(|v| {
+        if v.get("store").and_then(|s| s.as_str()) == Some("postgres") {
+            let hot = v
+                .get("designs")?
+                .as_array()?
+                .iter()
+                .find(|d| d.get("design").and_then(|n| n.as_str()) == Some("single-row"))?;
+            return Some((postgres, hot.get("ops_per_second_mean")?));
+        }
+        Some((redis, v.get(redis)?))
+    });
+    let Some((field, found)) = found else {
         return Err(InputError::new(
             WHAT,
-            format!("{shown} has no {field} field; expected the JSON `shardplan measure` wrote"),
+            format!(
+                "{shown} has no {redis} field (Redis) nor a postgres store's {postgres}; \
+                 expected the JSON `shardplan measure` wrote"
+            ),
         ));
     };
     match found.as_f64() {
-        Some(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Some(v) if v.is_finite() && v > 0.0 => Ok(MeasuredCap { cap: v, field }),
         _ => Err(InputError::new(
             WHAT,
             format!("{field} in {shown} must be a number above 0 (got {found})"),
@@ -308,12 +336,32 @@ mod tests {
             "a.json",
             r#"{"single_ops_per_second": 41234.5, "sharded_ops_per_second": 90000}"#,
         );
-        assert_eq!(cap_from_measure_file(&p).unwrap(), 41234.5);
+        assert_eq!(cap_from_measure_file(&p).unwrap().cap, 41234.5);
         let p = write("b.json", r#"[{"single_ops_per_second": 1000}]"#);
-        assert_eq!(cap_from_measure_file(&p).unwrap(), 1000.0);
+        assert_eq!(cap_from_measure_file(&p).unwrap().cap, 1000.0);
+        // PostgreSQL's: the hot row's rate, not the sharded rows'.
+        let p = write(
+            "pg.json",
+            r#"{"store": "postgres", "designs": [
+                {"design": "sharded-rows", "ops_per_second_mean": 6000},
+                {"design": "single-row", "ops_per_second_mean": 650.5}]}"#,
+        );
+        let cap = cap_from_measure_file(&p).unwrap();
+        assert_eq!(cap.cap, 650.5);
+        assert_eq!(cap.field, "designs[single-row].ops_per_second_mean");
         for (name, text, needle) in [
             ("c.json", "not json", "is not JSON"),
             ("d.json", r#"{"cap": 3}"#, "no single_ops_per_second"),
+            (
+                "g.json",
+                r#"{"store": "postgres", "designs": [{"design": "like-rows"}]}"#,
+                "designs[single-row]",
+            ),
+            (
+                "h.json",
+                r#"{"store": "postgres", "designs": [{"design": "single-row", "ops_per_second_mean": -1}]}"#,
+                "above 0",
+            ),
             ("e.json", r#"{"single_ops_per_second": 0}"#, "above 0"),
             ("f.json", r#"{"single_ops_per_second": "fast"}"#, "above 0"),
         ] {

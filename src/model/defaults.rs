@@ -271,3 +271,18 @@ pub const MEASURE_WARMUP: Duration = Duration::from_millis(250);
 pub const MEASURE_IDLE_INTERVAL: Duration = Duration::from_millis(250);
 /// How often `measure`'s progress line refreshes on a terminal.
 pub const MEASURE_PROGRESS_TICK: Duration = Duration::from_millis(200);
+
+// ---- measure --postgres ----------------------------------------------
+
+/// How often `measure --postgres` samples `pg_stat_activity` for this run's
+/// backends waiting on a lock: twice as often as the 10 ms the report
+/// promises, so a busy machine that delays a sample still keeps to it.
+pub const LOCK_SAMPLE_INTERVAL: Duration = Duration::from_millis(5);
+/// The longest gap between two lock-wait samples the report promises; the
+/// report gives the longest gap it saw (`lock_sample_max_gap_ms`).
+pub const LOCK_SAMPLE_MAX_GAP: Duration = Duration::from_millis(10);
+/// The longest `--schema`: PostgreSQL's identifier limit (NAMEDATALEN - 1).
+pub const MAX_SCHEMA_NAME_BYTES: usize = 63;
+/// The post every like of the `like-rows` design is for (one hot post, as
+/// the single counter row is one hot counter).
+pub const MEASURE_LIKES_POST_ID: i64 = 1;

@@ -21,6 +21,9 @@ pub enum Store {
     Dynamodb,
     /// Google Cloud Firestore: about one sustained write a second per document.
     Firestore,
+    /// PostgreSQL: counter rows in one table on one server; one row's
+    /// writes serialise on its row lock.
+    Postgres,
     /// Redis Cluster: 16,384 hash slots over the masters.
     RedisCluster,
     /// A sorted store (Bigtable-like): contiguous key ranges in tablets.
@@ -30,9 +33,10 @@ pub enum Store {
 impl Store {
     /// Every store, in the order `shardplan stores` lists them (see
     /// [`all_presets`]).
-    pub const ALL: [Store; 4] = [
+    pub const ALL: [Store; 5] = [
         Store::Dynamodb,
         Store::Firestore,
+        Store::Postgres,
         Store::RedisCluster,
         Store::Sorted,
     ];
@@ -43,6 +47,7 @@ impl Store {
         match self {
             Store::Dynamodb => "dynamodb",
             Store::Firestore => "firestore",
+            Store::Postgres => "postgres",
             Store::RedisCluster => "redis-cluster",
             Store::Sorted => "sorted",
         }
@@ -54,6 +59,7 @@ impl Store {
             Store::Dynamodb | Store::Firestore => Placement::Hashed,
             Store::RedisCluster => Placement::Slots,
             Store::Sorted => Placement::Sorted,
+            Store::Postgres => Placement::Rows,
         }
     }
 
@@ -91,7 +97,7 @@ impl Store {
                          takes at most 500 documents, so resetting or folding more shards needs \
                          several",
             }],
-            Store::RedisCluster | Store::Sorted => Vec::new(),
+            Store::Postgres | Store::RedisCluster | Store::Sorted => Vec::new(),
         }
     }
 
@@ -101,7 +107,7 @@ impl Store {
             Store::Dynamodb => StorePreset {
                 store: self,
                 placement: Placement::Hashed,
-                write_cap_per_key: 1_000.0,
+                write_cap_per_key: Some(1_000.0),
                 read_cap_per_key: Some(3_000.0),
                 burst_seconds: 300.0,
                 batch_read_items: Some(100),
@@ -116,7 +122,7 @@ impl Store {
             Store::Firestore => StorePreset {
                 store: self,
                 placement: Placement::Hashed,
-                write_cap_per_key: 1.0,
+                write_cap_per_key: Some(1.0),
                 read_cap_per_key: None,
                 burst_seconds: 0.0,
                 batch_read_items: None,
@@ -126,10 +132,28 @@ impl Store {
                 source: "Google Cloud Firestore docs, 'Distributed counters': a single document can be updated \
                          about once per second, sustained; reads are billed per document",
             },
+            Store::Postgres => StorePreset {
+                store: self,
+                placement: Placement::Rows,
+                // No documented figure to default to: the plan needs a
+                // measured one (--cap-from-measure) or --cap.
+                write_cap_per_key: None,
+                read_cap_per_key: None,
+                burst_seconds: 0.0,
+                batch_read_items: None,
+                transactional_write_cost: 1.0,
+                slots: None,
+                read_cost: "one query, SELECT sum(n) over the S shard rows (an index scan of S rows), not S reads",
+                source: "PostgreSQL documents no per-row write rate: concurrent UPDATEs of one row serialise on \
+                         its row lock, each waiting for the previous one to commit (docs, 'Explicit Locking', \
+                         row-level locks), so a hot row's rate is set by the machine's commit latency (fsync, \
+                         synchronous_commit), not by the database. No default: measure it with `shardplan measure \
+                         --postgres` and plan with --cap-from-measure, or give --cap",
+            },
             Store::RedisCluster => StorePreset {
                 store: self,
                 placement: Placement::Slots,
-                write_cap_per_key: REDIS_MEASURED_INCR_PER_SECOND,
+                write_cap_per_key: Some(REDIS_MEASURED_INCR_PER_SECOND),
                 read_cap_per_key: None,
                 burst_seconds: 0.0,
                 batch_read_items: None,
@@ -144,7 +168,7 @@ impl Store {
             Store::Sorted => StorePreset {
                 store: self,
                 placement: Placement::Sorted,
-                write_cap_per_key: 10_000.0,
+                write_cap_per_key: Some(10_000.0),
                 read_cap_per_key: Some(10_000.0),
                 burst_seconds: 0.0,
                 batch_read_items: None,
@@ -169,6 +193,9 @@ pub enum Placement {
     Slots,
     /// Byte order, ranges in tablets (see `placement::SortedReport`).
     Sorted,
+    /// Rows of one table on one server: each row has its own lock, and no
+    /// partitions are shared (PostgreSQL).
+    Rows,
 }
 
 /// The figures one store sets. Field names are stable: they are printed.
@@ -178,8 +205,9 @@ pub struct StorePreset {
     pub store: Store,
     /// How the store decides where a key lives ([`Store::placement`]).
     pub placement: Placement,
-    /// Sustained writes a second one key (its partition) accepts.
-    pub write_cap_per_key: f64,
+    /// Sustained writes a second one key (its partition) accepts; `None`
+    /// when the store documents none (PostgreSQL: measure it).
+    pub write_cap_per_key: Option<f64>,
     /// Sustained reads a second one key accepts, when documented.
     pub read_cap_per_key: Option<f64>,
     /// Seconds of unused capacity a key can burst on (0: none).
@@ -230,7 +258,7 @@ mod tests {
     #[test]
     fn dynamodb_figures() {
         let p = Store::Dynamodb.preset();
-        assert_eq!(p.write_cap_per_key, 1_000.0);
+        assert_eq!(p.write_cap_per_key, Some(1_000.0));
         assert_eq!(p.read_cap_per_key, Some(3_000.0));
         assert_eq!(p.burst_seconds, 300.0);
         assert_eq!(p.batch_read_items, Some(100));
@@ -239,13 +267,15 @@ mod tests {
 
     #[test]
     fn other_presets() {
-        assert_eq!(Store::Firestore.preset().write_cap_per_key, 1.0);
+        assert_eq!(Store::Firestore.preset().write_cap_per_key, Some(1.0));
+        assert_eq!(Store::Postgres.preset().write_cap_per_key, None);
+        assert_eq!(Store::Postgres.placement(), Placement::Rows);
         assert_eq!(Store::Firestore.preset().batch_read_items, None);
         let r = Store::RedisCluster.preset();
         assert_eq!(r.slots, Some(16_384));
-        assert_eq!(r.write_cap_per_key, REDIS_MEASURED_INCR_PER_SECOND);
+        assert_eq!(r.write_cap_per_key, Some(REDIS_MEASURED_INCR_PER_SECOND));
         assert_eq!(Store::Sorted.placement(), Placement::Sorted);
-        assert_eq!(all_presets().len(), 4);
+        assert_eq!(all_presets().len(), 5);
         assert!(all_presets().iter().all(|p| !p.source.is_empty()));
     }
 

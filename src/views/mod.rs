@@ -8,6 +8,8 @@ pub mod compare;
 pub mod fleet;
 pub mod inputs;
 pub mod measure;
+pub mod measure_postgres;
+pub mod measurement;
 pub mod observed;
 pub mod placement;
 pub mod price;

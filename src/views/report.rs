@@ -70,6 +70,8 @@ pub struct ReportDoc<'a> {
     /// Where the shard keys land, when the scenario names keys or a store,
     /// and the placement's warnings in words.
     pub placement: Option<Placement>,
+    /// `--measure FILE`: the file as given and what it measured.
+    pub measurement: Option<(String, crate::measure::Measurement)>,
 }
 
 /// The key-placement part of the report.
@@ -300,6 +302,15 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
         "Sizing",
         &Sections(size.sizing_sections()),
     )?);
+
+    if let Some((file, m)) = &doc.measurement {
+        push("## Measurement");
+        push(&super::measurement::intro(file, m));
+        push(&markdown_under(
+            "Measurement",
+            &Sections(super::measurement::sections(m)),
+        )?);
+    }
 
     if let Some(o) = &doc.observed {
         push("## Observed traffic");

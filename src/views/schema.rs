@@ -212,10 +212,14 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             vec![f]
         }
         "measure" => {
-            // The typed warnings in words (views::measure::warning_text).
-            let mut m = d.object::<crate::measure::MeasureReport>();
-            set(&mut m, "warnings", strings(), false);
-            vec![m]
+            // --redis or --postgres: two documents, told apart by their
+            // fields (the PostgreSQL one's `store` is pinned). Redis's typed
+            // warnings are in words (views::measure::warning_text).
+            let mut redis = d.object::<crate::measure::MeasureReport>();
+            set(&mut redis, "warnings", strings(), false);
+            let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
+            set(&mut pg, "store", json!({ "const": "postgres" }), false);
+            vec![redis, pg]
         }
         "compare" => {
             use crate::model::compare::strategies::StrategyRow;

@@ -37,7 +37,9 @@ impl Report for StoresView {
                 .map(|p| {
                     vec![
                         p.store.name().to_string(),
-                        fmt::num(p.write_cap_per_key),
+                        p.write_cap_per_key
+                            .map(fmt::num)
+                            .unwrap_or_else(|| "measure it".into()),
                         opt(p.read_cap_per_key),
                         fmt::num(p.burst_seconds),
                         p.batch_read_items

@@ -48,5 +48,6 @@ pub fn bad_input(args: &[&str], what: &str) {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+pub mod postgres;
 pub mod redis;
 pub mod stats;

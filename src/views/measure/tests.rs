@@ -117,6 +117,7 @@ pub(super) fn sample(counts_match: bool) -> MeasureReport {
         keys_left: Vec::new(),
         keys_restored: 0,
         run_results,
+        machine: crate::measure::machine::Machine::here(None),
     }
 }
 

@@ -1,0 +1,241 @@
+//! `measure --postgres`'s view: the three designs side by side with their
+//! lock waits and count checks, and the machine it ran on. CSV gets one
+//! row per design.
+
+use serde_json::Value;
+
+use crate::measure::machine::Machine;
+use crate::measure::postgres::{DesignResult, PgMeasureReport};
+use crate::model::defaults::LOCK_SAMPLE_MAX_GAP;
+use crate::output::{fmt, row, Report, Section};
+
+/// `measure --postgres`'s report as tables, Markdown, CSV rows and JSON.
+pub struct PgMeasureView(pub PgMeasureReport);
+
+impl Report for PgMeasureView {
+    fn rows(&self) -> Vec<Value> {
+        // CSV: one row per design, with the run's fields beside it.
+        let mut head = row(&self.0);
+        let mut machine = Value::Null;
+        if let Value::Object(m) = &mut head {
+            m.remove("designs");
+            machine = m.remove("machine").unwrap_or(Value::Null);
+        }
+        self.0
+            .designs
+            .iter()
+            .map(|d| {
+                let mut v = head.clone();
+                if let (Value::Object(m), Value::Object(design)) = (&mut v, row(d)) {
+                    // The run's counts_match is every design's; the row's
+                    // is its own.
+                    m.extend(design);
+                    if let Value::Object(machine) = &machine {
+                        for (k, x) in machine {
+                            m.insert(format!("machine_{k}"), x.clone());
+                        }
+                    }
+                }
+                v
+            })
+            .collect()
+    }
+
+    fn json(&self) -> Value {
+        row(&self.0)
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let r = &self.0;
+        let mut out = vec![
+            Section::pairs(
+                "Measured on a real PostgreSQL",
+                vec![
+                    ("server", r.postgres.clone()),
+                    ("clients / shard rows", format!("{} / {}", r.clients, r.shards)),
+                    (
+                        "schema",
+                        format!(
+                            "{} (run id {}), {}",
+                            r.schema,
+                            r.run_id,
+                            if r.schema_dropped { "dropped" } else { "NOT dropped" }
+                        ),
+                    ),
+                    ("machine", machine_line(&r.machine)),
+                ],
+            ),
+            designs_grid(&r.designs),
+            Section::Note(
+                "Lock waits: samples of this run's connections in pg_stat_activity waiting on a lock \
+                 (wait_event_type = Lock), summed over the samples; one hot row makes every writer \
+                 wait for the one before it to commit."
+                    .into(),
+            ),
+        ];
+        let promised = LOCK_SAMPLE_MAX_GAP.as_secs_f64() * 1e3;
+        let gap = r
+            .designs
+            .iter()
+            .map(|d| d.lock_sample_max_gap_ms)
+            .fold(0.0, f64::max);
+        if gap > promised {
+            out.push(Section::Warning(format!(
+                "WARNING: lock-wait samples were up to {gap:.0} ms apart (meant: at most {promised:.0} ms); \
+                 the machine was too busy to keep the pace, so short waits may be missed."
+            )));
+        }
+        for d in r.designs.iter().filter(|d| !d.counts_match) {
+            out.push(Section::Warning(format!(
+                "WARNING: {} read {} for {} writes acknowledged.",
+                d.design.name(),
+                d.count_read,
+                d.writes_acknowledged
+            )));
+        }
+        out
+    }
+}
+
+/// The designs side by side: rate, latency, lock waits and the count.
+pub fn designs_grid(designs: &[DesignResult]) -> Section {
+    Section::Grid {
+        title: "Counter designs".into(),
+        header: [
+            "design",
+            "writes/s",
+            "p50 / p99 ms",
+            "lock waits (samples)",
+            "count read",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: designs
+            .iter()
+            .map(|d| {
+                vec![
+                    d.design.name().to_string(),
+                    fmt::num(d.ops_per_second_mean.round()),
+                    format!("{:.3} / {:.3}", d.latency_p50_ms, d.latency_p99_ms),
+                    format!(
+                        "{} ({})",
+                        fmt::count(d.lock_waits),
+                        fmt::count(d.lock_wait_samples)
+                    ),
+                    format!(
+                        "{} of {} writes: {}",
+                        fmt::num(d.count_read as f64),
+                        fmt::count(d.writes_acknowledged),
+                        if d.counts_match { "match" } else { "MISMATCH" }
+                    ),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The machine in one line: host, CPU, OS and the server's version.
+pub fn machine_line(m: &Machine) -> String {
+    let mut text = format!(
+        "{}, {} logical CPUs ({}), {}",
+        m.hostname.as_deref().unwrap_or("unknown host"),
+        m.logical_cpus,
+        m.cpu_model.as_deref().unwrap_or("CPU model unknown"),
+        m.os
+    );
+    if let Some(v) = &m.server_version {
+        text += &format!("; server {v}");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::postgres::Design;
+    use crate::output::csv::CsvExporter;
+    use crate::output::table::TableExporter;
+    use crate::output::Exporter;
+
+    pub(crate) fn sample(count_read: i64) -> PgMeasureReport {
+        let design = |design, ops, waits, count_read: i64| DesignResult {
+            design,
+            writes_acknowledged: 500,
+            seconds: 0.5,
+            ops_per_second_mean: ops,
+            latency_p50_ms: 1.5,
+            latency_p99_ms: 4.25,
+            latency_max_ms: 9.0,
+            lock_waits: waits,
+            lock_wait_samples: 100,
+            lock_sample_max_gap_ms: 6.5,
+            count_read,
+            read_ms: 0.5,
+            counts_match: count_read == 500,
+        };
+        PgMeasureReport {
+            store: "postgres".into(),
+            postgres: "postgres://app:***@127.0.0.1:5433/likes".into(),
+            run_id: "1a2b3c4d".into(),
+            schema: "shardplan_1a2b3c4d".into(),
+            schema_dropped: true,
+            shards: 64,
+            clients: 8,
+            designs: vec![
+                design(Design::SingleRow, 1000.0, 650, 500),
+                design(Design::ShardedRows, 3000.0, 12, count_read),
+                design(Design::LikeRows, 2500.0, 0, 500),
+            ],
+            counts_match: count_read == 500,
+            machine: Machine {
+                hostname: Some("box".into()),
+                os: "Debian GNU/Linux 12 (bookworm)".into(),
+                cpu_model: Some("AMD EPYC".into()),
+                logical_cpus: 2,
+                server_version: Some("15.4".into()),
+            },
+        }
+    }
+
+    fn render(e: &dyn Exporter, r: PgMeasureReport) -> String {
+        String::from_utf8(e.render(&PgMeasureView(r)).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn table_shows_the_designs_and_the_machine() {
+        let plain = TableExporter {
+            style: crate::output::terminal::Style::plain(),
+        };
+        let text = render(&plain, sample(500));
+        for needle in [
+            "postgres://app:***@127.0.0.1:5433/likes",
+            "shardplan_1a2b3c4d (run id 1a2b3c4d), dropped",
+            "box, 2 logical CPUs (AMD EPYC), Debian GNU/Linux 12 (bookworm); server 15.4",
+            "single-row",
+            "650 (100)",
+            "500 of 500 writes: match",
+        ] {
+            assert!(text.contains(needle), "{needle}: {text}");
+        }
+        assert!(!text.contains("WARNING"), "{text}");
+        let mut slow = sample(500);
+        slow.designs[1].lock_sample_max_gap_ms = 190.4;
+        let text = render(&plain, slow);
+        assert!(text.contains("samples were up to 190 ms apart"), "{text}");
+        let text = render(&plain, sample(499));
+        assert!(
+            text.contains("WARNING: sharded-rows read 499 for 500 writes acknowledged."),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn csv_has_one_row_per_design() {
+        let csv = render(&CsvExporter { delimiter: b',' }, sample(500));
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert!(lines[0].starts_with("store,postgres,run_id"), "{csv}");
+        assert!(lines[0].contains("machine_server_version"), "{csv}");
+        assert!(lines[1].contains("single-row") && lines[3].contains("like-rows"));
+    }
+}
