@@ -4,7 +4,7 @@
 //! a field written the same way here, beside the view's `json()`.
 //!
 //! The schemas are checked in as `schemas/<command>.schema.json`; the test
-//! below fails when a row type changes and the file was not regenerated
+//! in `schema/tests.rs` fails when a row type changes and the file was not regenerated
 //! (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema`), and
 //! `tests/json_schemas.rs` validates real output against the files. A field
 //! is added, never renamed or removed, without raising
@@ -371,39 +371,4 @@ pub fn file_text(command: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Fails when a row type changed and `schemas/` was not regenerated
-    /// (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema` writes them).
-    #[test]
-    fn checked_in_schemas_match_the_row_types() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
-        let update = std::env::var_os("SHARDPLAN_UPDATE_SCHEMAS").is_some();
-        for command in COMMANDS {
-            let text = file_text(command).unwrap();
-            let path = dir.join(format!("{command}.schema.json"));
-            if update {
-                std::fs::create_dir_all(&dir).unwrap();
-                std::fs::write(&path, &text).unwrap();
-                continue;
-            }
-            let on_disk = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert!(
-                on_disk == text,
-                "schemas/{command}.schema.json is stale: a field of its rows changed. \
-                 Rerun with SHARDPLAN_UPDATE_SCHEMAS=1, and raise JSON_SCHEMA_VERSION if a \
-                 field was renamed or removed"
-            );
-        }
-    }
-
-    #[test]
-    fn every_command_has_a_schema_and_others_none() {
-        for command in COMMANDS {
-            assert!(document(command).is_some(), "{command}");
-        }
-        assert!(document("chart").is_none());
-    }
-}
+mod tests;
