@@ -8,7 +8,7 @@ use crate::error::{CountMismatch, InputError};
 use crate::measure::postgres::{self, PgConfig};
 use crate::model::defaults::{
     DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_SHARDS,
-    DEFAULT_MEASURE_TIMEOUT,
+    DEFAULT_MEASURE_TIMEOUT, PG_WATCHDOG_SLACK,
 };
 use crate::output::OutputSet;
 use crate::views::measure_postgres::PgMeasureView;
@@ -94,7 +94,9 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
         ),
         !args.out.quiet,
     );
+    let watchdog = watchdog(&config);
     let report = postgres::run(&config);
+    drop(watchdog);
     spinner.finish_and_clear();
     let report = report?;
     let mismatch = (!report.counts_match).then(|| {
@@ -121,6 +123,33 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
         Some(m) => Err(m.into()),
         None => Ok(()),
     }
+}
+
+/// A server that stops answering without closing its connections (a frozen
+/// postmaster and backends: the kernel still acknowledges the packets, so
+/// neither the TCP user timeout nor `statement_timeout` fires) would leave
+/// the run blocked in a read for ever. The run is bounded: three phases of
+/// `--duration`, and set-up, reads and the drop, each step within
+/// `--timeout`; past 3 x duration + 20 x timeout + [`PG_WATCHDOG_SLACK`]
+/// the process gives up with one line and exit 1. Dropping the returned
+/// sender ends the watch.
+fn watchdog(config: &PgConfig) -> std::sync::mpsc::Sender<()> {
+    let bound = config.duration * 3 + config.timeout * 20 + PG_WATCHDOG_SLACK;
+    let schema = config.schema.clone().unwrap_or("shardplan_<run id>".into());
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(bound) {
+            eprintln!(
+                "shardplan: --postgres: the server stopped answering: the run passed {} s, its \
+                 bound (3 x --duration + 20 x --timeout + {} s); its schema {schema} may be left \
+                 on the server (DROP SCHEMA ... CASCADE removes it)",
+                bound.as_secs_f64(),
+                PG_WATCHDOG_SLACK.as_secs()
+            );
+            std::process::exit(1);
+        }
+    });
+    tx
 }
 
 /// The passwords that must never show: the URL's and `PGPASSWORD`.

@@ -281,6 +281,9 @@ pub const LOCK_SAMPLE_INTERVAL: Duration = Duration::from_millis(5);
 /// The longest gap between two lock-wait samples the report promises; the
 /// report gives the longest gap it saw (`lock_sample_max_gap_ms`).
 pub const LOCK_SAMPLE_MAX_GAP: Duration = Duration::from_millis(10);
+/// `measure --postgres` gives up on a frozen server once the run passes
+/// 3 x `--duration` + 20 x `--timeout` + this.
+pub const PG_WATCHDOG_SLACK: Duration = Duration::from_secs(5);
 /// The longest `--schema`: PostgreSQL's identifier limit (NAMEDATALEN - 1).
 pub const MAX_SCHEMA_NAME_BYTES: usize = 63;
 /// The post every like of the `like-rows` design is for (one hot post, as
