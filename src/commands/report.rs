@@ -40,7 +40,6 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.observe(&args.observed, None)?;
     }
     let seconds = r.duration(None)?;
-    let traffic = r.traffic(None, None)?;
     let sim_flags = SimInputs {
         seconds: args.seconds,
         seed: args.seed,
@@ -60,6 +59,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             Default::default(),
         )?,
     };
+    // After the sizing: empirical traffic grows the trace to its peak.
+    let traffic = r.traffic(None, None)?;
     let rec = plan.recommendation.clone();
     let plan_peak = plan.sizing.peak.peak;
     let placement = placement_sections(&r.scenario, rec.shards)?;
