@@ -5,30 +5,11 @@
 
 mod common;
 
-use std::fmt::Write as _;
-use std::path::Path;
-
-use common::{bad_input, json_of, schema_errors, shardplan};
+use common::traces::{bursty, write_trace};
+use common::{json_of, schema_errors, shardplan};
 use serde_json::Value;
 use shardplan::model::exact::BusiestShard;
 use shardplan::model::traffic::TrafficModel;
-
-/// A per-second CSV `time,count` of `counts`, one a second.
-fn write_trace(path: &Path, counts: &[u64]) {
-    let mut text = String::from("time,count\n");
-    for (s, c) in counts.iter().enumerate() {
-        writeln!(text, "{},{c}", 1_773_500_000 + s).unwrap();
-    }
-    std::fs::write(path, text).unwrap();
-}
-
-/// A bursty trace: 600 seconds of 8,000 to 9,000 likes and ten bursts of
-/// 10,000 to 11,000 (the busiest observed second: 11,000).
-fn bursty() -> Vec<u64> {
-    let mut v: Vec<u64> = (0..600).map(|i| 8_000 + (i * 37) % 1_001).collect();
-    v.extend((0..10).map(|i| 10_000 + 100 * i + if i == 9 { 100 } else { 0 }));
-    v
-}
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
@@ -271,101 +252,6 @@ fn simulation_samples_the_same_law() {
         .output()
         .unwrap();
     assert_eq!(one.stdout, two.stdout);
-}
-
-/// A scenario names the law and the trace; its `rate` beside them is
-/// refused, naming the field.
-#[test]
-fn a_scenario_sets_empirical_traffic() {
-    let dir = tempfile::tempdir().unwrap();
-    write_trace(&dir.path().join("evening.csv"), &bursty());
-    let toml = dir.path().join("s.toml");
-    let body = "describes = [\"flat-load\"]\ncap = 1000\ntraffic = \"empirical\"\n\
-                traffic_from = \"evening.csv\"\ngrowth = 1.5\n";
-    std::fs::write(&toml, body).unwrap();
-    let toml_s = toml.to_str().unwrap();
-    let v = json_of(&["risk", "--scenario", toml_s, "--shards", "20"]);
-    assert_eq!(v["traffic"], "empirical");
-    assert_eq!(v["inputs"]["empirical"]["value"]["max"], 16_500);
-    std::fs::write(&toml, format!("{body}rate = 12000\n")).unwrap();
-    bad_input(&["risk", "--scenario", toml_s, "--shards", "20"], "rate");
-}
-
-#[test]
-fn refusals_name_the_flag() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("evening.csv");
-    write_trace(&csv, &bursty());
-    let csv = csv.to_str().unwrap();
-    let minute = dir.path().join("minute.csv");
-    let mut text = String::from("time,count\n");
-    for m in 0..30 {
-        writeln!(text, "{},{}", 1_773_500_000 + 60 * m, 540_000 + m).unwrap();
-    }
-    std::fs::write(&minute, text).unwrap();
-    let minute = minute.to_str().unwrap();
-    let emp = ["--traffic", "empirical"];
-    let with = |extra: &[&'static str], args: &[&str]| -> Vec<String> {
-        args.iter().chain(extra).map(|s| s.to_string()).collect()
-    };
-    let run = |args: Vec<String>, what: &str| {
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        bad_input(&a, what);
-    };
-    // No trace; a trace coarser than a second.
-    run(
-        with(&emp, &["risk", "--shards", "20"]),
-        "--traffic: empirical needs a per-second trace",
-    );
-    run(
-        with(&emp, &["risk", "--traffic-from", minute]),
-        "is per 60 s",
-    );
-    // A rate or a dispersion would have no effect.
-    run(
-        with(&emp, &["risk", "--traffic-from", csv, "--rate", "9000"]),
-        "--rate: has no effect",
-    );
-    run(
-        with(&emp, &["sweep", "--traffic-from", csv, "--rate", "9000"]),
-        "--rate: has no effect",
-    );
-    run(
-        with(&emp, &["simulate", "--traffic-from", csv, "--rate", "9000"]),
-        "--rate",
-    );
-    run(
-        with(&emp, &["risk", "--traffic-from", csv, "--dispersion", "10"]),
-        "--dispersion",
-    );
-    // No quietest-shard table; no time line; no trace on compare.
-    run(
-        with(
-            &emp,
-            &[
-                "simulate",
-                "--traffic-from",
-                csv,
-                "--sampler",
-                "exact-table",
-            ],
-        ),
-        "--sampler: exact-table",
-    );
-    run(
-        with(&emp, &["simulate", "--scenario", "viral-evening"]),
-        "--traffic: empirical plans a flat load",
-    );
-    run(with(&emp, &["compare", "--peak", "14000"]), "--traffic");
-    run(
-        with(&emp, &["simulate", "--traffic-from", csv, "--replay"]),
-        "--traffic: empirical plans a flat load",
-    );
-    let out = shardplan()
-        .args(["risk", "--traffic", "empirical"])
-        .assert()
-        .code(2);
-    assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("panicked"));
 }
 
 /// Shared partitions and Redis Cluster nodes: with every observed second

@@ -50,3 +50,4 @@ pub fn bad_input(args: &[&str], what: &str) {
 }
 pub mod redis;
 pub mod stats;
+pub mod traces;
