@@ -39,10 +39,11 @@ pub fn traffic_law(
                 kind.name()
             )))
         }
+        // (`Resolver::traffic` builds it from a trace: here no trace is read.)
         (TrafficKind::Empirical, None) => {
             return Err(t.error(
-                "empirical needs a per-second trace to draw seconds from: pass --traffic-from \
-                 FILE (or set the scenario's traffic_from)",
+                "empirical needs a per-second trace to draw seconds from, which only size, \
+                 risk, sweep, simulate and report read (--traffic-from)",
             ))
         }
         (TrafficKind::Fixed, None) => TrafficModel::Fixed,
