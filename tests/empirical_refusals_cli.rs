@@ -103,3 +103,47 @@ fn refusals_name_the_flag() {
         .code(2);
     assert!(!String::from_utf8_lossy(&out.get_output().stderr).contains("panicked"));
 }
+
+/// With unlikes the planned peak counts writes, and a trace counts write
+/// units (the share only splits them): the law is grown onto the planned
+/// writes, 9,333 x 1.5 = 13,999.5, so every planned second carries 14,000
+/// writes, whatever the share. `report` plans from the same law.
+#[test]
+fn unlikes_and_report_grow_the_same_law() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("flat.csv");
+    write_trace(&csv, &[9_333; 60]);
+    let csv_s = csv.to_str().unwrap();
+    let v = json_of(&[
+        "risk",
+        "--traffic-from",
+        csv_s,
+        "--traffic",
+        "empirical",
+        "--unlike-share",
+        "0.2",
+        "--shards",
+        "24",
+    ]);
+    assert_eq!(v["inputs"]["empirical"]["value"]["max"], 14_000);
+    assert_eq!(v["rate"], 14_000.0);
+    assert_eq!(v["inputs"]["like_peak"]["value"], 11_666.25);
+    // A report of a small bursty trace (30 distinct counts: quick).
+    let counts: Vec<u64> = (0..30).map(|i| 8_000 + 50 * i).collect();
+    write_trace(&dir.path().join("small.csv"), &counts);
+    let toml = dir.path().join("r.toml");
+    std::fs::write(
+        &toml,
+        "describes = [\"flat-load\"]\ncap = 1000\ntraffic = \"empirical\"\n\
+         traffic_from = \"small.csv\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    shardplan()
+        .args(["report", "--scenario", toml.to_str().unwrap(), "--output"])
+        .arg(&out)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("empirical traffic"), "{md}");
+}

@@ -23,6 +23,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     // machine's folders (relative to here, else by its name alone).
     let portable = portable_path(&r.scenario.file);
     if portable != r.scenario.file {
+        // Files the scenario names are still read beside the real file.
+        r.scenario_folder = std::path::Path::new(&r.scenario.file)
+            .parent()
+            .map(std::path::Path::to_path_buf);
         let source = r.inputs.source("scenario").cloned();
         r.scenario.name = portable.clone();
         r.scenario.file = portable.clone();

@@ -58,6 +58,10 @@ pub struct Resolver {
     /// Empirical traffic's law, once built, with the growth it was built
     /// at (`empirical.rs`: built and leaked once).
     pub empirical: Option<(f64, &'static crate::model::empirical::EmpiricalLaw)>,
+    /// The scenario file's own folder, when its shown name is not a path
+    /// from here (`report` names it portably): files it names are read
+    /// beside it.
+    pub scenario_folder: Option<std::path::PathBuf>,
 }
 
 impl Resolver {
@@ -81,6 +85,7 @@ impl Resolver {
             unlike_plan: None,
             planned_peak: None,
             empirical: None,
+            scenario_folder: None,
         }
     }
 
