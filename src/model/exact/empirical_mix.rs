@@ -119,7 +119,7 @@ pub(super) fn busiest(point: Point, law: &'static EmpiricalLaw) -> ParamResult<B
     let hi = tables.iter().map(|t| range(t).1).max().unwrap_or(0);
     let rows: Vec<Row> = (lo..=hi)
         .into_par_iter()
-        .map(|c| row(law, &tables, c))
+        .map(|c| row(law, shards, &tables, c))
         .collect();
     // Where a row's P(max <= c) is good only to an absolute error (the
     // bottom, where some count's own table has not started or holds
@@ -142,7 +142,7 @@ pub(super) fn busiest(point: Point, law: &'static EmpiricalLaw) -> ParamResult<B
 }
 
 /// The mixture at one `c`, from the counts' tables.
-fn row(law: &EmpiricalLaw, tables: &[Option<BusiestShard>], c: u64) -> Row {
+fn row(law: &EmpiricalLaw, shards: u64, tables: &[Option<BusiestShard>], c: u64) -> Row {
     let (mut cdf, mut sf) = (Vec::new(), Vec::new());
     let mut cdf_error = 0.0;
     // Counts whose table ends below c: their tails, under 1e-17 each, are
@@ -159,7 +159,10 @@ fn row(law: &EmpiricalLaw, tables: &[Option<BusiestShard>], c: u64) -> Row {
             }
         };
         let (t_lo, t_hi) = t.table_range();
-        if c < t_lo {
+        if n > shards.saturating_mul(c) {
+            // Some shard must hold more than c: over c for certain.
+            sf.push(ln_w);
+        } else if c < t_lo {
             // P(max <= c | n) <= P(max <= t_lo | n) < 1e-30: its tail is 1
             // to double precision, its CDF a bound on the error left out.
             sf.push(ln_w);

@@ -152,3 +152,32 @@ fn tiny_tails_keep_their_logs() {
     // Exactly 0 from the busiest second's count up.
     assert_eq!(d.ln_sf(14_000), f64::NEG_INFINITY);
 }
+
+/// The mean is linear in the law: E[max] = sum_n w_n E[max | n] (within
+/// 1e-12 relative), and quantiles invert the mixed CDF (`CDF(c) >= q >
+/// CDF(c - 1)`), for a wide law over few shards (inclusion-exclusion
+/// components, on-demand rows at the bottom) and over many.
+#[test]
+fn mean_is_linear_and_quantiles_invert() {
+    let table: Vec<(u64, u64)> = (0..41).map(|i| (2_000 + 50 * i, 1 + i % 3)).collect();
+    let total: u64 = table.iter().map(|t| t.1).sum();
+    for shards in [2u64, 5, 40] {
+        let d = BusiestShard::new(1.0, shards, law(&table)).unwrap();
+        let mean: f64 = table
+            .iter()
+            .map(|&(n, s)| {
+                let f = BusiestShard::new(n as f64, shards, TrafficModel::Fixed).unwrap();
+                f.mean() * s as f64 / total as f64
+            })
+            .sum();
+        assert!(
+            rel(d.mean(), mean) < 1e-12,
+            "S={shards}: {} vs {mean}",
+            d.mean()
+        );
+        for q in [1e-6, 0.01, 0.5, 0.999] {
+            let c = d.quantile(q);
+            assert!(d.cdf(c) >= q && d.cdf(c - 1) < q, "S={shards} q={q}: c={c}");
+        }
+    }
+}
