@@ -21,9 +21,13 @@ fn simulate(rate: f64, shards: u64, model: TrafficModel, seconds: usize, seed: u
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     (0..seconds)
         .map(|_| match model {
-            TrafficModel::Fixed => {
-                // Multinomial(L; 1/S...) as shard i ~ Binomial(left, 1/(S-i)).
-                let mut left = rate as u64;
+            TrafficModel::Fixed | TrafficModel::Empirical(_) => {
+                // Multinomial(L; 1/S...) as shard i ~ Binomial(left, 1/(S-i));
+                // empirical traffic: L is one observed second's, uniformly.
+                let mut left = match model.empirical() {
+                    Some(law) => law.draw(&mut rng),
+                    None => rate as u64,
+                };
                 let mut busiest = 0;
                 for i in 0..shards {
                     let k = if i + 1 == shards {
@@ -109,6 +113,24 @@ fn small_cases() {
     check(50.0, 7, TrafficModel::Fixed, 100_000, 5);
     check(1000.0, 2, TrafficModel::Fixed, 100_000, 6);
     check(3.5, 4, TrafficModel::Poisson, 100_000, 7);
+}
+
+/// Empirical traffic: a plain simulation (one observed second drawn
+/// uniformly, then its count thrown onto the shards by binomials, no
+/// shardplan sampler) against the exact mixture, same 4.5 se tolerances.
+#[test]
+fn empirical_mixture() {
+    use shardplan::model::empirical::EmpiricalLaw;
+    // A bursty evening: mostly 12,000-14,000 likes/s, a few seconds at
+    // 18,000-20,000, over 20 shards.
+    let mut table: Vec<(u64, u64)> = (0..200).map(|i| (12_000 + 10 * i, 5)).collect();
+    table.extend((0..20).map(|i| (18_000 + 100 * i, 1)));
+    let law = EmpiricalLaw::new(&table).unwrap().leak();
+    check(law.mean(), 20, TrafficModel::Empirical(law), 40_000, 9);
+    let small = EmpiricalLaw::new(&[(3, 2), (5, 1), (7, 1), (0, 1)])
+        .unwrap()
+        .leak();
+    check(small.mean(), 3, TrafficModel::Empirical(small), 100_000, 10);
 }
 
 #[test]

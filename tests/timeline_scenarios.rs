@@ -34,6 +34,7 @@ fn timeline(name: &str) -> TimelinePlan {
         TrafficKind::Fixed => TrafficModel::Fixed,
         TrafficKind::Poisson => TrafficModel::Poisson,
         TrafficKind::GammaPoisson => panic!("{name}: gamma-poisson needs its dispersion"),
+        TrafficKind::Empirical => panic!("{name}: a time line takes no empirical traffic"),
     };
     TimelinePlan::new(
         curve.validate().unwrap(),

@@ -142,7 +142,7 @@ pub struct RiskSpan {
     /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
     pub duration: Option<f64>,
-    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier) (default fixed).
+    /// Likes per second: exactly the rate, Poisson with that mean, gamma-poisson (burstier), or empirical (the per-second --traffic-from trace's seconds) (default fixed).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficKind>,
     /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
@@ -189,7 +189,7 @@ pub struct SimInputs {
     /// Simulated seconds: 2000, or with units 33m, 4h, 1h30m (default 2000).
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
     pub seconds: Option<u64>,
-    /// Likes per second: exactly the rate, Poisson with that mean, or gamma-poisson (burstier).
+    /// Likes per second: exactly the rate, Poisson with that mean, gamma-poisson (burstier), or empirical (the per-second --traffic-from trace's seconds).
     #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
     pub traffic: Option<TrafficKind>,
     /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).

@@ -79,6 +79,11 @@ pub const TRAFFIC: &[Choice<TrafficKind>] = &[
         "gamma-poisson",
         "A Poisson count at a Gamma-distributed rate each second (needs --dispersion)",
     ),
+    (
+        TrafficKind::Empirical,
+        "empirical",
+        "One observed second's count, grown to the peak (needs a per-second --traffic-from)",
+    ),
 ];
 
 /// `--sampler`.

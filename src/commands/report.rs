@@ -23,6 +23,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     // machine's folders (relative to here, else by its name alone).
     let portable = portable_path(&r.scenario.file);
     if portable != r.scenario.file {
+        // Files the scenario names are still read beside the real file.
+        r.scenario_folder = std::path::Path::new(&r.scenario.file)
+            .parent()
+            .map(std::path::Path::to_path_buf);
         let source = r.inputs.source("scenario").cloned();
         r.scenario.name = portable.clone();
         r.scenario.file = portable.clone();
@@ -40,7 +44,6 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.observe(&args.observed, None)?;
     }
     let seconds = r.duration(None)?;
-    let traffic = r.traffic(None, None)?;
     let sim_flags = SimInputs {
         seconds: args.seconds,
         seed: args.seed,
@@ -60,6 +63,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             Default::default(),
         )?,
     };
+    // After the sizing: empirical traffic grows the trace to its peak.
+    let traffic = r.traffic(None, None)?;
     let rec = plan.recommendation.clone();
     let plan_peak = plan.sizing.peak.peak;
     let placement = placement_sections(&r.scenario, rec.shards)?;

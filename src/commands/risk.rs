@@ -42,8 +42,13 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     );
     let shards = r.shards(args.shards, sized);
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    // Empirical traffic's cost is its law's (the distinct counts).
+    let long = match traffic.empirical() {
+        Some(_) => "traffic",
+        None => "rate",
+    };
     let cost = crate::model::cost::exact_risk(rate, shards, traffic)
-        .within_limit("rate")
+        .within_limit(long)
         .map_err(|e| r.blame(e))?;
     super::announce(cost, args.out.quiet);
     let spinner = crate::output::progress::spinner(
@@ -103,6 +108,14 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let counts = lists::shard_counts("--shards", &shards.value)?;
     r.inputs.record("shards", &shards);
     let rates = match &args.rate {
+        Some(_) if traffic.empirical().is_some() => {
+            return Err(crate::error::InputError::new(
+                "--rate",
+                "has no effect with --traffic empirical: the rate is the mean of the observed \
+                 seconds grown to the planned peak; drop it (or choose another --traffic)",
+            )
+            .into())
+        }
         Some(t) => {
             let rates = lists::rates(t)?;
             r.inputs

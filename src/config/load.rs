@@ -39,6 +39,13 @@ pub fn traffic_law(
                 kind.name()
             )))
         }
+        // (`Resolver::traffic` builds it from a trace: here no trace is read.)
+        (TrafficKind::Empirical, None) => {
+            return Err(t.error(
+                "empirical needs a per-second trace to draw seconds from, which only size, \
+                 risk, sweep, simulate and report read (--traffic-from)",
+            ))
+        }
         (TrafficKind::Fixed, None) => TrafficModel::Fixed,
         (TrafficKind::Poisson, None) => TrafficModel::Poisson,
     };
@@ -70,7 +77,11 @@ impl Resolver {
             Some(o) => o.law_inputs(t, d)?,
             None => (t.unwrap_or(Sourced::default(TrafficKind::default())), d),
         };
-        let law = traffic_law(&mut self.inputs, t, d)?;
+        let law = match (t.value, d) {
+            // The observed seconds themselves (`empirical.rs`).
+            (TrafficKind::Empirical, None) => self.empirical_law(&t)?,
+            (_, d) => traffic_law(&mut self.inputs, t, d)?,
+        };
         if let Some((model, ..)) = self.observed.as_mut().and_then(|o| o.law.as_mut()) {
             *model = law;
         }
@@ -97,6 +108,9 @@ impl Resolver {
     ) -> InputResult<f64> {
         let given =
             Sourced::flag("--rate", flag).or(self.field("rate", &self.scenario.scenario.rate));
+        if let Some(law) = traffic.empirical() {
+            return self.empirical_rate(given, law);
+        }
         let Some(r) = given else {
             let r = Sourced::derived(planned_rate(peak, traffic), "the planned peak");
             return Ok(self.inputs.take("rate", r));

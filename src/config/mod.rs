@@ -11,6 +11,7 @@
 //! JSON output carries them under `inputs`.
 
 pub mod compare;
+mod empirical;
 pub mod fleet;
 pub mod input_file;
 pub mod lists;
@@ -51,6 +52,16 @@ pub struct Resolver {
     pub keep_trace: bool,
     /// Unlikes, once the sizing resolved them ([`Resolver::unlikes`]).
     pub unlike_plan: Option<unlikes::UnlikePlan>,
+    /// The planned peak, writes/s, once the sizing resolved it (empirical
+    /// traffic grows the observed seconds to it).
+    pub planned_peak: Option<f64>,
+    /// Empirical traffic's law, once built, with the growth it was built
+    /// at (`empirical.rs`: built and leaked once).
+    pub empirical: Option<(f64, &'static crate::model::empirical::EmpiricalLaw)>,
+    /// The scenario file's own folder, when its shown name is not a path
+    /// from here (`report` names it portably): files it names are read
+    /// beside it.
+    pub scenario_folder: Option<std::path::PathBuf>,
 }
 
 impl Resolver {
@@ -72,6 +83,9 @@ impl Resolver {
             observe_called: false,
             keep_trace: false,
             unlike_plan: None,
+            planned_peak: None,
+            empirical: None,
+            scenario_folder: None,
         }
     }
 

@@ -264,6 +264,11 @@ impl Resolver {
     /// A path the scenario names, relative to the scenario file's folder
     /// (the current folder for a scenario on standard input).
     fn beside_scenario(&self, f: &str) -> PathBuf {
+        if let Some(dir) = self.scenario_folder.as_ref() {
+            if Path::new(f).is_relative() {
+                return dir.join(f);
+            }
+        }
         let file = Path::new(&self.scenario.file);
         match file.parent() {
             Some(dir) if !input_file::is_stdin(file) && Path::new(f).is_relative() => dir.join(f),

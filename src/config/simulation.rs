@@ -50,6 +50,9 @@ impl Resolver {
         let seed = self.seed(sim.seed);
         let sampler = Sourced::flag("--sampler", sim.sampler)
             .unwrap_or(Sourced::new(SamplerKind::Auto, Source::Default));
+        // Recorded as asked first, so a refusal names `--sampler`.
+        self.inputs
+            .record("sampler", &sampler.clone().map(SamplerKind::name));
         let plan = SimPlan::new(rate, shards, sizing.plan.cap, seconds, traffic, seed)
             .and_then(|p| p.with_sampler(sampler.value, per_second))
             .map_err(|e| self.blame(e))?;

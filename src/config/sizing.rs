@@ -344,6 +344,7 @@ impl Resolver {
             None => (cap.value, safe.value),
         };
         let plan = SizingPlan::new(peak.peak, cap_v, safe_v).map_err(|e| self.blame(e))?;
+        self.planned_peak = Some(peak.peak);
         Ok(Sizing {
             plan,
             peak,

@@ -43,6 +43,7 @@ impl Resolver {
             refuse(given, flag, ON_A_TIME_LINE)?;
         }
         let s = self.scenario.scenario.clone();
+        self.refuse_empirical_on_timeline(sim.traffic)?;
         let (replayed, traffic) = match self.replay(sim, t)? {
             Some((curve, law)) => (Some(curve), law),
             None => (None, self.traffic(sim.traffic, sim.dispersion)?),

@@ -33,6 +33,9 @@ pub const DEFAULT_COOL_DOWN_RATE: f64 = 1.0;
 pub const MAX_COOL_DOWN_LIKES_PER_SHARD: f64 = 1e6;
 /// Largest shard count accepted.
 pub const MAX_SHARDS: u64 = 100_000;
+/// Largest planned count of one second under empirical traffic: the
+/// largest rate accepted, as a whole number of likes.
+pub const MAX_EMPIRICAL_COUNT: u64 = 1_000_000_000;
 
 // ---- Simulation ------------------------------------------------------
 

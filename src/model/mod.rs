@@ -9,6 +9,7 @@ pub mod compare;
 pub mod cost;
 pub mod defaults;
 pub mod duration;
+pub mod empirical;
 pub mod exact;
 pub mod fleet;
 pub mod observed;

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::empirical::EmpiricalLaw;
+
 /// The count of likes in one second around a mean rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TrafficModel {
@@ -17,6 +19,11 @@ pub enum TrafficModel {
     /// K`). Given the second's rate the shard counts are independent
     /// Poissons.
     GammaPoisson(Dispersion),
+    /// The observed per-second distribution itself (grown to the plan):
+    /// each second's count is one observed second's, drawn uniformly, and
+    /// given the count the shards split it as fixed traffic does. The law
+    /// is built once per process (see [`EmpiricalLaw::leak`]).
+    Empirical(&'static EmpiricalLaw),
 }
 
 /// The Gamma shape `K` of gamma-poisson traffic: finite, at least
@@ -73,6 +80,8 @@ pub enum TrafficKind {
     Poisson,
     /// A Poisson count at a Gamma-distributed rate each second.
     GammaPoisson,
+    /// The observed per-second counts themselves (a per-second trace).
+    Empirical,
 }
 
 impl TrafficKind {
@@ -82,6 +91,7 @@ impl TrafficKind {
             TrafficKind::Fixed => "fixed",
             TrafficKind::Poisson => "poisson",
             TrafficKind::GammaPoisson => "gamma-poisson",
+            TrafficKind::Empirical => "empirical",
         }
     }
 }
@@ -93,6 +103,15 @@ impl TrafficModel {
             TrafficModel::Fixed => TrafficKind::Fixed,
             TrafficModel::Poisson => TrafficKind::Poisson,
             TrafficModel::GammaPoisson(_) => TrafficKind::GammaPoisson,
+            TrafficModel::Empirical(_) => TrafficKind::Empirical,
+        }
+    }
+
+    /// The observed law of empirical traffic.
+    pub fn empirical(self) -> Option<&'static EmpiricalLaw> {
+        match self {
+            TrafficModel::Empirical(law) => Some(law),
+            _ => None,
         }
     }
 
@@ -112,7 +131,7 @@ impl TrafficModel {
     /// True where shard counts are independent Poissons given the
     /// second's rate (Poisson and gamma-poisson traffic).
     pub fn is_poisson_given_rate(self) -> bool {
-        !matches!(self, TrafficModel::Fixed)
+        matches!(self, TrafficModel::Poisson | TrafficModel::GammaPoisson(_))
     }
 }
 

@@ -120,6 +120,11 @@ pub fn assumption_text(a: PartitionAssumption) -> &'static str {
              cap chance is the union bound over partitions of exact negative binomial tails, \
              an upper bound whatever the coupling"
         }
+        PartitionAssumption::EmpiricalLoadsUpperBound => {
+            "empirical traffic: every partition shares the observed second's count, so the \
+             cap chance is the union bound over partitions of exact mixtures of binomial \
+             tails over the observed counts, an upper bound whatever the coupling"
+        }
     }
 }
 

@@ -70,6 +70,10 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
                         "exact to 1e-10 (independent Poissons integrated over the Gamma rate \
                          of each second, in log space)"
                     }
+                    TrafficModel::Empirical(_) => {
+                        "exact (the fixed-count law mixed over the observed seconds' counts, \
+                         in log space)"
+                    }
                 }
                 .to_string()
             } else {

@@ -51,3 +51,4 @@ pub fn bad_input(args: &[&str], what: &str) {
 pub mod postgres;
 pub mod redis;
 pub mod stats;
+pub mod traces;

@@ -6,11 +6,10 @@ use rayon::prelude::*;
 
 use super::joint;
 use super::levin;
-use super::pairs::ln_two_over_range;
 use super::point::Point;
 use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
-use super::upper_tail::Stage;
+use super::upper_tail::tails_fixed;
 use crate::error::{ParamError, ParamResult};
 use crate::model::traffic::TrafficModel;
 
@@ -55,6 +54,9 @@ impl BusiestShard {
     /// number rate. Errors name the flags `--rate` and `--shards`.
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
         let point = Point::new(rate, shards, model)?;
+        if let Some(law) = model.empirical() {
+            return super::empirical_mix::busiest(point, law);
+        }
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
         if model.dispersion().is_some() && hi - lo >= MAX_MIXED_ROWS {
@@ -84,6 +86,7 @@ impl BusiestShard {
                     .map(|(&ln_q, &ln_f)| (s * ln_f, ln_sf_independent(ln_q, shards)))
                     .collect()
             }
+            TrafficModel::Empirical(_) => unreachable!("built by empirical_mix"),
             TrafficModel::Fixed => {
                 let (ln_q1, _) = point.one_shard_tails(lo, hi);
                 // The tail formula serves the upper part of the table...
@@ -128,17 +131,38 @@ impl BusiestShard {
                     .collect()
             }
         };
+        Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))
+    }
+
+    /// The table `(ln P(max <= c), ln P(max > c))` from `c = lo` up, whose
+    /// `P(max <= c)` below index `exact_from` is good only to the absolute
+    /// `bottom_error`.
+    pub(super) fn from_parts(
+        point: Point,
+        lo: u64,
+        pairs: Vec<(f64, f64)>,
+        exact_from: usize,
+        bottom_error: f64,
+    ) -> Self {
         let (ln_cdf, ln_sf) = pairs.into_iter().unzip();
-        Ok(BusiestShard {
-            rate: point.rate,
-            shards: point.shards,
+        let (rate, shards, model) = (point.rate, point.shards, point.model);
+        BusiestShard {
+            rate,
+            shards,
             model,
             lo,
             ln_cdf,
             ln_sf,
             exact_from,
             bottom_error,
-        })
+        }
+    }
+
+    /// The row at `c` as stored: `(ln P(max <= c), ln P(max > c), whether
+    /// the first is exact)`; `None` off the table.
+    pub(super) fn stored(&self, c: u64) -> Option<(f64, f64, bool)> {
+        let i = self.index(c)?;
+        Some((self.ln_cdf[i], self.ln_sf[i], i >= self.exact_from))
     }
 
     /// Likes per second (a whole number for fixed traffic).
@@ -190,7 +214,10 @@ impl BusiestShard {
     /// where it is exactly 0 (fixed traffic, `c >= rate`).
     pub fn ln_sf(&self, c: u64) -> f64 {
         match self.index(c) {
-            Some(i) if i < self.exact_from => ln_1m_exp(self.point().ln_cdf_levin(c)),
+            // (An empirical table's tails are exact on every row.)
+            Some(i) if i < self.exact_from && self.model.empirical().is_none() => {
+                ln_1m_exp(self.point().ln_cdf_levin(c))
+            }
             Some(i) => self.ln_sf[i],
             None if c < self.lo => ln_1m_exp(self.point().ln_cdf(c)),
             None => self.point().ln_sf(c),
@@ -340,39 +367,3 @@ fn inclusion_exclusion_fixed(
 /// Inclusion-exclusion pays (one pass over the whole table) only for a
 /// Levin run at least this long.
 const JOINT_MIN_RUN: usize = 512;
-
-/// The upper-tail formula at every `c` of a fixed-traffic table (`None`
-/// where Levin's formula must serve). The Bonferroni band, where the
-/// bracket needs the pair term `q2(c)`, is one run of `c` (`q1` falls as
-/// `c` grows), so its pair terms come from one recurrence in O(1) each,
-/// not a sum of O(sigma) terms each.
-fn tails_fixed(point: &Point, lo: u64, ln_q1: &[f64]) -> Vec<Option<(f64, f64)>> {
-    let stages: Vec<Stage> = ln_q1
-        .par_iter()
-        .enumerate()
-        .map(|(i, &ln_q)| point.tail_stage(lo + i as u64, ln_q))
-        .collect();
-    let needs = |st: &Stage| matches!(st, Stage::NeedsPairs);
-    let band = match (
-        stages.iter().position(needs),
-        stages.iter().rposition(needs),
-    ) {
-        (Some(a), Some(b)) => {
-            let pairs =
-                ln_two_over_range(point.likes(), point.shards, lo + a as u64, lo + b as u64);
-            Some((a, pairs))
-        }
-        _ => None,
-    };
-    stages
-        .into_iter()
-        .enumerate()
-        .map(|(i, stage)| match stage {
-            Stage::Done(tail) => tail,
-            Stage::NeedsPairs => {
-                let (a, pairs) = band.as_ref().expect("a band holds every pair stage");
-                point.tail_with_pairs(lo + i as u64, ln_q1[i], pairs[i - a])
-            }
-        })
-        .collect()
-}

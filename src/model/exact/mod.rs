@@ -13,6 +13,7 @@
 //! keep their value (`ln_sf`), and figures are exact (no simulation).
 
 mod busiest;
+mod empirical_mix;
 pub(crate) mod gamma_mix;
 mod joint;
 mod levin;
@@ -27,5 +28,7 @@ pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 pub use quietest::QuietestShard;
 pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
 
+#[cfg(test)]
+mod empirical_tests;
 #[cfg(test)]
 mod tests;

@@ -36,6 +36,11 @@ pub(super) struct Point {
 impl Point {
     /// Checks the inputs; errors name `--rate` and `--shards`.
     pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
+        // Empirical traffic's rate is its law's mean, whatever is passed.
+        let rate = match model.empirical() {
+            Some(law) => law.mean(),
+            None => rate,
+        };
         let rate = validate::traffic_rate("rate", rate, model)?;
         let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         Ok(Point {
@@ -55,6 +60,8 @@ impl Point {
         match self.model {
             TrafficModel::Fixed => self.likes().div_ceil(self.shards),
             TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => 0,
+            // The quietest observed second, spread as evenly as it goes.
+            TrafficModel::Empirical(law) => law.min().div_ceil(self.shards),
         }
     }
 
@@ -70,6 +77,7 @@ impl Point {
                 let s = self.shards as f64;
                 GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(c, l / s))
             }
+            TrafficModel::Empirical(law) => self.mix_ln_one_sf(law, c),
         }
     }
 
@@ -103,6 +111,7 @@ impl Point {
                 self.shards as f64 * ln_pois_cdf(c, self.rate / self.shards as f64)
             }
             TrafficModel::GammaPoisson(_) => self.mixed_tails(c).0,
+            TrafficModel::Empirical(law) => self.mix_ln_cdf(law, c),
         }
     }
 
@@ -168,6 +177,7 @@ impl Point {
             TrafficModel::GammaPoisson(k) => {
                 GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_dpois(c, l / s))
             }
+            TrafficModel::Empirical(_) => unreachable!("an empirical table mixes fixed ones"),
         };
         let ln_one_cdf = |c: u64| match self.model {
             TrafficModel::Fixed => ln_1m_exp(ln_binom_sf(c, l, 1.0 / s, (s - 1.0) / s)),
@@ -175,6 +185,7 @@ impl Point {
             TrafficModel::GammaPoisson(k) => {
                 GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_cdf(c, l / s))
             }
+            TrafficModel::Empirical(_) => unreachable!("an empirical table mixes fixed ones"),
         };
         let starts: Vec<u64> = (lo..=hi).step_by(ANCHOR_EVERY as usize).collect();
         let chunks: Vec<(Vec<f64>, Vec<f64>)> = starts

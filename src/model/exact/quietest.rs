@@ -120,11 +120,20 @@ impl QuietestShard {
         let n = seconds.max(1) as f64;
         // The same checks (and error names) as the busiest shard.
         super::point::Point::new(rate, shards, model)?;
+        if model.empirical().is_some() {
+            // Only the exact-table sampler asks, and it is not offered for
+            // empirical traffic (`SimPlan::with_sampler`).
+            return Err(crate::error::ParamError::other(
+                "sampler",
+                "exact-table has no quietest-shard table for empirical traffic; use \
+                 --sampler multinomial or auto",
+            ));
+        }
         let s = shards as f64;
         let ln_s = s.ln();
         let (likes, mean) = match model {
             TrafficModel::Fixed => (rate as u64, rate / s),
-            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => (0, rate / s),
+            _ => (0, rate / s),
         };
         // ln P(N_1 < c): one shard's lower tail.
         let ln_one_below = |c: u64| -> f64 {
@@ -153,6 +162,7 @@ impl QuietestShard {
                 // second's rate (`gamma_mix`), as below.
                 TrafficModel::GammaPoisson(k) => GammaMix::new(rate, k.shape())
                     .ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s))),
+                TrafficModel::Empirical(_) => unreachable!("refused above"),
             }
         };
         let mut cache = TwiddleCache::new();
@@ -164,12 +174,13 @@ impl QuietestShard {
                 TrafficModel::GammaPoisson(k) => {
                     GammaMix::new(rate, k.shape()).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
                 }
+                TrafficModel::Empirical(_) => unreachable!("refused above"),
             }
         };
         // Start: the largest c whose lower tail is still below 1e-17.
         let top = match model {
             TrafficModel::Fixed => likes / shards,
-            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => mean.ceil() as u64,
+            _ => mean.ceil() as u64,
         };
         let mut lo = top;
         while lo > 0 && ln_s + ln_one_below(lo) >= LN_TABLE_LO {

@@ -3,7 +3,9 @@
 //! cancel: one shard's tail, two shards' joint tail, and independent shards.
 
 use super::gamma_mix::MIX_REL_ERROR;
-use super::pairs::ln_two_over;
+use rayon::prelude::*;
+
+use super::pairs::{ln_two_over, ln_two_over_range};
 use super::point::{Point, LN_TABLE_HI};
 use super::special::ln_1m_exp;
 use crate::model::traffic::TrafficModel;
@@ -30,8 +32,10 @@ impl Point {
     /// `(S q1)^2 / 6`. The midpoint is returned (error at most half the
     /// width).
     pub(super) fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
-        if let TrafficModel::GammaPoisson(_) = self.model {
-            return Some((self.mixed_tails(c).1, MIX_REL_ERROR));
+        match self.model {
+            TrafficModel::GammaPoisson(_) => return Some((self.mixed_tails(c).1, MIX_REL_ERROR)),
+            TrafficModel::Empirical(law) => return Some(self.mix_ln_sf(law, c)),
+            _ => {}
         }
         let ln_q1 = match self.model {
             TrafficModel::Fixed if c >= self.likes() || c < self.c_min() || self.shards == 1 => {
@@ -60,6 +64,8 @@ impl Point {
             TrafficModel::GammaPoisson(_) => {
                 Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR)))
             }
+            // The mixture of the fixed counts' tails (`empirical_mix`).
+            TrafficModel::Empirical(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
             TrafficModel::Fixed => {
                 let (l, s) = (self.likes(), self.shards);
                 if c >= l {
@@ -145,4 +151,40 @@ pub(super) fn ln_sf_independent(ln_q: f64, shards: u64) -> f64 {
         return s.ln() + ln_q;
     }
     ln_1m_exp(s * ln_1m_exp(ln_q))
+}
+
+/// The upper-tail formula at every `c` of a fixed-traffic table (`None`
+/// where Levin's formula must serve). The Bonferroni band, where the
+/// bracket needs the pair term `q2(c)`, is one run of `c` (`q1` falls as
+/// `c` grows), so its pair terms come from one recurrence in O(1) each,
+/// not a sum of O(sigma) terms each.
+pub(super) fn tails_fixed(point: &Point, lo: u64, ln_q1: &[f64]) -> Vec<Option<(f64, f64)>> {
+    let stages: Vec<Stage> = ln_q1
+        .par_iter()
+        .enumerate()
+        .map(|(i, &ln_q)| point.tail_stage(lo + i as u64, ln_q))
+        .collect();
+    let needs = |st: &Stage| matches!(st, Stage::NeedsPairs);
+    let band = match (
+        stages.iter().position(needs),
+        stages.iter().rposition(needs),
+    ) {
+        (Some(a), Some(b)) => {
+            let pairs =
+                ln_two_over_range(point.likes(), point.shards, lo + a as u64, lo + b as u64);
+            Some((a, pairs))
+        }
+        _ => None,
+    };
+    stages
+        .into_iter()
+        .enumerate()
+        .map(|(i, stage)| match stage {
+            Stage::Done(tail) => tail,
+            Stage::NeedsPairs => {
+                let (a, pairs) = band.as_ref().expect("a band holds every pair stage");
+                point.tail_with_pairs(lo + i as u64, ln_q1[i], pairs[i - a])
+            }
+        })
+        .collect()
 }

@@ -83,6 +83,12 @@ pub enum PartitionAssumption {
     /// the union bound over partitions of each one's exact negative
     /// binomial tail, an upper bound whatever the coupling.
     GammaPoissonLoadsUpperBound,
+    /// Empirical traffic: one observed second's count is shared by every
+    /// partition, so their loads are not independent; the cap chance is
+    /// the union bound over partitions of each one's exact mixture (over
+    /// the observed counts) of binomial tails, an upper bound whatever the
+    /// coupling.
+    EmpiricalLoadsUpperBound,
 }
 
 /// Writes a second against a per-partition cap.
@@ -196,6 +202,7 @@ impl PartitionPlan {
                 TrafficModel::Poisson => PartitionAssumption::PoissonLoads,
                 TrafficModel::Fixed => PartitionAssumption::BinomialLoadsUpperBound,
                 TrafficModel::GammaPoisson(_) => PartitionAssumption::GammaPoissonLoadsUpperBound,
+                TrafficModel::Empirical(_) => PartitionAssumption::EmpiricalLoadsUpperBound,
             });
         }
         let mc = method == Method::MonteCarlo;

@@ -126,6 +126,13 @@ impl PartitionRisk {
             TrafficModel::GammaPoisson(k) => {
                 GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(self.cap, l * share))
             }
+            // One observed second drawn: the mixture of the fixed counts'
+            // binomial tails (all of a second's likes when one partition
+            // holds every shard).
+            TrafficModel::Empirical(law) if k == shards => law.ln_expect_above(self.cap, |_| 0.0),
+            TrafficModel::Empirical(law) => law.ln_expect_above(self.cap, |n| {
+                ln_binom_sf(self.cap, n, share, (shards - k) as f64 / shards as f64)
+            }),
             TrafficModel::Fixed if k == shards => match (self.rate as u64) > self.cap {
                 true => 0.0,
                 false => f64::NEG_INFINITY,
@@ -183,7 +190,7 @@ impl PartitionRisk {
     pub fn at(&self, shards: u64) -> PartitionRiskAt {
         let ln_u = self.ln_union_bound(shards);
         let (ln_p, method) = match self.traffic {
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => {
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
                 (ln_u.min(0.0), RiskMethod::UpperBound)
             }
             TrafficModel::Poisson if ln_u < UNION_EXACT_BELOW.ln() => (ln_u, RiskMethod::Exact),
@@ -205,7 +212,9 @@ impl PartitionRisk {
             return true;
         }
         match self.traffic {
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => false,
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
+                false
+            }
             TrafficModel::Poisson if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
             TrafficModel::Poisson => self.exact_poisson(shards) <= risk,
         }

@@ -40,6 +40,11 @@ impl PlanInputs {
         let Some(t) = self.risk else {
             return Ok(None);
         };
+        if t.traffic.empirical().is_some() {
+            // The law is the observed seconds at one growth: it has no rate
+            // to raise (none is given rather than a wrong one).
+            return Ok(None);
+        }
         let whole = t.traffic == TrafficModel::Fixed;
         let smallest = if whole { 1.0 } else { 1e-9 };
         if !self.meets_at(smallest, shards)? {

@@ -204,6 +204,8 @@ pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
     match traffic {
         TrafficModel::Fixed => rate.ceil(),
         TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => rate,
+        // The law fixes its own mean (the observed seconds x growth).
+        TrafficModel::Empirical(law) => law.mean(),
     }
 }
 

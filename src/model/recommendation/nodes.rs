@@ -107,6 +107,12 @@ impl ClusterNodes {
                 crate::model::exact::gamma_mix::GammaMix::new(rate, k.shape())
                     .ln_expect(|l| ln_pois_sf(cap, l * share))
             }
+            // One observed second drawn (its rate is the law's): the
+            // mixture of the fixed counts' binomial tails.
+            TrafficModel::Empirical(law) if m == shards => law.ln_expect_above(cap, |_| 0.0),
+            TrafficModel::Empirical(law) => law.ln_expect_above(cap, |n| {
+                ln_binom_sf(cap, n, share, (shards - m) as f64 / shards as f64)
+            }),
             TrafficModel::Fixed if m == shards => match rate as u64 > cap {
                 true => 0.0,
                 false => f64::NEG_INFINITY,
@@ -127,9 +133,10 @@ impl ClusterNodes {
                     .sum();
                 (ln_1m_exp(ln_none.min(0.0)), true)
             }
-            // One rate a second couples the nodes (gamma-poisson) or the
-            // counts are negatively associated (fixed): the union bound.
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) => {
+            // One rate (gamma-poisson) or one observed count (empirical) a
+            // second couples the nodes, or the counts are negatively
+            // associated (fixed): the union bound.
+            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
                 let ln_u = counts
                     .iter()
                     .map(|&m| self.ln_g(rate, m, shards))

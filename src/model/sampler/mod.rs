@@ -15,6 +15,7 @@ use rand_distr::{Distribution, Gamma, Poisson};
 use crate::error::{ParamError, ParamResult};
 use crate::model::binomial;
 use crate::model::cost::SecondDraws;
+use crate::model::empirical::EmpiricalLaw;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
@@ -59,8 +60,11 @@ enum Draw {
     Chain(u64),
     /// ...or over a Poisson(rate) count...
     PoissonChain(Poisson<f64>),
-    /// ...or over a Poisson count at a Gamma rate (gamma-poisson traffic).
+    /// ...or over a Poisson count at a Gamma rate (gamma-poisson traffic)...
     GammaChain(Gamma<f64>),
+    /// ...or over one observed second's count, drawn uniformly (empirical
+    /// traffic: given the count, the split is fixed traffic's).
+    EmpiricalChain(&'static EmpiricalLaw),
 }
 
 /// Draws one second of likes over the shards.
@@ -92,6 +96,7 @@ impl ShardSampler {
                 )
             })?),
             TrafficModel::GammaPoisson(k) => Draw::GammaChain(second_rate(rate, k.shape())?),
+            TrafficModel::Empirical(law) => Draw::EmpiricalChain(law),
         };
         Ok(ShardSampler {
             shards: shards as usize,
@@ -114,7 +119,10 @@ impl ShardSampler {
                 };
                 (redrawn * s, picks, binomials)
             }
-            Draw::Chain(_) | Draw::PoissonChain(_) | Draw::GammaChain(_) => (0.0, 0.0, s - 1.0),
+            Draw::Chain(_)
+            | Draw::PoissonChain(_)
+            | Draw::GammaChain(_)
+            | Draw::EmpiricalChain(_) => (0.0, 0.0, s - 1.0),
         };
         SecondDraws::EveryShard {
             table_draws,
@@ -144,6 +152,11 @@ impl ShardSampler {
             Draw::GammaChain(g) => {
                 let rate = g.sample(rng);
                 let likes = poisson_at(rng, rate);
+                split_uniform(rng, likes, counts);
+                likes
+            }
+            Draw::EmpiricalChain(law) => {
+                let likes = law.draw(rng);
                 split_uniform(rng, likes, counts);
                 likes
             }

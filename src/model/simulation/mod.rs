@@ -111,7 +111,11 @@ impl SimPlan {
     pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> ParamResult<Self> {
         let use_table =
             match kind {
-                SamplerKind::Auto => !per_second && self.exact_is_cheap(),
+                // Empirical traffic has no quietest-shard table: every
+                // shard's count, from one observed second each.
+                SamplerKind::Auto => {
+                    !per_second && self.exact_is_cheap() && self.traffic.empirical().is_none()
+                }
                 SamplerKind::Multinomial => false,
                 SamplerKind::ExactTable if per_second => return Err(ParamError::other(
                     "sampler",
@@ -135,7 +139,9 @@ impl SimPlan {
         // with the mean per shard under either traffic model.
         // Gamma-poisson tables cost two integrals a row, and their rows
         // span the Gamma spread: cheap only while that is a few seconds.
-        let mixed_ok = self.traffic.dispersion().is_none()
+        // So do empirical tables: one fixed table a distinct count.
+        let plain = self.traffic.dispersion().is_none() && self.traffic.empirical().is_none();
+        let mixed_ok = plain
             || crate::model::cost::exact_risk(self.rate, self.shards, self.traffic).seconds <= 2.0;
         self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD && mixed_ok
     }

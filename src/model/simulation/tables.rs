@@ -87,6 +87,13 @@ impl ChunkLaws {
                 let total_rate = crate::model::sampler::second_rate(n * rate, n * k.shape())?;
                 Some(ChunkTotal::GammaPoisson(total_rate))
             }
+            // (`QuietestShard` refuses empirical traffic before this.)
+            TrafficModel::Empirical(_) => {
+                return Err(ParamError::other(
+                    "sampler",
+                    "exact-table is not offered for empirical traffic",
+                ))
+            }
         };
         Ok(ChunkLaws {
             seconds,

@@ -197,6 +197,10 @@ impl CurveTraffic {
                 self.given = upto;
                 likes
             }
+            // A time line's rate comes from its curve; the configuration
+            // refuses empirical traffic there (`config/timeline.rs`). Drawn
+            // as is, it would ignore the curve.
+            TrafficModel::Empirical(law) => law.draw(rng),
             TrafficModel::GammaPoisson(d) => {
                 let mean = self.curve.second_mean(k);
                 match crate::model::sampler::second_rate(mean, d.shape()) {
