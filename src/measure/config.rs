@@ -105,24 +105,7 @@ impl MeasureConfig {
         if let Some(m) = self.max_ops {
             validate::count("max_ops", m, MAX_OPS).map_err(flag("--max-ops"))?;
         }
-        if self.duration.is_zero() || self.duration > MAX_DURATION {
-            return Err(InputError::new(
-                "--duration",
-                format!(
-                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
-                    self.duration.as_secs_f64()
-                ),
-            ));
-        }
-        if self.timeout < MIN_TIMEOUT || self.timeout > MAX_TIMEOUT {
-            return Err(InputError::new(
-                "--timeout",
-                format!(
-                    "must be from 10ms to 1m, e.g. 10s or 500ms (got {} s)",
-                    self.timeout.as_secs_f64()
-                ),
-            ));
-        }
+        check_duration_and_timeout(self.duration, self.timeout)?;
         if self.keep && self.overwrite {
             return Err(InputError::new(
                 "--overwrite",
@@ -146,6 +129,33 @@ pub fn parse_duration(what: &str, text: &str) -> InputResult<Duration> {
     crate::model::duration::parse_seconds(text)
         .map(Duration::from_secs_f64)
         .map_err(|e| InputError::new(what, e))
+}
+
+/// `--duration` (more than 0, at most 1h) and `--timeout` (10ms to 1m), as
+/// both stores' runs accept them.
+pub(crate) fn check_duration_and_timeout(
+    duration: Duration,
+    timeout: Duration,
+) -> Result<(), InputError> {
+    if duration.is_zero() || duration > MAX_DURATION {
+        return Err(InputError::new(
+            "--duration",
+            format!(
+                "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
+                duration.as_secs_f64()
+            ),
+        ));
+    }
+    if timeout < MIN_TIMEOUT || timeout > MAX_TIMEOUT {
+        return Err(InputError::new(
+            "--timeout",
+            format!(
+                "must be from 10ms to 1m, e.g. 10s or 500ms (got {} s)",
+                timeout.as_secs_f64()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

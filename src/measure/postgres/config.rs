@@ -5,8 +5,7 @@ use std::time::Duration;
 
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
-    CONNECT_TIMEOUT, DEFAULT_MEASURE_SEED, MAX_CLIENTS, MAX_DURATION, MAX_OPS, MAX_SHARDS,
-    MAX_TIMEOUT, MIN_TIMEOUT, RESPONSE_TIMEOUT,
+    CONNECT_TIMEOUT, DEFAULT_MEASURE_SEED, MAX_CLIENTS, MAX_OPS, MAX_SHARDS, RESPONSE_TIMEOUT,
 };
 use crate::model::validate;
 
@@ -87,24 +86,7 @@ impl PgConfig {
         if let Some(m) = self.max_ops {
             validate::count("max_ops", m, MAX_OPS).map_err(flag("--max-ops"))?;
         }
-        if self.duration.is_zero() || self.duration > MAX_DURATION {
-            return Err(InputError::new(
-                "--duration",
-                format!(
-                    "must be more than 0 and at most 1h, e.g. 10s or 500ms (got {} s)",
-                    self.duration.as_secs_f64()
-                ),
-            ));
-        }
-        if self.timeout < MIN_TIMEOUT || self.timeout > MAX_TIMEOUT {
-            return Err(InputError::new(
-                "--timeout",
-                format!(
-                    "must be from 10ms to 1m, e.g. 10s or 500ms (got {} s)",
-                    self.timeout.as_secs_f64()
-                ),
-            ));
-        }
+        crate::measure::config::check_duration_and_timeout(self.duration, self.timeout)?;
         Ok(())
     }
 

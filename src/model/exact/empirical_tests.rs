@@ -6,30 +6,9 @@ use super::*;
 use crate::model::empirical::EmpiricalLaw;
 use crate::model::traffic::TrafficModel;
 
-fn rel(a: f64, b: f64) -> f64 {
-    if a == b {
-        0.0
-    } else {
-        (a - b).abs() / b.abs()
-    }
-}
-
-/// `P(max = m)` for `likes` over `shards`, by every one of the `S^L`
-/// equally likely assignments.
-fn enumerate_max(likes: u32, shards: u32) -> Vec<f64> {
-    let total = (shards as u64).pow(likes);
-    let mut counts = vec![0u64; likes as usize + 1];
-    for code in 0..total {
-        let mut per = vec![0u32; shards as usize];
-        let mut x = code;
-        for _ in 0..likes {
-            per[(x % shards as u64) as usize] += 1;
-            x /= shards as u64;
-        }
-        counts[*per.iter().max().unwrap() as usize] += 1;
-    }
-    counts.iter().map(|&n| n as f64 / total as f64).collect()
-}
+// Shared with the fixed and Poisson tests: every assignment of L likes to
+// S shards, and a relative difference.
+use super::tests::{enumerate_max, rel};
 
 fn law(table: &[(u64, u64)]) -> TrafficModel {
     TrafficModel::Empirical(EmpiricalLaw::new(table).unwrap().leak())

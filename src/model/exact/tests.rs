@@ -4,7 +4,7 @@ use crate::model::traffic::TrafficModel;
 const FIXED: TrafficModel = TrafficModel::Fixed;
 const POISSON: TrafficModel = TrafficModel::Poisson;
 
-fn rel(a: f64, b: f64) -> f64 {
+pub(super) fn rel(a: f64, b: f64) -> f64 {
     if a == b {
         0.0
     } else {
@@ -14,7 +14,7 @@ fn rel(a: f64, b: f64) -> f64 {
 
 /// Enumerate all `S^L` equally likely assignments of likes to shards and
 /// count those whose busiest shard has exactly `m` likes.
-fn enumerate_max(likes: u32, shards: u32) -> Vec<f64> {
+pub(super) fn enumerate_max(likes: u32, shards: u32) -> Vec<f64> {
     let total = (shards as u64).pow(likes);
     let mut counts = vec![0u64; likes as usize + 1];
     for code in 0..total {
