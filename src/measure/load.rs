@@ -14,6 +14,23 @@ use super::cluster::Target;
 use super::config::MeasureConfig;
 use super::report::Latency;
 
+/// What a client says when another client's connection failed first: an
+/// echo of that failure, not a cause.
+pub(crate) const ANOTHER_CLIENT_FAILED: &str = "another client failed to connect";
+
+/// The first real error of a phase's clients, not the echoes of another
+/// client's failure; `None` when every client finished.
+pub(crate) fn first_real_error(mut errors: Vec<anyhow::Error>) -> Option<anyhow::Error> {
+    if errors.is_empty() {
+        return None;
+    }
+    let pos = errors
+        .iter()
+        .position(|e| !e.to_string().starts_with(ANOTHER_CLIENT_FAILED))
+        .unwrap_or(0);
+    Some(errors.swap_remove(pos))
+}
+
 /// One bounded write phase.
 pub(super) struct Phase {
     /// INCRs acknowledged.
@@ -121,7 +138,7 @@ pub(super) fn load_phase(
                     barrier.wait();
                     let mut conn = conn?;
                     if failed.load(Ordering::Relaxed) {
-                        bail!("another client failed to connect");
+                        bail!("{ANOTHER_CLIENT_FAILED}");
                     }
                     let deadline = Instant::now() + duration;
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(
@@ -206,12 +223,8 @@ pub(super) fn load_phase(
             Err(e) => errors.push(e),
         }
     }
-    if !errors.is_empty() {
-        let pos = errors
-            .iter()
-            .position(|e| !e.to_string().starts_with("another client"))
-            .unwrap_or(0);
-        return Err(errors.swap_remove(pos));
+    if let Some(e) = first_real_error(errors) {
+        return Err(e);
     }
     phase_result.seconds = (end - start).as_secs_f64().max(1e-9);
     Ok(phase_result)

@@ -18,6 +18,7 @@ use super::config::PgConfig;
 use super::conn::{describe, load_name, open};
 use super::lock_waits::{monitor, LockWaits};
 use super::report::Design;
+use crate::measure::load::{first_real_error, ANOTHER_CLIENT_FAILED};
 
 /// One bounded write phase.
 pub(super) struct Phase {
@@ -101,7 +102,7 @@ pub(super) fn load_phase(
                     barrier.wait();
                     let (mut client, statement) = conn?;
                     if failed.load(Ordering::Relaxed) {
-                        bail!("another client failed to connect");
+                        bail!("{ANOTHER_CLIENT_FAILED}");
                     }
                     let deadline = Instant::now() + config.duration;
                     let mut rng = Xoshiro256PlusPlus::seed_from_u64(
@@ -181,12 +182,8 @@ pub(super) fn load_phase(
             Err(e) => errors.push(e),
         }
     }
-    if !errors.is_empty() {
-        let pos = errors
-            .iter()
-            .position(|e| !e.to_string().starts_with("another client"))
-            .unwrap_or(0);
-        return Err(errors.swap_remove(pos));
+    if let Some(e) = first_real_error(errors) {
+        return Err(e);
     }
     Ok(Phase {
         sent,
