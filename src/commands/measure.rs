@@ -99,22 +99,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     // clap fills the other flags from model::defaults: a value equal to
     // the default is reported as the default.
     inputs.record("cluster", &sourced("--cluster", args.cluster, false));
-    inputs.record(
-        "shards",
-        &sourced("--shards", args.shards, DEFAULT_MEASURE_SHARDS),
-    );
-    inputs.record(
-        "clients",
-        &sourced("--clients", args.clients, DEFAULT_MEASURE_CLIENTS),
-    );
-    inputs.record(
-        "duration",
-        &sourced(
-            "--duration",
-            args.duration.clone(),
-            DEFAULT_MEASURE_DURATION.into(),
-        ),
-    );
+    record_load(&mut inputs, &args);
     inputs.record("runs", &sourced("--runs", args.runs, DEFAULT_MEASURE_RUNS));
     inputs.record(
         "timeout",
@@ -197,6 +182,27 @@ fn progress_line(p: &measure::Progress) -> String {
 
 /// A flag's value with its source: the default when it equals clap's
 /// default, else the flag.
+/// The load both stores' runs share, in `inputs`: shards, clients and
+/// each phase's duration.
+pub(super) fn record_load(inputs: &mut Inputs, args: &MeasureArgs) {
+    inputs.record(
+        "shards",
+        &sourced("--shards", args.shards, DEFAULT_MEASURE_SHARDS),
+    );
+    inputs.record(
+        "clients",
+        &sourced("--clients", args.clients, DEFAULT_MEASURE_CLIENTS),
+    );
+    inputs.record(
+        "duration",
+        &sourced(
+            "--duration",
+            args.duration.clone(),
+            DEFAULT_MEASURE_DURATION.into(),
+        ),
+    );
+}
+
 pub(super) fn sourced<T: PartialEq>(flag: &'static str, value: T, default: T) -> Sourced<T> {
     let source = if value == default {
         Source::Default

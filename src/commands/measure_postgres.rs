@@ -6,14 +6,11 @@ use crate::cli::MeasureArgs;
 use crate::config::{Inputs, Source, Sourced};
 use crate::error::{CountMismatch, InputError};
 use crate::measure::postgres::{self, PgConfig};
-use crate::model::defaults::{
-    DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_SHARDS,
-    DEFAULT_MEASURE_TIMEOUT, PG_WATCHDOG_SLACK,
-};
+use crate::model::defaults::{DEFAULT_MEASURE_TIMEOUT, PG_WATCHDOG_SLACK};
 use crate::output::OutputSet;
 use crate::views::measure_postgres::PgMeasureView;
 
-use super::measure::sourced;
+use super::measure::{record_load, sourced};
 
 /// Runs `shardplan measure --postgres URL`.
 pub fn run(args: MeasureArgs, url: String) -> anyhow::Result<()> {
@@ -57,22 +54,7 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
             None => Sourced::new("shardplan_<run id>".to_string(), Source::Default),
         },
     );
-    inputs.record(
-        "shards",
-        &sourced("--shards", args.shards, DEFAULT_MEASURE_SHARDS),
-    );
-    inputs.record(
-        "clients",
-        &sourced("--clients", args.clients, DEFAULT_MEASURE_CLIENTS),
-    );
-    inputs.record(
-        "duration",
-        &sourced(
-            "--duration",
-            args.duration.clone(),
-            DEFAULT_MEASURE_DURATION.into(),
-        ),
-    );
+    record_load(&mut inputs, &args);
     inputs.record(
         "timeout",
         &sourced(
