@@ -110,7 +110,7 @@ fn simulate_table_ends_with_a_sparkline() {
             "95% upper bound: none over in 3,000 seconds",
         ))
         .stdout(predicate::str::contains(
-            "Plan: 20 shards, the recommendation",
+            "20 shards hold the plan of 14,000/s (the recommendation); the simulation agrees",
         ));
 }
 

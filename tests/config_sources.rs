@@ -320,10 +320,6 @@ fn flags_with_no_effect_are_refused() {
             "--store: has no effect without --rate",
         ),
         (
-            &["size", "--peak", "14000", "--duration", "4h"],
-            "--duration: has no effect without --risk",
-        ),
-        (
             &["size", "--format", "csv", "-o", "b.json"],
             "--format: csv contradicts --output b.json",
         ),

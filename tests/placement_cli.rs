@@ -294,8 +294,9 @@ fn keys_prose_and_field_order() {
     let per_node = ", pipelined and grouped per node";
     let spread = "keys --template reel:8841:likes:<shard> --nodes 3";
     let (_, v, _) = run(&format!("{spread} --format json"), "");
-    assert!(fields(&v)
-        .ends_with("read_commands read_pipelines read_note suggested_template warnings inputs"));
+    assert!(fields(&v).ends_with(
+        "read_commands read_pipelines read_note suggested_template warnings inputs warning_text"
+    ));
     let note = format!("{crossslot} 20 GETs{per_node} (3 pipelines in parallel)");
     assert_eq!(v["read_note"], note);
     let over = "NODE OVER ITS SHARE: node 2 of 3 holds 8 of 20 shards (40.0% of the writes), \
@@ -346,7 +347,7 @@ fn keys_prose_and_field_order() {
 fn sorted_and_partitions_prose() {
     let sorted = "keys --store sorted --template reel#8841#likes#<shard>";
     let (_, v, _) = run(&format!("{sorted} --format json"), "");
-    assert!(fields(&v).ends_with("shard_first_in_order note inputs"));
+    assert!(fields(&v).ends_with("shard_first_in_order note inputs warning_text"));
     assert_eq!(
         v["note"],
         "all 20 shard keys start with 'reel#8841#likes#', so they sort next to each other and likely \
@@ -375,7 +376,7 @@ fn sorted_and_partitions_prose() {
     assert_eq!(v["notes"], json!([uniform]));
     let load = format!("{base} --rate 14000 --cap 1000");
     let (_, v, _) = run(&format!("{load} --format json"), "");
-    assert!(fields(&v).ends_with("p_partition_over_cap_method notes inputs"));
+    assert!(fields(&v).ends_with("p_partition_over_cap_method notes inputs warning_text"));
     assert_eq!(v["p_partition_over_cap_method"], "upper_bound");
     let fixed = "fixed traffic: the cap chance is the union bound over partitions of exact \
                  Binomial(rate, k / S) tails, an upper bound (multinomial loads are negatively \

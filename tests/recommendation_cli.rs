@@ -116,7 +116,10 @@ fn the_reference_plan_by_each_constraint() {
         (Some(20), Some("rule_of_thumb"))
     );
     assert_eq!(j["safe_capacity_rate"], 14_000.0);
-    assert!(j["key_risk_shards"].is_null() && j["partition_shards"].is_null());
+    // The default per-key check (1% over 4 h) is met from 17 shards.
+    assert_eq!(j["key_risk_shards"], 17);
+    assert!(j["partition_shards"].is_null());
+    assert_eq!(j["verdict"]["holds"], true);
     // Per-key risk, 1% over 4 h, fixed traffic: 17, rule of thumb beside it.
     let j = json_of(&["size", "--peak", "14000", "--risk", "0.01"]);
     assert_eq!(
@@ -181,7 +184,7 @@ fn size_evaluates_a_deployed_count_and_check_gates_on_it() {
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
         stderr
-            .contains("check failed: 20 shards FAIL shared partitions (the recommendation is 33)"),
+            .contains("check failed: 20 shards do NOT hold the plan of 14,000/s: they fail shared partitions (the recommendation is 33)"),
         "{stderr}"
     );
     let mut ok: Vec<&str> = plan.to_vec();
@@ -221,10 +224,9 @@ fn presets_and_flags_that_do_not_apply() {
         ],
         "--partitions",
     );
-    bad_input(
-        &["size", "--peak", "14000", "--duration", "1h"],
-        "--duration",
-    );
+    // The per-key cap is always checked over the spell: --duration counts.
+    let j = json_of(&["size", "--peak", "14000", "--duration", "1h"]);
+    assert_eq!(j["duration_seconds"], 3600.0);
     bad_input(&["size", "--peak", "14000", "--check"], "--shards");
     bad_input(
         &["size", "--peak", "14000", "--partitions", "0"],
@@ -350,7 +352,7 @@ fn every_view_judges_a_count_by_the_constraint_that_sets_it() {
     let sim = text(&["simulate", "--scenario", f, "--shards", "20"]);
     let first = sim.lines().next().unwrap();
     assert!(
-        first.starts_with("Plan: 20 shards (the recommendation is 33): it does NOT hold: it fails shared partitions"),
+        first.starts_with("20 shards do NOT hold the plan of 14,000/s: they fail shared partitions (the recommendation is 33)"),
         "{first}"
     );
     let sim = text(&["simulate", "--scenario", f]);
@@ -358,7 +360,7 @@ fn every_view_judges_a_count_by_the_constraint_that_sets_it() {
         sim.lines()
             .next()
             .unwrap()
-            .contains("it holds: it meets every constraint"),
+            .starts_with("33 shards hold the plan of 14,000/s (the recommendation)"),
         "{sim}"
     );
     // compare names the plan's verdict beside its per-key rows.
@@ -367,7 +369,7 @@ fn every_view_judges_a_count_by_the_constraint_that_sets_it() {
         cmp.lines()
             .next()
             .unwrap()
-            .contains("it fails shared partitions"),
+            .contains("they fail shared partitions"),
         "{cmp}"
     );
     // size --shards N says the count was given, not set by a constraint.
@@ -376,7 +378,7 @@ fn every_view_judges_a_count_by_the_constraint_that_sets_it() {
         size.contains("1 (given with --shards; the recommendation is 33"),
         "{size}"
     );
-    assert!(size.starts_with("1 shard FAILS"), "{size}");
+    assert!(size.starts_with("1 shard does NOT hold"), "{size}");
     // The risk chart draws the partition curve that sets the count.
     let svg = dir.path().join("r.svg");
     shardplan()

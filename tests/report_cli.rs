@@ -368,7 +368,7 @@ fn sorted_store_and_bad_placement_fields() {
     assert!(!md.contains("the defaults"), "{md}");
     assert!(
         md.contains(
-            "1 shard, set by the per-key risk; holds up to 10,000 likes/s at 0.0010 over 1 h"
+            "1 shard, set by the per-key risk: it holds the plan of 2,000/s; holds up to 10,000 likes/s at 0.0010 over 1 h"
         ),
         "{md}"
     );

@@ -14,10 +14,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "compare")?;
     let (inputs, approx, plan) = r.comparison(&args)?;
     let prices = r.prices(&args.prices, "compare")?;
-    let evaluation = plan
-        .inputs
-        .evaluate(inputs.shards)
-        .map_err(|e| r.blame(e))?;
+    let verdict = super::plan_verdict(&plan, inputs.shards).map_err(|e| r.blame(e))?;
     let out = OutputSet::prepare(args.out.format, &args.out.output)?;
     if args.wide && !out.has_human() {
         return Err(InputError::new(
@@ -54,7 +51,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         scenario: r.scenario.name.clone(),
         comparison,
         recommendation: plan.recommendation,
-        evaluation,
+        verdict,
         wide: args.wide,
     };
     super::emit(out, &report, &r.inputs, args.out.explain)

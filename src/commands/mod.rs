@@ -155,3 +155,19 @@ pub fn per_second_file(
     // (output::policy), however it is spelled.
     Ok(Some(Destination::create("--per-second", p)?))
 }
+
+/// The plan's verdict on `shards` (the one every command that judges a
+/// count shows).
+pub fn plan_verdict(
+    plan: &crate::config::plan::Plan,
+    shards: u64,
+) -> crate::error::ParamResult<crate::model::verdict::Verdict> {
+    let planned = crate::model::recommendation::planned_rate(
+        plan.inputs.sizing.peak,
+        plan.inputs.key_check.traffic,
+    );
+    Ok(plan
+        .inputs
+        .evaluate(shards)?
+        .verdict(plan.recommendation.shards, planned))
+}

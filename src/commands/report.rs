@@ -145,11 +145,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                 &tally,
                 sim.reads.cost(sim.plan.shards),
             )
-            .with_recommendation(
+            .with_verdict(
                 rec.clone(),
-                plan.inputs
-                    .evaluate(sim.plan.shards)
-                    .map_err(|e| r.blame(e))?,
+                super::simulate::verdict(&plan, &sim.plan, &tally).map_err(|e| r.blame(e))?,
             );
             Simulation::Flat {
                 chart: charts::busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?,

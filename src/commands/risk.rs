@@ -61,7 +61,13 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let risk =
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
     spinner.finish_and_clear();
+    let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
     let view = RiskView(risk, Some(plan.recommendation));
+    let view = crate::views::verdict::WithVerdict {
+        report: &view,
+        verdict: Some(verdict),
+        headline: true,
+    };
     let view = WithObserved {
         report: &view,
         observed: r.observed.as_deref().map(ObservedTraffic::new),

@@ -35,15 +35,18 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         &tally,
         sim.reads.cost(sim.plan.shards),
     )
-    .with_recommendation(
+    .with_verdict(
         sim.recommended.recommendation.clone(),
-        sim.recommended
-            .inputs
-            .evaluate(sim.plan.shards)
-            .map_err(|e| r.blame(e))?,
-    );
-    let view = crate::views::observed::WithObserved {
+        verdict(&sim.recommended, &sim.plan, &tally).map_err(|e| r.blame(e))?,
+    )
+    .assuming(crate::views::inputs::Assumed::new(&r.inputs));
+    let view = crate::views::verdict::WithVerdict {
         report: &report,
+        verdict: report.verdict.clone(),
+        headline: false,
+    };
+    let view = crate::views::observed::WithObserved {
+        report: &view,
         observed: r
             .observed
             .as_deref()
@@ -54,6 +57,31 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         unlikes: super::unlikes_block(&r, &sim.sizing.peak, sim.plan.shards)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain)
+}
+
+/// The plan's verdict at the run's count, with the run beside it: judged
+/// when it ran at the plan's own rate, reported when at a stress rate.
+pub fn verdict(
+    plan: &crate::config::plan::Plan,
+    sim: &SimPlan,
+    tally: &SimTally,
+) -> crate::error::ParamResult<crate::model::verdict::Verdict> {
+    let rec = &plan.recommendation;
+    let planned = crate::model::recommendation::planned_rate(
+        plan.inputs.sizing.peak,
+        plan.inputs.key_check.traffic,
+    );
+    let run = crate::model::verdict::SimulatedRun {
+        rate: sim.rate,
+        seconds: sim.seconds,
+        seconds_over_cap: tally.busiest.count_above(sim.cap),
+        at_plan: (sim.rate - planned).abs() <= 1e-9 * planned.max(1.0),
+    };
+    Ok(plan
+        .inputs
+        .evaluate(sim.shards)?
+        .verdict(rec.shards, planned)
+        .with_run(run))
 }
 
 /// Runs a flat simulation on the process's workers ([`super::use_threads`]), with a

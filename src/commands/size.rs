@@ -21,18 +21,6 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     };
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     let prices = r.prices(&args.prices, "size")?;
-    if plan.recommendation.duration_seconds.is_none() {
-        crate::config::refuse(
-            args.span.duration.is_some(),
-            "--duration",
-            "without --risk or --partitions: the rule of thumb has no duration (add --risk P)",
-        )?;
-        crate::config::refuse(
-            args.span.traffic.is_some(),
-            "--traffic",
-            "without --risk or --partitions: the rule of thumb has no traffic law (add --risk P)",
-        )?;
-    }
     // The law observed traffic gives, shown even where the rule of thumb
     // does not weigh it.
     let observed = r
@@ -59,10 +47,16 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         rec,
         recommended,
     )
-    .priced(&prices, plan.sizing.writes_per_like());
+    .priced(&prices, plan.sizing.writes_per_like())
+    .assuming(crate::views::inputs::Assumed::new(&r.inputs));
     let headline = row.headline();
-    let view = WithObserved {
+    let verdict = crate::views::verdict::WithVerdict {
         report: &row,
+        verdict: Some(row.verdict()),
+        headline: false,
+    };
+    let view = WithObserved {
+        report: &verdict,
         observed,
     };
     let view = WithUnlikes {

@@ -211,6 +211,7 @@ impl Resolver {
                     sizing: SizingPlan::new(reel.rate, cap_v, SafeRate::PerKey(safe))
                         .map_err(|e| for_reel(&reel.name, e))?,
                     risk: Some(target),
+                    key_check: target,
                     partitions: Some(SharedPartitions {
                         partitions: partitions_v,
                         cap: cap_v,

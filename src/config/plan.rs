@@ -11,10 +11,10 @@ use crate::model::defaults::{DEFAULT_RISK, MAX_NODES, MAX_PARTITIONS};
 use crate::model::placement::ShardTemplate;
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{
-    ClusterNodes, PlanInputs, Recommendation, RiskTarget, SharedPartitions,
+    ClusterNodes, PlanInputs, Recommendation, RiskTarget, ShardKeys, SharedPartitions,
 };
 use crate::model::store::{Placement, Store};
-use crate::model::traffic::{TrafficKind, TrafficModel};
+use crate::model::traffic::TrafficKind;
 use crate::model::validate;
 
 /// The Redis Cluster inputs: template, masters and the node cap.
@@ -80,52 +80,45 @@ impl Resolver {
             }
         }
         let cluster = self.cluster_inputs(flags.plan, &sizing)?;
-        let span = match risk.is_some() || partitions.is_some() || cluster.is_some() {
-            true => Some((
-                self.duration(flags.duration)?,
-                self.traffic(flags.traffic, flags.dispersion)?,
-            )),
-            false => None,
+        // The per-key cap is always checked over the hot spell, so the
+        // spell and the traffic law are always resolved; each risk without
+        // an accepted one is checked at the default, recorded as such.
+        let span = (
+            self.duration(flags.duration)?,
+            self.traffic(flags.traffic, flags.dispersion)?,
+        );
+        let (seconds, traffic) = span;
+        let accepted = |r: &mut Self, key: &'static str| match risk {
+            Some(r) => r,
+            None => r.inputs.take(key, Sourced::default(DEFAULT_RISK)),
         };
-        let target = |risk: f64, (seconds, traffic): (f64, TrafficModel)| RiskTarget {
+        let target = |risk: f64| RiskTarget {
             risk,
             seconds,
             traffic,
         };
-        let shared = match (&partitions, span) {
-            (Some(p), Some(span)) => {
-                let accepted = match risk {
-                    Some(r) => r,
-                    None => self
-                        .inputs
-                        .take("partition_risk", Sourced::default(DEFAULT_RISK)),
-                };
-                Some(SharedPartitions {
-                    partitions: self.inputs.take("partitions", p.clone()),
-                    cap: sizing.plan.cap,
-                    target: target(accepted, span),
-                })
-            }
-            _ => None,
+        let shared = match &partitions {
+            Some(p) => Some(SharedPartitions {
+                target: target(accepted(self, "partition_risk")),
+                partitions: self.inputs.take("partitions", p.clone()),
+                cap: sizing.plan.cap,
+            }),
+            None => None,
         };
-        let nodes = match (cluster, span) {
-            (Some((template, nodes, node_cap)), Some(span)) => {
-                let accepted = match risk {
-                    Some(r) => r,
-                    None => self
-                        .inputs
-                        .take("node_risk", Sourced::default(DEFAULT_RISK)),
-                };
+        let nodes = match cluster {
+            Some((template, nodes, node_cap)) => {
+                let t = target(accepted(self, "node_risk"));
                 Some(
-                    ClusterNodes::new(template, nodes, node_cap, target(accepted, span))
+                    ClusterNodes::new(ShardKeys::Template(template), nodes, node_cap, t)
                         .map_err(|e| self.blame(e))?,
                 )
             }
-            _ => None,
+            None => None,
         };
         let inputs = PlanInputs {
             sizing: sizing.plan,
-            risk: risk.zip(span).map(|(r, span)| target(r, span)),
+            risk: risk.map(target),
+            key_check: target(accepted(self, "key_risk")),
             partitions: shared,
             nodes,
             reads,

@@ -183,6 +183,18 @@ impl Inputs {
         v.value
     }
 
+    /// Whether a value from `source` was assumed rather than given: a
+    /// default, a derived figure, a scenario the user did not name (the
+    /// bundled default), or a preset or trace named by one of those.
+    pub fn assumed(&self, source: &Source) -> bool {
+        match source {
+            Source::Flag(_) | Source::File { .. } | Source::Env(_) => false,
+            Source::Trace { by, .. } | Source::Preset { named_by: by, .. } => self.assumed(by),
+            Source::Scenario { .. } => matches!(self.source("scenario"), Some(Source::Default)),
+            Source::Derived(_) | Source::Default => true,
+        }
+    }
+
     /// Every input, in order.
     pub fn entries(&self) -> &[Input] {
         &self.entries

@@ -30,4 +30,5 @@ pub mod timeline;
 pub mod traffic;
 pub mod unlikes;
 pub mod validate;
+pub mod verdict;
 pub mod zipf;

@@ -76,12 +76,7 @@ pub fn risk_svg(
             fmt::duration(r.seconds)
         )
     });
-    let marked = recommended.map(|n| {
-        (
-            format!("recommended: {}", super::recommendation::shards(n)),
-            n,
-        )
-    });
+    let marked = recommended.map(|n| (format!("recommended: {}", super::verdict::shards(n)), n));
     let svg = svg::risk_by_shards(
         &series,
         label.as_deref().zip(accepted),

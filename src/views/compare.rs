@@ -5,7 +5,6 @@ pub mod words;
 
 use serde_json::Value;
 
-use super::recommendation::{used_words, verdict_words};
 use crate::model::compare::strategies::{Comparison, StrategyRow};
 use crate::model::probability::Probability;
 use crate::model::recommendation::Recommendation;
@@ -23,8 +22,8 @@ pub struct CompareReport {
     pub comparison: Comparison,
     /// The plan's recommendation (the sharded rows' default count).
     pub recommendation: Recommendation,
-    /// The plan's constraints at the sharded rows' count.
-    pub evaluation: Recommendation,
+    /// The plan's verdict at the sharded rows' count.
+    pub verdict: crate::model::verdict::Verdict,
     /// Every column in the table and Markdown (`--wide`); the compact
     /// default leaves out the per-second chance, uncached reads, lag, crash
     /// loss and double count. CSV, TSV and JSON always carry every field.
@@ -54,17 +53,20 @@ impl Report for CompareReport {
         serde_json::json!({
             "rows": self.rows(),
             "recommendation": row(&self.recommendation),
+            "verdict": row(&self.verdict),
         })
     }
 
     fn sections(&self) -> Vec<Section> {
         let c = &self.comparison;
         let i = &c.inputs;
-        let used = Section::Note(format!(
-            "The sharded rows use {}: it {} (the rows' chances are per key).",
-            used_words(i.shards, &self.recommendation),
-            verdict_words(&self.evaluation)
-        ));
+        let used = Section::verdict(
+            format!(
+                "Sharded rows: {}; the rows' chances are per key.",
+                super::verdict::line(&self.verdict)
+            ),
+            !self.verdict.holds,
+        );
         let run = run_length(i.duration_seconds);
         let mut inputs = vec![
             ("scenario", self.scenario.clone()),

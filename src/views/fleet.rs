@@ -157,7 +157,7 @@ impl Report for FleetView {
                     format!(
                         "raise at {} likes/s to {}",
                         fmt::num(r.threshold),
-                        super::recommendation::shards(r.target_shards)
+                        super::verdict::shards(r.target_shards)
                     ),
                 ),
                 (

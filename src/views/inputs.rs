@@ -43,6 +43,44 @@ pub fn section(inputs: &Inputs) -> Section {
     }
 }
 
+/// The inputs a command assumed rather than was given: a default, a
+/// derived figure, a preset or scenario the user did not name. Warnings
+/// that follow from them say so.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Assumed {
+    /// Each assumed input: its key, its value as shown and its source.
+    entries: Vec<(&'static str, String, String)>,
+}
+
+impl Assumed {
+    /// The assumed entries of `inputs`.
+    pub fn new(inputs: &Inputs) -> Assumed {
+        Assumed {
+            entries: inputs
+                .entries()
+                .iter()
+                .filter(|e| inputs.assumed(&e.source))
+                .map(|e| (e.key, shown(e.key, &e.value), e.source.to_string()))
+                .collect(),
+        }
+    }
+
+    /// "assuming views = 50,000 (scenario viral-reel.toml: views), ...: "
+    /// for those of `keys` that were assumed; empty when none was.
+    pub fn words(&self, keys: &[&str]) -> String {
+        let said: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|(k, ..)| keys.contains(k))
+            .map(|(k, v, source)| format!("{k} = {v} ({source})"))
+            .collect();
+        match said.is_empty() {
+            true => String::new(),
+            false => format!("assuming {}: ", said.join(", ")),
+        }
+    }
+}
+
 /// The version of the JSON layout: fields are added under the same
 /// number, never renamed or removed without a new one.
 pub const JSON_SCHEMA_VERSION: u64 = 1;
@@ -90,6 +128,18 @@ impl Report for WithInputs<'_> {
         if !self.inputs.entries().is_empty() {
             map.insert("inputs".into(), self.inputs.json());
         }
+        // The warnings the table prints, word for word: text and JSON carry
+        // the same ones.
+        let warnings: Vec<Value> = self
+            .report
+            .sections()
+            .into_iter()
+            .filter_map(|s| match s {
+                Section::Warning(text) => Some(Value::String(text)),
+                _ => None,
+            })
+            .collect();
+        map.insert("warning_text".into(), Value::Array(warnings));
         Value::Object(map)
     }
 

@@ -25,6 +25,7 @@ pub mod size;
 pub mod stores;
 pub mod timeline;
 pub mod unlikes;
+pub mod verdict;
 
 use serde_json::Value;
 

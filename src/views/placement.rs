@@ -198,7 +198,7 @@ impl Report for KeysView {
                 format!(
                     "{} with {} ({} of the writes)",
                     r.busiest_slot,
-                    super::recommendation::shards(r.busiest_slot_shards),
+                    super::verdict::shards(r.busiest_slot_shards),
                     fmt::percent(r.busiest_slot_share)
                 ),
             ),

@@ -12,17 +12,6 @@ fn uncached_over_read_cap(r: &ReadCost) -> Option<(f64, f64)> {
     (r.reads_per_shard_uncached > cap).then(|| (cap, r.reads_per_shard_uncached / cap))
 }
 
-/// A warning when one uncached view's reads put a shard past its read cap.
-pub fn read_cap_warning(r: &ReadCost) -> Option<Section> {
-    let (cap, times) = uncached_over_read_cap(r)?;
-    Some(Section::Warning(format!(
-        "WARNING: without the cache each shard takes {} reads/s, {times:.1}x the read cap of \
-         {}/s: keep the cached sum (or raise --cache-seconds)",
-        fmt::num(r.reads_per_shard_uncached),
-        fmt::num(cap)
-    )))
-}
-
 /// The read-cost block.
 pub fn read_cost_section(r: &ReadCost) -> Section {
     let over = uncached_over_read_cap(r)
@@ -48,7 +37,7 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
                 "{}/s = {} views x {}",
                 fmt::num(r.reads_uncached_per_second),
                 fmt::num(r.views),
-                crate::views::recommendation::shards(r.shards)
+                crate::views::verdict::shards(r.shards)
             ),
         ),
         (
@@ -57,7 +46,7 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
                 "{}/s = {} sums/s x {}",
                 fmt::num(r.reads_cached_per_second),
                 fmt::num(r.sums_cached_per_second),
-                crate::views::recommendation::shards(r.shards)
+                crate::views::verdict::shards(r.shards)
             ),
         ),
     ];

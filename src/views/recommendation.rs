@@ -2,19 +2,11 @@
 //! `simulate` open with, the block of constraints behind it, and the
 //! warnings. Every command that shows a recommended count uses these.
 
-use crate::model::recommendation::{Binding, Recommendation, Warning};
+use super::inputs::Assumed;
+use super::verdict::{binding_words, holds_words, shards};
+use crate::model::recommendation::{Recommendation, Warning};
 use crate::model::store::LimitedQuantity;
 use crate::output::{fmt, Section};
-
-/// The binding constraint in words.
-pub fn binding_words(b: Binding) -> &'static str {
-    match b {
-        Binding::RuleOfThumb => "the rule of thumb",
-        Binding::KeyRisk => "the per-key risk",
-        Binding::SharedPartitions => "shared partitions",
-        Binding::Nodes => "the Redis Cluster nodes",
-    }
-}
 
 /// The accepted risk over the spell, e.g. "1% over 4 h (poisson traffic)".
 fn spell(risk: f64, r: &Recommendation) -> String {
@@ -62,85 +54,26 @@ pub fn margin(r: &Recommendation, peak: f64) -> String {
     }
 }
 
-/// "1 shard", "20 shards".
-pub fn shards(n: u64) -> String {
-    match n {
-        1 => "1 shard".into(),
-        n => format!("{} shards", crate::output::fmt::count(n)),
-    }
-}
-
-/// The one line a design doc can quote.
+/// The one line a design doc can quote: the recommended count, what set
+/// it, and the verdict on it ([`super::verdict`]).
 pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
+    let v = r.verdict(r.shards, peak);
     let mut line = format!(
-        "Recommendation: {}, set by {}; {}",
+        "Recommendation: {}, set by {}: {} {}",
         shards(r.shards),
         binding_words(r.binding),
-        margin(r, peak)
+        if r.shards == 1 { "it" } else { "they" },
+        holds_words(&v)
     );
-    if let Some(p) = counted(r) {
-        line.push_str(&format!("; P(any second over the cap) = {p}"));
-    }
-    if !r.holds {
-        line.push_str(&format!(
-            "; it does NOT hold: {} (see the warnings)",
-            fails_words(r)
-        ));
+    if v.holds {
+        line.push_str(&format!("; {}", margin(r, peak)));
+        if let Some(p) = counted(r) {
+            line.push_str(&format!("; P(any second over the cap) = {p}"));
+        }
+    } else {
+        line.push_str(" (see the verdict)");
     }
     line
-}
-
-/// The constraints a count fails, in words: "the per-key risk and shared partitions".
-fn fails_words(r: &Recommendation) -> String {
-    let fails: Vec<&str> = r.fails.iter().map(|b| binding_words(*b)).collect();
-    fails.join(" and ")
-}
-
-/// Which count a command used, against the recommendation: "20 shards, the
-/// recommendation (set by the rule of thumb)" or "16 shards (the
-/// recommendation is 20)".
-pub fn used_words(used: u64, rec: &Recommendation) -> String {
-    match used == rec.shards {
-        true => format!(
-            "{}, the recommendation (set by {})",
-            shards(used),
-            binding_words(rec.binding)
-        ),
-        false => format!("{} (the recommendation is {})", shards(used), rec.shards),
-    }
-}
-
-/// The constraints' verdict on a count: "meets every constraint (P(any
-/// second over the cap in 4 h) = 8.6e-5)" or "fails shared partitions (...)".
-pub fn verdict_words(e: &Recommendation) -> String {
-    let p = match (counted(e), e.duration_seconds) {
-        (Some(p), Some(t)) => format!(
-            " (P(any second over the cap in {}) = {p})",
-            fmt::duration(t)
-        ),
-        _ => String::new(),
-    };
-    match e.holds {
-        true => format!("meets every constraint{p}"),
-        false => format!("fails {}{p}", fails_words(e)),
-    }
-}
-
-/// The line for a deployed count: whether it holds, and what it fails.
-pub fn evaluation_line(r: &Recommendation, recommended: u64) -> String {
-    match r.holds {
-        true => format!(
-            "{} {} every constraint (the recommendation is {recommended})",
-            shards(r.shards),
-            if r.shards == 1 { "meets" } else { "meet" }
-        ),
-        false => format!(
-            "{} {} {} (the recommendation is {recommended})",
-            shards(r.shards),
-            if r.shards == 1 { "FAILS" } else { "FAIL" },
-            fails_words(r)
-        ),
-    }
 }
 
 /// The constraints behind the count, one per row.
@@ -176,17 +109,7 @@ pub fn constraints_section(
                 }
             ),
         ),
-        (
-            "per-key risk",
-            match (r.key_risk_shards, r.risk) {
-                (Some(k), Some(risk)) => format!(
-                    "{k}: the fewest with P(any second over {}/s per key) <= {}",
-                    fmt::num(r.cap_per_key),
-                    spell(risk, r)
-                ),
-                _ => "not asked (add --risk P)".into(),
-            },
-        ),
+        ("per-key risk", key_risk_words(r)),
     ];
     rows.push((
         "shared partitions",
@@ -216,6 +139,24 @@ pub fn constraints_section(
         ));
     }
     Section::pairs("Recommendation", rows)
+}
+
+/// The per-key check: the accepted risk sizes the count; without one the
+/// default risk only checks (and raises) the rule of thumb's count.
+fn key_risk_words(r: &Recommendation) -> String {
+    let fewest = match r.key_risk_shards {
+        Some(k) => format!("{k} are the fewest"),
+        None => "no count up to the limit is".into(),
+    };
+    let within = format!(
+        "{fewest} with P(any second over {}/s per key) <= {}",
+        fmt::num(r.cap_per_key),
+        spell(r.key_risk, r)
+    );
+    match r.risk {
+        Some(_) => within,
+        None => format!("{within} (the default check; size by a risk with --risk P)"),
+    }
 }
 
 fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
@@ -335,6 +276,16 @@ pub fn warning_text(w: &Warning) -> String {
             fmt::num(*read_cap),
             fmt::num(*cache_seconds_needed)
         ),
+        Warning::UncachedOverReadCap {
+            reads_per_shard,
+            read_cap,
+        } => format!(
+            "without the cache each shard takes {} reads/s, {:.1}x the read cap of {}/s: keep \
+             the cached sum (or raise --cache-seconds)",
+            fmt::num(*reads_per_shard),
+            reads_per_shard / read_cap,
+            fmt::num(*read_cap)
+        ),
         Warning::BatchesPerSum {
             batches,
             batch_size,
@@ -368,10 +319,15 @@ pub fn warning_text(w: &Warning) -> String {
     }
 }
 
-/// The warnings as notes.
-pub fn warning_sections(r: &Recommendation) -> Vec<Section> {
+/// The warnings as sections, each opening with the inputs it follows
+/// from that the user did not give ("assuming views = 50,000 (scenario
+/// viral-reel.toml: views): ...").
+pub fn warning_sections(r: &Recommendation, assumed: &Assumed) -> Vec<Section> {
     r.warnings
         .iter()
-        .map(|w| Section::Warning(format!("WARNING: {}", warning_text(w))))
+        .map(|w| {
+            let prefix = assumed.words(w.inputs());
+            Section::Warning(format!("WARNING: {prefix}{}", warning_text(w)))
+        })
         .collect()
 }

@@ -225,8 +225,8 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
     let mut lines = vec![
         format!(
             "- **Recommendation:** {}, set by {}.",
-            recommendation::shards(r.shards),
-            recommendation::binding_words(r.binding)
+            super::verdict::shards(r.shards),
+            super::verdict::binding_words(r.binding)
         ),
         format!("- **Margin:** {}.", recommendation::margin(r, size.peak)),
         format!(

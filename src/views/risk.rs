@@ -5,7 +5,6 @@ use crate::model::traffic::TrafficModel;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::recommendation::used_words;
 use crate::model::exact::Risk;
 use crate::model::probability::Probability;
 use crate::model::recommendation::Recommendation;
@@ -30,7 +29,7 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
                 "{} likes/s ({}) over {}, cap {} writes/s per shard",
                 fmt::num(r.rate),
                 traffic_words(r.traffic),
-                crate::views::recommendation::shards(r.shards),
+                crate::views::verdict::shards(r.shards),
                 fmt::num(r.cap)
             ),
         ),
@@ -103,22 +102,7 @@ impl Report for RiskView {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let mut out: Vec<Section> = self
-            .1
-            .iter()
-            .map(|rec| {
-                let at = used_words(self.0.shards, rec);
-                // Below the recommendation, some constraint fails: say what
-                // the run risks, in red on a terminal.
-                match self.0.shards < rec.shards {
-                    true => Section::Failure(format!(
-                        "At {at}: P(at least one second over the cap during the run) = {}.",
-                        fmt::prob_ln(self.0.p_any_over_cap, self.0.ln_p_any_over_cap)
-                    )),
-                    false => Section::Note(format!("At {at}.")),
-                }
-            })
-            .collect();
+        let mut out = Vec::new();
         out.push(Section::pairs(
             "Risk of going over the cap",
             risk_pairs(&self.0),

@@ -131,6 +131,8 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
     let observed = |d: &mut Doc| d.sub::<super::observed::ObservedTraffic>();
     // --unlike-share: the writes it adds, the negative-shard chance (views::unlikes).
     let unlikes = |d: &mut Doc| d.sub::<super::unlikes::UnlikesBlock>();
+    // The verdict on the count judged (views::verdict::WithVerdict).
+    let verdict = |d: &mut Doc| d.sub::<crate::model::verdict::Verdict>();
     let rows = |items: Value| {
         let mut m = Map::new();
         m.insert("type".into(), "object".into());
@@ -142,6 +144,7 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             let mut size = d.object::<super::size::SizeRow>();
             set(&mut size, "observed_traffic", observed(d), true);
             set(&mut size, "unlikes", unlikes(d), true);
+            set(&mut size, "verdict", verdict(d), false);
             vec![size]
         }
         "simulate" => {
@@ -152,6 +155,7 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             set(&mut flat, "recommendation", rec.clone(), true);
             set(&mut flat, "observed_traffic", observed(d), true);
             set(&mut flat, "unlikes", unlikes(d), true);
+            set(&mut flat, "verdict", verdict(d), true);
             let mut timeline = d.object::<super::timeline::TimelineHead<'static>>();
             let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
             set(&mut timeline, "monitor_grid", grid, true);
@@ -165,6 +169,7 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             set(&mut risk, "recommendation", rec, true);
             set(&mut risk, "observed_traffic", observed(d), true);
             set(&mut risk, "unlikes", unlikes(d), true);
+            set(&mut risk, "verdict", verdict(d), false);
             vec![risk]
         }
         "sweep" => {
@@ -235,6 +240,8 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             let mut doc = rows(Value::Object(row));
             let rec = recommendation(d);
             set(&mut doc, "recommendation", rec, false);
+            let v = verdict(d);
+            set(&mut doc, "verdict", v, false);
             vec![doc]
         }
         _ => return None,
@@ -321,8 +328,21 @@ pub fn document(command: &str) -> Option<Value> {
                 props.extend(p);
             }
             props.insert("inputs".into(), inputs());
+            props.insert(
+                "warning_text".into(),
+                json!({
+                    "description": "Every warning the table prints, word for word.",
+                    "type": "array",
+                    "items": { "type": "string" }
+                }),
+            );
             obj.insert("properties".into(), Value::Object(props));
-            let mut required = vec![json!("schema_version"), json!("version"), json!("command")];
+            let mut required = vec![
+                json!("schema_version"),
+                json!("version"),
+                json!("command"),
+                json!("warning_text"),
+            ];
             if let Some(Value::Array(r)) = obj.remove("required") {
                 // A flattened struct may repeat a name (the JSON keeps one).
                 for name in r {

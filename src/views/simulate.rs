@@ -5,13 +5,13 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::reads::{read_cap_warning, read_cost_section};
-use super::recommendation::{used_words, verdict_words};
+use super::reads::read_cost_section;
 use crate::model::exact::{BusiestShard, Risk};
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::Recommendation;
 use crate::model::simulation::{SimPlan, SimTally};
 use crate::model::stats::{self, Histogram};
+use crate::model::verdict::Verdict;
 use crate::output::{fmt, row, Report, Section};
 
 /// The one row of `simulate` (CSV columns and JSON fields).
@@ -67,8 +67,10 @@ pub struct SimulateReport {
     /// The plan's recommendation (`size` for the same inputs); the run's
     /// own shard count is `row.shards`.
     pub recommendation: Option<Recommendation>,
-    /// The plan's constraints at the run's count.
-    pub evaluation: Option<Recommendation>,
+    /// The plan's verdict at the run's count, with the run beside it.
+    pub verdict: Option<Verdict>,
+    /// The inputs assumed rather than given (the warnings say so).
+    pub assumed: super::inputs::Assumed,
 }
 
 impl SimulateReport {
@@ -123,53 +125,33 @@ impl SimulateReport {
             },
             busiest: h.clone(),
             recommendation: None,
-            evaluation: None,
+            verdict: None,
+            assumed: Default::default(),
         }
     }
 
-    /// The same report, with the plan's recommendation and the plan's
-    /// verdict on the run's own count (`PlanInputs::evaluate`) to open with.
-    pub fn with_recommendation(mut self, rec: Recommendation, eval: Recommendation) -> Self {
+    /// The same report, with the plan's recommendation and its verdict on
+    /// the run's own count (the run beside it).
+    pub fn with_verdict(mut self, rec: Recommendation, verdict: Verdict) -> Self {
         self.recommendation = Some(rec);
-        self.evaluation = Some(eval);
+        self.verdict = Some(verdict);
         self
     }
 
-    /// The first line: how many shards the run used, against the
-    /// recommendation, and whether the plan holds: the run's count meets
-    /// every constraint over the hot spell (as `size --shards N --check`
-    /// judges it) and no simulated second went over the cap.
-    /// True when the plan's constraints hold at the run's count and no
-    /// simulated second went over the cap.
-    fn holds(&self) -> bool {
-        self.evaluation.as_ref().is_none_or(|e| e.holds) && self.row.seconds_over_cap == 0
+    /// The same report, with the inputs it assumed (its warnings say so).
+    pub fn assuming(mut self, assumed: super::inputs::Assumed) -> Self {
+        self.assumed = assumed;
+        self
     }
 
+    /// Whether the plan holds at the run's count (no verdict: nothing judged).
+    fn holds(&self) -> bool {
+        self.verdict.as_ref().is_none_or(|v| v.holds)
+    }
+
+    /// The first line: the verdict on the run's count, the run beside it.
     pub fn headline(&self) -> Option<String> {
-        let (rec, eval) = (self.recommendation.as_ref()?, self.evaluation.as_ref()?);
-        let r = &self.row;
-        let simulated = match r.seconds_over_cap {
-            0 => format!(
-                "no simulated second of {} went over the cap",
-                fmt::count(r.seconds)
-            ),
-            n => format!(
-                "{} of {} simulated seconds went over the cap",
-                fmt::count(n),
-                fmt::count(r.seconds)
-            ),
-        };
-        let holds = self.holds();
-        Some(format!(
-            "Plan: {}: {}: it {}, and {simulated}.",
-            used_words(r.shards, rec),
-            if holds {
-                "it holds"
-            } else {
-                "it does NOT hold"
-            },
-            verdict_words(eval)
-        ))
+        self.verdict.as_ref().map(super::verdict::line)
     }
 }
 
@@ -270,6 +252,7 @@ impl Report for SimulateReport {
         if let Some(rec) = &self.recommendation {
             v["recommendation"] = row(rec);
         }
+
         v
     }
 
@@ -282,7 +265,9 @@ impl Report for SimulateReport {
             .collect();
         out.extend(self.figures());
         out.push(read_cost_section(&self.row.reads));
-        out.extend(read_cap_warning(&self.row.reads));
+        if let Some(rec) = &self.recommendation {
+            out.extend(super::recommendation::warning_sections(rec, &self.assumed));
+        }
         out.push(Section::Note(format!(
             "busiest shard per second: {}",
             sparkline(&self.busiest, 48)
@@ -308,7 +293,7 @@ impl SimulateReport {
                             "{} likes/s ({}) over {}, cap {} writes/s",
                             fmt::num(r.rate),
                             r.traffic,
-                            crate::views::recommendation::shards(r.shards),
+                            crate::views::verdict::shards(r.shards),
                             fmt::count(r.cap)
                         ),
                     ),

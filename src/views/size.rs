@@ -5,10 +5,9 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::reads::{read_cap_warning, read_cost_section};
-use super::recommendation::{
-    constraints_section, evaluation_line, recommendation_line, shards, warning_sections,
-};
+use super::reads::read_cost_section;
+use super::recommendation::{constraints_section, recommendation_line, warning_sections};
+use super::verdict::shards;
 use crate::model::price::{Costs, Prices, Usage};
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::{Binding, Recommendation};
@@ -46,6 +45,9 @@ pub struct SizeRow {
     /// The cost figures at `--write-price` / `--read-price` (null without).
     #[serde(flatten)]
     pub costs: Costs,
+    /// The inputs assumed rather than given (the warnings say so).
+    #[serde(skip)]
+    pub assumed: super::inputs::Assumed,
 }
 
 impl SizeRow {
@@ -77,6 +79,7 @@ impl SizeRow {
             reads: rec.reads.clone(),
             recommendation: rec,
             costs: Costs::default(),
+            assumed: Default::default(),
         }
     }
 
@@ -96,10 +99,22 @@ impl SizeRow {
         self
     }
 
+    /// The row, with the inputs it assumed (its warnings say so).
+    pub fn assuming(mut self, assumed: super::inputs::Assumed) -> SizeRow {
+        self.assumed = assumed;
+        self
+    }
+
+    /// The verdict on the row's count.
+    pub fn verdict(&self) -> crate::model::verdict::Verdict {
+        self.recommendation
+            .verdict(self.recommended_shards, self.peak)
+    }
+
     /// The first line: the recommendation, or the verdict on a deployed count.
     pub fn headline(&self) -> String {
         match self.evaluated {
-            true => evaluation_line(&self.recommendation, self.recommended_shards),
+            true => super::verdict::line(&self.verdict()),
             false => recommendation_line(&self.recommendation, self.peak),
         }
     }
@@ -111,13 +126,12 @@ impl Report for SizeRow {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let fails = self.evaluated && !self.recommendation.holds;
+        let fails = !self.recommendation.holds;
         let mut out = vec![Section::verdict(self.headline(), fails)];
         out.extend(self.sizing_sections());
         out.push(read_cost_section(&self.reads));
-        out.extend(read_cap_warning(&self.reads));
         out.extend(super::price::cost_section(&self.costs));
-        out.extend(warning_sections(&self.recommendation));
+        out.extend(warning_sections(&self.recommendation, &self.assumed));
         out
     }
 }

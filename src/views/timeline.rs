@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::recommendation::{binding_words, shards};
+use super::verdict::{binding_words, shards};
 use crate::model::recommendation::Recommendation;
 use crate::model::timeline::{MonitorGridRow, TimelineReport};
 use crate::output::{fmt, row, Report, Section};

@@ -1,7 +1,7 @@
 //! A deployed count checked against every constraint, and the figures of
 //! a count (the recommendation is the evaluation of the count it picks).
 
-use super::{planned_rate, warnings, Binding, PlanInputs, Recommendation};
+use super::{constraints, planned_rate, warnings, Binding, PlanInputs, Recommendation};
 use crate::error::ParamResult;
 use crate::model::partitions::RiskMethod;
 
@@ -34,10 +34,8 @@ impl PlanInputs {
         rule: u64,
         key: Option<u64>,
     ) -> ParamResult<Recommendation> {
-        let key_ln = match self.risk {
-            Some(t) => Some(self.ln_key_risk(self.sizing.peak, shards, t)?),
-            None => None,
-        };
+        let t = self.key_check;
+        let key_ln = self.ln_key_risk(self.sizing.peak, shards, t)?;
         let rule_ln = match self.risk {
             Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
             None => None,
@@ -50,27 +48,10 @@ impl PlanInputs {
             let meets = at.p_any_over_cap <= c.target.risk;
             (at, meets)
         });
-        let mut fails = Vec::new();
-        if self.risk.is_none() && shards < rule {
-            fails.push(Binding::RuleOfThumb);
-        }
-        if let (Some(ln), Some(t)) = (key_ln, self.risk) {
-            if ln > t.risk.ln() {
-                fails.push(Binding::KeyRisk);
-            }
-        }
-        if let Some((_, false)) = part {
-            if self.partitions_bind() {
-                fails.push(Binding::SharedPartitions);
-            }
-        }
-        if let Some((_, false)) = node {
-            fails.push(Binding::Nodes);
-        }
         // The risk counted at the count: the largest of those that bind
         // (per key, shared partitions, nodes), exact only if that one is.
         let counted = [
-            key_ln.map(|ln| (ln, true)),
+            Some((key_ln, true)),
             part.as_ref()
                 .filter(|_| self.partitions_bind())
                 .map(|(at, _)| (at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
@@ -82,7 +63,12 @@ impl PlanInputs {
         .max_by(|a, b| a.0.total_cmp(&b.0));
         let safe = self.sizing.safe_per_shard();
         let reads = self.reads.cost(shards);
-        Ok(Recommendation {
+        let judged = (
+            part.as_ref()
+                .map(|p| (p.1, p.0.method == RiskMethod::Exact)),
+            node.as_ref().map(|n| (n.1, n.0.exact)),
+        );
+        let mut rec = Recommendation {
             shards,
             binding,
             rule_of_thumb_shards: rule,
@@ -94,8 +80,8 @@ impl PlanInputs {
             p_any_over_cap: counted.map(|c| c.0.exp()),
             ln_p_any_over_cap: counted.map(|c| c.0),
             p_any_over_cap_exact: counted.map(|c| c.1),
-            key_p_any_over_cap: key_ln.map(f64::exp),
-            key_ln_p_any_over_cap: key_ln,
+            key_p_any_over_cap: Some(key_ln.exp()),
+            key_ln_p_any_over_cap: Some(key_ln),
             rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
             rule_of_thumb_ln_p_any_over_cap: rule_ln,
             partition_p_any_over_cap: part.as_ref().map(|p| p.0.p_any_over_cap),
@@ -104,8 +90,9 @@ impl PlanInputs {
             safe_capacity_rate: shards as f64 * safe,
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
             risk: self.risk.map(|t| t.risk),
-            duration_seconds: self.spell().map(|t| t.seconds),
-            traffic: self.spell().map(|t| t.traffic),
+            key_risk: t.risk,
+            duration_seconds: Some(self.spell().seconds),
+            traffic: Some(self.spell().traffic),
             partition_risk: self.partitions.map(|p| p.target.risk),
             partitions: self.partitions.map(|p| p.partitions),
             nodes: self.nodes.as_ref().map(|c| c.nodes),
@@ -118,9 +105,19 @@ impl PlanInputs {
             reads_uncached_per_second: reads.reads_uncached_per_second,
             reads_cached_per_second: reads.reads_cached_per_second,
             reads,
-            holds: fails.is_empty(),
-            fails,
+            constraints: Vec::new(),
+            holds: true,
+            fails: Vec::new(),
             warnings: Vec::new(),
-        })
+        };
+        rec.constraints = constraints::list(self, &rec, judged);
+        rec.fails = rec
+            .constraints
+            .iter()
+            .filter(|c| c.fails())
+            .map(|c| c.check)
+            .collect();
+        rec.holds = rec.fails.is_empty();
+        Ok(rec)
     }
 }

@@ -18,13 +18,14 @@
 //! as [`Warning`]s naming what would fix them.
 
 mod capacity;
+mod constraints;
 mod evaluate;
 mod nodes;
 mod warnings;
 
 use serde::Serialize;
 
-pub use nodes::{ClusterNodes, NodeRisk};
+pub use nodes::{ClusterNodes, NodeRisk, ShardKeys};
 pub use warnings::Warning;
 
 use crate::error::{ParamError, ParamResult};
@@ -35,6 +36,7 @@ use crate::model::read_cost::{ReadCost, ReadPlan};
 use crate::model::sizing::SizingPlan;
 use crate::model::store::Store;
 use crate::model::traffic::TrafficModel;
+use crate::model::verdict::{Check, Constraint, Verdict};
 
 /// An accepted risk over a hot spell.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
@@ -64,8 +66,13 @@ pub struct PlanInputs {
     /// Peak, per-key cap (in likes: already divided by a transactional
     /// write cost) and safe rate.
     pub sizing: SizingPlan,
-    /// The accepted per-key risk, if any.
+    /// The accepted per-key risk, if any: the count is sized by it (the
+    /// rule of thumb shown beside, not a floor).
     pub risk: Option<RiskTarget>,
+    /// The per-key cap's check: P(any second over the per-key cap during
+    /// the spell) within the accepted risk, or the default 1% when none is
+    /// given (the rule of thumb alone does not see a burst).
+    pub key_check: RiskTarget,
     /// Shared partitions, in a hashed store with a known partition count.
     pub partitions: Option<SharedPartitions>,
     /// Redis Cluster masters, with a key template and a node count.
@@ -113,7 +120,8 @@ pub struct Recommendation {
     pub binding: Binding,
     /// ceil(peak / safe).
     pub rule_of_thumb_shards: u64,
-    /// The fewest meeting the per-key risk; `None` without a risk.
+    /// The fewest meeting the per-key risk (the accepted one, else the
+    /// default check's); `None` when no count up to the limit does.
     pub key_risk_shards: Option<u64>,
     /// The fewest meeting the shared-partition risk (from 1); `None`
     /// without partitions or when no count up to the limit meets it.
@@ -134,7 +142,8 @@ pub struct Recommendation {
     pub ln_p_any_over_cap: Option<f64>,
     /// Whether that figure is exact or an upper bound.
     pub p_any_over_cap_exact: Option<bool>,
-    /// P(any second over the per-key cap) at `shards`; `None` without a risk.
+    /// P(any second over the per-key cap) at `shards`, at the accepted risk's
+    /// spell (or the default check's).
     pub key_p_any_over_cap: Option<f64>,
     /// Its natural log (finite where the probability underflows).
     pub key_ln_p_any_over_cap: Option<f64>,
@@ -158,6 +167,9 @@ pub struct Recommendation {
     pub margin: f64,
     /// The accepted per-key risk, if any.
     pub risk: Option<f64>,
+    /// The risk the per-key check is judged at: the accepted one, else the
+    /// default 1%.
+    pub key_risk: f64,
     /// The hot spell its risks cover, seconds (with a risk or partitions).
     pub duration_seconds: Option<f64>,
     /// How the likes in a second are counted (with a risk or partitions).
@@ -189,8 +201,13 @@ pub struct Recommendation {
     /// commands that show it, beside this).
     #[serde(skip)]
     pub reads: ReadCost,
-    /// Constraints `shards` fails (empty for a recommendation that holds).
-    pub fails: Vec<Binding>,
+    /// Every constraint at `shards`, with its status, figure and limit
+    /// (the verdict's constraints: [`crate::model::verdict`]; serialised
+    /// in the `verdict` beside the recommendation).
+    #[serde(skip)]
+    pub constraints: Vec<Constraint>,
+    /// Constraints `shards` fails (empty for a count that holds).
+    pub fails: Vec<Check>,
     /// Whether `shards` meets every constraint.
     pub holds: bool,
     /// What more shards cannot fix, and what would.
@@ -226,11 +243,9 @@ impl PlanInputs {
             .transpose()
     }
 
-    /// The hot spell: the risk's, else the partitions' or the nodes'.
-    fn spell(&self) -> Option<RiskTarget> {
-        self.risk
-            .or(self.partitions.map(|p| p.target))
-            .or(self.nodes.as_ref().map(|c| c.target))
+    /// The hot spell every risk covers (the per-key check's).
+    fn spell(&self) -> RiskTarget {
+        self.key_check
     }
 
     /// Whether the partition risk binds: a preset that isolates busy items
@@ -264,21 +279,24 @@ impl PlanInputs {
     /// The recommendation: the fewest shards meeting every binding constraint.
     pub fn recommend(&self) -> ParamResult<Recommendation> {
         let rule = self.sizing.size().shards;
-        let key = match self.risk {
-            Some(t) => Some(shards_for_risk(
-                planned_rate(self.sizing.peak, t.traffic),
-                self.sizing.cap,
-                t.seconds,
-                t.risk,
-                t.traffic,
-                MAX_SHARDS,
-            )?),
-            None => None,
-        };
-        let floor = key.unwrap_or(rule);
-        let mut binding = match key {
-            Some(_) => Binding::KeyRisk,
-            None => Binding::RuleOfThumb,
+        let t = self.key_check;
+        let key = shards_for_risk(
+            planned_rate(self.sizing.peak, t.traffic),
+            self.sizing.cap,
+            t.seconds,
+            t.risk,
+            t.traffic,
+            MAX_SHARDS,
+        );
+        // An accepted risk sizes the count (an error names it); the default
+        // check only raises the rule of thumb's count where it must.
+        let (floor, mut binding, key) = match (self.risk, key) {
+            (Some(_), key) => {
+                let k = key?;
+                (k, Binding::KeyRisk, Some(k))
+            }
+            (None, Ok(k)) if k > rule => (k, Binding::KeyRisk, Some(k)),
+            (None, key) => (rule, Binding::RuleOfThumb, key.ok()),
         };
         let mut shards = floor;
         let mut partition = None;
@@ -333,6 +351,19 @@ impl PlanInputs {
         }
         rec.warnings = warnings::collect(self, &rec);
         Ok(rec)
+    }
+}
+
+impl Recommendation {
+    /// The verdict on this count for a plan whose recommendation is
+    /// `recommended_shards` at `planned_rate` writes/s.
+    pub fn verdict(&self, recommended_shards: u64, planned_rate: f64) -> Verdict {
+        Verdict::new(
+            self.shards,
+            recommended_shards,
+            planned_rate,
+            self.constraints.clone(),
+        )
     }
 }
 

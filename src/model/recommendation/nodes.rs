@@ -19,11 +19,21 @@ use crate::model::exact::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_pois_sf};
 use crate::model::placement::{key_slot, Cluster, ShardTemplate};
 use crate::model::traffic::TrafficModel;
 
-/// Shard keys from a template on a Redis Cluster's masters.
+/// Where the shard keys come from: a template expanded for 0..S, or the
+/// keys themselves as listed (`keys FILE`), shard i the i-th key.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShardKeys {
+    /// A template with a `<shard>` placeholder.
+    Template(ShardTemplate),
+    /// The keys as given, bytes as they are.
+    Listed(Vec<Vec<u8>>),
+}
+
+/// Shard keys from a template (or a list) on a Redis Cluster's masters.
 #[derive(Debug, Clone)]
 pub struct ClusterNodes {
-    /// The shard key template.
-    pub template: ShardTemplate,
+    /// The shard keys.
+    pub keys: ShardKeys,
     /// Masters the 16,384 slots are split over.
     pub nodes: u32,
     /// Likes a second one node accepts.
@@ -35,7 +45,7 @@ pub struct ClusterNodes {
 
 impl PartialEq for ClusterNodes {
     fn eq(&self, other: &Self) -> bool {
-        self.template == other.template
+        self.keys == other.keys
             && self.nodes == other.nodes
             && self.node_cap == other.node_cap
             && self.target == other.target
@@ -58,7 +68,7 @@ pub struct NodeRisk {
 impl ClusterNodes {
     /// Errors name `nodes`.
     pub fn new(
-        template: ShardTemplate,
+        keys: ShardKeys,
         nodes: u32,
         node_cap: f64,
         target: RiskTarget,
@@ -66,21 +76,45 @@ impl ClusterNodes {
         crate::model::validate::non_negative("node_cap", node_cap)?;
         Ok(ClusterNodes {
             cluster: Cluster::new(nodes)?,
-            template,
+            keys,
             nodes,
             node_cap,
             target,
         })
     }
 
-    /// Every key in one slot: no shard count can spread them.
+    /// A template whose every key is in one slot: no shard count can
+    /// spread them (listed keys are judged as they are).
     pub fn one_slot(&self) -> bool {
-        self.template.tag_without_shard()
+        match &self.keys {
+            ShardKeys::Template(t) => t.tag_without_shard(),
+            ShardKeys::Listed(_) => false,
+        }
+    }
+
+    /// The template, when the keys come from one.
+    pub fn template(&self) -> Option<&ShardTemplate> {
+        match &self.keys {
+            ShardKeys::Template(t) => Some(t),
+            ShardKeys::Listed(_) => None,
+        }
+    }
+
+    /// The most shards the keys give: listed keys are a fixed count.
+    fn most(&self, max_shards: u64) -> u64 {
+        match &self.keys {
+            ShardKeys::Template(_) => max_shards,
+            ShardKeys::Listed(k) => max_shards.min(k.len() as u64),
+        }
     }
 
     fn node_of(&self, shard: u64) -> usize {
-        let key = self.template.key(shard);
-        self.cluster.node_of_slot(key_slot(key.as_bytes())) as usize
+        let slot = match &self.keys {
+            ShardKeys::Template(t) => key_slot(t.key(shard).as_bytes()),
+            // Past the list (a count the keys cannot give), the last key's slot.
+            ShardKeys::Listed(k) => key_slot(&k[(shard as usize).min(k.len().saturating_sub(1))]),
+        };
+        self.cluster.node_of_slot(slot) as usize
     }
 
     /// Keys per node for shards `0..shards`.
@@ -174,7 +208,7 @@ impl ClusterNodes {
         }
         let floor = floor.max(1);
         let mut counts = self.keys_per_node(floor - 1);
-        for s in floor..=max_shards {
+        for s in floor..=self.most(max_shards) {
             counts[self.node_of(s - 1)] += 1;
             if self.ln_risk(rate, &counts, s).0.exp() <= self.target.risk {
                 return Some(s);
@@ -195,7 +229,8 @@ mod tests {
             seconds: 3600.0,
             traffic,
         };
-        ClusterNodes::new(ShardTemplate::new(template, 0).unwrap(), n, cap, target).unwrap()
+        let t = ShardTemplate::new(template, 0).unwrap();
+        ClusterNodes::new(ShardKeys::Template(t), n, cap, target).unwrap()
     }
 
     #[test]
@@ -250,5 +285,26 @@ mod tests {
         let at = c.at(14_000.0, 20);
         assert_eq!(at.keys_per_node.iter().filter(|&&m| m > 0).count(), 1);
         assert_eq!(at.p_any_over_cap, 1.0);
+    }
+}
+
+#[cfg(test)]
+mod listed_tests {
+    use super::*;
+
+    #[test]
+    fn listed_keys_count_per_node_as_the_template_that_makes_them() {
+        let target = RiskTarget {
+            risk: 0.01,
+            seconds: 3600.0,
+            traffic: TrafficModel::Poisson,
+        };
+        let t = ShardTemplate::new("reel:8841:likes:<shard>", 0).unwrap();
+        let listed: Vec<Vec<u8>> = (0..20).map(|s| t.key(s).into_bytes()).collect();
+        let a = ClusterNodes::new(ShardKeys::Template(t), 3, 6_000.0, target).unwrap();
+        let b = ClusterNodes::new(ShardKeys::Listed(listed), 3, 6_000.0, target).unwrap();
+        assert_eq!(a.at(14_000.0, 20), b.at(14_000.0, 20));
+        // A list is its own count: no search past it.
+        assert!(b.fewest(14_000.0, 1, 1_000).is_none_or(|s| s <= 20));
     }
 }

@@ -8,6 +8,7 @@ fn inputs(peak: f64, cap: f64, safe: f64) -> PlanInputs {
     PlanInputs {
         sizing: SizingPlan::new(peak, cap, SafeRate::PerKey(safe)).unwrap(),
         risk: None,
+        key_check: target(0.01, Fixed),
         partitions: None,
         nodes: None,
         reads: ReadPlan::new(50_000.0, 40, 2.0, Some(100), Some(3_000.0)).unwrap(),
@@ -29,17 +30,31 @@ fn rule_of_thumb_binds_without_a_risk() {
     let rec = inputs(14_000.0, 1_000.0, 700.0).recommend().unwrap();
     assert_eq!((rec.shards, rec.binding), (20, Binding::RuleOfThumb));
     assert_eq!(rec.rule_of_thumb_shards, 20);
-    assert_eq!((rec.key_risk_shards, rec.partition_shards), (None, None));
+    // The default per-key check (1% over 4 h) is met from 17 shards: the
+    // rule of thumb's 20 stand.
+    assert_eq!(
+        (rec.key_risk_shards, rec.partition_shards),
+        (Some(17), None)
+    );
     assert_eq!(rec.margin, 0.0); // 20 x 700 = 14,000
     assert!(rec.holds && rec.fails.is_empty());
     assert_eq!(rec.capacity_rate, None);
-    assert!(rec.warnings.is_empty(), "{:?}", rec.warnings);
+    // Only the note that the cache keeps reads within the read cap: one
+    // uncached view reads every shard, 50,000/s on each against 3,000.
+    assert_eq!(
+        rec.warnings,
+        vec![Warning::UncachedOverReadCap {
+            reads_per_shard: 50_000.0,
+            read_cap: 3_000.0
+        }]
+    );
 }
 
 #[test]
 fn key_risk_binds_with_a_risk_and_the_capacity_solves_back() {
     let mut i = inputs(14_000.0, 1_000.0, 700.0);
     i.risk = Some(target(0.01, Fixed));
+    i.key_check = target(0.01, Fixed);
     let rec = i.recommend().unwrap();
     // 17 shards: P(any second over 1,000 in 4 h) = 8.6e-5; 16 fail it.
     assert_eq!((rec.shards, rec.binding), (17, Binding::KeyRisk));
@@ -70,6 +85,7 @@ fn key_risk_binds_with_a_risk_and_the_capacity_solves_back() {
 fn poisson_capacity_solves_back_to_the_target() {
     let mut i = inputs(14_000.0, 1_000.0, 700.0);
     i.risk = Some(target(0.01, Poisson));
+    i.key_check = target(0.01, Poisson);
     let rec = i.recommend().unwrap();
     let c = rec.capacity_rate.unwrap();
     let p = crate::model::exact::ln_p_any_over_cap(c, rec.shards, 1_000.0, H4, Poisson)
@@ -86,6 +102,7 @@ fn shared_partitions_bind_in_a_hashed_store_with_no_preset() {
     // and 48 is stable.
     let mut i = inputs(14_000.0, 1_000.0, 700.0);
     i.risk = Some(target(0.01, Poisson));
+    i.key_check = target(0.01, Poisson);
     i.partitions = Some(SharedPartitions {
         partitions: 1_000,
         cap: 1_000.0,
@@ -113,7 +130,10 @@ fn shared_partitions_bind_in_a_hashed_store_with_no_preset() {
     // The reference 20 shards fail it: one time in six two share a partition.
     let e = i.evaluate(20).unwrap();
     assert!(!e.holds);
-    assert_eq!(e.fails, vec![Binding::SharedPartitions]);
+    assert_eq!(
+        e.fails,
+        vec![crate::model::verdict::Check::SharedPartitions]
+    );
     assert!((e.partition_p_any_over_cap.unwrap() - 0.1741).abs() < 1e-3);
 }
 
@@ -169,4 +189,52 @@ fn reads_and_store_limits_are_warnings_naming_the_fix() {
     assert!(w
         .iter()
         .any(|x| matches!(x, Warning::StoreLimit { value, .. } if *value == 200_000.0)));
+}
+
+#[test]
+fn the_default_key_check_raises_a_rule_of_thumb_that_leaves_too_little_headroom() {
+    // 2% headroom: ceil(14,000 / 980) = 15 shards, a mean of 933 a shard;
+    // P(any second over 1,000 in 4 h) at 15 is about 1, so the default
+    // check (1%) sets the count: 17, as sizing by --risk 0.01 gives.
+    let i = inputs(14_000.0, 1_000.0, 980.0);
+    let rec = i.recommend().unwrap();
+    assert_eq!(rec.rule_of_thumb_shards, 15);
+    assert_eq!((rec.shards, rec.binding), (17, Binding::KeyRisk));
+    assert!(rec.holds);
+    let at_rule = i.evaluate(15).unwrap();
+    assert!(!at_rule.holds);
+    assert_eq!(at_rule.fails, vec![crate::model::verdict::Check::KeyRisk]);
+    let v = at_rule.verdict(rec.shards, 14_000.0);
+    assert!(!v.holds);
+    assert_eq!(v.recommended_shards, 17);
+}
+
+#[test]
+fn every_constraint_is_listed_and_a_read_cap_over_fails() {
+    use crate::model::verdict::{Check, Status};
+    let mut i = inputs(14_000.0, 1_000.0, 700.0);
+    let rec = i.recommend().unwrap();
+    let checks: Vec<_> = rec
+        .constraints
+        .iter()
+        .map(|c| (c.check, c.status))
+        .collect();
+    assert_eq!(
+        checks,
+        vec![
+            (Check::RuleOfThumb, Status::Holds),
+            (Check::KeyRisk, Status::Holds),
+            (Check::ReadCap, Status::Holds),
+        ]
+    );
+    // No cache: 50,000 reads/s on each key against a read cap of 3,000.
+    i.reads = ReadPlan::new(50_000.0, 40, 0.0, Some(100), Some(3_000.0)).unwrap();
+    let e = i.evaluate(20).unwrap();
+    assert_eq!(e.fails, vec![Check::ReadCap]);
+    let c = e
+        .constraints
+        .iter()
+        .find(|c| c.check == Check::ReadCap)
+        .unwrap();
+    assert_eq!((c.figure, c.limit), (50_000.0, 3_000.0));
 }

@@ -39,6 +39,14 @@ pub enum Warning {
         /// The shortest cache period that fits: servers / read cap.
         cache_seconds_needed: f64,
     },
+    /// Without the cache, one view's reads put each shard key over the read
+    /// cap (the cache is what keeps the plan within it).
+    UncachedOverReadCap {
+        /// Reads a second each shard key takes without the cache (the views).
+        reads_per_shard: f64,
+        /// The read cap per key.
+        read_cap: f64,
+    },
     /// A sum needs more than one batch read.
     BatchesPerSum {
         /// Batch reads per sum: ceil(shards / batch size).
@@ -71,6 +79,24 @@ pub enum Warning {
     },
 }
 
+impl Warning {
+    /// The inputs (as `inputs` records them) the warning follows from: a
+    /// view says when they were assumed rather than given.
+    pub fn inputs(&self) -> &'static [&'static str] {
+        match self {
+            Warning::PartitionRiskAfterGrow { .. } | Warning::FailingBand { .. } => {
+                &["partitions", "store"]
+            }
+            Warning::ReadCap { .. } => &["servers", "cache_seconds", "read_cap"],
+            Warning::UncachedOverReadCap { .. } => &["views", "read_cap"],
+            Warning::BatchesPerSum { .. } => &["batch_size"],
+            Warning::TemplateOneSlot { .. } => &["key_template"],
+            Warning::NodesCannotHold { .. } => &["nodes", "node_cap"],
+            Warning::StoreLimit { .. } => &["store", "peak"],
+        }
+    }
+}
+
 /// Every warning for `rec` under `inputs`.
 pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
     let mut out = Vec::new();
@@ -94,12 +120,12 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
         });
     }
     if let (Some(c), None) = (&inputs.nodes, rec.node_shards) {
-        out.push(match c.one_slot() {
-            true => Warning::TemplateOneSlot {
-                template: c.template.template().to_string(),
-                suggested: c.template.without_tag(),
+        out.push(match c.template().filter(|_| c.one_slot()) {
+            Some(t) => Warning::TemplateOneSlot {
+                template: t.template().to_string(),
+                suggested: t.without_tag(),
             },
-            false => Warning::NodesCannotHold {
+            None => Warning::NodesCannotHold {
                 nodes: c.nodes,
                 node_cap: c.node_cap,
             },
@@ -112,6 +138,15 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
             read_cap: cap,
             cache_seconds_needed: need,
         });
+    }
+    if let Some(cap) = r.read_cap.filter(|c| r.reads_per_shard_uncached > *c) {
+        // Said only when the cached reads are within the cap (else ReadCap).
+        if r.cache_seconds_for_read_cap.is_none() {
+            out.push(Warning::UncachedOverReadCap {
+                reads_per_shard: r.reads_per_shard_uncached,
+                read_cap: cap,
+            });
+        }
     }
     if let (Some(b), Some(size)) = (r.batches_per_sum, r.batch_size) {
         if b > 1 {

@@ -1,0 +1,262 @@
+//! The verdict in words: the one line every command that judges a shard
+//! count opens with, and the table of constraints behind it. `size`,
+//! `simulate`, `risk`, `sweep`, `keys`, `partitions`, `report`, `chart` and
+//! `compare` all word a verdict here, and nowhere else.
+
+use crate::model::recommendation::Binding;
+use crate::model::verdict::{Check, Constraint, SimulatedRun, Status, Verdict};
+use serde_json::Value;
+
+use crate::output::{fmt, Report, Section};
+
+/// A constraint's name in words.
+pub fn check_words(c: Check) -> &'static str {
+    match c {
+        Check::RuleOfThumb => "the rule of thumb",
+        Check::KeyRisk => "the per-key risk",
+        Check::SharedPartitions => "shared partitions",
+        Check::Nodes => "the Redis Cluster nodes",
+        Check::NodeBalance => "node balance",
+        Check::ReadCap => "the read cap",
+        Check::StoreLimit => "a store limit",
+        Check::Simulated => "the simulation",
+    }
+}
+
+/// The constraint that set a recommended count, in words.
+pub fn binding_words(b: Binding) -> &'static str {
+    check_words(match b {
+        Binding::RuleOfThumb => Check::RuleOfThumb,
+        Binding::KeyRisk => Check::KeyRisk,
+        Binding::SharedPartitions => Check::SharedPartitions,
+        Binding::Nodes => Check::Nodes,
+    })
+}
+
+/// "1 shard", "20 shards".
+pub fn shards(n: u64) -> String {
+    match n {
+        1 => "1 shard".into(),
+        n => format!("{} shards", fmt::count(n)),
+    }
+}
+
+/// "the per-key risk and the read cap".
+fn fails_words(v: &Verdict) -> String {
+    let fails: Vec<&str> = v.fails().into_iter().map(check_words).collect();
+    fails.join(" and ")
+}
+
+/// Whether the count (one shard, or several) takes a singular verb.
+fn one(v: &Verdict) -> bool {
+    v.shards == 1
+}
+
+/// "20 shards hold the plan of 14,000/s" or "16 shards do NOT hold the plan
+/// of 14,000/s: they fail the per-key risk".
+pub fn holds_clause(v: &Verdict) -> String {
+    format!("{} {}", shards(v.shards), holds_words(v))
+}
+
+/// The clause without its subject: "hold the plan of 14,000/s", "does NOT
+/// hold the plan of 14,000/s: it fails the read cap".
+pub fn holds_words(v: &Verdict) -> String {
+    let plan = format!("the plan of {}/s", fmt::num(v.planned_rate));
+    match (v.holds, one(v)) {
+        (true, true) => format!("holds {plan}"),
+        (true, false) => format!("hold {plan}"),
+        (false, o) => format!(
+            "{} NOT hold {plan}: {} {}{}",
+            if o { "does" } else { "do" },
+            if o { "it fails" } else { "they fail" },
+            fails_words(v),
+            simulated_failure(v)
+        ),
+    }
+}
+
+/// At the plan's own rate, the seconds the simulation saw over the cap.
+fn simulated_failure(v: &Verdict) -> String {
+    match v.simulated {
+        Some(r) if r.at_plan && r.seconds_over_cap > 0 => format!(
+            " ({} of {} simulated seconds went over the cap)",
+            fmt::count(r.seconds_over_cap),
+            fmt::count(r.seconds)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The simulation beside the verdict: a stress rate said plainly, or the
+/// plan's own rate agreeing.
+fn run_clause(v: &Verdict, r: &SimulatedRun) -> String {
+    let seen = match r.seconds_over_cap {
+        0 => format!(
+            "no simulated second of {} went over the cap",
+            fmt::count(r.seconds)
+        ),
+        n => format!(
+            "{} of {} simulated seconds went over the cap",
+            fmt::count(n),
+            fmt::count(r.seconds)
+        ),
+    };
+    let they = if one(v) { "it" } else { "they" };
+    match (r.at_plan, r.seconds_over_cap) {
+        (true, 0) => format!("; the simulation agrees: {seen}"),
+        (true, _) => String::new(),
+        (false, 0) => format!("; at {}/s {they} held too: {seen}", fmt::num(r.rate)),
+        (false, _) => format!(
+            "; at {}/s {they} {} not: {seen}",
+            fmt::num(r.rate),
+            if one(v) { "does" } else { "do" }
+        ),
+    }
+}
+
+/// The one line for a count: whether it holds the plan, against the
+/// recommendation, with a simulation beside it when one ran.
+pub fn line(v: &Verdict) -> String {
+    let mut s = holds_clause(v);
+    if v.shards == v.recommended_shards {
+        s.push_str(" (the recommendation)");
+    } else {
+        s.push_str(&format!(
+            " (the recommendation is {})",
+            fmt::count(v.recommended_shards)
+        ));
+    }
+    if let Some(r) = &v.simulated {
+        s.push_str(&run_clause(v, r));
+    }
+    s
+}
+
+/// The verdict's line as a section, red when it fails.
+pub fn headline(v: &Verdict) -> Section {
+    Section::verdict(line(v), !v.holds)
+}
+
+/// A status in words.
+pub fn status_words(s: Status) -> &'static str {
+    match s {
+        Status::Holds => "holds",
+        Status::Fails => "FAILS",
+        Status::Note => "note",
+    }
+}
+
+/// A constraint's figure and limit in words.
+fn figure_words(c: &Constraint) -> (String, String) {
+    let prob = |p: f64, ln: Option<f64>| match ln {
+        Some(ln) => fmt::prob_ln(p, ln),
+        None => fmt::prob(p),
+    };
+    match c.check {
+        Check::RuleOfThumb => (
+            format!("{}/s carried at the safe rate", fmt::num(c.limit)),
+            format!("{}/s planned", fmt::num(c.figure)),
+        ),
+        Check::KeyRisk | Check::SharedPartitions | Check::Nodes => (
+            format!(
+                "P = {}{}",
+                prob(c.figure, c.ln_figure),
+                match c.exact {
+                    Some(false) => " (upper bound)",
+                    _ => " (exact)",
+                }
+            ),
+            format!("at most {}", fmt::prob(c.limit)),
+        ),
+        Check::NodeBalance => (
+            format!("{} keys on the busiest node", fmt::num(c.figure)),
+            format!("ceil(S / N) = {}", fmt::num(c.limit)),
+        ),
+        Check::ReadCap => (
+            format!("{} cached reads/s per key", fmt::num(c.figure)),
+            format!("read cap {}/s", fmt::num(c.limit)),
+        ),
+        Check::StoreLimit => (fmt::num(c.figure), format!("limit {}", fmt::num(c.limit))),
+        Check::Simulated => (
+            format!("{} seconds over the cap", fmt::num(c.figure)),
+            "0".into(),
+        ),
+    }
+}
+
+/// The margin in words: "30.0% room", "45.0% over".
+fn margin_words(c: &Constraint) -> String {
+    match c.margin {
+        Some(m) if m >= 0.0 && m.is_finite() => format!("{} room", fmt::percent(m)),
+        Some(m) if m.is_finite() => format!("{} short", fmt::percent(-m)),
+        _ => "-".into(),
+    }
+}
+
+/// The table of constraints behind the verdict: one row each.
+pub fn constraints_section(v: &Verdict) -> Section {
+    let rows = v
+        .constraints
+        .iter()
+        .map(|c| {
+            let (figure, limit) = figure_words(c);
+            vec![
+                check_words(c.check).to_string(),
+                status_words(c.status).to_string(),
+                figure,
+                limit,
+                margin_words(c),
+            ]
+        })
+        .collect();
+    Section::Grid {
+        title: format!("Verdict at {}", shards(v.shards)),
+        header: ["constraint", "status", "figure", "limit", "margin"]
+            .map(String::from)
+            .to_vec(),
+        rows,
+    }
+}
+
+/// A command's report with the verdict: its line first (unless the report
+/// words its own headline through [`line`]), the constraints table after
+/// the report's sections, and `verdict` in JSON.
+pub struct WithVerdict<'a> {
+    /// The command's own report.
+    pub report: &'a dyn Report,
+    /// The verdict, when the command judged a count.
+    pub verdict: Option<Verdict>,
+    /// Open with the verdict's line (false where the report already does).
+    pub headline: bool,
+}
+
+impl Report for WithVerdict<'_> {
+    fn rows(&self) -> Vec<Value> {
+        self.report.rows()
+    }
+
+    fn json(&self) -> Value {
+        let v = self.report.json();
+        let Some(verdict) = &self.verdict else {
+            return v;
+        };
+        super::json_with(v, "verdict", crate::output::row(verdict))
+    }
+
+    fn sections(&self) -> Vec<Section> {
+        let Some(v) = &self.verdict else {
+            return self.report.sections();
+        };
+        let mut out = Vec::new();
+        if self.headline {
+            out.push(headline(v));
+        }
+        out.extend(self.report.sections());
+        out.push(constraints_section(v));
+        out
+    }
+
+    fn tsv(&self) -> Option<Vec<u8>> {
+        self.report.tsv()
+    }
+}
