@@ -40,8 +40,9 @@ fn counted(r: &Recommendation) -> Option<String> {
     ))
 }
 
-/// The margin in words: the capacity with a risk, the safe total without.
-pub fn margin(r: &Recommendation, peak: f64) -> String {
+/// The margin in words: the capacity with a risk, the safe total without,
+/// both in likes/s against the planned likes/s.
+pub fn margin(r: &Recommendation) -> String {
     let above = match r.margin >= 0.0 {
         true => format!("{} above", fmt::percent(r.margin)),
         false => format!("{} below", fmt::percent(-r.margin)),
@@ -51,13 +52,13 @@ pub fn margin(r: &Recommendation, peak: f64) -> String {
             "holds up to {} likes/s at {} ({above} the planned {})",
             fmt::num(c),
             spell(risk, r),
-            fmt::num(peak)
+            fmt::num(r.like_peak)
         ),
         _ => format!(
             "{} x the safe rate carry {} likes/s ({above} the planned {})",
             shards(r.shards),
             fmt::num(r.safe_capacity_rate),
-            fmt::num(peak)
+            fmt::num(r.like_peak)
         ),
     }
 }
@@ -71,12 +72,12 @@ pub fn shards(n: u64) -> String {
 }
 
 /// The one line a design doc can quote.
-pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
+pub fn recommendation_line(r: &Recommendation) -> String {
     let mut line = format!(
         "Recommendation: {}, set by {}; {}",
         shards(r.shards),
         binding_words(r.binding),
-        margin(r, peak)
+        margin(r)
     );
     if let Some(p) = counted(r) {
         line.push_str(&format!("; P(any second over the cap) = {p}"));
@@ -162,7 +163,7 @@ pub fn constraints_section(
                 None => format!("{} (set by {})", r.shards, binding_words(r.binding)),
             },
         ),
-        ("margin", margin(r, peak)),
+        ("margin", margin(r)),
         (
             "rule of thumb",
             format!(
