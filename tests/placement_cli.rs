@@ -44,6 +44,23 @@ fn keys_stdin_takes_an_empty_line_as_the_empty_key() {
     assert_eq!(keys.len(), 2, "{v}");
     assert_eq!((&keys[0]["key"], &keys[0]["slot"]), (&json!(""), &json!(0)));
     assert_eq!(keys[1]["slot"], 7443);
+    // The table names it rather than leave a blank cell.
+    let out = shardplan()
+        .args(["keys", "--stdin"])
+        .write_stdin("a\n\nb\n\n")
+        .env("COLUMNS", "200")
+        .assert()
+        .success();
+    let table = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        table.contains("│ 1     ┆ \"\" (the empty key) ┆ 0 "),
+        "{table}"
+    );
+    assert!(table.contains("│ 2 "), "{table}");
+    assert!(
+        !table.contains("│ 3 "),
+        "a trailing blank line is no key: {table}"
+    );
     // Only blank lines: no key, refused as before.
     let out = shardplan()
         .args(["keys", "--stdin"])
