@@ -339,3 +339,72 @@ fn the_default_table_is_compact_and_wide_adds_every_column() {
         .assert()
         .success();
 }
+
+#[test]
+fn netting_designs_write_per_flush_whatever_the_unlike_share() {
+    // Issue 32: a buffered server adds likes and subtracts unlikes in its
+    // buffer and writes one INCRBY of the net per flush, so unlikes add no
+    // write: 40 servers flushing every second at 14,000 likes/s write
+    // 40 / 14,000 units a like with or without unlikes. The log's consumer
+    // writes one total per commit (5 s): 0.2 / 14,000. Designs that write
+    // once an event (and every like row) pay 1 + 0.3 = 1.3 units a like.
+    let args = |share: &'static str| {
+        let mut a = vec!["compare", "--peak", "14000", "--write-price", "1.25"];
+        a.extend(["--read-price", "0.25", "--unlike-share", share]);
+        a
+    };
+    let with = rows_of(&args("0.3"));
+    let without = rows_of(&args("0"));
+    let units = |rows: &Value, name: &str| {
+        strategy(rows, name)["write_units_per_like"]
+            .as_f64()
+            .unwrap()
+    };
+    let close = |got: f64, want: f64| ((got - want) / want).abs() < 1e-12;
+    for name in ["buffered", "sharded-buffered"] {
+        assert!(close(units(&with, name), 40.0 / 14_000.0), "{name}");
+        assert!(close(units(&without, name), 40.0 / 14_000.0), "{name}");
+    }
+    assert!(close(units(&with, "log"), 0.2 / 14_000.0));
+    assert!(close(units(&without, "log"), 0.2 / 14_000.0));
+    for name in ["single", "sharded", "set", "like-rows"] {
+        assert!(close(units(&with, name), 1.3), "{name}");
+        assert!(close(units(&without, name), 1.0), "{name}");
+    }
+    // Each row's own like row: 1.3 units at 1.25 a million.
+    let like_row = |name: &str| strategy(&with, name)["like_row_cost_per_million_likes"].as_f64();
+    assert!(close(like_row("buffered").unwrap(), 1.625));
+    assert!(close(like_row("sharded").unwrap(), 1.625));
+    // CSV and the table say the same figures as JSON.
+    let mut a = args("0.3");
+    a.extend(["--format", "csv"]);
+    let out = shardplan().args(&a).assert().success();
+    let mut csv = csv::Reader::from_reader(out.get_output().stdout.as_slice());
+    let col = csv
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == "write_units_per_like")
+        .unwrap();
+    let mut seen = 0;
+    for record in csv.records() {
+        let record = record.unwrap();
+        if matches!(&record[0], "buffered" | "sharded-buffered" | "log") {
+            let got: f64 = record[col].parse().unwrap();
+            assert_eq!(got, units(&with, &record[0]), "{record:?}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 3);
+    let out = shardplan()
+        .args(args("0.3"))
+        .env("COLUMNS", "200")
+        .assert()
+        .success();
+    let table = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let row = table
+        .lines()
+        .find(|l| l.contains("│ buffered ") && l.contains("0.002857"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(row.contains("0.003571"), "{row}");
+}

@@ -68,12 +68,15 @@ fn interview_scenario() {
     assert!((top - 138.65).abs() < 0.01, "{top}");
     let p = &j["policies"];
     assert_eq!(p[0]["items"], 10_000_001);
-    // The post gets `size --scenario interview`'s 2,714 keys (see
-    // recommendation_cli.rs): 10,000,000 - 1 + 2,714 and x 20 for the rest.
-    assert_eq!(j["pinned"][0]["shards"], 2714);
-    assert_eq!(p[1]["items"], 200_002_714u64);
-    assert_eq!(p[2]["items"], 10_002_714);
-    // 2,714 keys of 73.7 likes/s: the placement stays for the hour, so the
+    // The post gets the recommendation for it alone under the fleet's
+    // Poisson arrivals, `size --scenario interview --traffic poisson`'s
+    // 2,715 keys (the scenario's fixed traffic gives 2,714, whose exact
+    // Poisson risk is 0.010013 > 0.01; 2,715 gives 0.009873, both checked
+    // with mpmath): 10,000,000 - 1 + 2,715 and x 20 for the rest.
+    assert_eq!(j["pinned"][0]["shards"], 2715);
+    assert_eq!(p[1]["items"], 200_002_715u64);
+    assert_eq!(p[2]["items"], 10_002_715);
+    // 2,715 keys of 73.7 likes/s: the placement stays for the hour, so the
     // chance over the hour is the mean over placements of 1 - (1 - p)^T,
     // which the rare bad placements keep small (the exact post-alone figure
     // is about 0.01), not 1 - (1 - mean p)^T (near 1).
@@ -124,6 +127,59 @@ fn interview_scenario() {
         s >= floor["partition_shards"].as_u64().unwrap(),
         "{s} {floor}"
     );
+}
+
+/// `size`'s exact shared-partition risk of 200,000 likes/s on `shards` keys
+/// over 1,000 partitions for an hour, Poisson traffic.
+fn post_alone(shards: u64) -> f64 {
+    let j = json_of(&[
+        "size",
+        "--peak",
+        "200000",
+        "--partitions",
+        "1000",
+        "--risk",
+        "0.0068",
+        "--duration",
+        "1h",
+        "--traffic",
+        "poisson",
+        "--shards",
+        &shards.to_string(),
+    ]);
+    j["partition_p_any_over_cap"].as_f64().unwrap()
+}
+
+#[test]
+fn a_pinned_reel_is_sized_under_the_fleets_poisson_arrivals() {
+    // Issue 32: at 0.0068 over an hour the default scenario's fixed traffic
+    // (its union bound) gave the post 2,915 keys, whose exact risk under
+    // the Poisson arrivals every fleet figure assumes is above the risk.
+    // The exact values, 1 - E[prod_j F(K_j)^3600] over the multinomial
+    // placements, F(k) = P(Poisson(k x 200,000 / S) <= 1,000), from an
+    // independent mpmath + convolution script: 2,915 -> 0.0068457869452,
+    // 2,916 -> 0.0067449126524 (agreeing with `size` to 3e-9 relative, the
+    // float sums' error; the tolerance 1e-8).
+    let close = |got: f64, want: f64| ((got - want) / want).abs() < 1e-8;
+    let (at_2915, at_2916) = (post_alone(2915), post_alone(2916));
+    assert!(close(at_2915, 0.006_845_786_945), "{at_2915}");
+    assert!(close(at_2916, 0.006_744_912_652), "{at_2916}");
+    let j = json_of(&[
+        "fleet",
+        "--hot-reel",
+        "post=200000",
+        "--duration",
+        "1h",
+        "--risk",
+        "0.0068",
+        "--trials",
+        "16",
+        "--max-shards",
+        "1",
+    ]);
+    // The fewest that meet 0.0068 exactly: 2,916 (2,915 fails).
+    assert_eq!(j["pinned"][0]["shards"], 2916);
+    assert_eq!(j["inputs"]["traffic"]["value"], "poisson");
 }
 
 #[test]

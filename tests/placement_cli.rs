@@ -28,6 +28,56 @@ fn keys_from_stdin_as_tsv() {
 }
 
 #[test]
+fn keys_stdin_takes_an_empty_line_as_the_empty_key() {
+    // Issue 32: the empty line was dropped without a word. The empty string
+    // is a valid Redis key: CRC16-XMODEM of no bytes is 0, so slot 0 (Redis
+    // 7's CLUSTER KEYSLOT "" answers 0). Blank lines at the very end (the
+    // trailing newline, then two more, one CRLF) are not keys.
+    shardplan()
+        .args(["keys", "--stdin", "--format", "tsv"])
+        .write_stdin("reel:8841:likes:3\n\nreel:8841:likes:19\n\n\r\n")
+        .assert()
+        .success()
+        .stdout("reel:8841:likes:3\t7443\n\t0\nreel:8841:likes:19\t6464\n");
+    let v = json_of_stdin(&["keys", "-", "--format", "json"], "\nreel:8841:likes:3\n");
+    let keys = v["keys"].as_array().unwrap();
+    assert_eq!(keys.len(), 2, "{v}");
+    assert_eq!((&keys[0]["key"], &keys[0]["slot"]), (&json!(""), &json!(0)));
+    assert_eq!(keys[1]["slot"], 7443);
+    // The table names it rather than leave a blank cell.
+    let out = shardplan()
+        .args(["keys", "--stdin"])
+        .write_stdin("a\n\nb\n\n")
+        .env("COLUMNS", "200")
+        .assert()
+        .success();
+    let table = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        table.contains("│ 1     ┆ \"\" (the empty key) ┆ 0 "),
+        "{table}"
+    );
+    assert!(table.contains("│ 2 "), "{table}");
+    assert!(
+        !table.contains("│ 3 "),
+        "a trailing blank line is no key: {table}"
+    );
+    // Only blank lines: no key, refused as before.
+    let out = shardplan()
+        .args(["keys", "--stdin"])
+        .write_stdin("\n\n")
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+/// `shardplan ARGS` with `stdin`, its standard output as JSON.
+fn json_of_stdin(args: &[&str], stdin: &str) -> Value {
+    let out = shardplan().args(args).write_stdin(stdin).assert().success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
 fn keys_template_with_nodes() {
     let v = json_of(&[
         "keys",

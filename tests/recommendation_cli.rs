@@ -78,12 +78,14 @@ fn every_command_shows_the_same_count_for_each_bundled_scenario() {
         assert!(text.contains(&mark), "{scenario}: chart lacks {mark}");
     }
     // fleet: the pinned post without its own count gets the recommendation
-    // for it alone, from the same function on the same figures.
+    // for it alone, from the same function on the same figures, under the
+    // fleet's Poisson arrivals (the scenario's fixed traffic gives 2,714,
+    // whose exact Poisson risk is over 0.01: issue 32).
     let fleet = json_of(&["fleet", "--scenario", "interview", "--trials", "50"]);
-    assert_eq!(
-        fleet["pinned"][0]["shards"].as_u64(),
-        Some(recommended("interview"))
-    );
+    let alone = json_of(&["size", "--scenario", "interview", "--traffic", "poisson"]);
+    assert_eq!(fleet["pinned"][0]["shards"], alone["shards"]);
+    assert_eq!(alone["shards"], 2715);
+    assert_eq!(recommended("interview"), 2714);
     for &scenario in TIME_LINE {
         let n = recommended(scenario);
         assert_eq!(report_count(scenario), n, "{scenario}: report");

@@ -112,9 +112,11 @@ fn keys_reads_a_file_or_standard_input_alike() {
 }
 
 #[test]
-fn blank_lines_are_not_keys() {
+fn an_inner_empty_line_is_the_empty_key_and_trailing_blank_lines_are_not_keys() {
+    // Issue 32: the empty key is a valid Redis key (slot 0: CRC16 of no
+    // bytes is 0); only the blank lines at the very end are not keys.
     let piped = stdout_with_stdin(&["keys", "-", "--format", "csv"], "a:{1}\n\nb:{1}\n\n");
-    assert_eq!(piped, "key,slot\na:{1},9842\nb:{1},9842\n");
+    assert_eq!(piped, "key,slot\na:{1},9842\n,0\nb:{1},9842\n");
 }
 
 #[test]

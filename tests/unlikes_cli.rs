@@ -32,6 +32,80 @@ fn size_plans_for_likes_and_unlikes() {
 }
 
 #[test]
+fn the_capacity_is_in_likes_per_second() {
+    // Issue 32: with --unlike-share 0.3 capacity_rate was the write rate
+    // (30% above the likes/s its docs promise). 22 shards, Poisson: each
+    // shard Poisson(W / 22) a second, independent, so the risk over 4 h is
+    // 1 - F(1,000; W / 22)^(22 x 14,400) and 0.01 at W = 18,462.0150565013
+    // writes/s (mpmath bisection), 14,201.5500434625 likes/s at 1.3 writes a
+    // like. Bisected to 1e-12 relative: the tolerance 1e-10.
+    let size = |args: &[&str]| {
+        let mut a = vec!["size", "--risk", "0.01", "--shards", "22"];
+        a.extend(args);
+        json_of(&a)
+    };
+    let likes = size(&[
+        "--peak",
+        "14000",
+        "--unlike-share",
+        "0.3",
+        "--traffic",
+        "poisson",
+    ]);
+    let writes = size(&["--peak", "18200", "--traffic", "poisson"]);
+    let close = |got: f64, want: f64| ((got - want) / want).abs() < 1e-10;
+    assert!(close(f(&writes["capacity_rate"]), 18_462.015_056_501_3));
+    assert!(close(f(&likes["capacity_rate"]), 14_201.550_043_462_5));
+    // The margin is against the planned likes: the same ratio either way.
+    let margin = 14_201.550_043_462_5 / 14_000.0 - 1.0;
+    assert!((f(&likes["margin"]) - margin).abs() < 1e-10);
+    assert!((f(&writes["margin"]) - margin).abs() < 1e-10);
+    // By the rule of thumb 22 x 700 writes/s carry 15,400 / 1.3 likes/s.
+    assert_eq!(f(&likes["safe_capacity_rate"]), 22.0 * 700.0 / 1.3);
+    // Fixed traffic: 18,543 whole writes meet the risk at 22 shards, so
+    // 14,263 likes (18,541.9 -> 18,542 writes); 14,264 bring 18,544.
+    let fixed = size(&[
+        "--peak",
+        "14000",
+        "--unlike-share",
+        "0.3",
+        "--traffic",
+        "fixed",
+    ]);
+    let fixed_writes = size(&["--peak", "18200", "--traffic", "fixed"]);
+    assert_eq!(f(&fixed_writes["capacity_rate"]), 18_543.0);
+    assert_eq!(f(&fixed["capacity_rate"]), 14_263.0);
+    assert!((f(&fixed["margin"]) - (14_263.0 / 14_000.0 - 1.0)).abs() < 1e-12);
+    // The words say likes and the planned likes.
+    let table = common::shardplan()
+        .args([
+            "size",
+            "--peak",
+            "14000",
+            "--unlike-share",
+            "0.3",
+            "--risk",
+            "0.01",
+        ])
+        .args(["--shards", "22", "--traffic", "fixed"])
+        .env("COLUMNS", "400")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(
+        text.contains("holds up to 14,263 likes/s at 0.0100 over 4 h, fixed traffic (1.9% above the planned 14,000)"),
+        "{text}"
+    );
+    // The peak the model weighs is writes/s, and says so.
+    assert!(
+        text.contains(
+            "planned peak              ┆ 18,200 writes/s (14,000 likes/s and their unlikes)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
 fn risk_with_unlikes_is_risk_at_the_write_rate() {
     // Poisson likes and Poisson unlikes are one Poisson stream of writes:
     // the exact figures must be the same numbers, not close ones.

@@ -234,8 +234,9 @@ pub struct ResizeArgs {
 #[derive(Debug, Clone, Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["file", "stdin", "template"])))]
 pub struct KeysArgs {
-    /// Shard keys to check, one per line (bytes as given, blank lines
-    /// skipped); - reads standard input.
+    /// Shard keys to check, one per line (bytes as given: an empty line is
+    /// the empty key, slot 0; blank lines at the end are not keys); -
+    /// reads standard input.
     #[arg(value_name = "FILE")]
     pub file: Option<std::path::PathBuf>,
     /// Read keys from standard input, as `keys -` does.

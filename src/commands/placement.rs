@@ -13,8 +13,11 @@ use crate::output::OutputSet;
 use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView};
 use crate::views::stores::StoresView;
 
-/// The keys in `path` (`-`: standard input), one per line, blank lines
-/// skipped (a stray empty line is not an empty key); errors name `what`.
+/// The keys in `path` (`-`: standard input), one per line, as given: an
+/// empty line in the list is the empty key (a valid Redis key, slot 0, as
+/// CRC16 of no bytes is 0). Only the blank lines at the very end (the file's
+/// trailing newline, or several) end the list rather than add keys; a `\r`
+/// before a `\n` is a Windows line end, not part of the key. Errors name `what`.
 fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
     let max = crate::model::defaults::MAX_KEY_TEXT_BYTES;
     let bytes = read_bounded(
@@ -23,17 +26,21 @@ fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>>
         max + crate::model::defaults::MAX_KEYS,
         "give at most 2 MiB of keys (20,000 keys of 100 bytes) at a time",
     )?;
-    let mut keys = Vec::new();
-    for line in bytes.as_slice().split(|b| *b == b'\n') {
-        let mut line = line.to_vec();
-        // Windows line ends: the \r is not part of the key.
-        if line.last() == Some(&b'\r') {
-            line.pop();
+    split_keys(what, &bytes)
+}
+
+/// [`read_keys`] on the bytes read.
+fn split_keys(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<Vec<u8>>> {
+    let mut keys: Vec<Vec<u8>> = Vec::new();
+    // Empty lines seen since the last key: keys only if a key follows.
+    let mut blanks: usize = 0;
+    for line in bytes.split(|b| *b == b'\n') {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            blanks += 1;
+            continue;
         }
-        if !line.is_empty() {
-            keys.push(line);
-        }
-        if keys.len() as u64 > crate::model::defaults::MAX_KEYS {
+        if (keys.len() + blanks + 1) as u64 > crate::model::defaults::MAX_KEYS {
             return Err(InputError::new(
                 what,
                 format!(
@@ -43,6 +50,9 @@ fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>>
             )
             .into());
         }
+        keys.extend(std::iter::repeat_n(Vec::new(), blanks));
+        blanks = 0;
+        keys.push(line.to_vec());
     }
     Ok(keys)
 }
@@ -245,4 +255,44 @@ pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {
         &Inputs::default(),
         args.out.explain,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_keys;
+
+    fn keys(text: &str) -> Vec<String> {
+        split_keys("--stdin", text.as_bytes())
+            .unwrap()
+            .into_iter()
+            .map(|k| String::from_utf8(k).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_line_between_keys_is_the_empty_key() {
+        assert_eq!(keys("a\n\nb\n"), ["a", "", "b"]);
+        assert_eq!(keys("\na\n"), ["", "a"]);
+        assert_eq!(keys("a\r\n\r\nb\r\n"), ["a", "", "b"]);
+    }
+
+    #[test]
+    fn blank_lines_at_the_end_are_not_keys() {
+        assert_eq!(keys("a\nb\n"), ["a", "b"]);
+        assert_eq!(keys("a\nb"), ["a", "b"]);
+        assert_eq!(keys("a\nb\n\n\r\n\n"), ["a", "b"]);
+        assert!(keys("\n\n").is_empty());
+        assert!(keys("").is_empty());
+    }
+
+    #[test]
+    fn empty_keys_count_against_the_limit_but_a_blank_tail_does_not() {
+        let max = crate::model::defaults::MAX_KEYS as usize;
+        let tail = format!("a\n{}", "\n".repeat(3 * max));
+        assert_eq!(keys(&tail), ["a"]);
+        let inner = format!("{}a\n", "\n".repeat(max));
+        assert!(split_keys("--stdin", inner.as_bytes()).is_err());
+        let at_limit = format!("{}a\n", "\n".repeat(max - 1));
+        assert_eq!(keys(&at_limit).len(), max);
+    }
 }

@@ -19,6 +19,7 @@ use crate::model::fleet::{Background, FleetPlan, PinnedReel};
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{PlanInputs, RiskTarget, SharedPartitions};
 use crate::model::sizing::{SafeRate, SizingPlan};
+use crate::model::traffic::{TrafficKind, TrafficModel};
 use crate::model::validate;
 
 impl Resolver {
@@ -184,7 +185,9 @@ impl Resolver {
         // A pinned reel without its own count gets the recommendation for it
         // alone, from the same function as `size` on the same figures: its
         // rate, the cap and safe rate, these partitions, this hot spell and
-        // risk, the scenario's traffic law.
+        // risk, under the fleet's own law, Poisson arrivals (not the
+        // scenario's: a count sized for fixed traffic's union bound can fail
+        // the exact Poisson risk every other fleet figure is weighed by).
         let mut pinned = pinned;
         let reel_source = match a.hot_reel.is_empty() {
             true => self.scenario.source("fleet.hot_reels"),
@@ -200,7 +203,14 @@ impl Resolver {
             )
         };
         if pinned.iter().any(|r| r.shards.is_none()) {
-            let traffic = self.traffic(None, None)?;
+            let traffic = TrafficModel::Poisson;
+            self.inputs.record(
+                "traffic",
+                &Sourced::derived(
+                    TrafficKind::Poisson.name(),
+                    "fleet weighs its partitions under Poisson arrivals",
+                ),
+            );
             let target = RiskTarget {
                 risk: risk_v,
                 seconds: seconds_v as f64,

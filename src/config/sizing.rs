@@ -343,7 +343,9 @@ impl Resolver {
             }
             None => (cap.value, safe.value),
         };
-        let plan = SizingPlan::new(peak.peak, cap_v, safe_v).map_err(|e| self.blame(e))?;
+        let plan = SizingPlan::new(peak.peak, cap_v, safe_v)
+            .map_err(|e| self.blame(e))?
+            .with_writes_per_like(unlikes.map_or(1.0, |u| u.unlikes.writes_per_like()));
         self.planned_peak = Some(peak.peak);
         Ok(Sizing {
             plan,

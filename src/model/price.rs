@@ -129,7 +129,13 @@ impl Prices {
 /// beside a plain like row; the log's consumer writes one total per commit
 /// period, (1 / commit) x cost / rate (its events live in the log, not the
 /// store). The set, HyperLogLog and like-rows designs add once a like, evenly
-/// over their keys: keys x writes per key / rate. count-min and hash give
+/// over their keys: keys x writes per key / rate.
+///
+/// With unlikes `i.rate` counts writes (likes and unlikes) and
+/// [`Usage::per_like`] scales by 1 + share: the per-event designs then pay
+/// 1 + share units a like, while the buffered designs and the log, whose
+/// servers net likes and unlikes before one write per flush (or commit),
+/// keep min(servers / flush, writes/s) / likes/s: unlikes add no flush. count-min and hash give
 /// only their hottest key's writes: no write path figure, `None`.
 pub fn design_usage(row: &StrategyRow, i: &CompareInputs) -> Usage {
     let tx = i.transactional.map_or(1.0, |t| t.write_cost);

@@ -19,12 +19,17 @@ pub enum SafeRate {
 /// The validated inputs of a sizing.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SizingPlan {
-    /// Peak likes per second to plan for.
+    /// Peak writes per second to plan for: the likes/s, x (1 + unlike
+    /// share) when unlikes are planned (`writes_per_like`).
     pub peak: f64,
     /// Writes a second one shard key accepts.
     pub cap: f64,
     /// Where the safe rate per key comes from.
     pub safe: SafeRate,
+    /// Writes one like brings: 1 + the unlike share (1 without unlikes).
+    /// Every figure per key counts writes; the figures the user reads in
+    /// likes/s (the capacity) are writes / this.
+    pub writes_per_like: f64,
 }
 
 /// The rule-of-thumb sizing and what it implies at the peak.
@@ -80,7 +85,12 @@ impl SizingPlan {
                 validate::in_half_open("headroom", h, 0.0, 1.0)?;
             }
         }
-        let plan = SizingPlan { peak, cap, safe };
+        let plan = SizingPlan {
+            peak,
+            cap,
+            safe,
+            writes_per_like: 1.0,
+        };
         let shards = shards_for(peak, plan.safe_per_shard());
         validate::count("peak", shards, crate::model::defaults::MAX_SHARDS).map_err(|_| {
             ParamError::other(
@@ -93,6 +103,22 @@ impl SizingPlan {
             )
         })?;
         Ok(plan)
+    }
+
+    /// The plan with unlikes: its peak already counts them (writes/s),
+    /// and `writes_per_like` (1 + the unlike share, at least 1) turns the
+    /// write rates back into likes/s.
+    pub fn with_writes_per_like(self, writes_per_like: f64) -> SizingPlan {
+        debug_assert!(writes_per_like >= 1.0 && writes_per_like.is_finite());
+        SizingPlan {
+            writes_per_like,
+            ..self
+        }
+    }
+
+    /// The planned peak in likes/s: the peak's writes / writes per like.
+    pub fn like_peak(&self) -> f64 {
+        self.peak / self.writes_per_like
     }
 
     /// The safe rate per key: as given, or cap x (1 - headroom).

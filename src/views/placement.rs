@@ -182,7 +182,12 @@ impl Report for KeysView {
                 .keys
                 .iter()
                 .map(|k| {
-                    let mut row = vec![k.shard.to_string(), k.key.clone(), k.slot.to_string()];
+                    // The empty key (an empty line) would read as a blank cell.
+                    let key = match k.key.is_empty() {
+                        true => "\"\" (the empty key)".to_string(),
+                        false => k.key.clone(),
+                    };
+                    let mut row = vec![k.shard.to_string(), key, k.slot.to_string()];
                     if let Some(n) = k.node {
                         row.push(n.to_string());
                     }

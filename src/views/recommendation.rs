@@ -32,8 +32,9 @@ fn counted(r: &Recommendation) -> Option<String> {
     ))
 }
 
-/// The margin in words: the capacity with a risk, the safe total without.
-pub fn margin(r: &Recommendation, peak: f64) -> String {
+/// The margin in words: the capacity with a risk, the safe total without,
+/// both in likes/s against the planned likes/s.
+pub fn margin(r: &Recommendation) -> String {
     let above = match r.margin >= 0.0 {
         true => format!("{} above", fmt::percent(r.margin)),
         false => format!("{} below", fmt::percent(-r.margin)),
@@ -43,19 +44,19 @@ pub fn margin(r: &Recommendation, peak: f64) -> String {
             "holds up to {} likes/s at {} ({above} the planned {})",
             fmt::num(c),
             spell(risk, r),
-            fmt::num(peak)
+            fmt::num(r.like_peak)
         ),
         _ => format!(
             "{} x the safe rate carry {} likes/s ({above} the planned {})",
             shards(r.shards),
             fmt::num(r.safe_capacity_rate),
-            fmt::num(peak)
+            fmt::num(r.like_peak)
         ),
     }
 }
 
 /// The one line a design doc can quote: the recommended count, what set
-/// it, and the verdict on it ([`super::verdict`]).
+/// it, and the verdict on it ([`super::verdict`]) at `peak` writes/s.
 pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
     let v = r.verdict(r.shards, peak);
     let mut line = format!(
@@ -66,7 +67,7 @@ pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
         holds_words(&v)
     );
     if v.holds {
-        line.push_str(&format!("; {}", margin(r, peak)));
+        line.push_str(&format!("; {}", margin(r)));
         if let Some(p) = counted(r) {
             line.push_str(&format!("; P(any second over the cap) = {p}"));
         }
@@ -95,7 +96,7 @@ pub fn constraints_section(
                 None => format!("{} (set by {})", r.shards, binding_words(r.binding)),
             },
         ),
-        ("margin", margin(r, peak)),
+        ("margin", margin(r)),
         (
             "rule of thumb",
             format!(

@@ -228,7 +228,7 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
             super::verdict::shards(r.shards),
             super::verdict::binding_words(r.binding)
         ),
-        format!("- **Margin:** {}.", recommendation::margin(r, size.peak)),
+        format!("- **Margin:** {}.", recommendation::margin(r)),
         format!(
             "- **Reads:** without a cache every view reads all {} shards: {} shard reads/s; with each \
              of the {} servers caching the sum for {} s: {} shard reads/s.",

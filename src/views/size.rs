@@ -152,7 +152,18 @@ impl SizeRow {
             "writes"
         };
         plan.extend([
-            ("planned peak", format!("{} likes/s", fmt::num(self.peak))),
+            (
+                "planned peak",
+                // With unlikes the peak the model weighs is writes/s.
+                match r.like_peak == self.peak {
+                    true => format!("{} likes/s", fmt::num(self.peak)),
+                    false => format!(
+                        "{} writes/s ({} likes/s and their unlikes)",
+                        fmt::num(self.peak),
+                        fmt::num(r.like_peak)
+                    ),
+                },
+            ),
             (
                 "cap per key",
                 if self.transactional {

@@ -21,7 +21,7 @@ impl PlanInputs {
         e.partition_failing = rec.partition_failing;
         e.capacity_rate = self.capacity(shards)?;
         if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
-            e.margin = c / self.sizing.peak - 1.0;
+            e.margin = self.margin_of(c);
         }
         e.warnings = warnings::collect(self, &e);
         Ok(e)
@@ -87,7 +87,9 @@ impl PlanInputs {
             partition_p_any_over_cap: part.as_ref().map(|p| p.0.p_any_over_cap),
             partition_ln_p_any_over_cap: part.as_ref().map(|p| p.0.ln_p_any_over_cap),
             capacity_rate: None,
-            safe_capacity_rate: shards as f64 * safe,
+            // In likes/s: the safe rate is writes per key.
+            safe_capacity_rate: shards as f64 * safe / self.sizing.writes_per_like,
+            like_peak: self.sizing.like_peak(),
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
             risk: self.risk.map(|t| t.risk),
             key_risk: t.risk,

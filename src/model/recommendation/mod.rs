@@ -159,9 +159,13 @@ pub struct Recommendation {
     /// The highest likes/s at which `shards` still meets the risk over the
     /// spell; `None` without a risk.
     pub capacity_rate: Option<f64>,
-    /// shards x the safe rate per key: what the count carries by the rule
-    /// of thumb.
+    /// shards x the safe rate per key / (1 + unlike share): the likes/s
+    /// the count carries by the rule of thumb.
     pub safe_capacity_rate: f64,
+    /// The planned likes/s the capacity and the margin are measured
+    /// against (the peak's writes / (1 + unlike share)), for the words.
+    #[serde(skip)]
+    pub like_peak: f64,
     /// How far the plan is from its limit: capacity / peak - 1 with a risk,
     /// shards x safe / peak - 1 by the rule of thumb.
     pub margin: f64,
@@ -347,7 +351,7 @@ impl PlanInputs {
         }
         rec.capacity_rate = self.capacity(shards)?;
         if let (Some(c), Some(_)) = (rec.capacity_rate, self.risk) {
-            rec.margin = c / self.sizing.peak - 1.0;
+            rec.margin = self.margin_of(c);
         }
         rec.warnings = warnings::collect(self, &rec);
         Ok(rec)
