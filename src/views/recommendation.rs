@@ -146,7 +146,10 @@ pub fn constraints_section(
 /// default risk only checks (and raises) the rule of thumb's count.
 fn key_risk_words(r: &Recommendation) -> String {
     let fewest = match r.key_risk_shards {
-        Some(k) => format!("{k} are the fewest"),
+        Some(k) => format!("{} the fewest", match k {
+            1 => "1 shard is".to_string(),
+            k => format!("{} shards are", fmt::count(k)),
+        }),
         None => "no count up to the limit is".into(),
     };
     let within = format!(
@@ -199,12 +202,25 @@ fn nodes_words(r: &Recommendation, n: u32) -> String {
                 s => format!("{s} shards are"),
             }
         ),
-        None => {
-            format!(
-                "{n} {}: no shard count keeps every node within its cap (see the warning)",
-                if n == 1 { "master" } else { "masters" }
-            )
-        }
+        None => format!(
+            "{n} {}: no shard count keeps every node within its cap: {}",
+            if n == 1 { "master" } else { "masters" },
+            match r.warnings.iter().find_map(|w| match w {
+                Warning::TemplateOneSlot {
+                    suggested: Some(t),
+                    suggested_shards: Some(s),
+                    ..
+                } => Some(format!("every key is in one slot; with '{t}', {} hold", shards(*s))),
+                Warning::NodesCannotHold {
+                    nodes_needed: Some(m),
+                    ..
+                } => Some(format!("{m} masters would hold an even spread")),
+                _ => None,
+            }) {
+                Some(w) => w,
+                None => "see the warning".into(),
+            }
+        ),
     };
     if let (Some(p), Some(ln), Some(keys)) = (
         r.node_p_any_over_cap,
@@ -294,17 +310,28 @@ pub fn warning_text(w: &Warning) -> String {
         Warning::TemplateOneSlot {
             template,
             suggested,
+            suggested_shards,
         } => format!(
             "every key of '{template}' hashes its tag to one slot, so one node takes every write: \
              more shards cannot help; fix the template{}",
-            suggested
-                .as_ref()
-                .map_or(String::new(), |t| format!(" (e.g. '{t}')"))
+            match (suggested, suggested_shards) {
+                (Some(t), Some(n)) => format!(" (with '{t}', {} hold the nodes)", shards(*n)),
+                (Some(t), None) => format!(" (e.g. '{t}')"),
+                _ => String::new(),
+            }
         ),
-        Warning::NodesCannotHold { nodes, node_cap } => format!(
+        Warning::NodesCannotHold {
+            nodes,
+            node_cap,
+            nodes_needed,
+        } => format!(
             "even spread evenly, {nodes} masters of {} likes/s each cannot carry the load within \
-             the risk: add masters or raise --node-cap",
-            fmt::num(*node_cap)
+             the risk: {}",
+            fmt::num(*node_cap),
+            match nodes_needed {
+                Some(n) => format!("{n} masters can (or raise --node-cap)"),
+                None => "raise --node-cap".into(),
+            }
         ),
         Warning::StoreLimit { limit, value } => format!(
             "the plan's {} exceeds the documented limit of {} ({})",

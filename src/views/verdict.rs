@@ -169,7 +169,13 @@ fn figure_words(c: &Constraint) -> (String, String) {
             format!("at most {}", fmt::prob(c.limit)),
         ),
         Check::NodeBalance => (
-            format!("{} keys on the busiest node", fmt::num(c.figure)),
+            format!(
+                "{} on the busiest node",
+                match c.figure == 1.0 {
+                    true => "1 key".to_string(),
+                    false => format!("{} keys", fmt::num(c.figure)),
+                }
+            ),
             format!("ceil(S / N) = {}", fmt::num(c.limit)),
         ),
         Check::ReadCap => (

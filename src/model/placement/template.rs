@@ -98,6 +98,11 @@ impl ShardTemplate {
         ))
     }
 
+    /// [`Self::without_tag`] as a template with the same padding.
+    pub fn without_tag_template(&self) -> Option<ShardTemplate> {
+        ShardTemplate::new(&self.without_tag()?, self.pad).ok()
+    }
+
     /// The shard-first form for sorted stores: `<shard>#reel#8841#likes`.
     /// The placeholder and the separator before it (or after it, when it
     /// starts the key) move to the front, keeping the template's separator.

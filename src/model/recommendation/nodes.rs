@@ -192,6 +192,22 @@ impl ClusterNodes {
         }
     }
 
+    /// The same keys from `template` instead (a suggested fix).
+    pub fn with_template(&self, template: ShardTemplate) -> ClusterNodes {
+        ClusterNodes {
+            keys: ShardKeys::Template(template),
+            ..self.clone()
+        }
+    }
+
+    /// The fewest masters (from this count up to `max_nodes`) on which an
+    /// even spread, one key a master, keeps each within its cap at the
+    /// target: what `NodesCannotHold` asks for. `None` when none up to the
+    /// limit does.
+    pub fn nodes_needed(&self, rate: f64, max_nodes: u32) -> Option<u32> {
+        (self.nodes..=max_nodes).find(|&n| self.ln_g(rate, 1, u64::from(n)).exp() <= self.target.risk)
+    }
+
     /// The fewest count from `floor` whose node risk is within the target,
     /// scanning in order (the risk is not monotone: the keys' slots decide)
     /// and building the per-node counts one key at a time. `None` when the

@@ -61,6 +61,9 @@ pub enum Warning {
         template: String,
         /// The same template without the hash tag braces.
         suggested: Option<String>,
+        /// The fewest shards that hold the nodes' risk with the suggested
+        /// template (`None` without one, or when none up to the limit does).
+        suggested_shards: Option<u64>,
     },
     /// Even spread evenly, the masters' caps cannot hold the load within
     /// the risk: add nodes or raise the node cap.
@@ -69,6 +72,9 @@ pub enum Warning {
         nodes: u32,
         /// Likes a second one master accepts.
         node_cap: f64,
+        /// The fewest masters on which an even spread holds (`None` when
+        /// none up to the limit does).
+        nodes_needed: Option<u32>,
     },
     /// The plan exceeds a documented store limit.
     StoreLimit {
@@ -120,14 +126,22 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
         });
     }
     if let (Some(c), None) = (&inputs.nodes, rec.node_shards) {
+        let rate = super::planned_rate(inputs.sizing.peak, c.target.traffic);
         out.push(match c.template().filter(|_| c.one_slot()) {
-            Some(t) => Warning::TemplateOneSlot {
-                template: t.template().to_string(),
-                suggested: t.without_tag(),
-            },
+            Some(t) => {
+                let fixed = t.without_tag_template();
+                Warning::TemplateOneSlot {
+                    template: t.template().to_string(),
+                    suggested: t.without_tag(),
+                    suggested_shards: fixed.and_then(|f| {
+                        c.with_template(f).fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
+                    }),
+                }
+            }
             None => Warning::NodesCannotHold {
                 nodes: c.nodes,
                 node_cap: c.node_cap,
+                nodes_needed: c.nodes_needed(rate, crate::model::defaults::MAX_NODES),
             },
         });
     }
