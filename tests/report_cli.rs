@@ -14,7 +14,7 @@ fn report(dir: &Path, args: &[&str]) -> String {
         .arg("report")
         .args(args)
         .arg("--quiet")
-        .arg("--out")
+        .arg("--output")
         .arg(dir)
         .assert()
         .success();
@@ -104,7 +104,7 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
     assert!(row(&rows, "rule of thumb")[1].starts_with("20 = ceil(14,000 / 700)"));
     assert!(md.contains(&format!("shardplan {}", env!("CARGO_PKG_VERSION"))));
     assert!(
-        md.contains("`shardplan report --scenario viral-reel --seed 7 --seconds 300 --out DIR`")
+        md.contains("`shardplan report --scenario viral-reel --seed 7 --seconds 300 --output DIR`")
     );
 
     // The simulation, seed for seed.
@@ -248,15 +248,18 @@ fn bad_out_is_named() {
     let file = dir.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
     let f = file.to_str().unwrap();
-    bad_input(&["report", "-q", "--out", f], "--out");
-    bad_input(&["report", "-q", "--out", &format!("{f}/sub")], "--out");
+    bad_input(&["report", "-q", "--output", f], "--output");
     bad_input(
-        &["report", "-q", "--scenario", "nope", "--out", "x"],
+        &["report", "-q", "--output", &format!("{f}/sub")],
+        "--output",
+    );
+    bad_input(
+        &["report", "-q", "--scenario", "nope", "--output", "x"],
         "--scenario",
     );
     bad_input(&["report", "-q", "--seconds", "0"], "--seconds");
     bad_input(
-        &["report", "-q", "--scenario", "shrink-fold", "--out", "x"],
+        &["report", "-q", "--scenario", "shrink-fold", "--output", "x"],
         "--scenario",
     );
     // Nothing half-written next to the file.
@@ -387,17 +390,20 @@ fn sorted_store_and_bad_placement_fields() {
     let o = out.to_str().unwrap();
     let bad = scenario_file(dir.path(), "peak = 2000\nkey_template = \"likes\"\n");
     bad_input(
-        &["report", "-q", "--scenario", &bad, "--out", o],
+        &["report", "-q", "--scenario", &bad, "--output", o],
         "key_template",
     );
     let bad = scenario_file(dir.path(), "peak = 2000\nnodes = 0\n");
-    bad_input(&["report", "-q", "--scenario", &bad, "--out", o], "nodes");
+    bad_input(
+        &["report", "-q", "--scenario", &bad, "--output", o],
+        "nodes",
+    );
 }
 
 #[test]
 fn report_takes_dash_o_like_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    for flag in ["-o", "--output", "--out"] {
+    for flag in ["-o", "--output"] {
         let out = dir.path().join(flag.trim_start_matches('-'));
         shardplan()
             .args(["report", "-q", "--seconds", "60", flag])

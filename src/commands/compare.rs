@@ -18,7 +18,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         .inputs
         .evaluate(inputs.shards)
         .map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     if args.wide && !out.has_human() {
         return Err(InputError::new(
             "--wide",
@@ -30,7 +30,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     // table), well under a second at any accepted rate: no estimate.
     let spinner = crate::output::progress::spinner(
         "computing the exact risks of the designs".into(),
-        !args.out.quiet,
+        !args.out.quiet.quiet,
     );
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
@@ -57,5 +57,5 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         evaluation,
         wide: args.wide,
     };
-    super::emit(out, &report, &r.inputs, args.out.explain)
+    super::emit(out, &report, &r.inputs, args.out.explain.explain)
 }

@@ -45,8 +45,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     }
     let seconds = r.duration(None)?;
     let sim_flags = SimInputs {
-        seconds: args.seconds,
-        seed: args.seed,
+        seconds: args.seconds.clone(),
+        seed: args.seed.clone(),
         ..SimInputs::default()
     };
     let (flat, tl) = if timeline {
@@ -91,16 +91,21 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    if crate::output::sink::is_stdout(&args.out) {
+    let dir = args
+        .output
+        .one()?
+        .cloned()
+        .unwrap_or_else(|| crate::model::defaults::DEFAULT_REPORT_DIR.into());
+    if crate::output::sink::is_stdout(&dir) {
         return Err(InputError::new(
-            "--out",
+            "--output",
             "report writes a folder (report.md and its SVG charts); give a folder name, not standard output",
         )
         .into());
     }
     super::print_notices(&r.inputs);
-    crate::output::sink::prepare_dir("--out", &args.out)?;
-    let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));
+    crate::output::sink::prepare_dir("--output", &dir)?;
+    let open = |name: &str| AtomicFile::create("--output", &dir.join(name));
     let mut md_file = open(REPORT_FILE)?;
     let mut risk_file = open(RISK_SVG)?;
     let mut sim_file = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
@@ -119,7 +124,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let cost = crate::model::cost::sweep(rate, &around, traffic)
         .within_limit("peak")
         .map_err(|e| r.blame(e))?;
-    super::announce(cost, args.quiet);
+    super::announce(cost, args.quiet.quiet);
     let sweep = super::risk::sweep_rows(
         rate,
         &around,
@@ -138,7 +143,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards), curve.as_deref())?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
-            let tally = super::simulate::execute(&sim.plan, args.quiet, None)?;
+            let tally = super::simulate::execute(&sim.plan, args.quiet.quiet, None)?;
             let report = crate::views::simulate::SimulateReport::new(
                 r.scenario.name.clone(),
                 &sim.plan,
@@ -202,15 +207,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     risk_file.commit()?;
     sim_file.commit()?;
     md_file.commit()?;
-    if args.explain {
+    if args.explain.explain {
         super::explain_on_stderr(&r.inputs)?;
     }
-    if !args.quiet {
-        eprintln!(
-            "wrote {} and its charts to {}",
-            REPORT_FILE,
-            args.out.display()
-        );
+    if !args.quiet.quiet {
+        eprintln!("wrote {} and its charts to {}", REPORT_FILE, dir.display());
     }
     Ok(())
 }
@@ -234,10 +235,10 @@ fn portable_path(path: &str) -> String {
 
 fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
     let mut cmd = format!("shardplan report --scenario {scenario}");
-    if let Some(seed) = args.seed {
+    if let Some(seed) = args.seed.seed {
         cmd.push_str(&format!(" --seed {seed}"));
     }
-    if let Some(seconds) = args.seconds {
+    if let Some(seconds) = args.seconds.seconds {
         cmd.push_str(&format!(" --seconds {seconds}"));
     }
     for f in &args.observed.traffic_from {
@@ -252,6 +253,6 @@ fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
             portable_path(&m.display().to_string())
         ));
     }
-    cmd.push_str(" --out DIR");
+    cmd.push_str(" --output DIR");
     cmd
 }

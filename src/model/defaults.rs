@@ -205,6 +205,8 @@ pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
 /// The shard counts `sweep` tries.
 pub const DEFAULT_SWEEP_SHARDS: &str = "10..40";
+/// The folder `report` writes report.md and its charts to.
+pub const DEFAULT_REPORT_DIR: &str = "report";
 
 /// At most this many rows in a risk table or points on a risk chart.
 pub const MAX_RISK_ROWS: u64 = 40;
