@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Cap, Check, Duration, Explain, Nodes, Output, Partitions, Quiet, Rate, Seconds, Seed,
-    SettingsTtl, Shards, StoreArg, Template, Traffic, Trials,
+    Cap, Check, Duration, Explain, Nodes, Output, Partitions, Quiet, Rate, Seed, SettingsTtl,
+    Shards, StoreArg, Template, Traffic, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -148,25 +148,35 @@ pub struct ChartArgs {
     #[command(flatten)]
     pub timeline: TimelineArgs,
     #[command(flatten)]
+    pub observed: ObservedArgs,
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    #[command(flatten)]
     pub explain: Explain,
 }
 
+/// `report` takes every input `size` and `simulate` take (flags over the
+/// scenario over store presets over defaults, as everywhere).
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
     #[command(flatten)]
-    pub scenario: ScenarioArgs,
+    pub sim: SimInputs,
     #[command(flatten)]
     pub observed: ObservedArgs,
     #[command(flatten)]
-    pub output: Output,
+    pub plan: PlanArgs,
     #[command(flatten)]
-    pub seed: Seed,
+    pub duration: Duration,
     #[command(flatten)]
-    pub seconds: Seconds,
+    pub timeline: TimelineArgs,
+    #[command(flatten)]
+    pub prices: super::PriceArgs,
     /// Add a measurement as its own section: the JSON `shardplan measure` wrote
     /// (--redis or --postgres), with the machine it ran on.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub measure: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: Output,
     #[command(flatten)]
     pub quiet: Quiet,
     #[command(flatten)]

@@ -35,11 +35,17 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             "--shard-range",
             "on this chart: it applies to --kind risk only",
         )?;
-        refuse(
-            args.duration.duration.is_some(),
-            "--duration",
-            "on this chart: it applies to --kind risk only",
-        )?;
+    }
+    if args.kind == ChartKind::Timeline {
+        // The time line starts from the rule of thumb, not the recommendation.
+        let why = "on --kind timeline: it draws the time line, not the recommendation";
+        refuse(args.duration.duration.is_some(), "--duration", why)?;
+        let p = &args.plan;
+        refuse(p.risk.risk.is_some(), "--risk", why)?;
+        refuse(p.partitions.partitions.is_some(), "--partitions", why)?;
+        refuse(p.template.template.is_some(), "--template", why)?;
+        refuse(p.nodes.nodes.is_some(), "--nodes", why)?;
+        refuse(p.node_cap.is_some(), "--node-cap", why)?;
     }
     let (r, svg) = match args.kind {
         ChartKind::Busiest => {
@@ -64,7 +70,21 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 .into());
             }
             super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
-            let sim = r.flat_simulation(&args.sim, false)?;
+            r.observe(&args.observed, Some(&args.sim.sizing))?;
+            let sim = r.flat_simulation_with(
+                &args.sim,
+                false,
+                Some(&args.plan),
+                args.duration.seconds(),
+            )?;
+            if sim.recommended.recommendation.duration_seconds.is_none() {
+                refuse(
+                    args.duration.duration.is_some(),
+                    "--duration",
+                    "on --kind busiest without --risk or --partitions: the rule of thumb sets \
+                     the count, with no hot spell (add --risk P)",
+                )?;
+            }
             let file = Destination::create("--output", &output)?;
             let tally = super::simulate::execute(&sim.plan, false, None)?;
             let svg = busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?.1;
@@ -81,8 +101,9 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 "with time-line flags: it draws a flat load",
             )?;
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
+            r.observe(&args.observed, Some(&sim.sizing))?;
             let flags = crate::config::plan::PlanFlags {
-                plan: None,
+                plan: Some(&args.plan),
                 duration: args.duration.seconds(),
                 traffic: sim.traffic.traffic,
                 dispersion: sim.traffic.dispersion,
@@ -133,6 +154,12 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
         ChartKind::Timeline => {
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
+            if args.timeline.replay {
+                r.keep_trace = true;
+                r.observe(&args.observed, Some(&args.sim.sizing))?;
+            } else {
+                crate::config::observed::refuse_on_timeline(&args.observed)?;
+            }
             let plan = r.timeline(&args.sim, &args.timeline)?;
             let file = Destination::create("--output", &output)?;
             let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);

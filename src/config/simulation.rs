@@ -31,9 +31,22 @@ impl Resolver {
         sim: &SimInputs,
         per_second: bool,
     ) -> InputResult<FlatSimulation> {
+        self.flat_simulation_with(sim, per_second, None, None)
+    }
+
+    /// As [`Resolver::flat_simulation`], the recommendation also weighing
+    /// `--risk`, `--partitions` and the Redis Cluster flags over the hot
+    /// spell `duration` (`report` and `chart` offer them, as `size` does).
+    pub fn flat_simulation_with(
+        &mut self,
+        sim: &SimInputs,
+        per_second: bool,
+        plan: Option<&crate::cli::PlanArgs>,
+        duration: Option<f64>,
+    ) -> InputResult<FlatSimulation> {
         let flags = PlanFlags {
-            plan: None,
-            duration: None,
+            plan,
+            duration,
             traffic: sim.traffic.traffic,
             dispersion: sim.traffic.dispersion,
         };
