@@ -233,8 +233,8 @@ pub struct KeysArgs {
     pub template: Template,
     #[command(flatten)]
     pub shards: Shards,
-    /// Zero-pad the shard number to this width (default 0: no padding).
-    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number)]
+    #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("Zero-pad the shard number to this width (default {}: no padding)", defaults::DEFAULT_PAD))]
     pub pad: Option<u64>,
     #[command(flatten)]
     pub nodes: Nodes,

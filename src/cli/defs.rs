@@ -253,8 +253,8 @@ pub struct StoreArg {
 pub struct Partitions {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
         help = format!("Partitions of a hashed store the shard keys land on: shards sharing one \
-            add up against its cap (size: risk --risk, else 1%; fleet: default {}; partitions: \
-            required)", d::DEFAULT_FLEET_PARTITIONS))]
+            add up against its cap, at the accepted risk (--risk, else {}%; fleet: default {}; \
+            partitions: required)", d::DEFAULT_RISK * 100.0, d::DEFAULT_FLEET_PARTITIONS))]
     pub partitions: Option<u64>,
 }
 

@@ -113,7 +113,8 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let pad = Sourced::flag("--pad", args.pad).unwrap_or(Sourced::default(0));
+    let pad = Sourced::flag("--pad", args.pad)
+        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_PAD));
     let pad_width = usize::try_from(pad.value)
         .ok()
         .filter(|p| *p <= MAX_PAD)

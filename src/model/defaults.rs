@@ -97,6 +97,8 @@ pub const MAX_TTL_SECONDS: u64 = 86_400;
 
 // ---- Placement and partitions ----------------------------------------
 
+/// Width `keys` zero-pads the shard number to (0: no padding).
+pub const DEFAULT_PAD: u64 = 0;
 /// Shards `keys` expands a template for.
 pub const DEFAULT_KEY_SHARDS: u64 = 20;
 /// Most keys `keys` lists, from a template or a file: far beyond any
