@@ -711,3 +711,46 @@ fn every_json_document_is_one_object_with_a_header() {
     }
     assert!(json_of(&["sweep"])["rows"].is_array());
 }
+
+/// Issue 32: one flag, one meaning. `--shards` and `--rate` take one
+/// syntax everywhere; a command that uses one value refuses a list with one
+/// line naming the flag, and the commands that need a value say so.
+#[test]
+fn shared_flags_keep_one_meaning() {
+    // sweep takes the lists users type.
+    shardplan()
+        .args(["sweep", "--shards", "18..20", "--rate", "9000,14000"])
+        .args(["--format", "csv"])
+        .assert()
+        .success();
+    bad_input(&["risk", "--shards", "10..40"], "--shards");
+    bad_input(
+        &["simulate", "--shards", "10,20", "--seconds", "10"],
+        "--shards",
+    );
+    bad_input(
+        &["size", "--peak", "14000", "--shards", "10..40"],
+        "--shards",
+    );
+    bad_input(
+        &["risk", "--rate", "9000,14000", "--shards", "20"],
+        "--rate",
+    );
+    bad_input(&["compare", "--rate", "9000,14000"], "--rate");
+    bad_input(&["partitions", "--partitions", "1000"], "--shards");
+    bad_input(&["partitions", "--shards", "20"], "--partitions");
+    bad_input(&["chart", "--kind", "risk"], "--output");
+    bad_input(&["chart", "-o", "a.svg", "-o", "b.svg"], "--output");
+    bad_input(&["size", "--peak", "14000", "--check"], "--check");
+    // compare's --traffic help lists every value it accepts.
+    shardplan()
+        .args(["compare", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("empirical"));
+    // Durations read the same everywhere: compare takes fractions and ms.
+    shardplan()
+        .args(["compare", "--duration", "1.5h", "--format", "json"])
+        .assert()
+        .success();
+}

@@ -238,7 +238,7 @@ fn the_command_writes_json_that_plans_and_reports_read_and_hides_the_password() 
     let out = shardplan()
         .args(["report", "--quiet", "--measure"])
         .arg(&file)
-        .arg("--out")
+        .arg("--output")
         .arg(&report)
         .output()
         .unwrap();

@@ -294,7 +294,7 @@ fn report_prices_from_the_scenario_section() {
     let dir = std::env::temp_dir().join(format!("shardplan-prices-report-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     common::shardplan()
-        .args(["report", "--scenario", &s, "--quiet", "--out"])
+        .args(["report", "--scenario", &s, "--quiet", "--output"])
         .arg(&dir)
         .assert()
         .success();

@@ -24,7 +24,7 @@ fn report_count(scenario: &str) -> u64 {
     let dir = tempfile::tempdir().unwrap();
     shardplan()
         .args(["report", "-q", "--scenario", scenario, "--seconds", "60"])
-        .arg("--out")
+        .arg("--output")
         .arg(dir.path())
         .assert()
         .success();

@@ -14,7 +14,7 @@ fn report(dir: &Path, args: &[&str]) -> String {
         .arg("report")
         .args(args)
         .arg("--quiet")
-        .arg("--out")
+        .arg("--output")
         .arg(dir)
         .assert()
         .success();
@@ -103,9 +103,7 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
     );
     assert!(row(&rows, "rule of thumb")[1].starts_with("20 = ceil(14,000 / 700)"));
     assert!(md.contains(&format!("shardplan {}", env!("CARGO_PKG_VERSION"))));
-    assert!(
-        md.contains("`shardplan report --scenario viral-reel --seed 7 --seconds 300 --out DIR`")
-    );
+    assert!(md.contains("`shardplan report --scenario viral-reel --seconds 300 --seed 7` writes"));
 
     // The simulation, seed for seed.
     let sim = json_of(&[
@@ -248,15 +246,18 @@ fn bad_out_is_named() {
     let file = dir.path().join("plain-file");
     std::fs::write(&file, "x").unwrap();
     let f = file.to_str().unwrap();
-    bad_input(&["report", "-q", "--out", f], "--out");
-    bad_input(&["report", "-q", "--out", &format!("{f}/sub")], "--out");
+    bad_input(&["report", "-q", "--output", f], "--output");
     bad_input(
-        &["report", "-q", "--scenario", "nope", "--out", "x"],
+        &["report", "-q", "--output", &format!("{f}/sub")],
+        "--output",
+    );
+    bad_input(
+        &["report", "-q", "--scenario", "nope", "--output", "x"],
         "--scenario",
     );
     bad_input(&["report", "-q", "--seconds", "0"], "--seconds");
     bad_input(
-        &["report", "-q", "--scenario", "shrink-fold", "--out", "x"],
+        &["report", "-q", "--scenario", "shrink-fold", "--output", "x"],
         "--scenario",
     );
     // Nothing half-written next to the file.
@@ -387,17 +388,20 @@ fn sorted_store_and_bad_placement_fields() {
     let o = out.to_str().unwrap();
     let bad = scenario_file(dir.path(), "peak = 2000\nkey_template = \"likes\"\n");
     bad_input(
-        &["report", "-q", "--scenario", &bad, "--out", o],
+        &["report", "-q", "--scenario", &bad, "--output", o],
         "key_template",
     );
     let bad = scenario_file(dir.path(), "peak = 2000\nnodes = 0\n");
-    bad_input(&["report", "-q", "--scenario", &bad, "--out", o], "nodes");
+    bad_input(
+        &["report", "-q", "--scenario", &bad, "--output", o],
+        "nodes",
+    );
 }
 
 #[test]
 fn report_takes_dash_o_like_every_command() {
     let dir = tempfile::tempdir().unwrap();
-    for flag in ["-o", "--output", "--out"] {
+    for flag in ["-o", "--output"] {
         let out = dir.path().join(flag.trim_start_matches('-'));
         shardplan()
             .args(["report", "-q", "--seconds", "60", flag])
@@ -443,4 +447,203 @@ fn the_report_names_the_scenario_without_this_machines_folders() {
     let folder = dir.path().to_str().unwrap();
     assert!(!md.contains(folder), "{md}");
     assert!(md.contains("--scenario s.toml"), "{md}");
+}
+
+/// The "Written by ... `COMMAND` writes the same bytes" command of a report.
+fn regenerate_line(md: &str) -> String {
+    let line = md
+        .lines()
+        .find(|l| l.starts_with("Written by shardplan"))
+        .unwrap_or_else(|| panic!("no regenerate line in {md}"));
+    let start = line.find('`').unwrap() + 1;
+    let end = start + line[start..].find("` writes the same bytes").unwrap();
+    line[start..end].to_string()
+}
+
+/// Issue 32: report takes the user's own numbers, as size and simulate do
+/// (flags, a scenario, or both), and its regenerate line is the exact
+/// command: run through a shell, it writes the same report.md byte for byte.
+#[test]
+fn report_takes_every_input_and_its_command_reproduces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        shardplan()
+            .current_dir(dir.path())
+            .arg("report")
+            .args(args)
+            .assert()
+            .success();
+    };
+    // Flags alone: the rule of thumb's 20 shards for the user's numbers.
+    run(&[
+        "--peak",
+        "14000",
+        "--safe",
+        "700",
+        "--seconds",
+        "60",
+        "-q",
+        "-o",
+        "mine",
+    ]);
+    let md = std::fs::read_to_string(dir.path().join("mine/report.md")).unwrap();
+    assert!(md.contains("Recommendation: 20 shards"), "{md}");
+    assert_eq!(
+        regenerate_line(&md),
+        "shardplan report --peak 14000 --safe 700 --seconds 60"
+    );
+    // Flags over a scenario, a value that needs shell quotes, a rerun.
+    let args = [
+        "--scenario",
+        "viral-reel",
+        "--peak",
+        "9000",
+        "--store",
+        "redis-cluster",
+        "--template",
+        "{reel:8841}:likes:<shard> x",
+        "--nodes",
+        "3",
+        "--seconds",
+        "60",
+        "--seed",
+        "11",
+        "-q",
+        "--output",
+        "first",
+    ];
+    run(&args);
+    let first = std::fs::read_to_string(dir.path().join("first/report.md")).unwrap();
+    let command = regenerate_line(&first);
+    assert!(
+        command.contains("--template '{reel:8841}:likes:<shard> x'"),
+        "{command}"
+    );
+    // The template's cell shows `<shard>` literally: a code span, no escape.
+    assert!(first.contains("`{reel:8841}:likes:<shard>`"), "{first}");
+    assert!(!first.contains("&lt;shard>"), "{first}");
+    // Run as printed, it writes the same bytes (to the default folder).
+    let bin = env!("CARGO_BIN_EXE_shardplan");
+    let shell = command.replacen("shardplan", &format!("'{bin}'"), 1);
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&shell)
+        .current_dir(dir.path())
+        .status()
+        .unwrap();
+    assert!(status.success(), "{shell}");
+    let again = std::fs::read_to_string(dir.path().join("report/report.md")).unwrap();
+    assert_eq!(first, again, "{shell}");
+    // A flag with no effect in the mode chosen is refused, naming it.
+    let out = dir.path().join("x").display().to_string();
+    bad_input(
+        &[
+            "report",
+            "-q",
+            "--scenario",
+            "viral-evening-monitor",
+            "--sampler",
+            "multinomial",
+            "-o",
+            &out,
+        ],
+        "--sampler",
+    );
+    bad_input(
+        &[
+            "report",
+            "-q",
+            "--scenario",
+            "viral-evening-monitor",
+            "--views",
+            "10",
+            "-o",
+            &out,
+        ],
+        "--views",
+    );
+    bad_input(
+        &["report", "-q", "--rate", "9000,14000", "-o", &out],
+        "--rate",
+    );
+}
+
+/// chart takes the inputs `size` and `simulate` take: the recommendation's
+/// --risk and --partitions move the count it draws around; flags with no
+/// effect on the chart chosen are refused, naming them.
+#[test]
+fn chart_takes_every_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = |name: &str| dir.path().join(name).display().to_string();
+    let explain = |args: &[&str]| {
+        let out = shardplan()
+            .arg("chart")
+            .args(args)
+            .arg("--explain")
+            .assert()
+            .success();
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let e = explain(&[
+        "--kind",
+        "risk",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--partitions",
+        "1000",
+        "--traffic",
+        "poisson",
+        "--duration",
+        "1h",
+        "-o",
+        &svg("risk.svg"),
+    ]);
+    for flag in ["--risk", "--partitions", "--duration", "--peak"] {
+        assert!(e.contains(flag), "{flag}: {e}");
+    }
+    let e = explain(&[
+        "--kind",
+        "busiest",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--duration",
+        "4h",
+        "--seconds",
+        "30",
+        "-o",
+        &svg("busiest.svg"),
+    ]);
+    assert!(e.contains("--risk"), "{e}");
+    bad_input(
+        &[
+            "chart",
+            "--kind",
+            "busiest",
+            "--duration",
+            "4h",
+            "--seconds",
+            "30",
+            "-o",
+            &svg("b.svg"),
+        ],
+        "--duration",
+    );
+    bad_input(
+        &[
+            "chart",
+            "--kind",
+            "timeline",
+            "--scenario",
+            "viral-evening",
+            "--risk",
+            "0.01",
+            "-o",
+            &svg("t.svg"),
+        ],
+        "--risk",
+    );
 }

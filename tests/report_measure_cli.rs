@@ -24,7 +24,7 @@ fn report_with(dir: &std::path::Path, measure: &std::path::Path) -> String {
     shardplan()
         .args(["report", "--quiet", "--measure"])
         .arg(measure)
-        .arg("--out")
+        .arg("--output")
         .arg(dir.join("out"))
         .assert()
         .success();
@@ -58,7 +58,7 @@ fn a_redis_measurement_is_its_own_section_with_its_machine() {
     // Without --measure there is no such section.
     let plain = dir.path().join("plain");
     shardplan()
-        .args(["report", "--quiet", "--out"])
+        .args(["report", "--quiet", "--output"])
         .arg(&plain)
         .assert()
         .success();
@@ -78,14 +78,17 @@ fn a_file_that_is_not_a_measurement_is_refused() {
     };
     let not_json = write("a.json", "not json");
     bad_input(
-        &["report", "--measure", &not_json, "--out", out],
+        &["report", "--measure", &not_json, "--output", out],
         "--measure",
     );
     let other = write("b.json", r#"{"cap": 3}"#);
-    bad_input(&["report", "--measure", &other, "--out", out], "--measure");
+    bad_input(
+        &["report", "--measure", &other, "--output", out],
+        "--measure",
+    );
     let broken_pg = write("c.json", r#"{"store": "postgres", "designs": 3}"#);
     bad_input(
-        &["report", "--measure", &broken_pg, "--out", out],
+        &["report", "--measure", &broken_pg, "--output", out],
         "--measure",
     );
     assert!(

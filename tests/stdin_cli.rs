@@ -123,7 +123,7 @@ fn an_inner_empty_line_is_the_empty_key_and_trailing_blank_lines_are_not_keys() 
 fn a_chart_goes_to_standard_output_and_a_report_folder_cannot() {
     let svg = stdout_with_stdin(&["chart", "--kind", "risk", "-o", "-"], "");
     assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
-    common::bad_input(&["report", "-o", "-"], "--out");
+    common::bad_input(&["report", "-o", "-"], "--output");
 }
 
 #[test]

@@ -11,7 +11,12 @@ use common::{json_of, shardplan};
 fn headline(args: &[&str]) -> String {
     let out = shardplan().args(args).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    text.split('┌').next().unwrap().replace('\n', " ").trim().to_string()
+    text.split('┌')
+        .next()
+        .unwrap()
+        .replace('\n', " ")
+        .trim()
+        .to_string()
 }
 
 #[test]
@@ -26,7 +31,10 @@ fn a_stress_rate_is_reported_beside_the_plan_not_judged_as_it() {
     );
     let j = json_of(&args);
     let v = &j["verdict"];
-    assert_eq!((v["holds"].as_bool(), v["shards"].as_u64()), (Some(true), Some(20)));
+    assert_eq!(
+        (v["holds"].as_bool(), v["shards"].as_u64()),
+        (Some(true), Some(20))
+    );
     assert_eq!(v["simulated"]["at_plan"], false);
     assert_eq!(v["simulated"]["seconds_over_cap"], 15);
     // At the plan's own rate the run is a constraint: it agrees.
@@ -42,7 +50,10 @@ fn too_little_headroom_fails_the_per_key_check_in_every_command() {
     // 2% headroom: the rule of thumb gives 15 shards (933 a shard), which go
     // over 1,000 in most seconds; the default check (1% over 4 h) sets 17.
     let j = json_of(&["size", "--peak", "14000", "--headroom", "0.02"]);
-    assert_eq!((j["rule_of_thumb_shards"].as_u64(), j["shards"].as_u64()), (Some(15), Some(17)));
+    assert_eq!(
+        (j["rule_of_thumb_shards"].as_u64(), j["shards"].as_u64()),
+        (Some(15), Some(17))
+    );
     assert_eq!(j["binding"], "key_risk");
     let at15 = ["--peak", "14000", "--headroom", "0.02", "--shards", "15"];
     let size = json_of(&[&["size"][..], &at15].concat());
@@ -86,7 +97,15 @@ fn assumed_inputs_are_said_and_json_carries_the_same_warnings() {
     assert!(flat.contains(warnings[0]), "{text}");
     // Given by the user, nothing is assumed.
     let given = json_of(&[
-        "size", "--peak", "14000", "--safe", "700", "--views", "50000", "--read-cap", "3000",
+        "size",
+        "--peak",
+        "14000",
+        "--safe",
+        "700",
+        "--views",
+        "50000",
+        "--read-cap",
+        "3000",
     ]);
     let w = given["warning_text"][0].as_str().unwrap();
     assert!(w.starts_with("WARNING: without the cache"), "{w}");
@@ -117,7 +136,8 @@ fn a_node_constraint_no_count_can_meet_says_what_would() {
     let out = shardplan().args(args).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
-        text.replace('\n', " ").contains("with 'reel:1:likes:<shard>', 3 shards hold"),
+        text.replace('\n', " ")
+            .contains("with 'reel:1:likes:<shard>', 3 shards hold"),
         "{text}"
     );
     // The suggestion holds when taken.
@@ -132,5 +152,8 @@ fn a_node_constraint_no_count_can_meet_says_what_would() {
         "--template",
         "reel:1:likes:<shard>",
     ]);
-    assert_eq!((fixed["node_shards"].as_u64(), fixed["holds"].as_bool()), (Some(3), Some(true)));
+    assert_eq!(
+        (fixed["node_shards"].as_u64(), fixed["holds"].as_bool()),
+        (Some(3), Some(true))
+    );
 }

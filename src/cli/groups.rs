@@ -6,12 +6,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::parse::{whole_number, whole_seconds, whole_seconds_or_zero};
-use super::values::{choice, BURST_STARTS, SAMPLERS, STORES, TRAFFIC};
+use super::defs::{
+    Cache, Cap, Duration, Explain, Monitor, Nodes, Output, Partitions, Quiet, Rate, Risk, Seconds,
+    Seed, SettingsTtl, Shards, StoreArg, Template, Threads, Traffic,
+};
+use super::parse::{whole_number, whole_seconds};
+use super::values::{choice, BURST_STARTS, SAMPLERS};
+use crate::model::defaults as d;
 use crate::model::simulation::SamplerKind;
-use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
-use crate::model::traffic::TrafficKind;
 use crate::output::Format;
 
 /// Which scenario supplies the defaults.
@@ -39,12 +42,11 @@ pub struct SizingArgs {
     /// The highest rate seen so far, likes/s (peak = observed x growth).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
     pub observed: Option<f64>,
-    /// Planning factor over the observed rate (default 1.5).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "FACTOR", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "FACTOR", allow_negative_numbers = true,
+        help = format!("Planning factor over the observed rate (default {})", d::DEFAULT_GROWTH))]
     pub growth: Option<f64>,
-    /// The store's write cap per key (partition), writes/s (default 1000).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
-    pub cap: Option<f64>,
+    #[command(flatten)]
+    pub cap: Cap,
     /// Safe writes/s to plan per key, at most the cap.
     #[arg(value_parser = crate::cli::parse::number,
         long,
@@ -53,12 +55,12 @@ pub struct SizingArgs {
         conflicts_with = "headroom"
     )]
     pub safe: Option<f64>,
-    /// Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default 0.3).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
+        help = format!("Share of the cap kept free, in [0, 1): safe = cap x (1 - headroom) (default {})",
+            d::DEFAULT_HEADROOM))]
     pub headroom: Option<f64>,
-    /// A store preset: sets the cap, read cap, burst and batch size (flags still override).
-    #[arg(long, value_parser = choice(STORES), ignore_case = true)]
-    pub store: Option<Store>,
+    #[command(flatten)]
+    pub store: StoreArg,
     /// Take the cap from the JSON `shardplan measure` wrote (its single-key INCR rate).
     #[arg(long, value_name = "FILE", conflicts_with = "cap")]
     pub cap_from_measure: Option<PathBuf>,
@@ -71,12 +73,13 @@ pub struct SizingArgs {
     /// is taken as write units, unlikes included.
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
     pub unlike_share: Option<f64>,
-    /// With --unlike-share: the quiet stretch, from empty shards (a new reel, shards a
-    /// grow just added), after which the chance of a shard below zero is given (default 1h).
-    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds,
+        help = format!("With --unlike-share: the quiet stretch, from empty shards (a new reel, shards a \
+            grow just added), after which the chance of a shard below zero is given (default {})",
+            super::defs::typed(d::DEFAULT_COOL_DOWN_SECONDS)))]
     pub cool_down: Option<f64>,
-    /// With --unlike-share: likes/s during the cool-down (default 1).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true,
+        help = format!("With --unlike-share: likes/s during the cool-down (default {})", d::DEFAULT_COOL_DOWN_RATE))]
     pub cool_down_rate: Option<f64>,
 }
 
@@ -99,20 +102,17 @@ pub struct ObservedArgs {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Reads")]
 pub struct ReadArgs {
-    /// Views of the count per second (default 50000).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "PER_S", allow_negative_numbers = true,
+        help = format!("Views of the count per second (default {})", d::DEFAULT_VIEWS))]
     pub views: Option<f64>,
-    /// Likes servers, each caching the sum (default 40).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub servers: Option<u64>,
-    /// Seconds each server caches the sum; 0 = no cache (default 2).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SECONDS", allow_negative_numbers = true)]
-    pub cache_seconds: Option<f64>,
-    /// Items one batch read fetches (default 100, DynamoDB BatchGetItem).
-    #[arg(long, value_name = "ITEMS", allow_negative_numbers = true, value_parser = whole_number)]
+    #[command(flatten)]
+    pub cache: Cache,
+    #[arg(long, value_name = "ITEMS", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("Items one batch read fetches (default {}, DynamoDB BatchGetItem)", d::DEFAULT_BATCH))]
     pub batch_size: Option<u64>,
-    /// The store's read cap per key, reads/s (default 3000).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "READS_PER_S", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "READS_PER_S", allow_negative_numbers = true,
+        help = format!("The store's read cap per key, reads/s (default: the store preset's, else {})",
+            d::DEFAULT_READ_CAP))]
     pub read_cap: Option<f64>,
 }
 
@@ -123,31 +123,22 @@ pub struct OutputArgs {
     /// Output format (default: table on stdout; for --output, the file's extension).
     #[arg(long, value_enum, ignore_case = true)]
     pub format: Option<Format>,
-    /// Write to FILE instead of stdout (.csv, .json, .md, .txt, .tsv); repeat for several files.
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Vec<PathBuf>,
-    /// No progress bar.
-    #[arg(long, short = 'q')]
-    pub quiet: bool,
-    /// Print every resolved input with its value and where it came from
-    /// (flag, scenario field, store preset or default) before the results.
-    #[arg(long)]
-    pub explain: bool,
+    #[command(flatten)]
+    pub output: Output,
+    #[command(flatten)]
+    pub quiet: Quiet,
+    #[command(flatten)]
+    pub explain: Explain,
 }
 
 /// How long the hot spell lasts and how its likes arrive (exact math).
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Hot spell")]
 pub struct RiskSpan {
-    /// How long the reel stays this hot: seconds or 90s, 10m, 4h (default 4h).
-    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds)]
-    pub duration: Option<f64>,
-    /// Likes per second: exactly the rate, Poisson with that mean, gamma-poisson (burstier), or empirical (the per-second --traffic-from trace's seconds) (default fixed).
-    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficKind>,
-    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
-    pub dispersion: Option<f64>,
+    #[command(flatten)]
+    pub duration: Duration,
+    #[command(flatten)]
+    pub traffic: Traffic,
 }
 
 /// What the recommendation weighs beyond the sizing: an accepted risk over
@@ -155,20 +146,14 @@ pub struct RiskSpan {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Risk, partitions and nodes")]
 pub struct PlanArgs {
-    /// Size by risk: the fewest shards whose chance of any second over the cap
-    /// during --duration is at most this (e.g. 0.01).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "PROBABILITY", allow_negative_numbers = true)]
-    pub risk: Option<f64>,
-    /// Partitions of a hashed store the shard keys land on: shards sharing one add
-    /// up against its cap (risk: --risk, else 1%).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub partitions: Option<u64>,
-    /// Redis Cluster (--store redis-cluster): the shard key template, e.g. 'reel:8841:likes:<shard>'.
-    #[arg(long, value_name = "TEMPLATE")]
-    pub template: Option<String>,
-    /// Redis Cluster: masters the 16,384 slots are split over.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub nodes: Option<u64>,
+    #[command(flatten)]
+    pub risk: Risk,
+    #[command(flatten)]
+    pub partitions: Partitions,
+    #[command(flatten)]
+    pub template: Template,
+    #[command(flatten)]
+    pub nodes: Nodes,
     /// Redis Cluster: writes/s one master accepts (default: the per-key cap).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub node_cap: Option<f64>,
@@ -180,27 +165,18 @@ pub struct PlanArgs {
 pub struct SimInputs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    /// Likes/s to simulate (default: the planned peak).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
-    pub rate: Option<f64>,
-    /// Shard count (default: what `size` gives).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub shards: Option<u64>,
-    /// Simulated seconds: 2000, or with units 33m, 4h, 1h30m (default 2000).
-    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
-    pub seconds: Option<u64>,
-    /// Likes per second: exactly the rate, Poisson with that mean, gamma-poisson (burstier), or empirical (the per-second --traffic-from trace's seconds).
-    #[arg(long, value_parser = choice(TRAFFIC), ignore_case = true)]
-    pub traffic: Option<TrafficKind>,
-    /// Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier).
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = crate::cli::parse::number)]
-    pub dispersion: Option<f64>,
-    /// Master seed: the same seed gives the same output for any --threads.
-    #[arg(long, allow_negative_numbers = true, value_parser = whole_number)]
-    pub seed: Option<u64>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub threads: Option<u64>,
+    #[command(flatten)]
+    pub rate: Rate,
+    #[command(flatten)]
+    pub shards: Shards,
+    #[command(flatten)]
+    pub seconds: Seconds,
+    #[command(flatten)]
+    pub traffic: Traffic,
+    #[command(flatten)]
+    pub seed: Seed,
+    #[command(flatten)]
+    pub threads: Threads,
     /// How seconds are drawn: auto (exact table when cheap, multinomial with --per-second),
     /// multinomial (every shard's count, each second) or exact-table (default auto).
     #[arg(long, value_parser = choice(SAMPLERS), ignore_case = true)]
@@ -217,8 +193,9 @@ pub struct SimInputs {
 #[derive(Debug, Clone, Default, Args)]
 #[command(next_help_heading = "Time line")]
 pub struct TimelineArgs {
-    /// Seconds of unused capacity each shard key keeps as burst (DynamoDB: 300; 0 = none).
-    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number)]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("Seconds of unused capacity each shard key keeps as burst (DynamoDB: {}; 0 = none)",
+            d::DEFAULT_BURST_SECONDS))]
     pub burst_seconds: Option<u64>,
     /// Whether the burst bucket starts full or empty.
     #[arg(long, value_parser = choice(BURST_STARTS), ignore_case = true)]
@@ -226,18 +203,14 @@ pub struct TimelineArgs {
     /// Run the hot-key monitor (default settings unless the scenario or flags below say otherwise).
     #[arg(long)]
     pub monitor: bool,
-    /// Monitor: likes/s (mean over the window) that raise the reel (default 300).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES_PER_S", allow_negative_numbers = true)]
-    pub threshold: Option<f64>,
-    /// Monitor: the window the rate is measured over, e.g. 60s or 2m (default 60s).
-    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds)]
+    #[command(flatten)]
+    pub monitor_at: Monitor,
+    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds,
+        help = format!("Monitor: the window the rate is measured over, e.g. 60s or 2m (default {})",
+            super::defs::typed(d::DEFAULT_WINDOW_SECONDS as f64)))]
     pub window: Option<u64>,
-    /// Monitor: how long each likes server caches the shard settings (default 60s; 0 = no cache).
-    #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds_or_zero)]
-    pub settings_ttl: Option<u64>,
-    /// Monitor: shards after the raise (default 20).
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
-    pub target_shards: Option<u64>,
+    #[command(flatten)]
+    pub settings_ttl: SettingsTtl,
     /// Replay --traffic-from's trace as the time line: each observed second's count (coarser data: each period's rate).
     #[arg(long)]
     pub replay: bool,
@@ -248,10 +221,10 @@ impl TimelineArgs {
         self.burst_seconds.is_some()
             || self.burst_start.is_some()
             || self.monitor
-            || self.threshold.is_some()
+            || self.monitor_at.threshold.is_some()
             || self.window.is_some()
-            || self.settings_ttl.is_some()
-            || self.target_shards.is_some()
+            || self.settings_ttl.settings_ttl.is_some()
+            || self.monitor_at.target_shards.is_some()
             || self.replay
     }
 }

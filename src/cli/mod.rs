@@ -4,6 +4,7 @@
 
 mod commands;
 pub mod complete;
+mod defs;
 mod designs;
 mod groups;
 mod parse;
@@ -259,12 +260,4 @@ pub fn parse() -> Result<Cli, InputError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    #[test]
-    fn cli_is_well_formed() {
-        Cli::command().debug_assert();
-    }
-}
+mod tests;

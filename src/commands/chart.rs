@@ -12,13 +12,19 @@ use crate::output::sink::Destination;
 use crate::views::charts::{busiest_svg, risk_svg, shard_counts_around, timeline_svg, Downsampler};
 
 pub fn run(args: ChartArgs) -> anyhow::Result<()> {
-    let svg_file = args.output.extension().and_then(|e| e.to_str()) == Some("svg");
-    if !svg_file && !crate::output::sink::is_stdout(&args.output) {
+    let output = args.output.one()?.cloned().ok_or_else(|| {
+        InputError::new(
+            "--output",
+            "chart writes one SVG file: give -o FILE.svg, or -o - for standard output",
+        )
+    })?;
+    let svg_file = output.extension().and_then(|e| e.to_str()) == Some("svg");
+    if !svg_file && !crate::output::sink::is_stdout(&output) {
         return Err(InputError::new(
             "--output",
             format!(
                 "charts are SVG; give a file ending in .svg, or - for standard output (got {})",
-                args.output.display()
+                output.display()
             ),
         )
         .into());
@@ -29,11 +35,17 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             "--shard-range",
             "on this chart: it applies to --kind risk only",
         )?;
-        refuse(
-            args.duration.is_some(),
-            "--duration",
-            "on this chart: it applies to --kind risk only",
-        )?;
+    }
+    if args.kind == ChartKind::Timeline {
+        // The time line starts from the rule of thumb, not the recommendation.
+        let why = "on --kind timeline: it draws the time line, not the recommendation";
+        refuse(args.duration.duration.is_some(), "--duration", why)?;
+        let p = &args.plan;
+        refuse(p.risk.risk.is_some(), "--risk", why)?;
+        refuse(p.partitions.partitions.is_some(), "--partitions", why)?;
+        refuse(p.template.template.is_some(), "--template", why)?;
+        refuse(p.nodes.nodes.is_some(), "--nodes", why)?;
+        refuse(p.node_cap.is_some(), "--node-cap", why)?;
     }
     let (r, svg) = match args.kind {
         ChartKind::Busiest => {
@@ -57,9 +69,23 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
-            let sim = r.flat_simulation(&args.sim, false)?;
-            let file = Destination::create("--output", &args.output)?;
+            super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
+            r.observe(&args.observed, Some(&args.sim.sizing))?;
+            let sim = r.flat_simulation_with(
+                &args.sim,
+                false,
+                Some(&args.plan),
+                args.duration.seconds(),
+            )?;
+            if sim.recommended.recommendation.duration_seconds.is_none() {
+                refuse(
+                    args.duration.duration.is_some(),
+                    "--duration",
+                    "on --kind busiest without --risk or --partitions: the rule of thumb sets \
+                     the count, with no hot spell (add --risk P)",
+                )?;
+            }
+            let file = Destination::create("--output", &output)?;
             let tally = super::simulate::execute(&sim.plan, false, None)?;
             let svg = busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?.1;
             (r, (file, svg))
@@ -67,7 +93,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         ChartKind::Risk => {
             let sim = &args.sim;
             let why = "on --kind risk: the chart is exact, over --duration";
-            refuse(sim.seconds.is_some(), "--seconds", why)?;
+            refuse(sim.seconds.seconds.is_some(), "--seconds", why)?;
             refuse(sim.sampler.is_some(), "--sampler", why)?;
             refuse(
                 args.timeline.any(),
@@ -75,18 +101,19 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 "with time-line flags: it draws a flat load",
             )?;
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
+            r.observe(&args.observed, Some(&sim.sizing))?;
             let flags = crate::config::plan::PlanFlags {
-                plan: None,
-                duration: args.duration,
-                traffic: sim.traffic,
-                dispersion: sim.dispersion,
+                plan: Some(&args.plan),
+                duration: args.duration.seconds(),
+                traffic: sim.traffic.traffic,
+                dispersion: sim.traffic.dispersion,
             };
             let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
             let (sizing, reads) = (&plan.sizing, &plan.reads);
             let recommended = plan.recommendation.shards;
-            let seconds = r.duration(args.duration)?;
-            let traffic = r.traffic(sim.traffic, sim.dispersion)?;
-            let rate = r.rate(sim.rate, sizing.peak.peak, traffic)?;
+            let seconds = r.duration(args.duration.seconds())?;
+            let traffic = r.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
+            let rate = r.rate(sim.rate.one()?, sizing.peak.peak, traffic)?;
             let counts = match &args.shard_range {
                 Some(t) => {
                     r.inputs.record(
@@ -98,15 +125,14 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 // Around --shards, else the recommendation (not a time
                 // line's starting count: the chart is about the decision).
                 None => {
-                    let center = Sourced::flag("--shards", sim.shards).unwrap_or(Sourced::derived(
-                        recommended,
-                        "the recommendation (shardplan size)",
-                    ));
+                    let center = Sourced::flag("--shards", sim.shards.one()?).unwrap_or(
+                        Sourced::derived(recommended, "the recommendation (shardplan size)"),
+                    );
                     shard_counts_around(r.inputs.take("shards", center))
                 }
             };
             let accepted = plan.recommendation.risk;
-            let file = Destination::create("--output", &args.output)?;
+            let file = Destination::create("--output", &output)?;
             let cost = crate::model::cost::sweep(rate, &counts, traffic)
                 .within_limit("shards")
                 .map_err(|e| r.blame(e))?;
@@ -128,8 +154,14 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
         ChartKind::Timeline => {
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
+            if args.timeline.replay {
+                r.keep_trace = true;
+                r.observe(&args.observed, Some(&args.sim.sizing))?;
+            } else {
+                crate::config::observed::refuse_on_timeline(&args.observed)?;
+            }
             let plan = r.timeline(&args.sim, &args.timeline)?;
-            let file = Destination::create("--output", &args.output)?;
+            let file = Destination::create("--output", &output)?;
             let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);
             timeline::run_with_rows(&plan, |row| {
                 points.push(row);
@@ -140,7 +172,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         }
     };
     super::print_notices(&r.inputs);
-    if args.explain {
+    if args.explain.explain {
         super::explain_on_stderr(&r.inputs)?;
     }
     let (file, svg) = svg;

@@ -15,7 +15,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     let (inputs, approx, plan) = r.comparison(&args)?;
     let prices = r.prices(&args.prices, "compare")?;
     let verdict = super::plan_verdict(&plan, inputs.shards).map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     if args.wide && !out.has_human() {
         return Err(InputError::new(
             "--wide",
@@ -27,7 +27,7 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
     // table), well under a second at any accepted rate: no estimate.
     let spinner = crate::output::progress::spinner(
         "computing the exact risks of the designs".into(),
-        !args.out.quiet,
+        !args.out.quiet.quiet,
     );
     let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
     let approx_rows = approx_rows(&approx)?;
@@ -54,5 +54,5 @@ pub fn run(args: CompareArgs) -> anyhow::Result<()> {
         verdict,
         wide: args.wide,
     };
-    super::emit(out, &report, &r.inputs, args.out.explain)
+    super::emit(out, &report, &r.inputs, args.out.explain.explain)
 }

@@ -115,7 +115,7 @@ fn strip_preamble(text: &str) -> String {
 /// `shardplan man [COMMAND]` prints one page; `man -o DIR` writes them all.
 pub fn man(args: ManArgs) -> anyhow::Result<()> {
     let top = documented();
-    if let Some(dir) = &args.output {
+    if let Some(dir) = args.output.one()? {
         // Every page is rendered before the folder is touched.
         let mut pages = vec![(format!("{}.1", top.get_name()), page(top.clone())?)];
         for sub in top.get_subcommands() {

@@ -21,18 +21,18 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         "fleet",
         &[Kind::Fleet],
     )?;
-    super::use_threads(crate::config::load::threads(args.threads)?)?;
+    super::use_threads(crate::config::load::threads(args.threads.threads)?)?;
     let plan = r.fleet(&args)?;
     let (prices, item_bytes) = r.fleet_prices(&args.prices, args.item_bytes)?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     super::announce(
         crate::model::cost::fleet(plan.placement_work(), plan.trials),
-        args.out.quiet,
+        args.out.quiet.quiet,
     );
     // Some tables take most of a minute (every reel hot): show it working.
     let spinner = crate::output::progress::spinner(
         "placing the reels' shard keys and searching the plan".into(),
-        !args.out.quiet,
+        !args.out.quiet.quiet,
     );
     let report = plan.evaluate();
     spinner.finish_and_clear();
@@ -46,5 +46,5 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         report,
         costs,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }

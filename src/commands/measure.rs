@@ -3,6 +3,7 @@
 
 use crate::cli::MeasureArgs;
 use crate::config::{Inputs, Source, Sourced};
+use crate::error::InputResult;
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
     DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_PIPELINE,
@@ -74,12 +75,12 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     let mut config = MeasureConfig::new(
         &url,
         args.cluster,
-        args.shards,
+        shards(&args)?,
         args.clients,
-        measure::parse_duration("--duration", &args.duration)?,
+        measure::parse_duration("--duration", &duration(&args))?,
         args.max_ops,
         args.pipeline,
-        args.template.as_deref(),
+        args.template.template.as_deref(),
     )?;
     config.runs = args.runs;
     config.keep = args.keep;
@@ -99,7 +100,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     // clap fills the other flags from model::defaults: a value equal to
     // the default is reported as the default.
     inputs.record("cluster", &sourced("--cluster", args.cluster, false));
-    record_load(&mut inputs, &args);
+    record_load(&mut inputs, &args)?;
     inputs.record("runs", &sourced("--runs", args.runs, DEFAULT_MEASURE_RUNS));
     inputs.record(
         "timeout",
@@ -115,7 +116,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     );
     inputs.record(
         "template",
-        &match &args.template {
+        &match &args.template.template {
             Some(t) => Sourced::from_flag("--template", t.clone()),
             None => Sourced::new(DEFAULT_MEASURE_TEMPLATE.to_string(), Source::Default),
         },
@@ -123,7 +124,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     if let Some(m) = args.max_ops {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     // Ctrl-C stops the load; the keys are deleted before the exit.
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(
@@ -132,7 +133,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
             config.runs,
             config.duration.as_secs_f64()
         ),
-        !args.out.quiet,
+        !args.out.quiet.quiet,
     );
     // Shard keys that miss nodes are said before the load, not only after.
     let before = |warnings: &[measure::MeasureWarning]| {
@@ -163,7 +164,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
             report.incr_sent + report.warmup_incr_sent
         ))
     });
-    super::emit(out, &MeasureView(report), &inputs, args.out.explain)?;
+    super::emit(out, &MeasureView(report), &inputs, args.out.explain.explain)?;
     match mismatch {
         Some(m) => Err(m.into()),
         None => Ok(()),
@@ -184,10 +185,10 @@ fn progress_line(p: &measure::Progress) -> String {
 /// default, else the flag.
 /// The load both stores' runs share, in `inputs`: shards, clients and
 /// each phase's duration.
-pub(super) fn record_load(inputs: &mut Inputs, args: &MeasureArgs) {
+pub(super) fn record_load(inputs: &mut Inputs, args: &MeasureArgs) -> InputResult<()> {
     inputs.record(
         "shards",
-        &sourced("--shards", args.shards, DEFAULT_MEASURE_SHARDS),
+        &sourced("--shards", shards(args)?, DEFAULT_MEASURE_SHARDS),
     );
     inputs.record(
         "clients",
@@ -197,10 +198,24 @@ pub(super) fn record_load(inputs: &mut Inputs, args: &MeasureArgs) {
         "duration",
         &sourced(
             "--duration",
-            args.duration.clone(),
+            duration(args),
             DEFAULT_MEASURE_DURATION.into(),
         ),
     );
+    Ok(())
+}
+
+/// `--shards` (one count), else the default.
+pub(super) fn shards(args: &MeasureArgs) -> InputResult<u64> {
+    Ok(args.shards.one()?.unwrap_or(DEFAULT_MEASURE_SHARDS))
+}
+
+/// `--duration` as typed, else the default (each phase's length).
+pub(super) fn duration(args: &MeasureArgs) -> String {
+    args.duration
+        .duration
+        .as_ref()
+        .map_or(DEFAULT_MEASURE_DURATION.to_string(), |d| d.text.clone())
 }
 
 pub(super) fn sourced<T: PartialEq>(flag: &'static str, value: T, default: T) -> Sourced<T> {

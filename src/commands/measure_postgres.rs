@@ -21,9 +21,9 @@ pub fn run(args: MeasureArgs, url: String) -> anyhow::Result<()> {
 fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
     let mut config = PgConfig::new(
         &url,
-        args.shards,
+        super::measure::shards(&args)?,
         args.clients,
-        crate::measure::parse_duration("--duration", &args.duration)?,
+        crate::measure::parse_duration("--duration", &super::measure::duration(&args))?,
         args.max_ops,
     )?;
     // The password: in the URL, else PGPASSWORD (libpq's convention), so
@@ -54,7 +54,7 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
             None => Sourced::new("shardplan_<run id>".to_string(), Source::Default),
         },
     );
-    record_load(&mut inputs, &args);
+    record_load(&mut inputs, &args)?;
     inputs.record(
         "timeout",
         &sourced(
@@ -66,7 +66,7 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
     if let Some(m) = args.max_ops {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     // Ctrl-C stops the load; the schema is dropped before the exit.
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(
@@ -74,7 +74,7 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
             "measuring PostgreSQL: three designs of at most {} s each",
             config.duration.as_secs_f64()
         ),
-        !args.out.quiet,
+        !args.out.quiet.quiet,
     );
     let watchdog = watchdog(&config);
     let report = postgres::run(&config);
@@ -100,7 +100,12 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
             said.join(", ")
         ))
     });
-    super::emit(out, &PgMeasureView(report), &inputs, args.out.explain)?;
+    super::emit(
+        out,
+        &PgMeasureView(report),
+        &inputs,
+        args.out.explain.explain,
+    )?;
     match mismatch {
         Some(m) => Err(m.into()),
         None => Ok(()),

@@ -142,7 +142,9 @@ pub fn per_second_file(
     };
     // `--per-second -` streams the rows to standard output, which must then
     // not carry the results too.
-    if is_stdout(p) && (args.out.output.is_empty() || args.out.output.iter().any(|o| is_stdout(o)))
+    if is_stdout(p)
+        && (args.out.output.output.is_empty()
+            || args.out.output.output.iter().any(|o| is_stdout(o)))
     {
         return Err(crate::error::InputError::new(
             "--per-second",

@@ -60,7 +60,7 @@ fn split_keys(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<Vec<u8>>> {
 pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let mut inputs = Inputs::default();
     let store =
-        Sourced::flag("--store", args.store).unwrap_or(Sourced::default(Store::RedisCluster));
+        Sourced::flag("--store", args.store.store).unwrap_or(Sourced::default(Store::RedisCluster));
     if !matches!(store.value, Store::RedisCluster | Store::Sorted) {
         // Hashed stores share partitions; PostgreSQL's rows share nothing
         // a key decides (one server, a lock per row).
@@ -101,17 +101,17 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
             "--stdin" => "with --stdin: the keys are read as given".to_string(),
             _ => format!("with keys {}: the keys are read as given", path.display()),
         };
-        refuse(args.shards.is_some(), "--shards", &why)?;
+        refuse(args.shards.shards.is_some(), "--shards", &why)?;
         refuse(args.pad.is_some(), "--pad", &why)?;
     }
     if store.value == Store::Sorted {
         refuse(
-            args.nodes.is_some(),
+            args.nodes.nodes.is_some(),
             "--nodes",
             "with --store sorted: a sorted store has tablets, not cluster masters",
         )?;
     }
-    let nodes = match args.nodes {
+    let nodes = match args.nodes.nodes {
         Some(n) => Some(u32::try_from(n).map_err(|_| {
             InputError::new(
                 "--nodes",
@@ -123,14 +123,15 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         })?),
         None => None,
     };
-    let pad = Sourced::flag("--pad", args.pad).unwrap_or(Sourced::default(0));
+    let pad = Sourced::flag("--pad", args.pad)
+        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_PAD));
     let pad_width = usize::try_from(pad.value)
         .ok()
         .filter(|p| *p <= MAX_PAD)
         .ok_or_else(|| pad.error(format!("must be from 0 to {MAX_PAD} (got {})", pad.value)))?;
-    let shards = Sourced::flag("--shards", args.shards)
+    let shards = Sourced::flag("--shards", args.shards.one()?)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_KEY_SHARDS));
-    if let Some(t) = &args.template {
+    if let Some(t) = &args.template.template {
         inputs.record("template", &Sourced::from_flag("--template", t.clone()));
         inputs.record("shards", &shards);
         inputs.record("pad", &pad);
@@ -138,20 +139,20 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     if let Some(n) = nodes {
         inputs.record("nodes", &Sourced::from_flag("--nodes", n));
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
     let failures = if store.value == Store::Sorted {
-        let Some(t) = &args.template else {
+        let Some(t) = &args.template.template else {
             let what = given.as_ref().map_or("--template", |(w, _)| *w);
             return Err(InputError::new(what, "the sorted-store check needs --template").into());
         };
         let report = SortedReport::from_template(&template(t)?, shards.value)
             .map_err(|e| inputs.attach(e))?;
         let failures = report.check_failures();
-        super::emit(out, &SortedView(report), &inputs, args.out.explain)?;
+        super::emit(out, &SortedView(report), &inputs, args.out.explain.explain)?;
         failures
     } else {
-        let report = match &args.template {
+        let report = match &args.template.template {
             Some(t) => KeysReport::from_template(&template(t)?, shards.value, nodes)
                 .map_err(|e| inputs.attach(e))?,
             None => {
@@ -163,10 +164,10 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
             }
         };
         let failures = report.check_failures();
-        super::emit(out, &KeysView(report), &inputs, args.out.explain)?;
+        super::emit(out, &KeysView(report), &inputs, args.out.explain.explain)?;
         failures
     };
-    if args.check && !failures.is_empty() {
+    if args.check.check && !failures.is_empty() {
         let lines: Vec<String> = failures.iter().map(warning_text).collect();
         anyhow::bail!("check failed: {}", lines.join("; "));
     }
@@ -175,21 +176,31 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
 
 pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     let mut inputs = Inputs::default();
-    inputs.record("shards", &Sourced::from_flag("--shards", args.shards));
+    // partitions weighs one placement: both counts are required.
+    let required = |given: Option<u64>, flag: &'static str, what: &str| {
+        given.ok_or_else(|| InputError::new(flag, format!("is required by partitions: {what}")))
+    };
+    let shards = required(args.shards.one()?, "--shards", "the counter's shard keys")?;
+    let partitions = required(
+        args.partitions.partitions,
+        "--partitions",
+        "the partitions the store hashes keys onto",
+    )?;
+    inputs.record("shards", &Sourced::from_flag("--shards", shards));
     inputs.record(
         "partitions",
-        &Sourced::from_flag("--partitions", args.partitions),
+        &Sourced::from_flag("--partitions", partitions),
     );
-    let seed = Sourced::flag("--seed", args.seed)
+    let seed = Sourced::flag("--seed", args.seed.seed)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
-    let mut plan = PartitionPlan::new(args.shards, args.partitions)
+    let mut plan = PartitionPlan::new(shards, partitions)
         .map_err(|e| inputs.attach(e))?
         .with_seed(inputs.take("seed", seed));
-    if let Some(t) = Sourced::flag("--trials", args.trials) {
+    if let Some(t) = Sourced::flag("--trials", args.trials.trials) {
         inputs.record("trials", &t);
         plan = plan.with_trials(t.value).map_err(|e| inputs.attach(e))?;
     }
-    match Sourced::flag("--rate", args.rate) {
+    match Sourced::flag("--rate", args.rate.one()?) {
         Some(rate) => {
             let preset_cap = |s: crate::model::store::Store| {
                 let cap = s.preset().write_cap_per_key.ok_or_else(|| {
@@ -205,9 +216,10 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
                 let source = crate::config::Source::Preset { store: s, named_by };
                 Ok::<_, crate::error::InputError>(Sourced::new(cap, source))
             };
-            let cap = match Sourced::flag("--cap", args.cap) {
+            let cap = match Sourced::flag("--cap", args.cap.cap) {
                 Some(c) => c,
                 None => args
+                    .store
                     .store
                     .map(preset_cap)
                     .transpose()?
@@ -217,9 +229,9 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
             inputs.record("cap", &cap);
             let traffic = crate::config::load::traffic_law(
                 &mut inputs,
-                Sourced::flag("--traffic", args.traffic)
+                Sourced::flag("--traffic", args.traffic.traffic)
                     .unwrap_or(Sourced::default(TrafficKind::Fixed)),
-                Sourced::flag("--dispersion", args.dispersion),
+                Sourced::flag("--dispersion", args.traffic.dispersion),
             )?;
             plan = plan
                 .with_load(rate.value, cap.value, traffic)
@@ -227,33 +239,33 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
         }
         None => {
             let why = "without --rate: there is no load to check against a cap";
-            refuse(args.cap.is_some(), "--cap", why)?;
-            refuse(args.store.is_some(), "--store", why)?;
-            refuse(args.traffic.is_some(), "--traffic", why)?;
-            refuse(args.dispersion.is_some(), "--dispersion", why)?;
+            refuse(args.cap.cap.is_some(), "--cap", why)?;
+            refuse(args.store.store.is_some(), "--store", why)?;
+            refuse(args.traffic.traffic.is_some(), "--traffic", why)?;
+            refuse(args.traffic.dispersion.is_some(), "--dispersion", why)?;
         }
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     super::emit(
         out,
         &PartitionsView(plan.evaluate()),
         &inputs,
-        args.out.explain,
+        args.out.explain.explain,
     )
 }
 
 pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {
     refuse(
-        args.out.explain,
+        args.out.explain.explain,
         "--explain",
         "on stores: it lists the presets and resolves no inputs",
     )?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     super::emit(
         out,
         &StoresView(all_presets()),
         &Inputs::default(),
-        args.out.explain,
+        args.out.explain.explain,
     )
 }
 

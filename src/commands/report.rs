@@ -1,10 +1,11 @@
 //! `shardplan report`: a Markdown design doc (report.md) and the SVG charts
 //! it links to, written to one folder. It resolves the plans `size`,
-//! `sweep` and `simulate` resolve (with only the scenario, `--seed` and
-//! `--seconds` as inputs) and assembles their views.
+//! `sweep` and `simulate` resolve, from the same flags over the same
+//! scenario, and assembles their views.
 
-use crate::cli::{ReportArgs, SimInputs, SizingArgs};
-use crate::config::Resolver;
+use crate::cli::ReportArgs;
+use crate::config::plan::PlanFlags;
+use crate::config::{Resolver, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
 use crate::model::timeline::grid::grid_around;
@@ -18,7 +19,8 @@ use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 
 pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.scenario, "report")?;
+    let mut r = Resolver::for_load(&args.sim.scenario, "report")?;
+    super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
     // A design doc is shared: it names the scenario file without this
     // machine's folders (relative to here, else by its name alone).
     let portable = portable_path(&r.scenario.file);
@@ -35,50 +37,66 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                 .record("scenario", &crate::config::Sourced::new(portable, source));
         }
     }
-    // Everything is resolved and validated before the folder is touched.
-    // report has no sizing or read flags: the scenario and defaults decide.
-    let timeline = r.scenario.describes(crate::config::Kind::TimeLine);
-    if timeline {
+    // Everything is resolved and validated before the folder is touched:
+    // the flags `size` and `simulate` take, over the scenario, as there.
+    let sim_flags = &args.sim;
+    let timeline = r.scenario.describes(crate::config::Kind::TimeLine) || args.timeline.any();
+    if timeline && args.timeline.replay {
+        r.keep_trace = true;
+        r.observe(&args.observed, Some(&sim_flags.sizing))?;
+    } else if timeline {
         crate::config::observed::refuse_on_timeline(&args.observed)?;
     } else {
-        r.observe(&args.observed, None)?;
+        r.observe(&args.observed, Some(&sim_flags.sizing))?;
     }
-    let seconds = r.duration(None)?;
-    let sim_flags = SimInputs {
-        seconds: args.seconds,
-        seed: args.seed,
-        ..SimInputs::default()
+    let seconds = r.duration(args.duration.seconds())?;
+    let plan_flags = PlanFlags {
+        plan: Some(&args.plan),
+        duration: args.duration.seconds(),
+        traffic: sim_flags.traffic.traffic,
+        dispersion: sim_flags.traffic.dispersion,
     };
     let (flat, tl) = if timeline {
-        (None, Some(r.timeline(&sim_flags, &Default::default())?))
+        (None, Some(r.timeline(sim_flags, &args.timeline)?))
     } else {
-        (Some(r.flat_simulation(&sim_flags, false)?), None)
+        let sim =
+            r.flat_simulation_with(sim_flags, false, Some(&args.plan), args.duration.seconds())?;
+        (Some(sim), None)
     };
     // The same plan `size` resolves for the scenario: one recommendation.
     let plan = match &flat {
         Some(sim) => sim.recommended.clone(),
-        None => r.plan(
-            &SizingArgs::default(),
-            &Default::default(),
-            Default::default(),
-        )?,
+        None => r.plan(&sim_flags.sizing, &sim_flags.reads, plan_flags)?,
     };
     // After the sizing: empirical traffic grows the trace to its peak.
-    let traffic = r.traffic(None, None)?;
+    let traffic = r.traffic(sim_flags.traffic.traffic, sim_flags.traffic.dispersion)?;
     let rec = plan.recommendation.clone();
     let plan_peak = plan.sizing.peak.peak;
-    let placement = placement_sections(&r.scenario, rec.shards)?;
+    // Where the keys land: --template, --nodes and --store over the
+    // scenario's (the plan has checked the flags already).
+    let mut placed = r.scenario.clone();
+    let (template, nodes) = (&args.plan.template.template, args.plan.nodes.nodes);
+    if let Some(t) = template {
+        placed.scenario.key_template = Some(t.clone());
+    }
+    if let Some(n) = nodes {
+        placed.scenario.nodes = Some(n);
+    }
+    if let Some(store) = args.sim.sizing.store.store {
+        placed.scenario.store_preset = Some(store);
+    }
+    let placement = placement_sections(&placed, rec.shards)?;
     let s = r.scenario.scenario.clone();
-    if let Some(t) = r.field("key_template", &s.key_template) {
+    let t = Sourced::flag("--template", template.clone());
+    if let Some(t) = t.or(r.field("key_template", &s.key_template)) {
         r.inputs.record("key_template", &t);
     }
-    if let Some(n) = r.field("nodes", &s.nodes) {
+    if let Some(n) = Sourced::flag("--nodes", nodes).or(r.field("nodes", &s.nodes)) {
         r.inputs.record("nodes", &n);
     }
 
-    // The scenario's [prices] section, when it has one (report takes no
-    // price flags).
-    let prices = r.prices(&crate::cli::PriceArgs::default(), "report")?;
+    // The price flags over the scenario's [prices] section, as for size.
+    let prices = r.prices(&args.prices, "report")?;
     let measurement = match &args.measure {
         Some(path) => {
             let m = crate::measure::read_measurement("--measure", path)?;
@@ -91,16 +109,21 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    if crate::output::sink::is_stdout(&args.out) {
+    let dir = args
+        .output
+        .one()?
+        .cloned()
+        .unwrap_or_else(|| crate::model::defaults::DEFAULT_REPORT_DIR.into());
+    if crate::output::sink::is_stdout(&dir) {
         return Err(InputError::new(
-            "--out",
+            "--output",
             "report writes a folder (report.md and its SVG charts); give a folder name, not standard output",
         )
         .into());
     }
     super::print_notices(&r.inputs);
-    crate::output::sink::prepare_dir("--out", &args.out)?;
-    let open = |name: &str| AtomicFile::create("--out", &args.out.join(name));
+    crate::output::sink::prepare_dir("--output", &dir)?;
+    let open = |name: &str| AtomicFile::create("--output", &dir.join(name));
     let mut md_file = open(REPORT_FILE)?;
     let mut risk_file = open(RISK_SVG)?;
     let mut sim_file = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
@@ -119,7 +142,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let cost = crate::model::cost::sweep(rate, &around, traffic)
         .within_limit("peak")
         .map_err(|e| r.blame(e))?;
-    super::announce(cost, args.quiet);
+    super::announce(cost, args.quiet.quiet);
     let sweep = super::risk::sweep_rows(
         rate,
         &around,
@@ -138,7 +161,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards), curve.as_deref())?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
-            let tally = super::simulate::execute(&sim.plan, args.quiet, None)?;
+            let tally = super::simulate::execute(&sim.plan, args.quiet.quiet, None)?;
             let report = crate::views::simulate::SimulateReport::new(
                 r.scenario.name.clone(),
                 &sim.plan,
@@ -182,7 +205,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
             .map(crate::views::observed::ObservedTraffic::new),
         unlikes: super::unlikes_block(&r, &plan.sizing.peak, rec.shards)?,
         version: env!("CARGO_PKG_VERSION"),
-        command: regenerate_command(&r.scenario.name, &args),
+        command: regenerate_command(
+            &std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+        ),
         sweep,
         risk_title: risk_chart.0.clone(),
         simulation,
@@ -200,15 +227,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     risk_file.commit()?;
     sim_file.commit()?;
     md_file.commit()?;
-    if args.explain {
+    if args.explain.explain {
         super::explain_on_stderr(&r.inputs)?;
     }
-    if !args.quiet {
-        eprintln!(
-            "wrote {} and its charts to {}",
-            REPORT_FILE,
-            args.out.display()
-        );
+    if !args.quiet.quiet {
+        eprintln!("wrote {} and its charts to {}", REPORT_FILE, dir.display());
     }
     Ok(())
 }
@@ -230,26 +253,67 @@ fn portable_path(path: &str) -> String {
         .unwrap_or_else(|| path.to_string())
 }
 
-fn regenerate_command(scenario: &str, args: &ReportArgs) -> String {
-    let mut cmd = format!("shardplan report --scenario {scenario}");
-    if let Some(seed) = args.seed {
-        cmd.push_str(&format!(" --seed {seed}"));
+/// Flags whose value is a file of this machine: the regenerate line names
+/// them as the scenario is named ([`portable_path`]).
+const PATH_FLAGS: &[&str] = &[
+    "--scenario",
+    "--traffic-from",
+    "--measure",
+    "--cap-from-measure",
+];
+
+/// The command line that writes this report again: every input flag as
+/// typed after `report` (global flags before it change no byte of the
+/// report), each quoted for a POSIX shell, files named without this
+/// machine's folders. Where the report goes and whether progress shows
+/// (`-o`, `-q`) are left out: they change no byte, and a report written to
+/// two folders stays the same file.
+fn regenerate_command(argv: &[String]) -> String {
+    let after = argv
+        .iter()
+        .position(|a| a == "report")
+        .map_or(&argv[..0], |i| &argv[i + 1..]);
+    let mut words = vec!["shardplan".to_string(), "report".to_string()];
+    let mut args = after.iter();
+    while let Some(a) = args.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
+            _ => (a.as_str(), None),
+        };
+        if matches!(flag, "-q" | "--quiet") {
+            continue;
+        }
+        if matches!(flag, "-o" | "--output") {
+            if inline.is_none() {
+                args.next();
+            }
+            continue;
+        }
+        if flag.starts_with("-o") && !flag.starts_with("--") {
+            continue; // -oDIR
+        }
+        if PATH_FLAGS.contains(&flag) {
+            let value = match inline {
+                Some(v) => Some(v.to_string()),
+                None => args.next().cloned(),
+            };
+            words.push(flag.to_string());
+            if let Some(v) = value {
+                words.push(shell_quote(&portable_path(&v)));
+            }
+            continue;
+        }
+        words.push(shell_quote(a));
     }
-    if let Some(seconds) = args.seconds {
-        cmd.push_str(&format!(" --seconds {seconds}"));
+    words.join(" ")
+}
+
+/// `word` as a POSIX shell reads it back: as is when it holds only safe
+/// characters, else in single quotes (a quote inside as `'\''`).
+fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "@%+=:,./_-".contains(c);
+    match !word.is_empty() && word.chars().all(safe) {
+        true => word.to_string(),
+        false => format!("'{}'", word.replace('\'', "'\\''")),
     }
-    for f in &args.observed.traffic_from {
-        cmd.push_str(&format!(" --traffic-from {}", f.display()));
-    }
-    if let Some(id) = &args.observed.metric_id {
-        cmd.push_str(&format!(" --metric-id {id}"));
-    }
-    if let Some(m) = &args.measure {
-        cmd.push_str(&format!(
-            " --measure {}",
-            portable_path(&m.display().to_string())
-        ));
-    }
-    cmd.push_str(" --out DIR");
-    cmd
 }

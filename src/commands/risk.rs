@@ -17,9 +17,9 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags {
         plan: None,
-        duration: args.span.duration,
-        traffic: args.span.traffic,
-        dispersion: args.span.dispersion,
+        duration: args.span.duration.seconds(),
+        traffic: args.span.traffic.traffic,
+        dispersion: args.span.traffic.dispersion,
     };
     let plan = r.plan(&args.sizing, &Default::default(), flags)?;
     // The read path only feeds the recommendation's warnings: not risk's inputs.
@@ -33,15 +33,15 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         r.inputs.forget(key);
     }
     let sizing = &plan.sizing;
-    let seconds = r.duration(args.span.duration)?;
-    let traffic = r.traffic(args.span.traffic, args.span.dispersion)?;
-    let rate = r.rate(args.rate, sizing.peak.peak, traffic)?;
+    let seconds = r.duration(args.span.duration.seconds())?;
+    let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
+    let rate = r.rate(args.rate.one()?, sizing.peak.peak, traffic)?;
     let sized = Sourced::derived(
         plan.recommendation.shards,
         "the recommendation (shardplan size)",
     );
-    let shards = r.shards(args.shards, sized);
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let shards = r.shards(args.shards.one()?, sized);
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     // Empirical traffic's cost is its law's (the distinct counts).
     let long = match traffic.empirical() {
         Some(_) => "traffic",
@@ -50,13 +50,13 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let cost = crate::model::cost::exact_risk(rate, shards, traffic)
         .within_limit(long)
         .map_err(|e| r.blame(e))?;
-    super::announce(cost, args.out.quiet);
+    super::announce(cost, args.out.quiet.quiet);
     let spinner = crate::output::progress::spinner(
         format!(
             "computing the exact risk (about {})",
             crate::output::fmt::rough_duration(cost.seconds)
         ),
-        !args.out.quiet && cost.seconds > 3.0,
+        !args.out.quiet.quiet && cost.seconds > 3.0,
     );
     let risk =
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
@@ -76,7 +76,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sizing.peak, shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }
 
 /// The exact risk and the read cost for each shard count (`sweep`'s rows);
@@ -106,14 +106,18 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "sweep")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
-    let seconds = r.duration(args.span.duration)?;
-    let traffic = r.traffic(args.span.traffic, args.span.dispersion)?;
-    let shards = Sourced::flag("--shards", args.shards.clone()).unwrap_or(Sourced::default(
+    let seconds = r.duration(args.span.duration.seconds())?;
+    let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
+    let shards = Sourced::flag(
+        "--shards",
+        args.shards.shards.as_ref().map(|s| s.text.clone()),
+    )
+    .unwrap_or(Sourced::default(
         crate::model::defaults::DEFAULT_SWEEP_SHARDS.to_string(),
     ));
     let counts = lists::shard_counts("--shards", &shards.value)?;
     r.inputs.record("shards", &shards);
-    let rates = match &args.rate {
+    let rates = match args.rate.rate.as_ref().map(|r| &r.text) {
         Some(_) if traffic.empirical().is_some() => {
             return Err(crate::error::InputError::new(
                 "--rate",
@@ -135,12 +139,12 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         .map(|&rate| crate::model::cost::sweep(rate, &counts, traffic))
         .fold(crate::model::cost::Estimate::new(0.0), |a, b| a.then(b));
     cost.within_limit("shards").map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    super::announce(cost, args.out.quiet);
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    super::announce(cost, args.out.quiet.quiet);
     let bar = crate::output::progress::bar(
         (rates.len() * counts.len()) as u64,
         "rows",
-        !args.out.quiet && cost.seconds > 3.0,
+        !args.out.quiet.quiet && cost.seconds > 3.0,
     );
     let mut rows = Vec::new();
     for &rate in &rates {
@@ -170,5 +174,5 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sizing.peak, most)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }

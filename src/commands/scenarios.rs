@@ -8,11 +8,11 @@ use crate::views::scenarios::{ScenarioList, ScenarioRow};
 
 pub fn run(args: ScenariosArgs) -> anyhow::Result<()> {
     crate::config::refuse(
-        args.out.explain,
+        args.out.explain.explain,
         "--explain",
         "on scenarios: it lists files and resolves no inputs",
     )?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let mut rows = Vec::new();
     for (name, _) in scenario::BUNDLED {
         let loaded = scenario::load(name)?;

@@ -11,7 +11,7 @@ use crate::views::simulate::SimulateReport;
 
 pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
-    super::use_threads(crate::config::load::threads(args.sim.threads)?)?;
+    super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
         if args.timeline.replay {
             r.keep_trace = true;
@@ -23,9 +23,9 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
     }
     r.observe(&args.observed, Some(&args.sim.sizing))?;
     let sim = r.flat_simulation(&args.sim, args.per_second.is_some())?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let mut per_second = super::per_second_file(&args)?;
-    let tally = execute(&sim.plan, args.out.quiet, per_second.as_mut())?;
+    let tally = execute(&sim.plan, args.out.quiet.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
     }
@@ -56,7 +56,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sim.sizing.peak, sim.plan.shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }
 
 /// The plan's verdict at the run's count, with the run beside it: judged

@@ -11,23 +11,28 @@ use crate::views::size::SizeRow;
 use crate::views::unlikes::WithUnlikes;
 
 pub fn run(args: SizeArgs) -> anyhow::Result<()> {
+    crate::config::refuse(
+        args.check.check && args.shards.shards.is_none(),
+        "--check",
+        "without --shards: it gates a deployed count (add --shards N)",
+    )?;
     let mut r = Resolver::for_load(&args.scenario, "size")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags {
         plan: Some(&args.plan),
-        duration: args.span.duration,
-        traffic: args.span.traffic,
-        dispersion: args.span.dispersion,
+        duration: args.span.duration.seconds(),
+        traffic: args.span.traffic.traffic,
+        dispersion: args.span.traffic.dispersion,
     };
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     let prices = r.prices(&args.prices, "size")?;
     // The law observed traffic gives, shown even where the rule of thumb
     // does not weigh it.
     let observed = r
-        .observed_traffic(args.span.traffic, args.span.dispersion)?
+        .observed_traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?
         .map(ObservedTraffic::new);
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
-    let (rec, recommended) = match args.shards {
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let (rec, recommended) = match args.shards.one()? {
         Some(n) => {
             let n = crate::config::Sourced::from_flag("--shards", n).check(|v| {
                 crate::model::validate::count("shards", *v, crate::model::defaults::MAX_SHARDS)
@@ -39,7 +44,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         }
         None => (plan.recommendation.clone(), None),
     };
-    let failed = args.check && !rec.holds;
+    let failed = args.check.check && !rec.holds;
     let row = SizeRow::new(
         &r.scenario.name,
         &plan.sizing.peak,
@@ -63,7 +68,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &plan.sizing.peak, row.recommendation.shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)?;
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
     if failed {
         anyhow::bail!("check failed: {headline}");
     }

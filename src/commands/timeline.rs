@@ -18,20 +18,20 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
     let flags = crate::config::plan::PlanFlags {
         plan: None,
         duration: None,
-        traffic: args.sim.traffic,
-        dispersion: args.sim.dispersion,
+        traffic: args.sim.traffic.traffic,
+        dispersion: args.sim.traffic.dispersion,
     };
     let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
     let recommendation = (planned.recommendation, planned.sizing.peak.peak);
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let mut per_second = super::per_second_file(args)?;
     // Progress past a few seconds of work; the estimate past a minute.
     let cost = plan.cost();
-    super::announce(cost, args.out.quiet);
+    super::announce(cost, args.out.quiet.quiet);
     let bar = crate::output::progress::bar(
         plan.seconds,
         "simulated seconds",
-        !args.out.quiet && cost.seconds > 1.0,
+        !args.out.quiet.quiet && cost.seconds > 1.0,
     );
     let report = match per_second.as_mut() {
         Some(file) => {
@@ -71,7 +71,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
         report: &view,
         unlikes: super::unlikes_block(&r, &planned.sizing.peak, plan.start_shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }
 
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.
@@ -83,7 +83,7 @@ pub fn run_resize(args: ResizeArgs) -> anyhow::Result<()> {
         &[Kind::Resize],
     )?;
     let (plan, seed) = r.resize(&args)?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output)?;
+    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let view = match plan {
         ResizePlan::Grow(g) => ResizeView::Grow {
             expected: g.expected(),
@@ -98,5 +98,5 @@ pub fn run_resize(args: ResizeArgs) -> anyhow::Result<()> {
             ResizeView::Shrink { report, reads }
         }
     };
-    super::emit(out, &view, &r.inputs, args.out.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)
 }

@@ -25,15 +25,15 @@ impl Resolver {
     ) -> InputResult<(CompareInputs, ApproxInputs, Plan)> {
         let flags = PlanFlags {
             plan: None,
-            duration: a.duration.map(|d| d as f64),
-            traffic: a.traffic,
-            dispersion: a.dispersion,
+            duration: a.duration.seconds(),
+            traffic: a.traffic.traffic,
+            dispersion: a.traffic.dispersion,
         };
         let plan = self.plan(&a.sizing, &a.reads, flags)?;
         let (sizing, reads) = (plan.sizing.clone(), plan.reads);
-        let traffic = self.traffic(a.traffic, a.dispersion)?;
-        let rate = self.rate(a.rate, sizing.peak.peak, traffic)?;
-        let seconds = self.duration(a.duration.map(|d| d as f64))?;
+        let traffic = self.traffic(a.traffic.traffic, a.traffic.dispersion)?;
+        let rate = self.rate(a.rate.one()?, sizing.peak.peak, traffic)?;
+        let seconds = self.duration(a.duration.seconds())?;
         // The sizing's cap and safe rate are per like; the comparison wants the
         // store's own units (buffered and log writes are not transactions).
         let cost = sizing.write_cost.unwrap_or(1.0);
@@ -70,7 +70,7 @@ impl Resolver {
                     Some(n) => {
                         Sourced::derived(n, "the fewest shards that absorb the conflicts' retries")
                     }
-                    None if a.shards.is_none() && self.scenario.scenario.shards.is_none() => {
+                    None if a.shards.shards.is_none() && self.scenario.scenario.shards.is_none() => {
                         return Err(InputError::new(
                             self.inputs
                                 .source("txn_ms")
@@ -93,7 +93,7 @@ impl Resolver {
                 "the recommendation (shardplan size)",
             ),
         };
-        let shards = self.shards(a.shards, sized);
+        let shards = self.shards(a.shards.one()?, sized);
         let flag = |name: &'static str, v: Option<f64>, default: f64| {
             Sourced::flag(name, v).unwrap_or(Sourced::default(default))
         };

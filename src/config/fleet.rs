@@ -105,28 +105,28 @@ impl Resolver {
             .or(self.field("fleet.views_per_like", &f.views_per_like))
             .unwrap_or(Sourced::default(DEFAULT_VIEWS_PER_LIKE));
         views_per_like.check(|v| validate::positive("views_per_like", *v))?;
-        let threshold = Sourced::flag("--threshold", a.threshold)
+        let threshold = Sourced::flag("--threshold", a.monitor.threshold)
             .or(self.field("fleet.threshold", &f.threshold))
             .unwrap_or(Sourced::default(DEFAULT_THRESHOLD));
         threshold.check(|v| validate::rate("threshold", *v))?;
-        let target = Sourced::flag("--target-shards", a.target_shards)
+        let target = Sourced::flag("--target-shards", a.monitor.target_shards)
             .or(self.field("fleet.target_shards", &f.target_shards))
             .unwrap_or(Sourced::default(DEFAULT_TARGET_SHARDS));
         target.check(|v| validate::count("target_shards", *v, MAX_SHARDS))?;
-        let partitions = Sourced::flag("--partitions", a.partitions)
+        let partitions = Sourced::flag("--partitions", a.partitions.partitions)
             .or(self.field("fleet.partitions", &f.partitions))
             .or(self.field("partitions", &s.partitions))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_PARTITIONS));
         partitions.check(|v| validate::count("partitions", *v, MAX_FLEET_PARTITIONS))?;
-        let cap = Sourced::flag("--cap", a.cap)
+        let cap = Sourced::flag("--cap", a.cap.cap)
             .or(both(self, "cap", &f.cap, &s.cap))
             .unwrap_or(Sourced::default(DEFAULT_CAP));
         cap.check(|v| validate::rate("cap", *v))?;
-        let servers = Sourced::flag("--servers", a.servers)
+        let servers = Sourced::flag("--servers", a.cache.servers)
             .or(self.field("fleet.servers", &f.servers))
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));
-        let cache = Sourced::flag("--cache-seconds", a.cache_seconds)
+        let cache = Sourced::flag("--cache-seconds", a.cache.cache_seconds)
             .or(both(
                 self,
                 "cache_seconds",
@@ -148,12 +148,18 @@ impl Resolver {
         // One hot spell for every command: the [fleet] section's, else the
         // scenario's duration_seconds (whole seconds up), else 4 h.
         let top_duration = s.duration_seconds.map(|d| d.ceil() as u64);
-        let duration = Sourced::flag("--duration", a.duration)
+        // --duration as typed (fractions of a second rounded up, as the
+        // scenario's), checked positive before the rounding.
+        if let Some(d) = Sourced::flag("--duration", a.duration.seconds()) {
+            d.check(|v| validate::positive("duration", *v))?;
+        }
+        let flag = a.duration.seconds().map(|d| d.ceil() as u64);
+        let duration = Sourced::flag("--duration", flag)
             .or(self.field("fleet.duration", &f.duration))
             .or(self.field("duration_seconds", &top_duration))
             .unwrap_or(Sourced::default(DEFAULT_DURATION_SECONDS as u64));
         duration.check(|v| validate::count("duration", *v, MAX_FLEET_DURATION_SECONDS))?;
-        let risk = Sourced::flag("--risk", a.risk)
+        let risk = Sourced::flag("--risk", a.risk.risk)
             .or(both(self, "risk", &f.risk, &s.risk))
             .unwrap_or(Sourced::default(DEFAULT_RISK));
         risk.check(|v| validate::probability_open("risk", *v))?;
@@ -161,11 +167,11 @@ impl Resolver {
             .or(self.field("fleet.max_shards", &f.max_shards))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_MAX_SHARDS));
         max_shards.check(|v| validate::count("max_shards", *v, MAX_SHARDS))?;
-        let trials = Sourced::flag("--trials", a.trials)
+        let trials = Sourced::flag("--trials", a.trials.trials)
             .or(self.field("fleet.trials", &f.trials))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_TRIALS));
         trials.check(|v| validate::count("trials", *v, MAX_FLEET_TRIALS))?;
-        let seed = Sourced::flag("--seed", a.seed)
+        let seed = Sourced::flag("--seed", a.seed.seed)
             .or(self.field("fleet.seed", &f.seed))
             .or(self.field("seed", &s.seed))
             .unwrap_or(Sourced::default(DEFAULT_SEED));

@@ -131,7 +131,7 @@ impl Resolver {
     ) -> InputResult<(sizing::Sizing, ReadPlan)> {
         let fallback = self.curve_peak();
         let plan = self.sizing(sizing, fallback)?;
-        let presets = self.presets(sizing.store);
+        let presets = self.presets(sizing.store.store);
         let reads = self.reads(reads, &presets)?;
         Ok((plan, reads))
     }

@@ -61,9 +61,12 @@ impl Resolver {
         flags: PlanFlags,
     ) -> InputResult<Plan> {
         let (sizing, reads) = self.sizing_and_reads(sizing, reads)?;
-        let risk = self.risk(flags.plan.and_then(|p| p.risk), None)?;
-        let partitions = Sourced::flag("--partitions", flags.plan.and_then(|p| p.partitions))
-            .or(self.field("partitions", &self.scenario.scenario.partitions));
+        let risk = self.risk(flags.plan.and_then(|p| p.risk.risk), None)?;
+        let partitions = Sourced::flag(
+            "--partitions",
+            flags.plan.and_then(|p| p.partitions.partitions),
+        )
+        .or(self.field("partitions", &self.scenario.scenario.partitions));
         if let Some(p) = &partitions {
             p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
             if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
@@ -147,15 +150,15 @@ impl Resolver {
         let cluster = sizing.store == Some(Store::RedisCluster);
         if !cluster {
             let why = "unless the store is redis-cluster (add --store redis-cluster)";
-            super::refuse(a.template.is_some(), "--template", why)?;
-            super::refuse(a.nodes.is_some(), "--nodes", why)?;
+            super::refuse(a.template.template.is_some(), "--template", why)?;
+            super::refuse(a.nodes.nodes.is_some(), "--nodes", why)?;
             super::refuse(a.node_cap.is_some(), "--node-cap", why)?;
             return Ok(None);
         }
         let s = self.scenario.scenario.clone();
-        let template = Sourced::flag("--template", a.template.clone())
+        let template = Sourced::flag("--template", a.template.template.clone())
             .or(self.field("key_template", &s.key_template));
-        let nodes = Sourced::flag("--nodes", a.nodes).or(self.field("nodes", &s.nodes));
+        let nodes = Sourced::flag("--nodes", a.nodes.nodes).or(self.field("nodes", &s.nodes));
         let (Some(template), Some(nodes)) = (template, nodes) else {
             super::refuse(
                 a.node_cap.is_some(),

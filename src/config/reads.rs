@@ -28,10 +28,10 @@ impl Resolver {
         let views = Sourced::flag("--views", a.views)
             .or(self.field("views", &s.views))
             .unwrap_or(Sourced::default(DEFAULT_VIEWS));
-        let servers = Sourced::flag("--servers", a.servers)
+        let servers = Sourced::flag("--servers", a.cache.servers)
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));
-        let cache = Sourced::flag("--cache-seconds", a.cache_seconds)
+        let cache = Sourced::flag("--cache-seconds", a.cache.cache_seconds)
             .or(self.field("cache_seconds", &s.cache_seconds))
             .unwrap_or(Sourced::default(DEFAULT_CACHE_SECONDS));
         let whole = |v: Sourced<Option<f64>>| v.map(|b| b.map(|b| b as u64));

@@ -37,7 +37,7 @@ impl Resolver {
             ));
         };
         super::refuse(
-            sim.rate.is_some(),
+            sim.rate.rate.is_some(),
             "--rate",
             "with --replay, which takes the rate from the trace second by second",
         )?;
@@ -68,12 +68,13 @@ impl Resolver {
         let curve = RateCurve::new(points).map_err(|e| InputError::new(&named, e.problem))?;
         self.inputs
             .record("replay", &Sourced::new(files, Source::Flag("--replay")));
-        let law = if per_second && sim.traffic.is_none() && sim.dispersion.is_none() {
+        let law = if per_second && sim.traffic.traffic.is_none() && sim.traffic.dispersion.is_none()
+        {
             let fixed = Sourced::new("fixed", Source::Derived("each observed second's count"));
             self.inputs.record("traffic", &fixed);
             TrafficModel::Fixed
         } else {
-            self.traffic(sim.traffic, sim.dispersion)?
+            self.traffic(sim.traffic.traffic, sim.traffic.dispersion)?
         };
         Ok(Some((curve, law)))
     }

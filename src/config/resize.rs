@@ -40,8 +40,8 @@ impl Resolver {
                 (a.order.is_some(), "--order"),
                 (a.likes_before.is_some(), "--likes-before"),
                 (a.likes_after.is_some(), "--likes-after"),
-                (a.settings_ttl.is_some(), "--settings-ttl"),
-                (a.seed.is_some(), "--seed"),
+                (a.settings_ttl.settings_ttl.is_some(), "--settings-ttl"),
+                (a.seed.seed.is_some(), "--seed"),
             ],
             [
                 (a.fold.is_some(), "--fold"),
@@ -73,7 +73,7 @@ impl Resolver {
                 .or(self.field("resize.likes_after", &section.likes_after))
                 .unwrap_or(Sourced::default(DEFAULT_LIKES_AFTER));
             cfg.likes_after = self.inputs.take("resize.likes_after", after);
-            let ttl = Sourced::flag("--settings-ttl", a.settings_ttl)
+            let ttl = Sourced::flag("--settings-ttl", a.settings_ttl.settings_ttl)
                 .or(self.field("resize.settings_ttl_seconds", &section.settings_ttl_seconds))
                 .unwrap_or(Sourced::default(DEFAULT_SETTINGS_TTL_SECONDS));
             cfg.settings_ttl_seconds = self.inputs.take("resize.settings_ttl_seconds", ttl);
@@ -96,7 +96,7 @@ impl Resolver {
         }
         let plan = cfg.validate().map_err(|e| self.inputs.attach(e))?;
         // Only a grow is simulated; a shrink's reads are deterministic.
-        let seed = if grow { self.seed(a.seed) } else { 0 };
+        let seed = if grow { self.seed(a.seed.seed) } else { 0 };
         Ok((plan, seed))
     }
 }

@@ -31,23 +31,36 @@ impl Resolver {
         sim: &SimInputs,
         per_second: bool,
     ) -> InputResult<FlatSimulation> {
+        self.flat_simulation_with(sim, per_second, None, None)
+    }
+
+    /// As [`Resolver::flat_simulation`], the recommendation also weighing
+    /// `--risk`, `--partitions` and the Redis Cluster flags over the hot
+    /// spell `duration` (`report` and `chart` offer them, as `size` does).
+    pub fn flat_simulation_with(
+        &mut self,
+        sim: &SimInputs,
+        per_second: bool,
+        plan: Option<&crate::cli::PlanArgs>,
+        duration: Option<f64>,
+    ) -> InputResult<FlatSimulation> {
         let flags = PlanFlags {
-            plan: None,
-            duration: None,
-            traffic: sim.traffic,
-            dispersion: sim.dispersion,
+            plan,
+            duration,
+            traffic: sim.traffic.traffic,
+            dispersion: sim.traffic.dispersion,
         };
         let recommended = self.plan(&sim.sizing, &sim.reads, flags)?;
         let (sizing, reads) = (recommended.sizing.clone(), recommended.reads);
-        let traffic = self.traffic(sim.traffic, sim.dispersion)?;
-        let rate = self.rate(sim.rate, sizing.peak.peak, traffic)?;
+        let traffic = self.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
+        let rate = self.rate(sim.rate.one()?, sizing.peak.peak, traffic)?;
         let sized = Sourced::derived(
             recommended.recommendation.shards,
             "the recommendation (shardplan size)",
         );
-        let shards = self.shards(sim.shards, sized);
-        let seconds = self.seconds(sim.seconds, None);
-        let seed = self.seed(sim.seed);
+        let shards = self.shards(sim.shards.one()?, sized);
+        let seconds = self.seconds(sim.seconds.seconds, None);
+        let seed = self.seed(sim.seed.seed);
         let sampler = Sourced::flag("--sampler", sim.sampler)
             .unwrap_or(Sourced::new(SamplerKind::Auto, Source::Default));
         // Recorded as asked first, so a refusal names `--sampler`.

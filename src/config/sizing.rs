@@ -224,7 +224,7 @@ impl Resolver {
                     .map(|cap| Sourced::new(cap, src.clone()))
             })
         };
-        let cap = match (Sourced::flag("--cap", a.cap), &a.cap_from_measure) {
+        let cap = match (Sourced::flag("--cap", a.cap.cap), &a.cap_from_measure) {
             (Some(c), _) => c,
             // A measured rate is a lower bound on the key's capacity; whole
             // writes per second keep the simulator's "over the cap" exact.
@@ -286,7 +286,7 @@ impl Resolver {
             }
             peak.peak = writes;
         }
-        let presets = self.presets(a.store);
+        let presets = self.presets(a.store.store);
         let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
         let cap = self.cap(a, &presets)?;
         let s = self.scenario.scenario.clone();

@@ -36,22 +36,25 @@ impl Resolver {
         for (given, flag) in [
             (sim.sampler.is_some(), "--sampler"),
             (r.views.is_some(), "--views"),
-            (r.cache_seconds.is_some(), "--cache-seconds"),
+            (r.cache.cache_seconds.is_some(), "--cache-seconds"),
             (r.batch_size.is_some(), "--batch-size"),
             (r.read_cap.is_some(), "--read-cap"),
         ] {
             refuse(given, flag, ON_A_TIME_LINE)?;
         }
         let s = self.scenario.scenario.clone();
-        self.refuse_empirical_on_timeline(sim.traffic)?;
+        self.refuse_empirical_on_timeline(sim.traffic.traffic)?;
         let (replayed, traffic) = match self.replay(sim, t)? {
             Some((curve, law)) => (Some(curve), law),
-            None => (None, self.traffic(sim.traffic, sim.dispersion)?),
+            None => (
+                None,
+                self.traffic(sim.traffic.traffic, sim.traffic.dispersion)?,
+            ),
         };
         // The rate: the trace replayed, else --rate (flat), else the
         // scenario's curve, else a flat line at the scenario's rate or the
         // planned peak.
-        let curve = match (replayed, Sourced::flag("--rate", sim.rate), &s.curve) {
+        let curve = match (replayed, Sourced::flag("--rate", sim.rate.one()?), &s.curve) {
             (Some(curve), ..) => curve,
             (None, Some(rate), _) => {
                 let curve = RateCurve::flat(rate.value).map_err(|e| rate.error(e.problem))?;
@@ -84,7 +87,7 @@ impl Resolver {
         let monitor = self.monitor(sim, t)?;
         // Shards at the start: --shards, the scenario's, 1 with a monitor,
         // else what the sizing gives at the curve's highest rate.
-        let start = Sourced::flag("--shards", sim.shards)
+        let start = Sourced::flag("--shards", sim.shards.one()?)
             .or(self.field("shards", &s.shards))
             .or(monitor
                 .is_some()
@@ -109,19 +112,19 @@ impl Resolver {
         self.inputs.record("shards", &start);
         // A replay runs the trace's length (a --seconds flag still wins;
         // the scenario's seconds, like its rate, yield to the trace).
-        let seconds = if t.replay && sim.seconds.is_none() {
+        let seconds = if t.replay && sim.seconds.seconds.is_none() {
             let end = Sourced::derived(curve.end_seconds(), "the trace's length");
             self.inputs.take("seconds", end)
         } else {
             self.seconds(
-                sim.seconds,
+                sim.seconds.seconds,
                 match curve.end_seconds() {
                     0 => None,
                     end => Some(Sourced::derived(end, "the curve's last point")),
                 },
             )
         };
-        let seed = self.seed(sim.seed);
+        let seed = self.seed(sim.seed.seed);
         // Unlikes are writes: the curve of likes/s becomes writes/s (a
         // replayed trace already counts them).
         let curve = match self.unlike_plan {
@@ -183,7 +186,7 @@ impl Resolver {
     /// scenario's `[store]`, the scenario's preset, the default.
     fn burst(&mut self, sim: &SimInputs, t: &TimelineArgs) -> InputResult<StoreConfig> {
         let section = self.scenario.scenario.store.clone().unwrap_or_default();
-        let presets = self.presets(sim.sizing.store);
+        let presets = self.presets(sim.sizing.store.store);
         let preset = |p: &super::sizing::Named| {
             p.as_ref()
                 .map(|(p, src)| Sourced::new(p.burst_seconds as u64, src.clone()))
@@ -214,10 +217,10 @@ impl Resolver {
         t: &TimelineArgs,
     ) -> InputResult<Option<crate::model::timeline::monitor::Monitor>> {
         let wanted = t.monitor
-            || t.threshold.is_some()
+            || t.monitor_at.threshold.is_some()
             || t.window.is_some()
-            || t.settings_ttl.is_some()
-            || t.target_shards.is_some();
+            || t.settings_ttl.settings_ttl.is_some()
+            || t.monitor_at.target_shards.is_some();
         let Some(m) = self
             .scenario
             .scenario
@@ -228,19 +231,19 @@ impl Resolver {
             return Ok(None);
         };
         let s = self.scenario.scenario.clone();
-        let threshold = Sourced::flag("--threshold", t.threshold)
+        let threshold = Sourced::flag("--threshold", t.monitor_at.threshold)
             .or(self.field("monitor.threshold", &m.threshold))
             .unwrap_or(Sourced::default(DEFAULT_THRESHOLD));
         let window = Sourced::flag("--window", t.window)
             .or(self.field("monitor.window_seconds", &m.window_seconds))
             .unwrap_or(Sourced::default(DEFAULT_WINDOW_SECONDS));
-        let ttl = Sourced::flag("--settings-ttl", t.settings_ttl)
+        let ttl = Sourced::flag("--settings-ttl", t.settings_ttl.settings_ttl)
             .or(self.field("monitor.settings_ttl_seconds", &m.settings_ttl_seconds))
             .unwrap_or(Sourced::default(DEFAULT_SETTINGS_TTL_SECONDS));
-        let target = Sourced::flag("--target-shards", t.target_shards)
+        let target = Sourced::flag("--target-shards", t.monitor_at.target_shards)
             .or(self.field("monitor.target_shards", &m.target_shards))
             .unwrap_or(Sourced::default(DEFAULT_TARGET_SHARDS));
-        let servers = Sourced::flag("--servers", sim.reads.servers)
+        let servers = Sourced::flag("--servers", sim.reads.cache.servers)
             .or(self.field("monitor.servers", &m.servers))
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));

@@ -97,6 +97,8 @@ pub const MAX_TTL_SECONDS: u64 = 86_400;
 
 // ---- Placement and partitions ----------------------------------------
 
+/// Width `keys` zero-pads the shard number to (0: no padding).
+pub const DEFAULT_PAD: u64 = 0;
 /// Shards `keys` expands a template for.
 pub const DEFAULT_KEY_SHARDS: u64 = 20;
 /// Most keys `keys` lists, from a template or a file: far beyond any
@@ -205,6 +207,8 @@ pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
 /// The shard counts `sweep` tries.
 pub const DEFAULT_SWEEP_SHARDS: &str = "10..40";
+/// The folder `report` writes report.md and its charts to.
+pub const DEFAULT_REPORT_DIR: &str = "report";
 
 /// At most this many rows in a risk table or points on a risk chart.
 pub const MAX_RISK_ROWS: u64 = 40;

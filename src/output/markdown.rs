@@ -8,28 +8,40 @@ pub struct MarkdownExporter;
 
 /// A table cell as Markdown text: outside a `code span`, `<` before a
 /// letter or `/` would open an HTML tag (a key template's `<shard>` would
-/// vanish in a viewer), so it is written `&lt;`; `<=` and `< 1` stay as
-/// typed, and code spans are left alone (they show their text literally).
-/// A `|` would end the cell, inside a code span too (GitHub's tables split
-/// on it first), so it is written `\|` everywhere.
+/// vanish in a viewer), so the word holding it is set in a code span, which
+/// shows its text literally (`reel:8841:likes:<shard>` in backticks, not an
+/// HTML escape a reader of the raw Markdown sees); `<=` and `< 1` stay as
+/// typed, and code spans are left alone. A `|` would end the cell, inside a
+/// code span too (GitHub's tables split on it first), so it is written `\|`
+/// everywhere.
 fn cell(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_code = false;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, chars.peek()) {
-            ('`', _) => {
-                in_code = !in_code;
-                out.push(c);
+    let opens_tag = |word: &str| {
+        let mut chars = word.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '<'
+                && chars
+                    .peek()
+                    .is_some_and(|n| n.is_ascii_alphabetic() || *n == '/')
+            {
+                return true;
             }
-            ('<', Some(n)) if !in_code && (n.is_ascii_alphabetic() || *n == '/') => {
-                out.push_str("&lt;")
-            }
-            ('|', _) => out.push_str("\\|"),
-            _ => out.push(c),
         }
-    }
-    out
+        false
+    };
+    let mut in_code = false;
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|word| {
+            let ticks = word.matches('`').count();
+            let quoted = !in_code && ticks == 0 && opens_tag(word);
+            in_code ^= ticks % 2 == 1;
+            match quoted {
+                true => format!("`{word}`"),
+                false => word.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ").replace('|', "\\|")
 }
 
 fn cells(row: &[String]) -> Vec<String> {
@@ -83,13 +95,18 @@ mod tests {
 
     #[test]
     fn tags_are_escaped_comparisons_are_not() {
+        assert_eq!(cell("reel:8841:likes:<shard>"), "`reel:8841:likes:<shard>`");
         assert_eq!(
-            cell("reel:8841:likes:<shard>"),
-            "reel:8841:likes:&lt;shard>"
+            cell("keys like a:<shard> (20)"),
+            "keys like `a:<shard>` (20)"
         );
         assert_eq!(cell("P <= 0.01"), "P <= 0.01");
         assert_eq!(cell("a < b"), "a < b");
         assert_eq!(cell("`t:<shard>`"), "`t:<shard>`");
+        assert_eq!(cell("`a b` c:<shard>"), "`a b` `c:<shard>`");
+        // No HTML survives: the tag's first word is code, the rest plain text.
+        assert_eq!(cell("<img src=x>"), "`<img` src=x>");
+        assert!(!cell("x <b>y</b>").contains("&lt;"));
     }
 
     #[test]

@@ -146,10 +146,13 @@ pub fn constraints_section(
 /// default risk only checks (and raises) the rule of thumb's count.
 fn key_risk_words(r: &Recommendation) -> String {
     let fewest = match r.key_risk_shards {
-        Some(k) => format!("{} the fewest", match k {
-            1 => "1 shard is".to_string(),
-            k => format!("{} shards are", fmt::count(k)),
-        }),
+        Some(k) => format!(
+            "{} the fewest",
+            match k {
+                1 => "1 shard is".to_string(),
+                k => format!("{} shards are", fmt::count(k)),
+            }
+        ),
         None => "no count up to the limit is".into(),
     };
     let within = format!(
@@ -210,7 +213,10 @@ fn nodes_words(r: &Recommendation, n: u32) -> String {
                     suggested: Some(t),
                     suggested_shards: Some(s),
                     ..
-                } => Some(format!("every key is in one slot; with '{t}', {} hold", shards(*s))),
+                } => Some(format!(
+                    "every key is in one slot; with '{t}', {} hold",
+                    shards(*s)
+                )),
                 Warning::NodesCannotHold {
                     nodes_needed: Some(m),
                     ..

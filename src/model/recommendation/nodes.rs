@@ -205,7 +205,8 @@ impl ClusterNodes {
     /// target: what `NodesCannotHold` asks for. `None` when none up to the
     /// limit does.
     pub fn nodes_needed(&self, rate: f64, max_nodes: u32) -> Option<u32> {
-        (self.nodes..=max_nodes).find(|&n| self.ln_g(rate, 1, u64::from(n)).exp() <= self.target.risk)
+        (self.nodes..=max_nodes)
+            .find(|&n| self.ln_g(rate, 1, u64::from(n)).exp() <= self.target.risk)
     }
 
     /// The fewest count from `floor` whose node risk is within the target,

@@ -134,7 +134,8 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
                     template: t.template().to_string(),
                     suggested: t.without_tag(),
                     suggested_shards: fixed.and_then(|f| {
-                        c.with_template(f).fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
+                        c.with_template(f)
+                            .fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
                     }),
                 }
             }
