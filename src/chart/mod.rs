@@ -14,6 +14,24 @@ fn err(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("drawing the chart failed: {e}")
 }
 
+/// Room under the x axis for its labels, and more for a footer line.
+fn x_label_area(footer: Option<&str>) -> u32 {
+    48 + if footer.is_some() { 22 } else { 0 }
+}
+
+/// A one-line footer at the bottom left (the verdict a chart illustrates).
+fn draw_footer<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    footer: Option<&str>,
+) -> anyhow::Result<()> {
+    if let Some(text) = footer {
+        let at = (16, SIZE.1 as i32 - 18);
+        root.draw(&Text::new(text.to_string(), at, ("sans-serif", 13)))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
 /// The per-second busiest shard as a histogram (share of seconds per
 /// value), with the cap and the safe rate marked.
 pub fn busiest_histogram(
@@ -21,6 +39,7 @@ pub fn busiest_histogram(
     cap: f64,
     safe: Option<f64>,
     title: &str,
+    footer: Option<&str>,
 ) -> anyhow::Result<String> {
     let bins = h.bins();
     let (lo, hi) = (h.min().unwrap_or(0), h.max().unwrap_or(1));
@@ -48,7 +67,7 @@ pub fn busiest_histogram(
         let mut chart = ChartBuilder::on(&root)
             .caption(title, TITLE_FONT)
             .margin(16)
-            .x_label_area_size(48)
+            .x_label_area_size(x_label_area(footer))
             .y_label_area_size(72)
             .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
             .map_err(err)?;
@@ -99,6 +118,7 @@ pub fn busiest_histogram(
             .label_font(("sans-serif", 13))
             .draw()
             .map_err(err)?;
+        draw_footer(&root, footer)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -134,6 +154,7 @@ pub fn risk_by_shards(
     marked: Option<(&str, u64)>,
     title: &str,
     y_desc: &str,
+    footer: Option<&str>,
 ) -> anyhow::Result<String> {
     let xs = series.iter().flat_map(|s| s.ln_points.iter().map(|p| p.0));
     let (x_lo, x_hi) = xs.fold((u64::MAX, 0), |(lo, hi), x| (lo.min(x), hi.max(x)));
@@ -173,7 +194,7 @@ pub fn risk_by_shards(
         let mut chart = ChartBuilder::on(&root)
             .caption(title, TITLE_FONT)
             .margin(16)
-            .x_label_area_size(48)
+            .x_label_area_size(x_label_area(footer))
             .y_label_area_size(80)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
             .map_err(err)?;
@@ -239,6 +260,7 @@ pub fn risk_by_shards(
             .label_font(("sans-serif", 13))
             .draw()
             .map_err(err)?;
+        draw_footer(&root, footer)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -314,7 +336,8 @@ mod tests {
         for v in [740, 750, 750, 760, 810] {
             h.record(v);
         }
-        let svg = busiest_histogram(&h, 1000.0, Some(700.0), "Busiest shard per second").unwrap();
+        let svg =
+            busiest_histogram(&h, 1000.0, Some(700.0), "Busiest shard per second", None).unwrap();
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("Busiest shard per second"));
         assert!(svg.contains("writes/s"));
@@ -339,8 +362,10 @@ mod tests {
             Some(("recommended: 20 shards", 20)),
             "Risk by shard count",
             "probability (log scale)",
+            Some("20 shards hold the plan of 14,000/s (the recommendation)"),
         )
         .unwrap();
+        assert!(svg.contains("20 shards hold the plan of 14,000/s (the recommendation)"));
         assert!(svg.contains("accepted risk 0.01"));
         assert!(svg.contains("recommended: 20 shards"));
         // The axis stops three decades below the accepted risk (1e-5), not at 1e-869.

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Cap, Check, Duration, Explain, Nodes, Output, Partitions, Quiet, Rate, Seed, SettingsTtl,
-    Shards, StoreArg, Template, Traffic, Trials,
+    Cap, Check, Duration, Explain, Output, Partitions, Quiet, Rate, Seed, SettingsTtl, Shards,
+    StoreArg, Template, Traffic, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -53,6 +53,10 @@ pub struct RiskArgs {
     #[command(flatten)]
     pub span: RiskSpan,
     #[command(flatten)]
+    pub plan: PlanArgs,
+    #[command(flatten)]
+    pub check: Check,
+    #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
     pub observed: ObservedArgs,
@@ -70,6 +74,10 @@ pub struct SweepArgs {
     pub rate: Rate,
     #[command(flatten)]
     pub span: RiskSpan,
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    #[command(flatten)]
+    pub check: Check,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
@@ -111,6 +119,12 @@ pub struct SimulateArgs {
     #[command(flatten)]
     pub observed: ObservedArgs,
     #[command(flatten)]
+    pub plan: PlanArgs,
+    #[command(flatten)]
+    pub duration: Duration,
+    #[command(flatten)]
+    pub check: Check,
+    #[command(flatten)]
     pub timeline: TimelineArgs,
     /// Stream one CSV row per simulated second to FILE.
     #[arg(long, value_name = "FILE")]
@@ -132,6 +146,8 @@ pub enum ChartKind {
 
 #[derive(Debug, Clone, Args)]
 pub struct ChartArgs {
+    #[command(flatten)]
+    pub check: Check,
     /// Which chart.
     #[arg(long, value_enum, default_value = "busiest", ignore_case = true)]
     pub kind: ChartKind,
@@ -159,6 +175,8 @@ pub struct ChartArgs {
 /// scenario over store presets over defaults, as everywhere).
 #[derive(Debug, Clone, Args)]
 pub struct ReportArgs {
+    #[command(flatten)]
+    pub check: Check,
     #[command(flatten)]
     pub sim: SimInputs,
     #[command(flatten)]
@@ -219,6 +237,25 @@ pub struct ResizeArgs {
     pub out: OutputArgs,
 }
 
+/// The plan a shard count is judged against, as `size` resolves it: the
+/// scenario, the sizing and store, the hot spell and traffic, the risk,
+/// partitions and Redis Cluster nodes, the read path, and `--check`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct JudgeArgs {
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub sizing: SizingArgs,
+    #[command(flatten)]
+    pub span: RiskSpan,
+    #[command(flatten)]
+    pub plan: PlanArgs,
+    #[command(flatten)]
+    pub reads: ReadArgs,
+    #[command(flatten)]
+    pub check: Check,
+}
+
 #[derive(Debug, Clone, Args)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["file", "stdin", "template"])))]
 pub struct KeysArgs {
@@ -231,18 +268,15 @@ pub struct KeysArgs {
     #[arg(long)]
     pub stdin: bool,
     #[command(flatten)]
-    pub template: Template,
-    #[command(flatten)]
     pub shards: Shards,
     #[arg(long, value_name = "WIDTH", allow_negative_numbers = true, value_parser = whole_number,
         help = format!("Zero-pad the shard number to this width (default {}: no padding)", defaults::DEFAULT_PAD))]
     pub pad: Option<u64>,
+    /// The plan the keys are judged against, as `size` resolves it
+    /// (`--template` and `--nodes` among them; the store defaults to
+    /// redis-cluster).
     #[command(flatten)]
-    pub nodes: Nodes,
-    #[command(flatten)]
-    pub store: StoreArg,
-    #[command(flatten)]
-    pub check: Check,
+    pub judge: JudgeArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -251,6 +285,8 @@ pub struct KeysArgs {
 pub struct PartitionsArgs {
     #[command(flatten)]
     pub shards: Shards,
+    #[command(flatten)]
+    pub check: Check,
     #[command(flatten)]
     pub partitions: Partitions,
     #[command(flatten)]

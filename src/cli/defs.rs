@@ -331,9 +331,8 @@ pub struct SettingsTtl {
 pub struct Check {
     #[arg(
         long,
-        help = "Exit 1 when the check fails (a gate for CI). size (with --shards): the \
-                count fails a constraint; keys: two shards share a slot, a node is over its \
-                share, or (sorted) the keys are contiguous"
+        help = "Exit 1 when the verdict on the shard count fails: the count does not hold \
+                the plan (every command judges it alike; see docs/verdict.md). A gate for CI"
     )]
     pub check: bool,
 }

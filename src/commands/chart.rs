@@ -47,7 +47,15 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         refuse(p.nodes.nodes.is_some(), "--nodes", why)?;
         refuse(p.node_cap.is_some(), "--node-cap", why)?;
     }
-    let (r, svg) = match args.kind {
+    if args.kind == ChartKind::Timeline {
+        refuse(
+            args.check.check,
+            "--check",
+            "on --kind timeline: the time line judges its rejected writes (shardplan simulate \
+             --check)",
+        )?;
+    }
+    let (r, svg, verdict) = match args.kind {
         ChartKind::Busiest => {
             if args.timeline.any() {
                 return Err(InputError::new(
@@ -71,24 +79,15 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             }
             super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
             r.observe(&args.observed, Some(&args.sim.sizing))?;
-            let sim = r.flat_simulation_with(
-                &args.sim,
-                false,
-                Some(&args.plan),
-                args.duration.seconds(),
-            )?;
-            if sim.recommended.recommendation.duration_seconds.is_none() {
-                refuse(
-                    args.duration.duration.is_some(),
-                    "--duration",
-                    "on --kind busiest without --risk or --partitions: the rule of thumb sets \
-                     the count, with no hot spell (add --risk P)",
-                )?;
-            }
+            let sim =
+                r.flat_simulation(&args.sim, false, Some(&args.plan), args.duration.seconds())?;
             let file = Destination::create("--output", &output)?;
             let tally = super::simulate::execute(&sim.plan, false, None)?;
-            let svg = busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?.1;
-            (r, (file, svg))
+            let v = super::simulate::verdict(&sim.recommended, &sim.plan, &tally)
+                .map_err(|e| r.blame(e))?;
+            let safe = sim.sizing.plan.safe_per_shard();
+            let svg = busiest_svg(&sim.plan, safe, &tally, Some(&v))?.1;
+            (r, (file, svg), Some(v))
         }
         ChartKind::Risk => {
             let sim = &args.sim;
@@ -107,6 +106,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 duration: args.duration.seconds(),
                 traffic: sim.traffic.traffic,
                 dispersion: sim.traffic.dispersion,
+                ..Default::default()
             };
             let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
             let (sizing, reads) = (&plan.sizing, &plan.reads);
@@ -149,8 +149,18 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 .inputs
                 .partition_curve(&counts)
                 .map_err(|e| r.blame(e))?;
-            let svg = risk_svg(&rows, accepted, Some(recommended), curve.as_deref())?.1;
-            (r, (file, svg))
+            // The verdict on --shards (else the recommendation).
+            let judged = sim.shards.one()?.unwrap_or(recommended);
+            let v = super::plan_verdict(&plan, judged).map_err(|e| r.blame(e))?;
+            let svg = risk_svg(
+                &rows,
+                accepted,
+                Some(recommended),
+                curve.as_deref(),
+                Some(&v),
+            )?
+            .1;
+            (r, (file, svg), Some(v))
         }
         ChartKind::Timeline => {
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
@@ -168,7 +178,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 Ok::<(), std::convert::Infallible>(())
             })?;
             let name = r.scenario.name.clone();
-            (r, (file, timeline_svg(&name, &points.finish())?.1))
+            (r, (file, timeline_svg(&name, &points.finish())?.1), None)
         }
     };
     super::print_notices(&r.inputs);
@@ -176,5 +186,9 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
         super::explain_on_stderr(&r.inputs)?;
     }
     let (file, svg) = svg;
-    file.finish(svg.as_bytes())
+    file.finish(svg.as_bytes())?;
+    match verdict {
+        Some(v) => super::check(args.check.check, v.holds, &crate::views::verdict::line(&v)),
+        None => Ok(()),
+    }
 }

@@ -173,3 +173,12 @@ pub fn plan_verdict(
         .evaluate(shards)?
         .verdict(plan.recommendation.shards, planned))
 }
+
+/// `--check`: exit 1 (with the verdict's line) when the count does not hold
+/// the plan; the output is written first.
+pub fn check(asked: bool, holds: bool, line: &str) -> anyhow::Result<()> {
+    if asked && !holds {
+        anyhow::bail!("check failed: {line}");
+    }
+    Ok(())
+}

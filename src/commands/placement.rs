@@ -10,7 +10,7 @@ use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store};
 use crate::model::traffic::TrafficKind;
 use crate::output::OutputSet;
-use crate::views::placement::{warning_text, KeysView, PartitionsView, SortedView};
+use crate::views::placement::{KeysView, PartitionsView, SortedView};
 use crate::views::stores::StoresView;
 
 /// The keys in `path` (`-`: standard input), one per line, as given: an
@@ -58,28 +58,17 @@ fn split_keys(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<Vec<u8>>> {
 }
 
 pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
-    let mut inputs = Inputs::default();
-    let store =
-        Sourced::flag("--store", args.store.store).unwrap_or(Sourced::default(Store::RedisCluster));
-    if !matches!(store.value, Store::RedisCluster | Store::Sorted) {
-        // Hashed stores share partitions; PostgreSQL's rows share nothing
-        // a key decides (one server, a lock per row).
-        let instead = match store.value {
-            Store::Postgres => {
-                "every row lives on the one server, so there is no placement to check"
-            }
-            _ => "use `shardplan partitions`",
-        };
-        return Err(InputError::new(
-            "--store",
-            format!(
-                "keys checks redis-cluster (slots) or sorted (key order); for {} {instead}",
-                store.value.name()
-            ),
-        )
-        .into());
-    }
-    inputs.record("store", &store.clone().map(Store::name));
+    let j = &args.judge;
+    let mut r = crate::config::Resolver::for_load(&j.scenario, "keys")?;
+    // keys checks Redis Cluster slots unless told otherwise.
+    r.default_store = Some(Store::RedisCluster);
+    let store = j
+        .sizing
+        .store
+        .store
+        .or(r.scenario.scenario.store_preset)
+        .unwrap_or(Store::RedisCluster);
+    refuse_store(store)?;
     // `keys FILE`, `keys -` and `--stdin` (the same as `-`) give the keys
     // as they are; a template expands them.
     // clap lets only one of FILE, --stdin and --template through.
@@ -90,12 +79,11 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     };
     if let Some((what, path)) = &given {
         if crate::config::input_file::is_stdin(path) {
-            inputs.record("stdin", &Sourced::from_flag(what, true));
+            r.inputs.record("stdin", &Sourced::from_flag(what, true));
         } else {
-            inputs.record(
-                "keys_file",
-                &Sourced::from_flag(what, path.display().to_string()),
-            );
+            let file = path.display().to_string();
+            r.inputs
+                .record("keys_file", &Sourced::from_flag(what, file));
         }
         let why = match *what {
             "--stdin" => "with --stdin: the keys are read as given".to_string(),
@@ -104,74 +92,93 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         refuse(args.shards.shards.is_some(), "--shards", &why)?;
         refuse(args.pad.is_some(), "--pad", &why)?;
     }
-    if store.value == Store::Sorted {
+    if store == Store::Sorted {
         refuse(
-            args.nodes.nodes.is_some(),
+            j.plan.nodes.nodes.is_some(),
             "--nodes",
             "with --store sorted: a sorted store has tablets, not cluster masters",
         )?;
     }
-    let nodes = match args.nodes.nodes {
-        Some(n) => Some(u32::try_from(n).map_err(|_| {
-            InputError::new(
-                "--nodes",
-                format!(
-                    "must be a whole number from 1 to {} (got {n})",
-                    crate::model::defaults::MAX_NODES
-                ),
-            )
-        })?),
-        None => None,
-    };
     let pad = Sourced::flag("--pad", args.pad)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_PAD));
     let pad_width = usize::try_from(pad.value)
         .ok()
         .filter(|p| *p <= MAX_PAD)
         .ok_or_else(|| pad.error(format!("must be from 0 to {MAX_PAD} (got {})", pad.value)))?;
-    let shards = Sourced::flag("--shards", args.shards.one()?)
-        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_KEY_SHARDS));
-    if let Some(t) = &args.template.template {
-        inputs.record("template", &Sourced::from_flag("--template", t.clone()));
-        inputs.record("shards", &shards);
-        inputs.record("pad", &pad);
+    let listed = match &given {
+        Some((what, path)) => Some(read_keys(what, path)?),
+        None => None,
+    };
+    let template = j.plan.template.template.clone();
+    let shards = match &listed {
+        Some(keys) => Sourced::derived(keys.len() as u64, "the keys listed"),
+        None => Sourced::flag("--shards", args.shards.one()?)
+            .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_KEY_SHARDS)),
+    };
+    if template.is_some() {
+        r.inputs.record("pad", &pad);
     }
-    if let Some(n) = nodes {
-        inputs.record("nodes", &Sourced::from_flag("--nodes", n));
-    }
+    let shards = r.inputs.take("shards", shards);
+    let flags = crate::config::plan::PlanFlags {
+        plan: Some(&j.plan),
+        duration: j.span.duration.duration.as_ref().map(|d| d.seconds),
+        traffic: j.span.traffic.traffic,
+        dispersion: j.span.traffic.dispersion,
+        listed_keys: listed.as_deref(),
+        pad: pad_width,
+    };
+    let plan = r.plan(&j.sizing, &j.reads, flags)?;
+    let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
+    let nodes = plan.inputs.nodes.as_ref().map(|c| c.nodes);
     let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
-    let template = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
-    let failures = if store.value == Store::Sorted {
-        let Some(t) = &args.template.template else {
+    let inputs = &r.inputs;
+    let expand = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
+    let report: Box<dyn crate::output::Report> = match (store, &listed, &template) {
+        (Store::Sorted, _, None) => {
             let what = given.as_ref().map_or("--template", |(w, _)| *w);
             return Err(InputError::new(what, "the sorted-store check needs --template").into());
-        };
-        let report = SortedReport::from_template(&template(t)?, shards.value)
-            .map_err(|e| inputs.attach(e))?;
-        let failures = report.check_failures();
-        super::emit(out, &SortedView(report), &inputs, args.out.explain.explain)?;
-        failures
-    } else {
-        let report = match &args.template.template {
-            Some(t) => KeysReport::from_template(&template(t)?, shards.value, nodes)
-                .map_err(|e| inputs.attach(e))?,
-            None => {
-                let (what, path) = given
-                    .as_ref()
-                    .expect("clap requires FILE, --stdin or --template");
-                KeysReport::from_keys(&read_keys(what, path)?, nodes)
-                    .map_err(|e| inputs.attach(e))?
-            }
-        };
-        let failures = report.check_failures();
-        super::emit(out, &KeysView(report), &inputs, args.out.explain.explain)?;
-        failures
+        }
+        (Store::Sorted, _, Some(t)) => Box::new(SortedView(
+            SortedReport::from_template(&expand(t)?, shards).map_err(|e| inputs.attach(e))?,
+        )),
+        (_, Some(keys), _) => Box::new(KeysView(
+            KeysReport::from_keys(keys, nodes).map_err(|e| inputs.attach(e))?,
+        )),
+        (_, None, Some(t)) => Box::new(KeysView(
+            KeysReport::from_template(&expand(t)?, shards, nodes).map_err(|e| inputs.attach(e))?,
+        )),
+        (_, None, None) => unreachable!("clap requires FILE, --stdin or --template"),
     };
-    if args.check.check && !failures.is_empty() {
-        let lines: Vec<String> = failures.iter().map(warning_text).collect();
-        anyhow::bail!("check failed: {}", lines.join("; "));
+    let line = crate::views::verdict::line(&verdict);
+    let holds = verdict.holds;
+    let view = crate::views::verdict::WithVerdict {
+        report: report.as_ref(),
+        verdict: Some(verdict),
+        headline: true,
+    };
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(j.check.check, holds, &line)
+}
+
+/// keys checks Redis Cluster slots or a sorted store's key order.
+fn refuse_store(store: Store) -> anyhow::Result<()> {
+    if matches!(store, Store::RedisCluster | Store::Sorted) {
+        return Ok(());
     }
-    Ok(())
+    // Hashed stores share partitions; PostgreSQL's rows share nothing a key
+    // decides (one server, a lock per row).
+    let instead = match store {
+        Store::Postgres => "every row lives on the one server, so there is no placement to check",
+        _ => "use `shardplan partitions`",
+    };
+    Err(InputError::new(
+        "--store",
+        format!(
+            "keys checks redis-cluster (slots) or sorted (key order); for {} {instead}",
+            store.name()
+        ),
+    )
+    .into())
 }
 
 pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
@@ -245,13 +252,56 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
             refuse(args.traffic.dispersion.is_some(), "--dispersion", why)?;
         }
     }
+    let verdict = partitions_verdict(&args, shards)?;
     let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
-    super::emit(
-        out,
-        &PartitionsView(plan.evaluate()),
-        &inputs,
-        args.out.explain.explain,
-    )
+    let line = verdict.as_ref().map(crate::views::verdict::line);
+    let holds = verdict.as_ref().is_none_or(|v| v.holds);
+    let view = crate::views::verdict::WithVerdict {
+        report: &PartitionsView(plan.evaluate()),
+        verdict,
+        headline: true,
+    };
+    super::emit(out, &view, &inputs, args.out.explain.explain)?;
+    super::check(args.check.check, holds, line.as_deref().unwrap_or(""))
+}
+
+/// With `--rate`, the plan's verdict on `--shards`: the plan `size --peak
+/// RATE` resolves with the same cap, store, partitions and traffic (the
+/// bundled scenario's safe rate, spell and reads), so both judge alike.
+/// Without a rate there is no load to judge (`--check` is refused).
+fn partitions_verdict(
+    args: &PartitionsArgs,
+    shards: u64,
+) -> anyhow::Result<Option<crate::model::verdict::Verdict>> {
+    let Some(rate) = args.rate.one()? else {
+        refuse(
+            args.check.check,
+            "--check",
+            "without --rate: there is no load to judge the count against",
+        )?;
+        return Ok(None);
+    };
+    let mut r = crate::config::Resolver::for_load(&Default::default(), "partitions")?;
+    let sizing = crate::cli::SizingArgs {
+        peak: Some(rate),
+        cap: args.cap.clone(),
+        store: args.store.clone(),
+        ..Default::default()
+    };
+    let plan_args = crate::cli::PlanArgs {
+        partitions: args.partitions.clone(),
+        ..Default::default()
+    };
+    let flags = crate::config::plan::PlanFlags {
+        plan: Some(&plan_args),
+        traffic: args.traffic.traffic,
+        dispersion: args.traffic.dispersion,
+        ..Default::default()
+    };
+    let plan = r.plan(&sizing, &Default::default(), flags)?;
+    Ok(Some(
+        super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?,
+    ))
 }
 
 pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {

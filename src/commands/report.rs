@@ -55,12 +55,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         duration: args.duration.seconds(),
         traffic: sim_flags.traffic.traffic,
         dispersion: sim_flags.traffic.dispersion,
+        ..Default::default()
     };
     let (flat, tl) = if timeline {
         (None, Some(r.timeline(sim_flags, &args.timeline)?))
     } else {
-        let sim =
-            r.flat_simulation_with(sim_flags, false, Some(&args.plan), args.duration.seconds())?;
+        let sim = r.flat_simulation(sim_flags, false, Some(&args.plan), args.duration.seconds())?;
         (Some(sim), None)
     };
     // The same plan `size` resolves for the scenario: one recommendation.
@@ -85,7 +85,10 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if let Some(store) = args.sim.sizing.store.store {
         placed.scenario.store_preset = Some(store);
     }
-    let placement = placement_sections(&placed, rec.shards)?;
+    // Where the judged count's keys land: the simulated count (flat), else
+    // the recommendation.
+    let placed_shards = flat.as_ref().map_or(rec.shards, |sim| sim.plan.shards);
+    let placement = placement_sections(&placed, placed_shards)?;
     let s = r.scenario.scenario.clone();
     let t = Sourced::flag("--template", template.clone());
     if let Some(t) = t.or(r.field("key_template", &s.key_template)) {
@@ -158,7 +161,17 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         .inputs
         .partition_curve(&counts)
         .map_err(|e| r.blame(e))?;
-    let risk_chart = charts::risk_svg(&sweep, Some(accepted), Some(rec.shards), curve.as_deref())?;
+    // The count the report judges: the simulated one (flat), else the
+    // recommendation; the risk chart's footer is the plan's verdict on it.
+    let judged = flat.as_ref().map_or(rec.shards, |sim| sim.plan.shards);
+    let plan_verdict = super::plan_verdict(&plan, judged).map_err(|e| r.blame(e))?;
+    let risk_chart = charts::risk_svg(
+        &sweep,
+        Some(accepted),
+        Some(rec.shards),
+        curve.as_deref(),
+        Some(&plan_verdict),
+    )?;
     let simulation = match (&flat, &tl) {
         (Some(sim), _) => {
             let tally = super::simulate::execute(&sim.plan, args.quiet.quiet, None)?;
@@ -172,8 +185,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
                 rec.clone(),
                 super::simulate::verdict(&plan, &sim.plan, &tally).map_err(|e| r.blame(e))?,
             );
+            let safe = sim.sizing.plan.safe_per_shard();
             Simulation::Flat {
-                chart: charts::busiest_svg(&sim.plan, sim.sizing.plan.safe_per_shard(), &tally)?,
+                chart: charts::busiest_svg(&sim.plan, safe, &tally, report.verdict.as_ref())?,
                 report: Box::new(report),
             }
         }
@@ -216,6 +230,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         placement,
         measurement,
     };
+    let verdict = doc.verdict();
     let text = render(&doc)?;
     md_file.write_all(text.as_bytes())?;
     risk_file.write_all(risk_chart.1.as_bytes())?;
@@ -233,7 +248,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if !args.quiet.quiet {
         eprintln!("wrote {} and its charts to {}", REPORT_FILE, dir.display());
     }
-    Ok(())
+    let line = crate::views::verdict::line(&verdict);
+    super::check(args.check.check, verdict.holds, &line)
 }
 
 /// The command line that writes this report again (the seed and seconds

@@ -16,22 +16,14 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "risk")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags {
-        plan: None,
+        plan: Some(&args.plan),
         duration: args.span.duration.seconds(),
         traffic: args.span.traffic.traffic,
         dispersion: args.span.traffic.dispersion,
+        ..Default::default()
     };
+    // The read path (the scenario's) feeds the verdict's read cap.
     let plan = r.plan(&args.sizing, &Default::default(), flags)?;
-    // The read path only feeds the recommendation's warnings: not risk's inputs.
-    for key in [
-        "views",
-        "servers",
-        "cache_seconds",
-        "batch_size",
-        "read_cap",
-    ] {
-        r.inputs.forget(key);
-    }
     let sizing = &plan.sizing;
     let seconds = r.duration(args.span.duration.seconds())?;
     let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
@@ -62,6 +54,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         Risk::compute(rate, shards, sizing.plan.cap, seconds, traffic).map_err(|e| r.blame(e))?;
     spinner.finish_and_clear();
     let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
+    let (holds, line) = (verdict.holds, crate::views::verdict::line(&verdict));
     let view = RiskView(risk, Some(plan.recommendation));
     let view = crate::views::verdict::WithVerdict {
         report: &view,
@@ -76,7 +69,8 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sizing.peak, shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(args.check.check, holds, &line)
 }
 
 /// The exact risk and the read cost for each shard count (`sweep`'s rows);
@@ -97,6 +91,10 @@ pub fn sweep_rows(
                 reads_uncached_per_second: cost.reads_uncached_per_second,
                 reads_cached_per_second: cost.reads_cached_per_second,
                 risk,
+                holds: None,
+                fails: Vec::new(),
+                recommended_shards: None,
+                verdict: None,
             }
         })
         .collect())
@@ -105,7 +103,16 @@ pub fn sweep_rows(
 pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "sweep")?;
     r.observe(&args.observed, Some(&args.sizing))?;
-    let (sizing, reads) = r.sizing_and_reads(&args.sizing, &args.reads)?;
+    // The plan each row is judged against, as `size` resolves it.
+    let flags = PlanFlags {
+        plan: Some(&args.plan),
+        duration: args.span.duration.seconds(),
+        traffic: args.span.traffic.traffic,
+        dispersion: args.span.traffic.dispersion,
+        ..Default::default()
+    };
+    let plan = r.plan(&args.sizing, &args.reads, flags)?;
+    let (sizing, reads) = (&plan.sizing, plan.reads);
     let seconds = r.duration(args.span.duration.seconds())?;
     let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
     let shards = Sourced::flag(
@@ -148,24 +155,28 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for &rate in &rates {
-        rows.extend(
-            sweep_rows(
-                rate,
-                &counts,
-                sizing.plan.cap,
-                (seconds, traffic),
-                &reads,
-                &|| bar.inc(1),
-            )
-            .map_err(|e| match e.downcast::<crate::error::ParamError>() {
-                Ok(pe) => r.blame(pe).into(),
-                Err(e) => e,
-            })?,
-        );
+        let mut at = sweep_rows(
+            rate,
+            &counts,
+            sizing.plan.cap,
+            (seconds, traffic),
+            &reads,
+            &|| bar.inc(1),
+        )
+        .map_err(|e| match e.downcast::<crate::error::ParamError>() {
+            Ok(pe) => r.blame(pe).into(),
+            Err(e) => e,
+        })?;
+        judge_rows(&plan, rate, &mut at).map_err(|e| r.blame(e))?;
+        rows.extend(at);
     }
     bar.finish_and_clear();
+    let failing = rows
+        .iter()
+        .find_map(|row| row.verdict.as_ref().filter(|v| !v.holds));
+    let line = failing.map(crate::views::verdict::line);
     let view = WithObserved {
-        report: &SweepView(rows),
+        report: &SweepView(rows.clone()),
         observed: r.observed.as_deref().map(ObservedTraffic::new),
     };
     // The most shards listed: the likeliest to leave one below zero.
@@ -174,5 +185,40 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sizing.peak, most)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(
+        args.check.check,
+        line.is_none(),
+        line.as_deref().unwrap_or(""),
+    )
+}
+
+/// Each row's verdict: the plan at the row's rate (its own recommendation),
+/// judged at the row's count, the per-key risk taken from the row itself.
+fn judge_rows(
+    plan: &crate::config::plan::Plan,
+    rate: f64,
+    rows: &mut [SweepRow],
+) -> crate::error::ParamResult<()> {
+    use crate::model::recommendation::planned_rate;
+    let traffic = plan.inputs.key_check.traffic;
+    let planned = planned_rate(plan.inputs.sizing.peak, traffic);
+    let (inputs, rec) = match (rate - planned).abs() <= 1e-9 * planned.max(1.0) {
+        true => (plan.inputs.clone(), plan.recommendation.clone()),
+        false => {
+            let at = plan.inputs.at_peak(rate)?;
+            let rec = at.recommend()?;
+            (at, rec)
+        }
+    };
+    let judged_at = planned_rate(inputs.sizing.peak, traffic);
+    for row in rows {
+        // The row's own figure is the key check's when it ran at the
+        // planned rate over the same spell and law.
+        let known = (row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds)
+            .then_some(row.risk.ln_p_any_over_cap);
+        let e = inputs.judge(row.risk.shards, &rec, known)?;
+        row.judge(e.verdict(rec.shards, judged_at));
+    }
+    Ok(())
 }

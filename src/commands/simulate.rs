@@ -22,7 +22,12 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         return super::timeline::run_simulate(r, &args);
     }
     r.observe(&args.observed, Some(&args.sim.sizing))?;
-    let sim = r.flat_simulation(&args.sim, args.per_second.is_some())?;
+    let sim = r.flat_simulation(
+        &args.sim,
+        args.per_second.is_some(),
+        Some(&args.plan),
+        args.duration.seconds(),
+    )?;
     let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
     let mut per_second = super::per_second_file(&args)?;
     let tally = execute(&sim.plan, args.out.quiet.quiet, per_second.as_mut())?;
@@ -56,7 +61,10 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block(&r, &sim.sizing.peak, sim.plan.shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)
+    let verdict = report.verdict.as_ref().expect("a flat run is judged");
+    let line = crate::views::verdict::line(verdict);
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(args.check.check, verdict.holds, &line)
 }
 
 /// The plan's verdict at the run's count, with the run beside it: judged

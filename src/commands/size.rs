@@ -23,6 +23,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         duration: args.span.duration.seconds(),
         traffic: args.span.traffic.traffic,
         dispersion: args.span.traffic.dispersion,
+        ..Default::default()
     };
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     let prices = r.prices(&args.prices, "size")?;

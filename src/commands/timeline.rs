@@ -14,12 +14,14 @@ use crate::views::timeline::TimelineView;
 /// `simulate` in time-line mode (`r` holds the scenario already loaded).
 pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> {
     let plan = r.timeline(&args.sim, &args.timeline)?;
-    // The recommendation for the curve's peak, as `size` gives it.
+    // The recommendation for the curve's peak, as `size` gives it: its
+    // risk, partitions and nodes as `size` takes them.
     let flags = crate::config::plan::PlanFlags {
-        plan: None,
-        duration: None,
+        plan: Some(&args.plan),
+        duration: args.duration.seconds(),
         traffic: args.sim.traffic.traffic,
         dispersion: args.sim.traffic.dispersion,
+        ..Default::default()
     };
     let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
     let recommendation = (planned.recommendation, planned.sizing.peak.peak);
@@ -59,6 +61,8 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
     if let Some(f) = per_second {
         f.commit()?;
     }
+    // A time line holds when no write was rejected (burst included).
+    let holds = report.rejected_writes == 0;
     let view = TimelineView {
         scenario: r.scenario.name.clone(),
         report,
@@ -66,12 +70,14 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
         grid: grid_around(&plan).map_err(|e| r.inputs.attach(e))?,
         recommendation: Some(recommendation),
     };
+    let line = view.headline().unwrap_or_default();
     // A time line's shard count moves; the chance is for the count it starts on.
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
         unlikes: super::unlikes_block(&r, &planned.sizing.peak, plan.start_shards)?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(args.check.check, holds, &line)
 }
 
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.

@@ -28,6 +28,7 @@ impl Resolver {
             duration: a.duration.seconds(),
             traffic: a.traffic.traffic,
             dispersion: a.traffic.dispersion,
+            ..Default::default()
         };
         let plan = self.plan(&a.sizing, &a.reads, flags)?;
         let (sizing, reads) = (plan.sizing.clone(), plan.reads);

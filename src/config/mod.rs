@@ -58,6 +58,9 @@ pub struct Resolver {
     /// Empirical traffic's law, once built, with the growth it was built
     /// at (`empirical.rs`: built and leaked once).
     pub empirical: Option<(f64, &'static crate::model::empirical::EmpiricalLaw)>,
+    /// The store a command assumes when neither a flag nor the scenario
+    /// names one (`keys`: redis-cluster).
+    pub default_store: Option<crate::model::store::Store>,
     /// The scenario file's own folder, when its shown name is not a path
     /// from here (`report` names it portably): files it names are read
     /// beside it.
@@ -85,6 +88,7 @@ impl Resolver {
             unlike_plan: None,
             planned_peak: None,
             empirical: None,
+            default_store: None,
             scenario_folder: None,
         }
     }

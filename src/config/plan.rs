@@ -18,7 +18,7 @@ use crate::model::traffic::TrafficKind;
 use crate::model::validate;
 
 /// The Redis Cluster inputs: template, masters and the node cap.
-type ClusterInputs = Option<(ShardTemplate, u32, f64)>;
+type ClusterInputs = Option<(ShardKeys, u32, f64)>;
 
 /// A resolved plan and its recommendation.
 #[derive(Debug, Clone)]
@@ -46,6 +46,11 @@ pub struct PlanFlags<'a> {
     pub traffic: Option<TrafficKind>,
     /// `--dispersion`.
     pub dispersion: Option<f64>,
+    /// The shard keys as listed (`keys FILE`), judged as they are instead
+    /// of a template.
+    pub listed_keys: Option<&'a [Vec<u8>]>,
+    /// `keys --pad`: the template's shard numbers zero-padded to this width.
+    pub pad: usize,
 }
 
 impl Resolver {
@@ -82,7 +87,7 @@ impl Resolver {
                 )));
             }
         }
-        let cluster = self.cluster_inputs(flags.plan, &sizing)?;
+        let cluster = self.cluster_inputs(&flags, &sizing)?;
         // The per-key cap is always checked over the hot spell, so the
         // spell and the traffic law are always resolved; each risk without
         // an accepted one is checked at the default, recorded as such.
@@ -111,10 +116,7 @@ impl Resolver {
         let nodes = match cluster {
             Some((template, nodes, node_cap)) => {
                 let t = target(accepted(self, "node_risk"));
-                Some(
-                    ClusterNodes::new(ShardKeys::Template(template), nodes, node_cap, t)
-                        .map_err(|e| self.blame(e))?,
-                )
+                Some(ClusterNodes::new(template, nodes, node_cap, t).map_err(|e| self.blame(e))?)
             }
             None => None,
         };
@@ -141,12 +143,8 @@ impl Resolver {
     /// and both a key template and a node count are known (flags over the
     /// scenario's `key_template` and `nodes`); elsewhere those scenario
     /// fields only feed `keys` and the report, and the flags are refused.
-    fn cluster_inputs(
-        &mut self,
-        plan: Option<&PlanArgs>,
-        sizing: &Sizing,
-    ) -> InputResult<ClusterInputs> {
-        let a = plan.cloned().unwrap_or_default();
+    fn cluster_inputs(&mut self, flags: &PlanFlags, sizing: &Sizing) -> InputResult<ClusterInputs> {
+        let a = flags.plan.cloned().unwrap_or_default();
         let cluster = sizing.store == Some(Store::RedisCluster);
         if !cluster {
             let why = "unless the store is redis-cluster (add --store redis-cluster)";
@@ -156,8 +154,12 @@ impl Resolver {
             return Ok(None);
         }
         let s = self.scenario.scenario.clone();
-        let template = Sourced::flag("--template", a.template.template.clone())
-            .or(self.field("key_template", &s.key_template));
+        // Listed keys stand in for any template (the scenario's included).
+        let template = match flags.listed_keys {
+            Some(_) => Some(Sourced::from_flag("FILE", "the listed keys".to_string())),
+            None => Sourced::flag("--template", a.template.template.clone())
+                .or(self.field("key_template", &s.key_template)),
+        };
         let nodes = Sourced::flag("--nodes", a.nodes.nodes).or(self.field("nodes", &s.nodes));
         let (Some(template), Some(nodes)) = (template, nodes) else {
             super::refuse(
@@ -167,12 +169,17 @@ impl Resolver {
             )?;
             return Ok(None);
         };
-        let t = template.check(|v| ShardTemplate::new(v, 0))?;
+        let t = match flags.listed_keys {
+            Some(keys) => ShardKeys::Listed(keys.to_vec()),
+            None => ShardKeys::Template(template.check(|v| ShardTemplate::new(v, flags.pad))?),
+        };
         let n = nodes.check(|v| validate::count("nodes", *v, u64::from(MAX_NODES)))? as u32;
         let node_cap = Sourced::flag("--node-cap", a.node_cap)
             .unwrap_or(Sourced::derived(sizing.plan.cap, "the per-key cap"));
         node_cap.check(|v| validate::rate("node_cap", *v))?;
-        self.inputs.record("key_template", &template);
+        if flags.listed_keys.is_none() {
+            self.inputs.record("key_template", &template);
+        }
         self.inputs.record("nodes", &nodes);
         let node_cap = self.inputs.take("node_cap", node_cap);
         Ok(Some((t, n, node_cap)))

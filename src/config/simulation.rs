@@ -25,19 +25,11 @@ pub struct FlatSimulation {
 impl Resolver {
     /// A flat simulation. `per_second` runs need the joint counts of each
     /// second, so they take the multinomial sampler. Its default shard
-    /// count is the recommendation `size` gives for the same inputs.
+    /// count is the recommendation `size` gives for the same inputs,
+    /// weighing `--risk`, `--partitions` and the Redis Cluster flags over
+    /// the hot spell `duration` (`simulate`, `report` and `chart` offer
+    /// them, as `size` does).
     pub fn flat_simulation(
-        &mut self,
-        sim: &SimInputs,
-        per_second: bool,
-    ) -> InputResult<FlatSimulation> {
-        self.flat_simulation_with(sim, per_second, None, None)
-    }
-
-    /// As [`Resolver::flat_simulation`], the recommendation also weighing
-    /// `--risk`, `--partitions` and the Redis Cluster flags over the hot
-    /// spell `duration` (`report` and `chart` offer them, as `size` does).
-    pub fn flat_simulation_with(
         &mut self,
         sim: &SimInputs,
         per_second: bool,
@@ -49,6 +41,7 @@ impl Resolver {
             duration,
             traffic: sim.traffic.traffic,
             dispersion: sim.traffic.dispersion,
+            ..Default::default()
         };
         let recommended = self.plan(&sim.sizing, &sim.reads, flags)?;
         let (sizing, reads) = (recommended.sizing.clone(), recommended.reads);

@@ -91,13 +91,15 @@ impl Resolver {
             ))
         };
         let from_flag = flag.and_then(|s| named(s, Source::Flag("--store")));
-        let from_scenario = self
-            .scenario
-            .scenario
-            .store_preset
-            .and_then(|s| named(s, self.scenario.source("store_preset")));
+        // The command's own default store (`keys`: redis-cluster) ranks
+        // where a scenario's preset would.
+        let from_scenario = match self.scenario.scenario.store_preset {
+            Some(s) => named(s, self.scenario.source("store_preset")),
+            None => self.default_store.and_then(|s| named(s, Source::Default)),
+        };
         let chosen = Sourced::flag("--store", flag)
-            .or(self.field("store_preset", &self.scenario.scenario.store_preset));
+            .or(self.field("store_preset", &self.scenario.scenario.store_preset))
+            .or(self.default_store.map(Sourced::default));
         if let Some(c) = chosen {
             self.inputs.record("store", &c.map(Store::name));
         }

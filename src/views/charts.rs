@@ -34,6 +34,7 @@ pub fn risk_svg(
     accepted: Option<f64>,
     recommended: Option<u64>,
     partitions: Option<&[(u64, f64)]>,
+    verdict: Option<&crate::model::verdict::Verdict>,
 ) -> anyhow::Result<(String, String)> {
     let Some(first) = rows.first() else {
         anyhow::bail!("no shard counts to chart");
@@ -83,20 +84,34 @@ pub fn risk_svg(
         marked.as_ref().map(|(l, n)| (l.as_str(), *n)),
         &title,
         "probability (log scale)",
+        verdict.map(super::verdict::line).as_deref(),
     )?;
     Ok((title, svg))
 }
 
 /// The busiest-shard histogram of a flat simulation, the cap and the safe
 /// rate `safe` marked.
-pub fn busiest_svg(p: &SimPlan, safe: f64, tally: &SimTally) -> anyhow::Result<(String, String)> {
+/// `verdict`, when given, is the chart's footer.
+pub fn busiest_svg(
+    p: &SimPlan,
+    safe: f64,
+    tally: &SimTally,
+    verdict: Option<&crate::model::verdict::Verdict>,
+) -> anyhow::Result<(String, String)> {
     let title = format!(
         "Busiest of {} shards per second at {} likes/s ({} s simulated)",
         p.shards,
         fmt::num(p.rate),
         fmt::count(p.seconds)
     );
-    let svg = svg::busiest_histogram(&tally.busiest, p.cap as f64, Some(safe), &title)?;
+    let footer = verdict.map(super::verdict::line);
+    let svg = svg::busiest_histogram(
+        &tally.busiest,
+        p.cap as f64,
+        Some(safe),
+        &title,
+        footer.as_deref(),
+    )?;
     Ok((title, svg))
 }
 

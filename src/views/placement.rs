@@ -227,9 +227,15 @@ impl Report for KeysView {
             ));
         }
         summary.push(("read", read_note(&r.read)));
-        let warning = |w| Section::Warning(format!("WARNING: {w}"));
         let mut out = vec![keys, Section::pairs("Placement", summary)];
-        out.extend(keys_warnings(r).into_iter().map(warning));
+        // Node balance is a note (the nodes' caps judge it: docs/verdict.md);
+        // a shared slot is a warning, judged the same way.
+        out.extend(r.warnings.iter().map(|w| match w {
+            PlacementWarning::NodeOverShare { .. } => {
+                Section::Note(format!("Note: {}", warning_text(w)))
+            }
+            _ => Section::Warning(format!("WARNING: {}", warning_text(w))),
+        }));
         out
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::config::{Inputs, Loaded};
 use crate::error::{InputError, InputResult, ParamError};
-use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
+use crate::model::placement::{KeysReport, PlacementWarning, ShardTemplate, SortedReport};
 use crate::model::store::Store;
 use crate::output::markdown::MarkdownExporter;
 use crate::output::{fmt, Exporter, Report, Section};
@@ -72,6 +72,20 @@ pub struct ReportDoc<'a> {
     pub placement: Option<Placement>,
     /// `--measure FILE`: the file as given and what it measured.
     pub measurement: Option<(String, crate::measure::Measurement)>,
+}
+
+impl ReportDoc<'_> {
+    /// The verdict the report gives: the simulated count's, the run beside
+    /// it (a time line: the plan's verdict on its recommendation).
+    pub fn verdict(&self) -> crate::model::verdict::Verdict {
+        match &self.simulation {
+            Simulation::Flat { report, .. } => match &report.verdict {
+                Some(v) => v.clone(),
+                None => self.size.verdict(),
+            },
+            _ => self.size.verdict(),
+        }
+    }
 }
 
 /// The key-placement part of the report.
@@ -192,16 +206,25 @@ pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Placeme
         format!("{} ({})", r.read_commands, placement::read_note(&r.read)),
     ));
     let mut out = vec![Section::pairs("Redis Cluster key placement", rows)];
-    let warnings: Vec<String> = placement::keys_warnings(&r)
+    // Node balance is a note, as everywhere (docs/verdict.md): the nodes'
+    // caps judge it; a shared slot stays a warning.
+    let (balance, warned): (Vec<_>, Vec<_>) = r
+        .warnings
         .iter()
-        .map(|w| html_text(w))
-        .collect();
-    if warnings.is_empty() {
+        .partition(|w| matches!(w, PlacementWarning::NodeOverShare { .. }));
+    let words = |w: &PlacementWarning| html_text(&placement::warning_text(w));
+    let warnings: Vec<String> = warned.into_iter().map(words).collect();
+    if r.warnings.is_empty() {
         out.push(Section::Note(
             "No placement warnings: no two shards share a slot and no master carries more than its share."
                 .into(),
         ));
     }
+    out.extend(
+        balance
+            .into_iter()
+            .map(|w| Section::Note(format!("Note: {}", words(w)))),
+    );
     out.extend(
         warnings
             .iter()
@@ -228,6 +251,7 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
             super::verdict::shards(r.shards),
             super::verdict::binding_words(r.binding)
         ),
+        format!("- **Verdict:** {}.", super::verdict::line(&doc.verdict())),
         format!("- **Margin:** {}.", recommendation::margin(r)),
         format!(
             "- **Reads:** without a cache every view reads all {} shards: {} shard reads/s; with each \

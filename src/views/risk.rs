@@ -124,6 +124,26 @@ pub struct SweepRow {
     pub risk: Risk,
     pub reads_uncached_per_second: f64,
     pub reads_cached_per_second: f64,
+    /// Whether the row's count holds the plan at the row's rate (its
+    /// verdict; null where no plan judged it: `report`'s and the chart's rows).
+    pub holds: Option<bool>,
+    /// The constraints it fails.
+    pub fails: Vec<crate::model::verdict::Check>,
+    /// The plan's recommended count at the row's rate.
+    pub recommended_shards: Option<u64>,
+    /// The verdict itself (its words; `--check`'s line).
+    #[serde(skip)]
+    pub verdict: Option<crate::model::verdict::Verdict>,
+}
+
+impl SweepRow {
+    /// Gives the row its verdict.
+    pub fn judge(&mut self, v: crate::model::verdict::Verdict) {
+        self.holds = Some(v.holds);
+        self.fails = v.fails();
+        self.recommended_shards = Some(v.recommended_shards);
+        self.verdict = Some(v);
+    }
 }
 
 /// `sweep`'s view: one row per rate and shard count.
@@ -158,6 +178,7 @@ impl Report for SweepView {
                 "busiest p99.9",
                 "reads/s no cache",
                 "reads/s cached",
+                "verdict",
             ]
             .map(String::from)
             .to_vec(),
@@ -183,6 +204,18 @@ impl Report for SweepView {
                         r.risk.busiest_p999_per_second.to_string(),
                         fmt::num(r.reads_uncached_per_second),
                         fmt::num(r.reads_cached_per_second),
+                        match &r.verdict {
+                            Some(v) if v.holds => "holds".to_string(),
+                            Some(v) => {
+                                let fails: Vec<&str> = v
+                                    .fails()
+                                    .into_iter()
+                                    .map(crate::views::verdict::check_words)
+                                    .collect();
+                                format!("FAILS {}", fails.join(", "))
+                            }
+                            None => "-".into(),
+                        },
                     ]
                 })
                 .collect(),

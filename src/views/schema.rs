@@ -196,14 +196,17 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             remove(&mut cluster, "read");
             set(&mut cluster, "read_note", string(), false);
             set(&mut cluster, "warnings", strings(), false);
+            set(&mut cluster, "verdict", verdict(d), false);
             let mut sorted = d.object::<SortedReport>();
             set(&mut sorted, "note", string(), false);
+            set(&mut sorted, "verdict", verdict(d), false);
             vec![cluster, sorted]
         }
         "partitions" => {
             let mut p = d.object::<crate::model::partitions::PartitionReport>();
             remove(&mut p, "assumptions");
             set(&mut p, "notes", strings(), false);
+            set(&mut p, "verdict", verdict(d), true);
             vec![p]
         }
         "fleet" => {

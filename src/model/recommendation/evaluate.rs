@@ -9,20 +9,36 @@ impl PlanInputs {
     /// A deployed count checked against every constraint: which it fails.
     pub fn evaluate(&self, shards: u64) -> ParamResult<Recommendation> {
         let rec = self.recommend()?;
+        let mut e = self.judge(shards, &rec, None)?;
+        e.capacity_rate = self.capacity(shards)?;
+        if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
+            e.margin = self.margin_of(c);
+        }
+        Ok(e)
+    }
+
+    /// A count checked against every constraint, given the plan's
+    /// recommendation `rec` (computed once for many counts: `sweep`'s rows)
+    /// and, when the caller has it, the per-key risk's log at the count
+    /// (the same figure: P(any second over the cap during the key check's
+    /// spell)). No capacity: that is a search of its own.
+    pub fn judge(
+        &self,
+        shards: u64,
+        rec: &Recommendation,
+        known_key_ln: Option<f64>,
+    ) -> ParamResult<Recommendation> {
         let mut e = self.evaluate_with(
             shards,
             rec.binding,
             rec.rule_of_thumb_shards,
             rec.key_risk_shards,
+            known_key_ln,
         )?;
         e.partition_shards = rec.partition_shards;
         e.node_shards = rec.node_shards;
         e.partition_shards_stable = rec.partition_shards_stable;
-        e.partition_failing = rec.partition_failing;
-        e.capacity_rate = self.capacity(shards)?;
-        if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
-            e.margin = self.margin_of(c);
-        }
+        e.partition_failing = rec.partition_failing.clone();
         e.warnings = warnings::collect(self, &e);
         Ok(e)
     }
@@ -33,9 +49,13 @@ impl PlanInputs {
         binding: Binding,
         rule: u64,
         key: Option<u64>,
+        known_key_ln: Option<f64>,
     ) -> ParamResult<Recommendation> {
         let t = self.key_check;
-        let key_ln = self.ln_key_risk(self.sizing.peak, shards, t)?;
+        let key_ln = match known_key_ln {
+            Some(ln) => ln,
+            None => self.ln_key_risk(self.sizing.peak, shards, t)?,
+        };
         let rule_ln = match self.risk {
             Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
             None => None,

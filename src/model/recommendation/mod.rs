@@ -342,7 +342,7 @@ impl PlanInputs {
                 }
             }
         }
-        let mut rec = self.evaluate_with(shards, binding, rule, key)?;
+        let mut rec = self.evaluate_with(shards, binding, rule, key, None)?;
         rec.node_shards = node_alone;
         if let Some((alone, from_floor)) = partition {
             rec.partition_shards = alone.shards;
@@ -355,6 +355,19 @@ impl PlanInputs {
         }
         rec.warnings = warnings::collect(self, &rec);
         Ok(rec)
+    }
+}
+
+impl PlanInputs {
+    /// The same plan at another peak (`sweep`'s rates): the per-key cap
+    /// and safe rate kept.
+    pub fn at_peak(&self, peak: f64) -> ParamResult<PlanInputs> {
+        let safe = crate::model::sizing::SafeRate::PerKey(self.sizing.safe_per_shard());
+        Ok(PlanInputs {
+            sizing: SizingPlan::new(peak, self.sizing.cap, safe)?
+                .with_writes_per_like(self.sizing.writes_per_like),
+            ..self.clone()
+        })
     }
 }
 
