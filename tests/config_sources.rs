@@ -237,18 +237,6 @@ fn flags_with_no_effect_are_refused() {
         ),
         (
             &[
-                "chart",
-                "--kind",
-                "busiest",
-                "--duration",
-                "4h",
-                "-o",
-                "x.svg",
-            ],
-            "--duration: has no effect",
-        ),
-        (
-            &[
                 "resize",
                 "--from",
                 "20",
@@ -294,30 +282,6 @@ fn flags_with_no_effect_are_refused() {
         (
             &["keys", "--stdin", "--pad", "3"],
             "--pad: has no effect with --stdin",
-        ),
-        (
-            &[
-                "partitions",
-                "--shards",
-                "20",
-                "--partitions",
-                "100",
-                "--traffic",
-                "poisson",
-            ],
-            "--traffic: has no effect without --rate",
-        ),
-        (
-            &[
-                "partitions",
-                "--shards",
-                "20",
-                "--partitions",
-                "100",
-                "--store",
-                "dynamodb",
-            ],
-            "--store: has no effect without --rate",
         ),
         (
             &["size", "--format", "csv", "-o", "b.json"],

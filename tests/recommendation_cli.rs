@@ -242,19 +242,32 @@ fn presets_and_flags_that_do_not_apply() {
         &["size", "--scenario", file.to_str().unwrap()],
         "p.toml: partitions",
     );
-    // No count can keep 14,000/s on one partition of 1,000.
-    bad_input(
-        &[
-            "size",
-            "--peak",
-            "14000",
-            "--partitions",
-            "1",
-            "--risk",
-            "0.01",
-        ],
+    // No count can keep 14,000/s on one partition of 1,000: the verdict
+    // fails and the warning says what would help; --check exits 1.
+    let one = [
+        "size",
+        "--peak",
+        "14000",
         "--partitions",
+        "1",
+        "--risk",
+        "0.01",
+    ];
+    let j = json_of(&one);
+    assert_eq!(j["verdict"]["holds"], false);
+    assert!(j["partition_shards"].is_null());
+    let w = j["warning_text"][0].as_str().unwrap();
+    assert!(
+        w.contains("no shard count up to 100,000 keeps the chance of a partition"),
+        "{w}"
     );
+    shardplan()
+        .args(one)
+        .arg("--shards")
+        .arg("17")
+        .arg("--check")
+        .assert()
+        .code(1);
 }
 
 #[test]

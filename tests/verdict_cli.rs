@@ -6,6 +6,7 @@
 mod common;
 
 use common::{json_of, shardplan};
+use proptest::prelude::*;
 
 /// The first line of `shardplan ARGS` (exit 0), wrapped lines joined.
 fn headline(args: &[&str]) -> String {
@@ -156,4 +157,181 @@ fn a_node_constraint_no_count_can_meet_says_what_would() {
         (fixed["node_shards"].as_u64(), fixed["holds"].as_bool()),
         (Some(3), Some(true))
     );
+}
+
+/// One plan a team might type, drawn at random: the same flags go to every
+/// command, so every command must judge the count alike.
+#[derive(Debug, Clone)]
+struct Drawn {
+    peak: u32,
+    cap: u32,
+    /// `--headroom` or, when negative, `--safe` at 70% of the cap.
+    headroom: f64,
+    risk: Option<f64>,
+    duration: &'static str,
+    traffic: &'static str,
+    store: Option<&'static str>,
+    partitions: Option<u64>,
+    nodes: Option<u64>,
+    unlike_share: Option<f64>,
+    shards: u64,
+}
+
+impl Drawn {
+    /// The plan's flags, as every judging command takes them.
+    fn plan(&self) -> Vec<String> {
+        let mut a: Vec<String> = vec!["--peak".into(), self.peak.to_string()];
+        a.extend(["--cap".into(), self.cap.to_string()]);
+        match self.headroom < 0.0 {
+            true => a.extend(["--safe".into(), (self.cap as f64 * 0.7).to_string()]),
+            false => a.extend(["--headroom".into(), self.headroom.to_string()]),
+        }
+        if let Some(r) = self.risk {
+            a.extend(["--risk".into(), r.to_string()]);
+        }
+        a.extend(["--duration".into(), self.duration.into()]);
+        a.extend(["--traffic".into(), self.traffic.into()]);
+        if let Some(s) = self.store {
+            a.extend(["--store".into(), s.into()]);
+        }
+        if let Some(p) = self.partitions {
+            a.extend(["--partitions".into(), p.to_string()]);
+        }
+        if let Some(n) = self.nodes {
+            a.extend(["--nodes".into(), n.to_string()]);
+            a.extend(["--template".into(), "reel:8841:likes:<shard>".into()]);
+        }
+        if let Some(u) = self.unlike_share {
+            a.extend(["--unlike-share".into(), u.to_string()]);
+        }
+        a.extend(["--shards".into(), self.shards.to_string()]);
+        a
+    }
+}
+
+fn drawn() -> impl Strategy<Value = Drawn> {
+    let store = prop_oneof![
+        Just((None, None, None)),
+        (prop_oneof![Just(100u64), Just(1000)]).prop_map(|p| (None, Some(p), None)),
+        (prop_oneof![Just(100u64), Just(1000)]).prop_map(|p| (Some("dynamodb"), Some(p), None)),
+        (prop_oneof![Just(3u64), Just(6)]).prop_map(|n| (Some("redis-cluster"), None, Some(n))),
+    ];
+    (
+        1_000u32..30_000,
+        prop_oneof![Just(500u32), Just(1000), Just(2000)],
+        prop_oneof![Just(-1.0), Just(0.02), Just(0.1), Just(0.3), Just(0.5)],
+        prop_oneof![
+            Just(None),
+            Just(Some(1e-6)),
+            Just(Some(0.01)),
+            Just(Some(0.2))
+        ],
+        prop_oneof![Just("1h"), Just("4h")],
+        prop_oneof![Just("fixed"), Just("poisson")],
+        store,
+        prop_oneof![Just(None), Just(Some(0.2))],
+        1u64..80,
+    )
+        .prop_map(
+            |(
+                peak,
+                cap,
+                headroom,
+                risk,
+                duration,
+                traffic,
+                (store, partitions, nodes),
+                unlike_share,
+                shards,
+            )| Drawn {
+                peak,
+                cap,
+                headroom,
+                risk,
+                duration,
+                traffic,
+                store,
+                partitions,
+                nodes,
+                unlike_share,
+                shards,
+            },
+        )
+}
+
+/// `shardplan ARGS`: its exit code and stdout.
+fn run(args: &[String]) -> (i32, String) {
+    let out = shardplan().args(args).output().unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    (code, String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The verdict `shardplan ARGS --format json` gives: holds and the
+/// recommended count (sweep: its one row's).
+fn judged(args: &[String]) -> (bool, u64) {
+    let (code, text) = run(&[args, &["--format".into(), "json".into()]].concat());
+    assert_eq!(code, 0, "{args:?}\n{text}");
+    let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let v = match j.get("verdict") {
+        Some(v) => v.clone(),
+        None => {
+            let row = &j["rows"][0];
+            serde_json::json!({"holds": row["holds"], "recommended_shards": row["recommended_shards"]})
+        }
+    };
+    (
+        v["holds"].as_bool().unwrap(),
+        v["recommended_shards"].as_u64().unwrap(),
+    )
+}
+
+proptest! {
+    // Each case runs up to 14 commands; 24 cases, drawn from a fixed seed (the
+    // proptest runner's ChaCha RNG), take a few seconds.
+    #![proptest_config(ProptestConfig {
+        cases: 24,
+        failure_persistence: None,
+        rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(2026),
+        ..ProptestConfig::default()
+    })]
+    #[test]
+    fn every_command_judges_a_drawn_plan_alike(d in drawn()) {
+        let plan = d.plan();
+        let s = |c: &str| -> Vec<String> { [vec![c.to_string()], plan.clone()].concat() };
+        let (size_code, _) = run(&[s("size"), vec!["--format".into(), "json".into()]].concat());
+        // A plan no count can meet (a refusal) is not this test's business.
+        prop_assume!(size_code == 0);
+        let want = judged(&s("size"));
+        let seconds = vec!["--seconds".to_string(), "60".into()];
+        prop_assert_eq!(judged(&[s("simulate"), seconds.clone()].concat()), want, "simulate {:?}", d);
+        prop_assert_eq!(judged(&s("risk")), want, "risk {:?}", d);
+        prop_assert_eq!(judged(&s("sweep")), want, "sweep {:?}", d);
+        if d.nodes.is_some() {
+            prop_assert_eq!(judged(&s("keys")), want, "keys {:?}", d);
+        }
+        if d.partitions.is_some() {
+            prop_assert_eq!(judged(&s("partitions")), want, "partitions {:?}", d);
+        }
+        // --check: exit 1 exactly when the verdict fails, in every command.
+        let code = if want.0 { 0 } else { 1 };
+        let dir = tempfile::tempdir().unwrap();
+        let check = vec!["--check".to_string()];
+        let report = [s("report"), seconds, vec!["-q".into(), "-o".into(), dir.path().join("r").display().to_string()], check.clone()].concat();
+        let chart = [s("chart"), vec!["--kind".into(), "risk".into(), "-o".into(), dir.path().join("c.svg").display().to_string()], check.clone()].concat();
+        let mut commands = vec![report, chart];
+        for c in ["size", "simulate", "risk", "sweep"] {
+            commands.push([s(c), check.clone()].concat());
+        }
+        if d.nodes.is_some() {
+            commands.push([s("keys"), check.clone()].concat());
+        }
+        if d.partitions.is_some() {
+            commands.push([s("partitions"), check.clone()].concat());
+        }
+        for c in commands {
+            let (got, _) = run(&c);
+            prop_assert_eq!(got, code, "{:?}", c);
+        }
+    }
 }

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Cap, Check, Duration, Explain, Output, Partitions, Quiet, Rate, Seed, SettingsTtl, Shards,
-    StoreArg, Template, Traffic, Trials,
+    Check, Duration, Explain, Output, Quiet, Rate, Seed, SettingsTtl, Shards, Template, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -286,21 +285,15 @@ pub struct PartitionsArgs {
     #[command(flatten)]
     pub shards: Shards,
     #[command(flatten)]
-    pub check: Check,
-    #[command(flatten)]
-    pub partitions: Partitions,
-    #[command(flatten)]
     pub rate: Rate,
-    #[command(flatten)]
-    pub cap: Cap,
-    #[command(flatten)]
-    pub store: StoreArg,
-    #[command(flatten)]
-    pub traffic: Traffic,
     #[command(flatten)]
     pub seed: Seed,
     #[command(flatten)]
     pub trials: Trials,
+    /// The plan the count is judged against, as `size` resolves it
+    /// (`--partitions`, `--cap`, `--store` and `--traffic` among them).
+    #[command(flatten)]
+    pub judge: JudgeArgs,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -4,11 +4,10 @@ use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
 use crate::config::input_file::read_bounded;
 use crate::config::{refuse, Inputs, Sourced};
 use crate::error::InputError;
-use crate::model::defaults::{DEFAULT_CAP, MAX_PAD};
+use crate::model::defaults::MAX_PAD;
 use crate::model::partitions::PartitionPlan;
 use crate::model::placement::{KeysReport, ShardTemplate, SortedReport};
 use crate::model::store::{all_presets, Store};
-use crate::model::traffic::TrafficKind;
 use crate::output::OutputSet;
 use crate::views::placement::{KeysView, PartitionsView, SortedView};
 use crate::views::stores::StoresView;
@@ -109,6 +108,12 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         Some((what, path)) => Some(read_keys(what, path)?),
         None => None,
     };
+    if listed.as_ref().is_some_and(|k| k.is_empty()) {
+        let what = given.as_ref().map_or("--stdin", |(w, _)| *w);
+        return Err(
+            InputError::new(what, "needs at least one key, one per line (got none)").into(),
+        );
+    }
     let template = j.plan.template.template.clone();
     let shards = match &listed {
         Some(keys) => Sourced::derived(keys.len() as u64, "the keys listed"),
@@ -119,8 +124,14 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         r.inputs.record("pad", &pad);
     }
     let shards = r.inputs.take("shards", shards);
+    // A sorted store's template is keys' own input: the plan has no
+    // cluster to place it on.
+    let mut plan_args = j.plan.clone();
+    if store == Store::Sorted {
+        plan_args.template = Default::default();
+    }
     let flags = crate::config::plan::PlanFlags {
-        plan: Some(&j.plan),
+        plan: Some(&plan_args),
         duration: j.span.duration.duration.as_ref().map(|d| d.seconds),
         traffic: j.span.traffic.traffic,
         dispersion: j.span.traffic.dispersion,
@@ -182,126 +193,61 @@ fn refuse_store(store: Store) -> anyhow::Result<()> {
 }
 
 pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
-    let mut inputs = Inputs::default();
+    let j = &args.judge;
     // partitions weighs one placement: both counts are required.
     let required = |given: Option<u64>, flag: &'static str, what: &str| {
         given.ok_or_else(|| InputError::new(flag, format!("is required by partitions: {what}")))
     };
     let shards = required(args.shards.one()?, "--shards", "the counter's shard keys")?;
-    let partitions = required(
-        args.partitions.partitions,
+    required(
+        j.plan.partitions.partitions,
         "--partitions",
         "the partitions the store hashes keys onto",
     )?;
-    inputs.record("shards", &Sourced::from_flag("--shards", shards));
-    inputs.record(
-        "partitions",
-        &Sourced::from_flag("--partitions", partitions),
-    );
+    // The plan the count is judged against: the one `size` resolves.
+    let mut r = crate::config::Resolver::for_load(&j.scenario, "partitions")?;
+    let flags = crate::config::plan::PlanFlags {
+        plan: Some(&j.plan),
+        duration: j.span.duration.seconds(),
+        traffic: j.span.traffic.traffic,
+        dispersion: j.span.traffic.dispersion,
+        ..Default::default()
+    };
+    let plan = r.plan(&j.sizing, &j.reads, flags)?;
+    let partitions = plan
+        .inputs
+        .partitions
+        .map(|p| p.partitions)
+        .expect("--partitions was given");
+    r.inputs
+        .record("shards", &Sourced::from_flag("--shards", shards));
     let seed = Sourced::flag("--seed", args.seed.seed)
         .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
-    let mut plan = PartitionPlan::new(shards, partitions)
-        .map_err(|e| inputs.attach(e))?
-        .with_seed(inputs.take("seed", seed));
+    let mut placement = PartitionPlan::new(shards, partitions)
+        .map_err(|e| r.blame(e))?
+        .with_seed(r.inputs.take("seed", seed));
     if let Some(t) = Sourced::flag("--trials", args.trials.trials) {
-        inputs.record("trials", &t);
-        plan = plan.with_trials(t.value).map_err(|e| inputs.attach(e))?;
+        r.inputs.record("trials", &t);
+        placement = placement.with_trials(t.value).map_err(|e| r.blame(e))?;
     }
-    match Sourced::flag("--rate", args.rate.one()?) {
-        Some(rate) => {
-            let preset_cap = |s: crate::model::store::Store| {
-                let cap = s.preset().write_cap_per_key.ok_or_else(|| {
-                    crate::error::InputError::new(
-                        "--store",
-                        format!(
-                            "{} has no per-key write cap to default to: give --cap",
-                            s.name()
-                        ),
-                    )
-                })?;
-                let named_by = Box::new(crate::config::Source::Flag("--store"));
-                let source = crate::config::Source::Preset { store: s, named_by };
-                Ok::<_, crate::error::InputError>(Sourced::new(cap, source))
-            };
-            let cap = match Sourced::flag("--cap", args.cap.cap) {
-                Some(c) => c,
-                None => args
-                    .store
-                    .store
-                    .map(preset_cap)
-                    .transpose()?
-                    .unwrap_or(Sourced::default(DEFAULT_CAP)),
-            };
-            inputs.record("rate", &rate);
-            inputs.record("cap", &cap);
-            let traffic = crate::config::load::traffic_law(
-                &mut inputs,
-                Sourced::flag("--traffic", args.traffic.traffic)
-                    .unwrap_or(Sourced::default(TrafficKind::Fixed)),
-                Sourced::flag("--dispersion", args.traffic.dispersion),
-            )?;
-            plan = plan
-                .with_load(rate.value, cap.value, traffic)
-                .map_err(|e| inputs.attach(e))?
-        }
-        None => {
-            let why = "without --rate: there is no load to check against a cap";
-            refuse(args.cap.cap.is_some(), "--cap", why)?;
-            refuse(args.store.store.is_some(), "--store", why)?;
-            refuse(args.traffic.traffic.is_some(), "--traffic", why)?;
-            refuse(args.traffic.dispersion.is_some(), "--dispersion", why)?;
-        }
+    // With --rate, the chance a partition goes over its cap at that load
+    // (the plan's cap per key and traffic law).
+    if let Some(rate) = Sourced::flag("--rate", args.rate.one()?) {
+        let rate = r.inputs.take("rate", rate);
+        placement = placement
+            .with_load(rate, plan.inputs.sizing.cap, plan.inputs.key_check.traffic)
+            .map_err(|e| r.blame(e))?;
     }
-    let verdict = partitions_verdict(&args, shards)?;
+    let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
+    let (holds, line) = (verdict.holds, crate::views::verdict::line(&verdict));
     let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
-    let line = verdict.as_ref().map(crate::views::verdict::line);
-    let holds = verdict.as_ref().is_none_or(|v| v.holds);
     let view = crate::views::verdict::WithVerdict {
-        report: &PartitionsView(plan.evaluate()),
-        verdict,
+        report: &PartitionsView(placement.evaluate()),
+        verdict: Some(verdict),
         headline: true,
     };
-    super::emit(out, &view, &inputs, args.out.explain.explain)?;
-    super::check(args.check.check, holds, line.as_deref().unwrap_or(""))
-}
-
-/// With `--rate`, the plan's verdict on `--shards`: the plan `size --peak
-/// RATE` resolves with the same cap, store, partitions and traffic (the
-/// bundled scenario's safe rate, spell and reads), so both judge alike.
-/// Without a rate there is no load to judge (`--check` is refused).
-fn partitions_verdict(
-    args: &PartitionsArgs,
-    shards: u64,
-) -> anyhow::Result<Option<crate::model::verdict::Verdict>> {
-    let Some(rate) = args.rate.one()? else {
-        refuse(
-            args.check.check,
-            "--check",
-            "without --rate: there is no load to judge the count against",
-        )?;
-        return Ok(None);
-    };
-    let mut r = crate::config::Resolver::for_load(&Default::default(), "partitions")?;
-    let sizing = crate::cli::SizingArgs {
-        peak: Some(rate),
-        cap: args.cap.clone(),
-        store: args.store.clone(),
-        ..Default::default()
-    };
-    let plan_args = crate::cli::PlanArgs {
-        partitions: args.partitions.clone(),
-        ..Default::default()
-    };
-    let flags = crate::config::plan::PlanFlags {
-        plan: Some(&plan_args),
-        traffic: args.traffic.traffic,
-        dispersion: args.traffic.dispersion,
-        ..Default::default()
-    };
-    let plan = r.plan(&sizing, &Default::default(), flags)?;
-    Ok(Some(
-        super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?,
-    ))
+    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
+    super::check(j.check.check, holds, &line)
 }
 
 pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {

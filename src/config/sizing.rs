@@ -90,13 +90,22 @@ impl Resolver {
                 },
             ))
         };
-        let from_flag = flag.and_then(|s| named(s, Source::Flag("--store")));
-        // The command's own default store (`keys`: redis-cluster) ranks
-        // where a scenario's preset would.
-        let from_scenario = match self.scenario.scenario.store_preset {
-            Some(s) => named(s, self.scenario.source("store_preset")),
-            None => self.default_store.and_then(|s| named(s, Source::Default)),
+        // The command's own store (`keys`: redis-cluster), when neither a
+        // flag nor the scenario names one, ranks as a flag's would: the
+        // command is about that store.
+        let assumed = match self.scenario.scenario.store_preset {
+            Some(_) => None,
+            None => self.default_store,
         };
+        let from_flag = match flag {
+            Some(s) => named(s, Source::Flag("--store")),
+            None => assumed.and_then(|s| named(s, Source::Default)),
+        };
+        let from_scenario = self
+            .scenario
+            .scenario
+            .store_preset
+            .and_then(|s| named(s, self.scenario.source("store_preset")));
         let chosen = Sourced::flag("--store", flag)
             .or(self.field("store_preset", &self.scenario.scenario.store_preset))
             .or(self.default_store.map(Sourced::default));

@@ -280,6 +280,19 @@ pub fn warning_text(w: &Warning) -> String {
                 "; {s} shards would keep it within the risk"
             ))
         ),
+        Warning::PartitionsCannotHold {
+            partitions,
+            cap,
+            risk,
+            max_shards,
+        } => format!(
+            "no shard count up to {} keeps the chance of a partition over its cap within {} \
+             ({} partitions at {} writes/s): raise the cap or the partitions, or accept more risk",
+            fmt::count(*max_shards),
+            fmt::prob(*risk),
+            fmt::count(*partitions),
+            fmt::num(*cap)
+        ),
         Warning::FailingBand { ranges: r, stable } => format!(
             "adding shards later must skip {}: those counts fail the partition risk{}",
             ranges(r),

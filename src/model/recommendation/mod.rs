@@ -28,7 +28,7 @@ use serde::Serialize;
 pub use nodes::{ClusterNodes, NodeRisk, ShardKeys};
 pub use warnings::Warning;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::ParamResult;
 use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact::{ln_p_any_over_cap, shards_for_risk};
 use crate::model::partitions::PartitionRisk;
@@ -314,19 +314,10 @@ impl PlanInputs {
                         binding = Binding::SharedPartitions;
                     }
                     Some(_) => {}
-                    None => {
-                        return Err(ParamError::other(
-                            "partitions",
-                            format!(
-                                "no shard count up to {MAX_SHARDS} keeps the chance of a partition \
-                                 over its cap within {} ({} partitions at {} writes/s): raise the \
-                                 cap or the partitions, or accept more risk",
-                                crate::model::validate::shown(risk),
-                                pr.partitions(),
-                                self.partitions.map_or(0.0, |p| p.cap)
-                            ),
-                        ))
-                    }
+                    // No count can keep the partitions within the risk:
+                    // the count stays, its verdict fails, and a warning
+                    // says what would help (`PartitionsCannotHold`).
+                    None => {}
                 }
             }
             partition = Some((alone, from_floor));

@@ -21,6 +21,18 @@ pub enum Warning {
         /// The fewest count meeting that risk on its own, if any.
         partition_shards: Option<u64>,
     },
+    /// No shard count up to the limit keeps the shared partitions within
+    /// the risk: raise the cap or the partitions, or accept more risk.
+    PartitionsCannotHold {
+        /// Partitions the keys hash onto.
+        partitions: u64,
+        /// Writes a second one partition accepts.
+        cap: f64,
+        /// The risk accepted for them.
+        risk: f64,
+        /// The most shards tried.
+        max_shards: u64,
+    },
     /// Counts above the recommendation fail the partition risk: a team that
     /// later adds shards must skip them.
     FailingBand {
@@ -93,6 +105,7 @@ impl Warning {
             Warning::PartitionRiskAfterGrow { .. } | Warning::FailingBand { .. } => {
                 &["partitions", "store"]
             }
+            Warning::PartitionsCannotHold { .. } => &["partitions", "cap", "partition_risk"],
             Warning::ReadCap { .. } => &["servers", "cache_seconds", "read_cap"],
             Warning::UncachedOverReadCap { .. } => &["views", "read_cap"],
             Warning::BatchesPerSum { .. } => &["batch_size"],
@@ -118,6 +131,16 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
                 partition_shards: rec.partition_shards,
             });
         }
+    }
+    if let (Some(true), None, Some(p)) =
+        (rec.partition_binds, rec.partition_shards, inputs.partitions)
+    {
+        out.push(Warning::PartitionsCannotHold {
+            partitions: p.partitions,
+            cap: p.cap,
+            risk: p.target.risk,
+            max_shards: crate::model::defaults::MAX_SHARDS,
+        });
     }
     if rec.partition_binds == Some(true) && !rec.partition_failing.is_empty() {
         out.push(Warning::FailingBand {
