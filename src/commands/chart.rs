@@ -101,13 +101,8 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             )?;
             let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
             r.observe(&args.observed, Some(&sim.sizing))?;
-            let flags = crate::config::plan::PlanFlags {
-                plan: Some(&args.plan),
-                duration: args.duration.seconds(),
-                traffic: sim.traffic.traffic,
-                dispersion: sim.traffic.dispersion,
-                ..Default::default()
-            };
+            let flags =
+                crate::config::plan::PlanFlags::new(&args.plan, &args.duration, &sim.traffic);
             let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
             let (sizing, reads) = (&plan.sizing, &plan.reads);
             let recommended = plan.recommendation.shards;

@@ -131,12 +131,9 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         plan_args.template = Default::default();
     }
     let flags = crate::config::plan::PlanFlags {
-        plan: Some(&plan_args),
-        duration: j.span.duration.duration.as_ref().map(|d| d.seconds),
-        traffic: j.span.traffic.traffic,
-        dispersion: j.span.traffic.dispersion,
         listed_keys: listed.as_deref(),
         pad: pad_width,
+        ..crate::config::plan::PlanFlags::new(&plan_args, &j.span.duration, &j.span.traffic)
     };
     let plan = r.plan(&j.sizing, &j.reads, flags)?;
     let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
@@ -206,13 +203,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     )?;
     // The plan the count is judged against: the one `size` resolves.
     let mut r = crate::config::Resolver::for_load(&j.scenario, "partitions")?;
-    let flags = crate::config::plan::PlanFlags {
-        plan: Some(&j.plan),
-        duration: j.span.duration.seconds(),
-        traffic: j.span.traffic.traffic,
-        dispersion: j.span.traffic.dispersion,
-        ..Default::default()
-    };
+    let flags = crate::config::plan::PlanFlags::new(&j.plan, &j.span.duration, &j.span.traffic);
     let plan = r.plan(&j.sizing, &j.reads, flags)?;
     let partitions = plan
         .inputs

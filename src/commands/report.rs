@@ -50,13 +50,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
         r.observe(&args.observed, Some(&sim_flags.sizing))?;
     }
     let seconds = r.duration(args.duration.seconds())?;
-    let plan_flags = PlanFlags {
-        plan: Some(&args.plan),
-        duration: args.duration.seconds(),
-        traffic: sim_flags.traffic.traffic,
-        dispersion: sim_flags.traffic.dispersion,
-        ..Default::default()
-    };
+    let plan_flags = PlanFlags::new(&args.plan, &args.duration, &sim_flags.traffic);
     let (flat, tl) = if timeline {
         (None, Some(r.timeline(sim_flags, &args.timeline)?))
     } else {

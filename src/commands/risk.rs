@@ -15,13 +15,7 @@ use crate::views::unlikes::WithUnlikes;
 pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "risk")?;
     r.observe(&args.observed, Some(&args.sizing))?;
-    let flags = PlanFlags {
-        plan: Some(&args.plan),
-        duration: args.span.duration.seconds(),
-        traffic: args.span.traffic.traffic,
-        dispersion: args.span.traffic.dispersion,
-        ..Default::default()
-    };
+    let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
     // The read path (the scenario's) feeds the verdict's read cap.
     let plan = r.plan(&args.sizing, &Default::default(), flags)?;
     let sizing = &plan.sizing;
@@ -104,13 +98,7 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     let mut r = Resolver::for_load(&args.scenario, "sweep")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     // The plan each row is judged against, as `size` resolves it.
-    let flags = PlanFlags {
-        plan: Some(&args.plan),
-        duration: args.span.duration.seconds(),
-        traffic: args.span.traffic.traffic,
-        dispersion: args.span.traffic.dispersion,
-        ..Default::default()
-    };
+    let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     let (sizing, reads) = (&plan.sizing, plan.reads);
     let seconds = r.duration(args.span.duration.seconds())?;

@@ -18,13 +18,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     )?;
     let mut r = Resolver::for_load(&args.scenario, "size")?;
     r.observe(&args.observed, Some(&args.sizing))?;
-    let flags = PlanFlags {
-        plan: Some(&args.plan),
-        duration: args.span.duration.seconds(),
-        traffic: args.span.traffic.traffic,
-        dispersion: args.span.traffic.dispersion,
-        ..Default::default()
-    };
+    let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
     let prices = r.prices(&args.prices, "size")?;
     // The law observed traffic gives, shown even where the rule of thumb

@@ -16,13 +16,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
     let plan = r.timeline(&args.sim, &args.timeline)?;
     // The recommendation for the curve's peak, as `size` gives it: its
     // risk, partitions and nodes as `size` takes them.
-    let flags = crate::config::plan::PlanFlags {
-        plan: Some(&args.plan),
-        duration: args.duration.seconds(),
-        traffic: args.sim.traffic.traffic,
-        dispersion: args.sim.traffic.dispersion,
-        ..Default::default()
-    };
+    let flags = crate::config::plan::PlanFlags::new(&args.plan, &args.duration, &args.sim.traffic);
     let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
     let recommendation = (planned.recommendation, planned.sizing.peak.peak);
     let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;

@@ -53,6 +53,23 @@ pub struct PlanFlags<'a> {
     pub pad: usize,
 }
 
+impl<'a> PlanFlags<'a> {
+    /// The flags from a command's plan group, hot spell and traffic law.
+    pub fn new(
+        plan: &'a PlanArgs,
+        duration: &crate::cli::Duration,
+        traffic: &crate::cli::Traffic,
+    ) -> Self {
+        PlanFlags {
+            plan: Some(plan),
+            duration: duration.seconds(),
+            traffic: traffic.traffic,
+            dispersion: traffic.dispersion,
+            ..Default::default()
+        }
+    }
+}
+
 impl Resolver {
     /// The plan and its recommendation: flags over the scenario over store
     /// presets over defaults, as everywhere. Without `--risk` (or a
