@@ -102,10 +102,11 @@ fn keys_reads_a_file_or_standard_input_alike() {
     let file = stdout_with_stdin(&["keys", path.to_str().unwrap(), "--format", "csv"], "");
     assert_eq!(dash, flag);
     assert_eq!(dash, file);
-    // CRC16 of "0", "1", "2" (the hash tags): the slots redis-cli reports.
+    // CRC16 of "0", "1", "2" (the hash tags): the slots redis-cli reports,
+    // on the bundled scenario's 3 masters (0-5460, 5461-10922, 10923-16383).
     assert_eq!(
         dash,
-        "key,slot\nreel:1:likes:{0},13907\nreel:1:likes:{1},9842\nreel:1:likes:{2},5649\n"
+        "key,slot,node\nreel:1:likes:{0},13907,2\nreel:1:likes:{1},9842,1\nreel:1:likes:{2},5649,1\n"
     );
     common::bad_input(&["keys", "/nonexistent/keys.txt"], "FILE");
     common::bad_input(&["keys", "-", "--shards", "3"], "--shards");
@@ -116,7 +117,7 @@ fn an_inner_empty_line_is_the_empty_key_and_trailing_blank_lines_are_not_keys() 
     // Issue 32: the empty key is a valid Redis key (slot 0: CRC16 of no
     // bytes is 0); only the blank lines at the very end are not keys.
     let piped = stdout_with_stdin(&["keys", "-", "--format", "csv"], "a:{1}\n\nb:{1}\n\n");
-    assert_eq!(piped, "key,slot\na:{1},9842\n,0\nb:{1},9842\n");
+    assert_eq!(piped, "key,slot,node\na:{1},9842,1\n,0,0\nb:{1},9842,1\n");
 }
 
 #[test]

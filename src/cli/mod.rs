@@ -12,6 +12,7 @@ mod prices;
 mod values;
 
 pub use commands::*;
+pub use defs::{Duration, Traffic};
 pub use designs::*;
 pub use groups::*;
 pub use prices::PriceArgs;

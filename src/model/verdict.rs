@@ -93,9 +93,11 @@ pub struct Constraint {
     /// peak, the accepted risk, ceil(S / N), the read cap, the store's
     /// limit, 0 seconds.
     pub limit: f64,
-    /// How far the figure is from the limit: figure / peak - 1 for the rule
-    /// of thumb (positive is room), limit / figure - 1 for the others
-    /// (positive is room; `None` where the figure is 0).
+    /// How far the figure is from the limit, positive where there is room:
+    /// carried / peak - 1 for the rule of thumb, limit / figure - 1 for the
+    /// rates and counts, and for a probability the decades between them,
+    /// log10(limit / figure) (a chance of 1e-23 against 1e-2 has 21).
+    /// `None` where the figure is 0.
     pub margin: Option<f64>,
     /// A probability that is exact (true) or an upper bound (false).
     pub exact: Option<bool>,
@@ -131,7 +133,7 @@ impl Constraint {
             figure: ln_p.exp(),
             ln_figure: Some(ln_p),
             limit: risk,
-            margin: (ln_p > f64::NEG_INFINITY).then(|| (ln_risk - ln_p).exp() - 1.0),
+            margin: (ln_p > f64::NEG_INFINITY).then(|| (ln_risk - ln_p) / std::f64::consts::LN_10),
             exact: Some(exact),
         }
     }
@@ -236,7 +238,8 @@ mod tests {
         assert_eq!((c.status, c.figure), (Status::Holds, 0.0));
         let over = Constraint::risk(Check::Nodes, 0.02f64.ln(), 0.01, false);
         assert!(over.fails());
-        assert!((over.margin.unwrap() + 0.5).abs() < 1e-12);
+        // 0.02 against 0.01: log10(1/2) decades, short of room.
+        assert!((over.margin.unwrap() + 2f64.log10()).abs() < 1e-12);
         assert!(!over.as_note().fails());
     }
 

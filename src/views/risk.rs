@@ -210,9 +210,9 @@ impl Report for SweepView {
                                 let fails: Vec<&str> = v
                                     .fails()
                                     .into_iter()
-                                    .map(crate::views::verdict::check_words)
+                                    .map(crate::views::verdict::check_short)
                                     .collect();
-                                format!("FAILS {}", fails.join(", "))
+                                format!("FAILS: {}", fails.join(", "))
                             }
                             None => "-".into(),
                         },

@@ -23,6 +23,20 @@ pub fn check_words(c: Check) -> &'static str {
     }
 }
 
+/// A constraint's name in a table cell: "rule of thumb", "key risk".
+pub fn check_short(c: Check) -> &'static str {
+    match c {
+        Check::RuleOfThumb => "rule of thumb",
+        Check::KeyRisk => "key risk",
+        Check::SharedPartitions => "partitions",
+        Check::Nodes => "nodes",
+        Check::NodeBalance => "balance",
+        Check::ReadCap => "read cap",
+        Check::StoreLimit => "store limit",
+        Check::Simulated => "simulation",
+    }
+}
+
 /// The constraint that set a recommended count, in words.
 pub fn binding_words(b: Binding) -> &'static str {
     check_words(match b {
@@ -191,12 +205,17 @@ fn figure_words(c: &Constraint) -> (String, String) {
     }
 }
 
-/// The margin in words: "30.0% room", "45.0% over".
+/// The margin in words: "30.0% room", "45.0% short"; for a probability,
+/// "21.2 decades room" (log10 of the limit over the figure).
 fn margin_words(c: &Constraint) -> String {
-    match c.margin {
-        Some(m) if m >= 0.0 && m.is_finite() => format!("{} room", fmt::percent(m)),
-        Some(m) if m.is_finite() => format!("{} short", fmt::percent(-m)),
-        _ => "-".into(),
+    let Some(m) = c.margin.filter(|m| m.is_finite()) else {
+        return "-".into();
+    };
+    match (c.ln_figure.is_some(), m >= 0.0) {
+        (true, true) => format!("{m:.1} decades room"),
+        (true, false) => format!("{:.1} decades over", -m),
+        (false, true) => format!("{} room", fmt::percent(m)),
+        (false, false) => format!("{} short", fmt::percent(-m)),
     }
 }
 
