@@ -68,29 +68,7 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         .or(r.scenario.scenario.store_preset)
         .unwrap_or(Store::RedisCluster);
     refuse_store(store)?;
-    // `keys FILE`, `keys -` and `--stdin` (the same as `-`) give the keys
-    // as they are; a template expands them.
-    // clap lets only one of FILE, --stdin and --template through.
-    let given: Option<(&str, std::path::PathBuf)> = match (&args.file, args.stdin) {
-        (Some(f), _) => Some(("FILE", f.clone())),
-        (None, true) => Some(("--stdin", "-".into())),
-        (None, false) => None,
-    };
-    if let Some((what, path)) = &given {
-        if crate::config::input_file::is_stdin(path) {
-            r.inputs.record("stdin", &Sourced::from_flag(what, true));
-        } else {
-            let file = path.display().to_string();
-            r.inputs
-                .record("keys_file", &Sourced::from_flag(what, file));
-        }
-        let why = match *what {
-            "--stdin" => "with --stdin: the keys are read as given".to_string(),
-            _ => format!("with keys {}: the keys are read as given", path.display()),
-        };
-        refuse(args.shards.shards.is_some(), "--shards", &why)?;
-        refuse(args.pad.is_some(), "--pad", &why)?;
-    }
+    let (given, listed) = listed_keys(&args, &mut r)?;
     if store == Store::Sorted {
         refuse(
             j.plan.nodes.nodes.is_some(),
@@ -104,16 +82,6 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
         .ok()
         .filter(|p| *p <= MAX_PAD)
         .ok_or_else(|| pad.error(format!("must be from 0 to {MAX_PAD} (got {})", pad.value)))?;
-    let listed = match &given {
-        Some((what, path)) => Some(read_keys(what, path)?),
-        None => None,
-    };
-    if listed.as_ref().is_some_and(|k| k.is_empty()) {
-        let what = given.as_ref().map_or("--stdin", |(w, _)| *w);
-        return Err(
-            InputError::new(what, "needs at least one key, one per line (got none)").into(),
-        );
-    }
     let template = j.plan.template.template.clone();
     let shards = match &listed {
         Some(keys) => Sourced::derived(keys.len() as u64, "the keys listed"),
@@ -166,6 +134,46 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     };
     super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
     super::check(j.check.check, holds, &line)
+}
+
+/// `keys FILE`, `keys -` and `--stdin` (the same as `-`): which was given
+/// (clap lets only one of them or `--template` through) and the keys read,
+/// as they are (a template expands them instead); `--shards` and `--pad`
+/// are refused beside them, and no keys at all is refused.
+type Given = Option<(&'static str, std::path::PathBuf)>;
+
+fn listed_keys(
+    args: &KeysArgs,
+    r: &mut crate::config::Resolver,
+) -> anyhow::Result<(Given, Option<Vec<Vec<u8>>>)> {
+    let given: Given = match (&args.file, args.stdin) {
+        (Some(f), _) => Some(("FILE", f.clone())),
+        (None, true) => Some(("--stdin", "-".into())),
+        (None, false) => None,
+    };
+    let Some((what, path)) = &given else {
+        return Ok((None, None));
+    };
+    if crate::config::input_file::is_stdin(path) {
+        r.inputs.record("stdin", &Sourced::from_flag(what, true));
+    } else {
+        let file = path.display().to_string();
+        r.inputs
+            .record("keys_file", &Sourced::from_flag(what, file));
+    }
+    let why = match *what {
+        "--stdin" => "with --stdin: the keys are read as given".to_string(),
+        _ => format!("with keys {}: the keys are read as given", path.display()),
+    };
+    refuse(args.shards.shards.is_some(), "--shards", &why)?;
+    refuse(args.pad.is_some(), "--pad", &why)?;
+    let keys = read_keys(what, path)?;
+    if keys.is_empty() {
+        return Err(
+            InputError::new(*what, "needs at least one key, one per line (got none)").into(),
+        );
+    }
+    Ok((given, Some(keys)))
 }
 
 /// keys checks Redis Cluster slots or a sorted store's key order.

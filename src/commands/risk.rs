@@ -112,23 +112,7 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
     ));
     let counts = lists::shard_counts("--shards", &shards.value)?;
     r.inputs.record("shards", &shards);
-    let rates = match args.rate.rate.as_ref().map(|r| &r.text) {
-        Some(_) if traffic.empirical().is_some() => {
-            return Err(crate::error::InputError::new(
-                "--rate",
-                "has no effect with --traffic empirical: the rate is the mean of the observed \
-                 seconds grown to the planned peak; drop it (or choose another --traffic)",
-            )
-            .into())
-        }
-        Some(t) => {
-            let rates = lists::rates(t)?;
-            r.inputs
-                .record("rate", &Sourced::from_flag("--rate", rates.clone()));
-            rates
-        }
-        None => vec![r.rate(None, sizing.peak.peak, traffic)?],
-    };
+    let rates = sweep_rates(&args, &mut r, sizing.peak.peak, traffic)?;
     let cost = rates
         .iter()
         .map(|&rate| crate::model::cost::sweep(rate, &counts, traffic))
@@ -179,6 +163,33 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         line.is_none(),
         line.as_deref().unwrap_or(""),
     )
+}
+
+/// `sweep --rate`: one rate or a list (refused under empirical traffic,
+/// whose rate is the trace's), else the planned peak.
+fn sweep_rates(
+    args: &SweepArgs,
+    r: &mut Resolver,
+    peak: f64,
+    traffic: crate::model::traffic::TrafficModel,
+) -> anyhow::Result<Vec<f64>> {
+    Ok(match args.rate.rate.as_ref().map(|r| &r.text) {
+        Some(_) if traffic.empirical().is_some() => {
+            return Err(crate::error::InputError::new(
+                "--rate",
+                "has no effect with --traffic empirical: the rate is the mean of the observed \
+                 seconds grown to the planned peak; drop it (or choose another --traffic)",
+            )
+            .into())
+        }
+        Some(t) => {
+            let rates = lists::rates(t)?;
+            r.inputs
+                .record("rate", &Sourced::from_flag("--rate", rates.clone()));
+            rates
+        }
+        None => vec![r.rate(None, peak, traffic)?],
+    })
 }
 
 /// Each row's verdict: the plan at the row's rate (its own recommendation),
