@@ -116,17 +116,13 @@ fn assumed_inputs_are_said_and_json_carries_the_same_warnings() {
 fn a_node_constraint_no_count_can_meet_says_what_would() {
     // Every key of '{reel:1}:likes:<shard>' is in one slot: 14,000/s on one
     // master of 6,000 fails at any count; without the braces 3 shards hold.
-    let args = [
-        "size",
-        "--store",
-        "redis-cluster",
-        "--nodes",
-        "3",
-        "--node-cap",
-        "6000",
-        "--template",
-        "{reel:1}:likes:<shard>",
-    ];
+    let cluster = |template| {
+        let on = "size --store redis-cluster --nodes 3 --node-cap 6000 --template";
+        let mut a: Vec<&str> = on.split(' ').collect();
+        a.push(template);
+        a
+    };
+    let args = cluster("{reel:1}:likes:<shard>");
     let j = json_of(&args);
     assert!(j["node_shards"].is_null());
     assert_eq!(j["verdict"]["holds"], false);
@@ -134,7 +130,7 @@ fn a_node_constraint_no_count_can_meet_says_what_would() {
     assert_eq!(w["kind"], "template_one_slot");
     assert_eq!(w["suggested"], "reel:1:likes:<shard>");
     assert_eq!(w["suggested_shards"], 3);
-    let out = shardplan().args(args).assert().success();
+    let out = shardplan().args(&args).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
         text.replace('\n', " ")
@@ -142,17 +138,7 @@ fn a_node_constraint_no_count_can_meet_says_what_would() {
         "{text}"
     );
     // The suggestion holds when taken.
-    let fixed = json_of(&[
-        "size",
-        "--store",
-        "redis-cluster",
-        "--nodes",
-        "3",
-        "--node-cap",
-        "6000",
-        "--template",
-        "reel:1:likes:<shard>",
-    ]);
+    let fixed = json_of(&cluster("reel:1:likes:<shard>"));
     assert_eq!(
         (fixed["node_shards"].as_u64(), fixed["holds"].as_bool()),
         (Some(3), Some(true))
