@@ -2,11 +2,11 @@
 //!
 //! Two bounded write phases run from C concurrent connections: INCRs on one
 //! key, then INCRs on S shard keys chosen uniformly at random; after a short
-//! warm-up they alternate `--runs` times ([`runs`]). Each phase stops by
+//! warm-up they alternate `--runs` times (`runs.rs`). Each phase stops by
 //! itself at the deadline or after `--max-ops` INCRs. The report gives each
 //! phase's ops/s and latency percentiles over the runs (mean, standard
-//! deviation, 95% interval; [`summary`]), per master node the INCRs and the
-//! CPU seconds of each phase with the node's idle CPU subtracted ([`cpu`]),
+//! deviation, 95% interval; `summary.rs`), per master node the INCRs and the
+//! CPU seconds of each phase with the node's idle CPU subtracted (`cpu.rs`),
 //! the shard sum against the INCRs sent, and the read path: S pipelined GETs
 //! (grouped per node by the cluster client) against one MGET of S keys
 //! sharing a slot. Shard keys that do not reach every node are found before
