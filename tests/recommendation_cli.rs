@@ -100,13 +100,21 @@ fn every_command_shows_the_same_count_for_each_bundled_scenario() {
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     // The headline, wrapped at the width: the lines before the first table.
     let first = text.split('┌').next().unwrap().replace('\n', " ");
+    // The one verdict's words: 1 shard, the burst spent, writes rejected.
     assert!(
-        first.starts_with(&format!(
-            "Plan: the time line runs 1 shard; the recommendation for its peak of 9,000 likes/s is {}",
+        first.starts_with(
+            "1 shard does NOT hold the plan of 9,000/s: it fails the burst capacity ("
+        ) && first.contains(&format!(
+            "(the recommendation is {})",
             recommended("viral-evening")
-        )) && first.contains("it does NOT hold"),
+        )),
         "{first}"
     );
+    // --check follows it.
+    shardplan()
+        .args(["simulate", "--scenario", "viral-evening", "--check"])
+        .assert()
+        .code(1);
 }
 
 #[test]

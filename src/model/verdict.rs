@@ -44,6 +44,9 @@ pub enum Check {
     StoreLimit,
     /// Seconds a simulation of the planned rate saw over the cap.
     Simulated,
+    /// Writes the store rejected along a time line, once a key's burst was
+    /// spent.
+    Rejected,
 }
 
 impl Check {
@@ -58,6 +61,7 @@ impl Check {
             Check::ReadCap => "read_cap",
             Check::StoreLimit => "store_limit",
             Check::Simulated => "simulated",
+            Check::Rejected => "rejected",
         }
     }
 }
@@ -101,6 +105,9 @@ pub struct Constraint {
     pub margin: Option<f64>,
     /// A probability that is exact (true) or an upper bound (false).
     pub exact: Option<bool>,
+    /// The figure as a share of its whole, where it has one (rejected
+    /// writes of all writes).
+    pub share: Option<f64>,
 }
 
 impl Constraint {
@@ -117,6 +124,7 @@ impl Constraint {
             limit,
             margin: (figure > 0.0).then(|| limit / figure - 1.0),
             exact: None,
+            share: None,
         }
     }
 
@@ -135,6 +143,7 @@ impl Constraint {
             limit: risk,
             margin: (ln_p > f64::NEG_INFINITY).then(|| (ln_risk - ln_p) / std::f64::consts::LN_10),
             exact: Some(exact),
+            share: None,
         }
     }
 
@@ -179,6 +188,8 @@ pub struct Verdict {
     pub constraints: Vec<Constraint>,
     /// A simulation beside the verdict, if one ran.
     pub simulated: Option<SimulatedRun>,
+    /// A time line whose monitor raised the count: the count it ended on.
+    pub raised_to: Option<u64>,
 }
 
 impl Verdict {
@@ -196,6 +207,25 @@ impl Verdict {
             holds: !constraints.iter().any(Constraint::fails),
             constraints,
             simulated: None,
+            raised_to: None,
+        }
+    }
+
+    /// A time line's verdict: it holds when no write was rejected, burst
+    /// included, from `start` shards (raised to `end` by the monitor).
+    pub fn time_line(
+        (start, end): (u64, u64),
+        recommended_shards: u64,
+        planned_rate: f64,
+        (rejected, share): (u64, f64),
+    ) -> Verdict {
+        let c = Constraint {
+            share: Some(share),
+            ..Constraint::at_most(Check::Rejected, rejected as f64, 0.0)
+        };
+        Verdict {
+            raised_to: (end != start).then_some(end),
+            ..Verdict::new(start, recommended_shards, planned_rate, vec![c])
         }
     }
 
@@ -259,5 +289,14 @@ mod tests {
         let plan = v.with_run(run(14_000.0, true));
         assert!(!plan.holds);
         assert_eq!(plan.fails(), vec![Check::Simulated]);
+    }
+
+    #[test]
+    fn a_time_line_holds_when_no_write_was_rejected() {
+        let held = Verdict::time_line((1, 20), 14, 9_000.0, (0, 0.0));
+        assert!(held.holds && held.raised_to == Some(20));
+        let rejected = Verdict::time_line((1, 1), 14, 9_000.0, (300_000, 0.25));
+        assert_eq!((rejected.holds, rejected.raised_to), (false, None));
+        assert_eq!(rejected.fails(), vec![Check::Rejected]);
     }
 }

@@ -76,14 +76,16 @@ pub struct ReportDoc<'a> {
 
 impl ReportDoc<'_> {
     /// The verdict the report gives: the simulated count's, the run beside
-    /// it (a time line: the plan's verdict on its recommendation).
+    /// it (a time line: its own, no write rejected).
     pub fn verdict(&self) -> crate::model::verdict::Verdict {
         match &self.simulation {
             Simulation::Flat { report, .. } => match &report.verdict {
                 Some(v) => v.clone(),
                 None => self.size.verdict(),
             },
-            _ => self.size.verdict(),
+            Simulation::Timeline { view, .. } => {
+                view.verdict().unwrap_or_else(|| self.size.verdict())
+            }
         }
     }
 }

@@ -161,6 +161,7 @@ fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
             set(&mut timeline, "monitor_grid", grid, true);
             set(&mut timeline, "recommendation", rec, true);
             set(&mut timeline, "unlikes", unlikes(d), true);
+            set(&mut timeline, "verdict", verdict(d), true);
             vec![flat, timeline]
         }
         "risk" => {

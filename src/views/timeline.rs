@@ -4,9 +4,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::verdict::{binding_words, shards};
 use crate::model::recommendation::Recommendation;
 use crate::model::timeline::{MonitorGridRow, TimelineReport};
+use crate::model::verdict::Verdict;
 use crate::output::{fmt, row, Report, Section};
 
 /// A time-line run, plus the monitor grid when there is a monitor.
@@ -21,36 +21,22 @@ pub struct TimelineView {
 }
 
 impl TimelineView {
-    /// The first line: the counts the time line runs, against the
-    /// recommendation for its peak, and whether it holds (no write rejected).
-    pub fn headline(&self) -> Option<String> {
+    /// The verdict on the time line: its counts against the recommendation
+    /// for the planned peak; it holds when no write was rejected.
+    pub fn verdict(&self) -> Option<Verdict> {
         let (rec, sized_for) = self.recommendation.as_ref()?;
         let r = &self.report;
-        let runs = match r.final_shards == r.start_shards {
-            true => shards(r.start_shards),
-            false => format!("{} raised to {}", shards(r.start_shards), r.final_shards),
-        };
-        let verdict = match r.rejected_writes {
-            0 => "it holds: no write rejected".to_string(),
-            n => format!(
-                "it does NOT hold: {} writes rejected ({} of them)",
-                fmt::count(n),
-                fmt::percent(r.rejected_share)
-            ),
-        };
-        Some(format!(
-            "Plan: the time line runs {runs}; the recommendation for {} of {} likes/s is {} \
-             (set by {}): {verdict}.",
-            // A replay sizes for the observed peak times the growth, not
-            // for the curve's own peak.
-            match (sized_for - r.peak_rate).abs() < 0.5 {
-                true => "its peak",
-                false => "the planned peak",
-            },
-            fmt::num(*sized_for),
+        Some(Verdict::time_line(
+            (r.start_shards, r.final_shards),
             rec.shards,
-            binding_words(rec.binding)
+            *sized_for,
+            (r.rejected_writes, r.rejected_share),
         ))
+    }
+
+    /// The first line: the verdict, in the one verdict's words.
+    pub fn headline(&self) -> Option<String> {
+        self.verdict().as_ref().map(super::verdict::line)
     }
 }
 
@@ -98,6 +84,9 @@ impl Report for TimelineView {
         }
         if let Some((rec, _)) = &self.recommendation {
             v["recommendation"] = row(rec);
+        }
+        if let Some(verdict) = self.verdict() {
+            v["verdict"] = row(&verdict);
         }
         v
     }

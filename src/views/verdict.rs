@@ -20,6 +20,7 @@ pub fn check_words(c: Check) -> &'static str {
         Check::ReadCap => "the read cap",
         Check::StoreLimit => "a store limit",
         Check::Simulated => "the simulation",
+        Check::Rejected => "the burst capacity",
     }
 }
 
@@ -34,6 +35,7 @@ pub fn check_short(c: Check) -> &'static str {
         Check::ReadCap => "read cap",
         Check::StoreLimit => "store limit",
         Check::Simulated => "simulation",
+        Check::Rejected => "burst",
     }
 }
 
@@ -67,9 +69,18 @@ fn one(v: &Verdict) -> bool {
 }
 
 /// "20 shards hold the plan of 14,000/s" or "16 shards do NOT hold the plan
-/// of 14,000/s: they fail the per-key risk".
+/// of 14,000/s: they fail the per-key risk"; a time line's "1 shard raised
+/// to 20 holds ...".
 pub fn holds_clause(v: &Verdict) -> String {
-    format!("{} {}", shards(v.shards), holds_words(v))
+    match v.raised_to {
+        Some(end) => format!(
+            "{} raised to {} {}",
+            shards(v.shards),
+            fmt::count(end),
+            holds_words(v)
+        ),
+        None => format!("{} {}", shards(v.shards), holds_words(v)),
+    }
 }
 
 /// The clause without its subject: "hold the plan of 14,000/s", "does NOT
@@ -89,8 +100,16 @@ pub fn holds_words(v: &Verdict) -> String {
     }
 }
 
-/// At the plan's own rate, the seconds the simulation saw over the cap.
+/// What a failing run saw: at the plan's own rate, the seconds the
+/// simulation saw over the cap; along a time line, the writes rejected.
 fn simulated_failure(v: &Verdict) -> String {
+    if let Some(c) = v.get(Check::Rejected).filter(|c| c.fails()) {
+        return format!(
+            " ({} writes rejected, {} of them)",
+            fmt::num(c.figure),
+            fmt::percent(c.share.unwrap_or(0.0))
+        );
+    }
     match v.simulated {
         Some(r) if r.at_plan && r.seconds_over_cap > 0 => format!(
             " ({} of {} simulated seconds went over the cap)",
@@ -200,6 +219,10 @@ fn figure_words(c: &Constraint) -> (String, String) {
         Check::StoreLimit => (fmt::num(c.figure), format!("limit {}", fmt::num(c.limit))),
         Check::Simulated => (
             format!("{} seconds over the cap", fmt::num(c.figure)),
+            "0".into(),
+        ),
+        Check::Rejected => (
+            format!("{} writes rejected", fmt::num(c.figure)),
             "0".into(),
         ),
     }
