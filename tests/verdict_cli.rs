@@ -71,6 +71,32 @@ fn too_little_headroom_fails_the_per_key_check_in_every_command() {
 }
 
 #[test]
+fn with_unlikes_the_rule_of_thumb_is_judged_in_writes() {
+    // 14,000 likes/s and 20% unlikes: 16,800 writes/s, ceil(16,800 / 700) =
+    // 24 shards carry exactly the planned writes; 23 do not.
+    let j = json_of(&["size", "--peak", "14000", "--unlike-share", "0.2"]);
+    assert_eq!(
+        (j["shards"].as_u64(), j["verdict"]["holds"].as_bool()),
+        (Some(24), Some(true))
+    );
+    let rule = &j["verdict"]["constraints"][0];
+    assert_eq!(
+        (rule["figure"].as_f64(), rule["limit"].as_f64()),
+        (Some(16_800.0), Some(16_800.0))
+    );
+    let at23 = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--unlike-share",
+        "0.2",
+        "--shards",
+        "23",
+    ]);
+    assert_eq!(at23["fails"], serde_json::json!(["rule_of_thumb"]));
+}
+
+#[test]
 fn assumed_inputs_are_said_and_json_carries_the_same_warnings() {
     let args = ["size", "--peak", "14000", "--safe", "700"];
     let out = shardplan().args(args).assert().success();
@@ -292,6 +318,17 @@ proptest! {
         // A plan no count can meet (a refusal) is not this test's business.
         prop_assume!(size_code == 0);
         let want = judged(&s("size"));
+        // The recommendation itself never fails the constraints that more
+        // shards fix: the rule of thumb and the per-key risk.
+        let rec: Vec<String> = plan[..plan.len() - 2].to_vec();
+        let (_, text) = run(&[vec!["size".to_string()], rec, vec!["--format".into(), "json".into()]].concat());
+        let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for fixable in ["rule_of_thumb", "key_risk"] {
+            prop_assert!(
+                !j["fails"].as_array().unwrap().iter().any(|f| f == fixable),
+                "the recommendation fails {}: {:?}", fixable, d
+            );
+        }
         let seconds = vec!["--seconds".to_string(), "60".into()];
         prop_assert_eq!(judged(&[s("simulate"), seconds.clone()].concat()), want, "simulate {:?}", d);
         prop_assert_eq!(judged(&s("risk")), want, "risk {:?}", d);

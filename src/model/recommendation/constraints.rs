@@ -19,10 +19,13 @@ pub(super) fn list(
     judged: (Judged, Judged),
 ) -> Vec<Constraint> {
     let mut out = Vec::new();
+    // In writes/s, both sides (with unlikes the peak counts them, and the
+    // safe rate per key is writes): `safe_capacity_rate` is likes/s.
     let peak = inputs.sizing.peak;
+    let carried = rec.shards as f64 * inputs.sizing.safe_per_shard();
     let rule = Constraint {
-        margin: Some(rec.safe_capacity_rate / peak - 1.0),
-        ..Constraint::at_most(Check::RuleOfThumb, peak, rec.safe_capacity_rate)
+        margin: Some(carried / peak - 1.0),
+        ..Constraint::at_most(Check::RuleOfThumb, peak, carried)
     };
     // With an accepted risk the count is sized by it: the rule of thumb is
     // shown beside, not a floor.
