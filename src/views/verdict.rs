@@ -60,7 +60,10 @@ pub fn shards(n: u64) -> String {
 /// "the per-key risk and the read cap".
 fn fails_words(v: &Verdict) -> String {
     let fails: Vec<&str> = v.fails().into_iter().map(check_words).collect();
-    fails.join(" and ")
+    match fails.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => fails.join(""),
+    }
 }
 
 /// Whether the count (one shard, or several) takes a singular verb.
