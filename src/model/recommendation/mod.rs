@@ -4,9 +4,11 @@
 //! `chart` and `compare` all show this one answer.
 //!
 //! The shard count is the fewest that meets the binding constraints:
-//! - the rule of thumb ceil(peak / safe) when no risk is accepted, or with
-//!   a risk the fewest shards whose chance of any second over the per-key
-//!   cap during the hot spell is within it (the rule of thumb shown beside);
+//! - the rule of thumb ceil(peak / safe) when no risk is accepted, raised
+//!   where the per-key check (P(any second over the per-key cap during the
+//!   hot spell) within the default 1%) needs more; or with a risk the
+//!   fewest shards whose chance is within it (the rule of thumb shown
+//!   beside);
 //! - in a hashed store with a known partition count, from that count on the
 //!   fewest whose shared-partition risk ([`PartitionRisk`]) is within the
 //!   accepted risk. That risk is not monotone in the count, so the
@@ -15,7 +17,8 @@
 //!   capacity) it is the risk right after a grow: a warning, not binding.
 //!
 //! Reads and store limits cannot be fixed with more shards; they come back
-//! as [`Warning`]s naming what would fix them.
+//! as [`Warning`]s naming what would fix them. Every constraint at a count,
+//! with its status, is the verdict's ([`crate::model::verdict`]).
 
 mod capacity;
 mod constraints;
@@ -174,9 +177,10 @@ pub struct Recommendation {
     /// The risk the per-key check is judged at: the accepted one, else the
     /// default 1%.
     pub key_risk: f64,
-    /// The hot spell its risks cover, seconds (with a risk or partitions).
+    /// The hot spell its risks cover, seconds (always given: the per-key
+    /// cap is checked over it).
     pub duration_seconds: Option<f64>,
-    /// How the likes in a second are counted (with a risk or partitions).
+    /// How the likes in a second are counted (always given).
     pub traffic: Option<TrafficModel>,
     /// The risk accepted for shared partitions (the plan's, or the default).
     pub partition_risk: Option<f64>,
