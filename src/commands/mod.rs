@@ -164,14 +164,7 @@ pub fn plan_verdict(
     plan: &crate::config::plan::Plan,
     shards: u64,
 ) -> crate::error::ParamResult<crate::model::verdict::Verdict> {
-    let planned = crate::model::recommendation::planned_rate(
-        plan.inputs.sizing.peak,
-        plan.inputs.key_check.traffic,
-    );
-    Ok(plan
-        .inputs
-        .evaluate(shards)?
-        .verdict(plan.recommendation.shards, planned))
+    plan.inputs.verdict(shards, plan.recommendation.shards)
 }
 
 /// `--check`: exit 1 (with the verdict's line) when the count does not hold

@@ -199,10 +199,7 @@ fn judge_rows(
     rate: f64,
     rows: &mut [SweepRow],
 ) -> crate::error::ParamResult<()> {
-    use crate::model::recommendation::planned_rate;
-    let traffic = plan.inputs.key_check.traffic;
-    let planned = planned_rate(plan.inputs.sizing.peak, traffic);
-    let (inputs, rec) = match (rate - planned).abs() <= 1e-9 * planned.max(1.0) {
+    let (inputs, rec) = match plan.inputs.is_planned_rate(rate) {
         true => (plan.inputs.clone(), plan.recommendation.clone()),
         false => {
             let at = plan.inputs.at_peak(rate)?;
@@ -210,7 +207,7 @@ fn judge_rows(
             (at, rec)
         }
     };
-    let judged_at = planned_rate(inputs.sizing.peak, traffic);
+    let judged_at = inputs.planned_rate();
     for row in rows {
         // The row's own figure is the key check's when it ran at the
         // planned rate over the same spell and law.

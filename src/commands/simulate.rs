@@ -74,22 +74,13 @@ pub fn verdict(
     sim: &SimPlan,
     tally: &SimTally,
 ) -> crate::error::ParamResult<crate::model::verdict::Verdict> {
-    let rec = &plan.recommendation;
-    let planned = crate::model::recommendation::planned_rate(
-        plan.inputs.sizing.peak,
-        plan.inputs.key_check.traffic,
-    );
     let run = crate::model::verdict::SimulatedRun {
         rate: sim.rate,
         seconds: sim.seconds,
         seconds_over_cap: tally.busiest.count_above(sim.cap),
-        at_plan: (sim.rate - planned).abs() <= 1e-9 * planned.max(1.0),
+        at_plan: plan.inputs.is_planned_rate(sim.rate),
     };
-    Ok(plan
-        .inputs
-        .evaluate(sim.shards)?
-        .verdict(rec.shards, planned)
-        .with_run(run))
+    Ok(super::plan_verdict(plan, sim.shards)?.with_run(run))
 }
 
 /// Runs a flat simulation on the process's workers ([`super::use_threads`]), with a

@@ -354,6 +354,27 @@ impl PlanInputs {
 }
 
 impl PlanInputs {
+    /// The rate the plan is judged at: the peak, whole under fixed traffic
+    /// ([`planned_rate`] under the per-key check's law).
+    pub fn planned_rate(&self) -> f64 {
+        planned_rate(self.sizing.peak, self.key_check.traffic)
+    }
+
+    /// Whether `rate` is the plan's own (a run there is judged; any other
+    /// is a stress rate, reported).
+    pub fn is_planned_rate(&self, rate: f64) -> bool {
+        let planned = self.planned_rate();
+        (rate - planned).abs() <= 1e-9 * planned.max(1.0)
+    }
+
+    /// The verdict on `shards` for this plan, whose recommendation is
+    /// `recommended`.
+    pub fn verdict(&self, shards: u64, recommended: u64) -> ParamResult<Verdict> {
+        Ok(self
+            .evaluate(shards)?
+            .verdict(recommended, self.planned_rate()))
+    }
+
     /// The same plan at another peak (`sweep`'s rates): the per-key cap
     /// and safe rate kept.
     pub fn at_peak(&self, peak: f64) -> ParamResult<PlanInputs> {
