@@ -159,6 +159,16 @@ impl Constraint {
     }
 }
 
+/// The constraints of `constraints` that fail, in order (a recommendation's
+/// `fails`, a verdict's).
+pub fn failing(constraints: &[Constraint]) -> Vec<Check> {
+    constraints
+        .iter()
+        .filter(|c| c.fails())
+        .map(|c| c.check)
+        .collect()
+}
+
 /// A simulation beside the verdict: the rate it ran at and what it saw.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SimulatedRun {
@@ -244,11 +254,7 @@ impl Verdict {
 
     /// The constraints the count fails.
     pub fn fails(&self) -> Vec<Check> {
-        self.constraints
-            .iter()
-            .filter(|c| c.fails())
-            .map(|c| c.check)
-            .collect()
+        failing(&self.constraints)
     }
 
     /// The constraint of one kind, if it applies.

@@ -1,9 +1,11 @@
 //! A deployed count checked against every constraint, and the figures of
 //! a count (the recommendation is the evaluation of the count it picks).
 
+use super::NodeRisk;
 use super::{constraints, planned_rate, warnings, Binding, PlanInputs, Recommendation};
 use crate::error::ParamResult;
-use crate::model::partitions::RiskMethod;
+use crate::model::partitions::{PartitionRiskAt, RiskMethod};
+use crate::model::verdict::failing;
 
 impl PlanInputs {
     /// A deployed count checked against every constraint: which it fails.
@@ -39,10 +41,13 @@ impl PlanInputs {
         e.node_shards = rec.node_shards;
         e.partition_shards_stable = rec.partition_shards_stable;
         e.partition_failing = rec.partition_failing.clone();
-        e.warnings = warnings::collect(self, &e);
+        e.warnings = warnings::collect_against(self, &e, &rec.warnings);
         Ok(e)
     }
 
+    /// The figures of a count, given what set the recommendation (`binding`,
+    /// the rule of thumb's and the per-key risk's counts) and, when known,
+    /// the per-key risk's log at the count.
     pub(super) fn evaluate_with(
         &self,
         shards: u64,
@@ -51,43 +56,16 @@ impl PlanInputs {
         key: Option<u64>,
         known_key_ln: Option<f64>,
     ) -> ParamResult<Recommendation> {
-        let t = self.key_check;
-        let key_ln = match known_key_ln {
-            Some(ln) => ln,
-            None => self.ln_key_risk(self.sizing.peak, shards, t)?,
-        };
-        let rule_ln = match self.risk {
-            Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
-            None => None,
-        };
-        let part = self
-            .partition_risk(self.sizing.peak)?
-            .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
-        let node = self.nodes.as_ref().map(|c| {
-            let at = c.at(planned_rate(self.sizing.peak, c.target.traffic), shards);
-            let meets = at.p_any_over_cap <= c.target.risk;
-            (at, meets)
-        });
-        // The risk counted at the count: the largest of those that bind
-        // (per key, shared partitions, nodes), exact only if that one is.
-        let counted = [
-            Some((key_ln, true)),
-            part.as_ref()
-                .filter(|_| self.partitions_bind())
-                .map(|(at, _)| (at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
-            node.as_ref()
-                .map(|(at, _)| (at.ln_p_any_over_cap, at.exact)),
-        ]
-        .into_iter()
-        .flatten()
-        .max_by(|a, b| a.0.total_cmp(&b.0));
+        let at = self.risks_at(shards, rule, known_key_ln)?;
+        let (counted, judged) = (at.counted(self.partitions_bind()), at.judged());
+        let AtCount {
+            key_ln,
+            rule_ln,
+            part,
+            node,
+        } = at;
         let safe = self.sizing.safe_per_shard();
         let reads = self.reads.cost(shards);
-        let judged = (
-            part.as_ref()
-                .map(|p| (p.1, p.0.method == RiskMethod::Exact)),
-            node.as_ref().map(|n| (n.1, n.0.exact)),
-        );
         let mut rec = Recommendation {
             shards,
             binding,
@@ -112,7 +90,7 @@ impl PlanInputs {
             like_peak: self.sizing.like_peak(),
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
             risk: self.risk.map(|t| t.risk),
-            key_risk: t.risk,
+            key_risk: self.key_check.risk,
             duration_seconds: Some(self.spell().seconds),
             traffic: Some(self.spell().traffic),
             partition_risk: self.partitions.map(|p| p.target.risk),
@@ -133,13 +111,77 @@ impl PlanInputs {
             warnings: Vec::new(),
         };
         rec.constraints = constraints::list(self, &rec, judged);
-        rec.fails = rec
-            .constraints
-            .iter()
-            .filter(|c| c.fails())
-            .map(|c| c.check)
-            .collect();
+        rec.fails = failing(&rec.constraints);
         rec.holds = rec.fails.is_empty();
         Ok(rec)
+    }
+
+    /// Every risk at `shards`: per key (and at the rule of thumb's count,
+    /// beside an accepted risk), shared partitions and nodes, each with
+    /// its own comparison.
+    fn risks_at(&self, shards: u64, rule: u64, known_key_ln: Option<f64>) -> ParamResult<AtCount> {
+        let key_ln = match known_key_ln {
+            Some(ln) => ln,
+            None => self.ln_key_risk(self.sizing.peak, shards, self.key_check)?,
+        };
+        let rule_ln = match self.risk {
+            Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
+            None => None,
+        };
+        let part = self
+            .partition_risk(self.sizing.peak)?
+            .map(|(pr, risk)| (pr.at(shards), pr.meets(shards, risk)));
+        let node = self.nodes.as_ref().map(|c| {
+            let at = c.at(planned_rate(self.sizing.peak, c.target.traffic), shards);
+            let meets = at.p_any_over_cap <= c.target.risk;
+            (at, meets)
+        });
+        Ok(AtCount {
+            key_ln,
+            rule_ln,
+            part,
+            node,
+        })
+    }
+}
+
+/// The risks at one count, each partition and node figure with whether it
+/// meets its target.
+struct AtCount {
+    key_ln: f64,
+    rule_ln: Option<f64>,
+    part: Option<(PartitionRiskAt, bool)>,
+    node: Option<(NodeRisk, bool)>,
+}
+
+impl AtCount {
+    /// The risk counted at the count: the largest of those that bind (per
+    /// key, shared partitions where they bind, nodes), exact only if that
+    /// one is.
+    fn counted(&self, partitions_bind: bool) -> Option<(f64, bool)> {
+        [
+            Some((self.key_ln, true)),
+            self.part
+                .as_ref()
+                .filter(|_| partitions_bind)
+                .map(|(at, _)| (at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
+            self.node
+                .as_ref()
+                .map(|(at, _)| (at.ln_p_any_over_cap, at.exact)),
+        ]
+        .into_iter()
+        .flatten()
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// The partition and node risks' comparisons and exactness, for the
+    /// constraints.
+    fn judged(&self) -> (constraints::Judged, constraints::Judged) {
+        (
+            self.part
+                .as_ref()
+                .map(|p| (p.1, p.0.method == RiskMethod::Exact)),
+            self.node.as_ref().map(|n| (n.1, n.0.exact)),
+        )
     }
 }

@@ -116,22 +116,71 @@ impl Warning {
     }
 }
 
-/// Every warning for `rec` under `inputs`.
+/// Every warning for `rec` under `inputs`: the count's own (a partition
+/// risk after a grow, reads, batches, store limits) around the plan's.
 pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
-    let mut out = Vec::new();
-    if let (Some(false), Some(p), Some(store)) = (
+    assemble(inputs, rec, plan_warnings(inputs, rec))
+}
+
+/// As [`collect`] for a count judged against a recommendation whose
+/// warnings are `of_plan`: the plan's warnings do not depend on the count
+/// (the searches behind them run once, not once per count).
+pub(super) fn collect_against(
+    inputs: &PlanInputs,
+    e: &Recommendation,
+    of_plan: &[Warning],
+) -> Vec<Warning> {
+    let plan = of_plan.iter().filter(|w| w.of_plan()).cloned().collect();
+    assemble(inputs, e, plan)
+}
+
+impl Warning {
+    /// A warning about the plan, the same at every count: no count meets
+    /// the partitions or the nodes, or the counts that fail them.
+    fn of_plan(&self) -> bool {
+        matches!(
+            self,
+            Warning::PartitionsCannotHold { .. }
+                | Warning::FailingBand { .. }
+                | Warning::TemplateOneSlot { .. }
+                | Warning::NodesCannotHold { .. }
+        )
+    }
+}
+
+/// The warnings in their order: after a grow, the plan's, then reads,
+/// batches and store limits.
+fn assemble(inputs: &PlanInputs, rec: &Recommendation, plan: Vec<Warning>) -> Vec<Warning> {
+    let mut out: Vec<Warning> = after_grow(inputs, rec).into_iter().collect();
+    out.extend(plan);
+    out.extend(read_warnings(rec));
+    out.extend(store_limits(inputs, rec));
+    out
+}
+
+/// The partition risk right after a grow, where the store moves busy items
+/// apart on its own (not binding).
+fn after_grow(inputs: &PlanInputs, rec: &Recommendation) -> Option<Warning> {
+    let (Some(false), Some(p), Some(store)) = (
         rec.partition_binds,
         rec.partition_p_any_over_cap,
         inputs.store,
-    ) {
-        if p > inputs.partitions.map_or(1.0, |x| x.target.risk) {
-            out.push(Warning::PartitionRiskAfterGrow {
-                store,
-                p_any_over_cap: p,
-                partition_shards: rec.partition_shards,
-            });
-        }
-    }
+    ) else {
+        return None;
+    };
+    (p > inputs.partitions.map_or(1.0, |x| x.target.risk)).then_some(
+        Warning::PartitionRiskAfterGrow {
+            store,
+            p_any_over_cap: p,
+            partition_shards: rec.partition_shards,
+        },
+    )
+}
+
+/// What no count changes: partitions no count meets, the failing band,
+/// nodes no count meets (with what would hold).
+fn plan_warnings(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
+    let mut out = Vec::new();
     if let (Some(true), None, Some(p)) =
         (rec.partition_binds, rec.partition_shards, inputs.partitions)
     {
@@ -149,26 +198,35 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
         });
     }
     if let (Some(c), None) = (&inputs.nodes, rec.node_shards) {
-        let rate = super::planned_rate(inputs.sizing.peak, c.target.traffic);
-        out.push(match c.template().filter(|_| c.one_slot()) {
-            Some(t) => {
-                let fixed = t.without_tag_template();
-                Warning::TemplateOneSlot {
-                    template: t.template().to_string(),
-                    suggested: t.without_tag(),
-                    suggested_shards: fixed.and_then(|f| {
-                        c.with_template(f)
-                            .fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
-                    }),
-                }
-            }
-            None => Warning::NodesCannotHold {
-                nodes: c.nodes,
-                node_cap: c.node_cap,
-                nodes_needed: c.nodes_needed(rate, crate::model::defaults::MAX_NODES),
-            },
-        });
+        out.push(nodes_cannot_hold(inputs, c));
     }
+    out
+}
+
+/// No count keeps the nodes within their caps: the template's fix and the
+/// count it would need, or the masters an even spread needs.
+fn nodes_cannot_hold(inputs: &PlanInputs, c: &super::ClusterNodes) -> Warning {
+    let rate = super::planned_rate(inputs.sizing.peak, c.target.traffic);
+    match c.template().filter(|_| c.one_slot()) {
+        Some(t) => Warning::TemplateOneSlot {
+            template: t.template().to_string(),
+            suggested: t.without_tag(),
+            suggested_shards: t.without_tag_template().and_then(|f| {
+                c.with_template(f)
+                    .fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
+            }),
+        },
+        None => Warning::NodesCannotHold {
+            nodes: c.nodes,
+            node_cap: c.node_cap,
+            nodes_needed: c.nodes_needed(rate, crate::model::defaults::MAX_NODES),
+        },
+    }
+}
+
+/// The read path at the count: the read cap, cached or not, and batches.
+fn read_warnings(rec: &Recommendation) -> Vec<Warning> {
+    let mut out = Vec::new();
     let r = &rec.reads;
     if let (Some(cap), Some(need)) = (r.read_cap, r.cache_seconds_for_read_cap) {
         out.push(Warning::ReadCap {
@@ -194,18 +252,25 @@ pub(super) fn collect(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning>
             });
         }
     }
-    if let Some(store) = inputs.store {
-        for limit in store.limits() {
+    out
+}
+
+/// The store's documented limits the plan goes over.
+fn store_limits(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
+    let Some(store) = inputs.store else {
+        return Vec::new();
+    };
+    store
+        .limits()
+        .into_iter()
+        .filter_map(|limit| {
             let value = match limit.quantity {
                 LimitedQuantity::WriteUnitsPerSecond => {
                     inputs.sizing.peak * inputs.write_cost.unwrap_or(1.0)
                 }
                 LimitedQuantity::DocumentsPerTransaction => rec.shards as f64,
             };
-            if value > limit.limit {
-                out.push(Warning::StoreLimit { limit, value });
-            }
-        }
-    }
-    out
+            (value > limit.limit).then_some(Warning::StoreLimit { limit, value })
+        })
+        .collect()
 }
