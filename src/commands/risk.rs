@@ -148,7 +148,7 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         .find_map(|row| row.verdict.as_ref().filter(|v| !v.holds));
     let line = failing.map(crate::views::verdict::line);
     let view = WithObserved {
-        report: &SweepView(rows.clone()),
+        report: &SweepView(rows),
         observed: r.observed.as_deref().map(ObservedTraffic::new),
     };
     // The most shards listed: the likeliest to leave one below zero.

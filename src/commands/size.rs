@@ -39,7 +39,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         }
         None => (plan.recommendation.clone(), None),
     };
-    let failed = args.check.check && !rec.holds;
+    let holds = rec.holds;
     let row = SizeRow::new(
         &r.scenario.name,
         &plan.sizing.peak,
@@ -64,8 +64,5 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
         unlikes: super::unlikes_block(&r, &plan.sizing.peak, row.recommendation.shards)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
-    if failed {
-        anyhow::bail!("check failed: {headline}");
-    }
-    Ok(())
+    super::check(args.check.check, holds, &headline)
 }
