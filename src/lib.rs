@@ -80,10 +80,7 @@ pub mod shell {
         crate::output::interrupt::install();
         let result = crate::cli::parse()
             .map_err(anyhow::Error::from)
-            .and_then(|cli| {
-                crate::output::terminal::set_color(cli.color);
-                crate::commands::dispatch(cli)
-            });
+            .and_then(crate::commands::dispatch);
         let Err(e) = result else {
             return ExitCode::SUCCESS;
         };

@@ -52,7 +52,7 @@ pub fn scenario_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
         .iter()
         .filter(|(name, _)| name.starts_with(typed.as_ref()))
         .map(|(name, _)| {
-            let about = crate::config::scenario::load(name)
+            let about = crate::config::scenario::load(&Default::default(), name)
                 .ok()
                 .and_then(|l| l.scenario.description);
             CompletionCandidate::new(*name).help(about.map(Into::into))

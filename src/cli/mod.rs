@@ -201,6 +201,17 @@ impl Command {
             Command::Man(_) => "man",
         }
     }
+
+    /// `--threads` as typed, where the command offers it.
+    pub fn threads(&self) -> Option<u64> {
+        match self {
+            Command::Simulate(a) => a.sim.threads.threads,
+            Command::Chart(a) => a.sim.threads.threads,
+            Command::Report(a) => a.sim.threads.threads,
+            Command::Fleet(a) => a.threads.threads,
+            _ => None,
+        }
+    }
 }
 
 /// Parses the command line. Help and version print and exit here; any

@@ -4,6 +4,7 @@
 
 use crate::cli::{ChartArgs, ChartKind};
 use crate::config::lists;
+use crate::config::Run;
 use crate::config::{refuse, Kind, Resolver, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::MAX_TIMELINE_POINTS;
@@ -11,7 +12,7 @@ use crate::model::timeline;
 use crate::output::sink::Destination;
 use crate::views::charts::{busiest_svg, risk_svg, shard_counts_around, timeline_svg, Downsampler};
 
-pub fn run(args: ChartArgs) -> anyhow::Result<()> {
+pub fn run(args: ChartArgs, run: &Run) -> anyhow::Result<()> {
     let output = args.output.one()?.cloned().ok_or_else(|| {
         InputError::new(
             "--output",
@@ -65,7 +66,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind busiest")?;
+            let mut r = Resolver::for_load(run, &args.sim.scenario, "chart --kind busiest")?;
             if r.scenario.describes(Kind::TimeLine) {
                 let name = &r.scenario.name;
                 return Err(InputError::new(
@@ -77,11 +78,10 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 )
                 .into());
             }
-            super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
             r.observe(&args.observed, Some(&args.sim.sizing))?;
             let sim =
                 r.flat_simulation(&args.sim, false, Some(&args.plan), args.duration.seconds())?;
-            let file = Destination::create("--output", &output)?;
+            let file = Destination::create(&run.claims, "--output", &output)?;
             let tally = super::simulate::execute(&sim.plan, false, None)?;
             let v = super::simulate::verdict(&sim.recommended, &sim.plan, &tally)
                 .map_err(|e| r.blame(e))?;
@@ -99,7 +99,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 "--kind risk",
                 "with time-line flags: it draws a flat load",
             )?;
-            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind risk")?;
+            let mut r = Resolver::for_load(run, &args.sim.scenario, "chart --kind risk")?;
             r.observe(&args.observed, Some(&sim.sizing))?;
             let flags =
                 crate::config::plan::PlanFlags::new(&args.plan, &args.duration, &sim.traffic);
@@ -127,7 +127,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 }
             };
             let accepted = plan.recommendation.risk;
-            let file = Destination::create("--output", &output)?;
+            let file = Destination::create(&run.claims, "--output", &output)?;
             let cost = crate::model::cost::sweep(rate, &counts, traffic)
                 .within_limit("shards")
                 .map_err(|e| r.blame(e))?;
@@ -158,7 +158,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
             (r, (file, svg), Some(v))
         }
         ChartKind::Timeline => {
-            let mut r = Resolver::for_load(&args.sim.scenario, "chart --kind timeline")?;
+            let mut r = Resolver::for_load(run, &args.sim.scenario, "chart --kind timeline")?;
             if args.timeline.replay {
                 r.keep_trace = true;
                 r.observe(&args.observed, Some(&args.sim.sizing))?;
@@ -166,7 +166,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
                 crate::config::observed::refuse_on_timeline(&args.observed)?;
             }
             let plan = r.timeline(&args.sim, &args.timeline)?;
-            let file = Destination::create("--output", &output)?;
+            let file = Destination::create(&run.claims, "--output", &output)?;
             let mut points = Downsampler::new(plan.seconds, MAX_TIMELINE_POINTS);
             timeline::run_with_rows(&plan, |row| {
                 points.push(row);
@@ -178,7 +178,7 @@ pub fn run(args: ChartArgs) -> anyhow::Result<()> {
     };
     super::print_notices(&r.inputs);
     if args.explain.explain {
-        super::explain_on_stderr(&r.inputs)?;
+        super::explain_on_stderr(&r.inputs, crate::output::terminal::Style::plain(run.color))?;
     }
     let (file, svg) = svg;
     file.finish(svg.as_bytes())?;

@@ -3,6 +3,7 @@
 
 use crate::cli::CompareArgs;
 use crate::config::Resolver;
+use crate::config::Run;
 use crate::error::InputError;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
@@ -10,12 +11,12 @@ use crate::model::price::design_usage;
 use crate::output::OutputSet;
 use crate::views::compare::CompareReport;
 
-pub fn run(args: CompareArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.scenario, "compare")?;
+pub fn run(args: CompareArgs, run: &Run) -> anyhow::Result<()> {
+    let mut r = Resolver::for_load(run, &args.scenario, "compare")?;
     let (inputs, approx, plan) = r.comparison(&args)?;
     let prices = r.prices(&args.prices, "compare")?;
     let verdict = super::plan_verdict(&plan, inputs.shards).map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     if args.wide && !out.has_human() {
         return Err(InputError::new(
             "--wide",

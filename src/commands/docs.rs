@@ -1,6 +1,7 @@
 //! `shardplan completions SHELL` and `shardplan man`: generated from the
 //! same clap definitions as the parser, so they never go stale.
 
+use crate::config::Run;
 use std::io::Write;
 
 use clap::CommandFactory;
@@ -113,7 +114,7 @@ fn strip_preamble(text: &str) -> String {
 }
 
 /// `shardplan man [COMMAND]` prints one page; `man -o DIR` writes them all.
-pub fn man(args: ManArgs) -> anyhow::Result<()> {
+pub fn man(args: ManArgs, run: &Run) -> anyhow::Result<()> {
     let top = documented();
     if let Some(dir) = args.output.one()? {
         // Every page is rendered before the folder is touched.
@@ -124,7 +125,7 @@ pub fn man(args: ManArgs) -> anyhow::Result<()> {
         }
         prepare_dir("--output", dir)?;
         for (name, roff) in pages {
-            let mut file = AtomicFile::create("--output", &dir.join(name))?;
+            let mut file = AtomicFile::create(&run.claims, "--output", &dir.join(name))?;
             file.write_all(&roff)?;
             file.commit()?;
         }

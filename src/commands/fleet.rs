@@ -2,11 +2,12 @@
 //! per policy, and the load on the busiest partition.
 
 use crate::cli::FleetArgs;
+use crate::config::Run;
 use crate::config::{Kind, Resolver};
 use crate::output::OutputSet;
 use crate::views::fleet::FleetView;
 
-pub fn run(args: FleetArgs) -> anyhow::Result<()> {
+pub fn run(args: FleetArgs, run: &Run) -> anyhow::Result<()> {
     // Standard input can be read once: say so before the scenario reads it.
     crate::config::input_file::one_stdin(&[
         (
@@ -16,15 +17,15 @@ pub fn run(args: FleetArgs) -> anyhow::Result<()> {
         ("--rates-csv", args.rates_csv.as_deref()),
     ])?;
     let mut r = Resolver::load(
+        run,
         args.scenario.scenario.as_deref(),
         None,
         "fleet",
         &[Kind::Fleet],
     )?;
-    super::use_threads(crate::config::load::threads(args.threads.threads)?)?;
     let plan = r.fleet(&args)?;
     let (prices, item_bytes) = r.fleet_prices(&args.prices, args.item_bytes)?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     super::announce(
         crate::model::cost::fleet(plan.placement_work(), plan.trials),
         args.out.quiet.quiet,

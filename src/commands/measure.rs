@@ -2,6 +2,7 @@
 //! [`MeasureConfig`], the run gives a report, the view renders it.
 
 use crate::cli::MeasureArgs;
+use crate::config::Run;
 use crate::config::{Inputs, Source, Sourced};
 use crate::error::InputResult;
 use crate::measure::{self, MeasureConfig};
@@ -17,6 +18,7 @@ use crate::views::measure::MeasureView;
 fn password(
     args: &MeasureArgs,
     redis: &str,
+    run: &Run,
 ) -> crate::error::InputResult<Option<(String, Source)>> {
     use crate::error::InputError;
     if measure::redact(redis) != redis {
@@ -24,6 +26,7 @@ fn password(
     }
     if let Some(path) = &args.password_file {
         let bytes = crate::config::input_file::read_bounded(
+            &run.claims,
             "--password-file",
             path,
             4096,
@@ -60,15 +63,15 @@ fn password(
 /// Runs `shardplan measure`: validate the flags, say any placement warning,
 /// run the warm-up, the alternating phases and the read path (with progress
 /// on a terminal), and write the report to every output.
-pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
+pub fn run(args: MeasureArgs, run: &Run) -> anyhow::Result<()> {
     if let Some(url) = args.postgres.clone() {
-        return super::measure_postgres::run(args, url);
+        return super::measure_postgres::run(args, url, run);
     }
     // clap requires --redis or --postgres.
     let redis = args.redis.clone().unwrap_or_default();
     // The password: in the URL, else --password-file, else REDISCLI_AUTH
     // (redis-cli's convention), so it need not show in `ps` or history.
-    let (url, password_source) = match password(&args, &redis)? {
+    let (url, password_source) = match password(&args, &redis, run)? {
         Some((pw, source)) => (measure::with_password(&redis, &pw), Some(source)),
         None => (redis.clone(), None),
     };
@@ -124,7 +127,7 @@ pub fn run(args: MeasureArgs) -> anyhow::Result<()> {
     if let Some(m) = args.max_ops {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     // Ctrl-C stops the load; the keys are deleted before the exit.
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(

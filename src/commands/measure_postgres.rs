@@ -3,6 +3,7 @@
 //! view renders it. clap refuses the Redis-only flags with `--postgres`.
 
 use crate::cli::MeasureArgs;
+use crate::config::Run;
 use crate::config::{Inputs, Source, Sourced};
 use crate::error::{CountMismatch, InputError};
 use crate::measure::postgres::{self, PgConfig};
@@ -13,12 +14,12 @@ use crate::views::measure_postgres::PgMeasureView;
 use super::measure::{record_load, sourced};
 
 /// Runs `shardplan measure --postgres URL`.
-pub fn run(args: MeasureArgs, url: String) -> anyhow::Result<()> {
+pub fn run(args: MeasureArgs, url: String, run: &Run) -> anyhow::Result<()> {
     let secrets = secrets(&url);
-    run_with(args, url).map_err(|e| scrub(e, &secrets))
+    run_with(args, url, run).map_err(|e| scrub(e, &secrets))
 }
 
-fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
+fn run_with(args: MeasureArgs, url: String, run: &Run) -> anyhow::Result<()> {
     let mut config = PgConfig::new(
         &url,
         super::measure::shards(&args)?,
@@ -66,7 +67,7 @@ fn run_with(args: MeasureArgs, url: String) -> anyhow::Result<()> {
     if let Some(m) = args.max_ops {
         inputs.record("max_ops", &Sourced::from_flag("--max-ops", m));
     }
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     // Ctrl-C stops the load; the schema is dropped before the exit.
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(

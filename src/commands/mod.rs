@@ -17,28 +17,51 @@ pub mod size;
 pub mod timeline;
 
 use crate::cli::{Cli, Command};
+use crate::config::Run;
 
-/// Runs the parsed command line.
+/// Runs the parsed command line: one run's context ([`Run`]), and one
+/// worker pool (`--threads`, else one worker per core) that the command and
+/// everything it computes share.
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
-    crate::views::inputs::set_command(cli.command.name());
-    match cli.command {
-        Command::Size(a) => size::run(a),
-        Command::Simulate(a) => simulate::run(a),
-        Command::Risk(a) => risk::run_risk(a),
-        Command::Sweep(a) => risk::run_sweep(a),
-        Command::Scenarios(a) => scenarios::run(a),
-        Command::Chart(a) => chart::run(a),
-        Command::Report(a) => report::run(a),
-        Command::Resize(a) => timeline::run_resize(a),
-        Command::Keys(a) => placement::run_keys(a),
-        Command::Partitions(a) => placement::run_partitions(a),
-        Command::Stores(a) => placement::run_stores(a),
-        Command::Fleet(a) => fleet::run(a),
-        Command::Measure(a) => measure::run(a),
-        Command::Compare(a) => compare::run(a),
+    let run = Run::new(cli.command.name(), cli.color);
+    let threads = crate::config::load::threads(cli.command.threads())?;
+    workers(threads)?.install(|| command(cli.command, &run))
+}
+
+/// The run's worker pool: `threads` workers (0: one per core). The command
+/// runs on it, so the tables a run draws from and the run itself share the
+/// same workers (a pool per stage spawned idle workers that spun beside the
+/// busy ones, milliseconds of CPU a run); the pool is the run's, not the
+/// process's.
+fn workers(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        // The command runs on a worker: give it a main thread's stack.
+        .stack_size(8 << 20)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
+}
+
+/// One command, on the run's workers.
+fn command(command: Command, run: &Run) -> anyhow::Result<()> {
+    match command {
+        Command::Size(a) => size::run(a, run),
+        Command::Simulate(a) => simulate::run(a, run),
+        Command::Risk(a) => risk::run_risk(a, run),
+        Command::Sweep(a) => risk::run_sweep(a, run),
+        Command::Scenarios(a) => scenarios::run(a, run),
+        Command::Chart(a) => chart::run(a, run),
+        Command::Report(a) => report::run(a, run),
+        Command::Resize(a) => timeline::run_resize(a, run),
+        Command::Keys(a) => placement::run_keys(a, run),
+        Command::Partitions(a) => placement::run_partitions(a, run),
+        Command::Stores(a) => placement::run_stores(a, run),
+        Command::Fleet(a) => fleet::run(a, run),
+        Command::Measure(a) => measure::run(a, run),
+        Command::Compare(a) => compare::run(a, run),
         Command::Completions(a) => docs::completions(a),
-        Command::Man(args) => docs::man(args),
-        Command::Schema(args) => docs::schema(args),
+        Command::Man(a) => docs::man(a, run),
+        Command::Schema(a) => docs::schema(a),
     }
 }
 
@@ -53,12 +76,14 @@ pub fn emit(
 ) -> anyhow::Result<()> {
     print_notices(inputs);
     if explain && out.has_rows_only() {
-        explain_on_stderr(inputs)?;
+        explain_on_stderr(inputs, out.stderr_style())?;
     }
+    let command = out.command();
     out.emit(&crate::views::inputs::WithInputs {
         report,
         inputs,
         explain,
+        command,
     })
 }
 
@@ -89,17 +114,6 @@ pub fn unlikes_block(
         .transpose()
 }
 
-/// Sets the process's one worker pool to `threads` workers (0: one per
-/// core), before anything runs on it: the tables a run draws from and the
-/// run itself then share the same workers (a pool per stage spawned idle
-/// workers that spun beside the busy ones, milliseconds of CPU a run).
-pub fn use_threads(threads: usize) -> anyhow::Result<()> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
-}
-
 /// Say a long run's estimate on stderr before it starts (unless `quiet`).
 pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
     if cost.worth_announcing() && !quiet {
@@ -120,12 +134,13 @@ pub fn print_notices(inputs: &crate::config::Inputs) {
 
 /// The inputs table on stderr: `--explain` for outputs with no place for
 /// it (CSV and TSV rows, an SVG chart, a report folder).
-pub fn explain_on_stderr(inputs: &crate::config::Inputs) -> anyhow::Result<()> {
+pub fn explain_on_stderr(
+    inputs: &crate::config::Inputs,
+    style: crate::output::terminal::Style,
+) -> anyhow::Result<()> {
     use crate::output::Exporter;
     let table = crate::views::Sections(vec![crate::views::inputs::section(inputs)]);
-    let exporter = crate::output::table::TableExporter {
-        style: crate::output::terminal::Style::plain(),
-    };
+    let exporter = crate::output::table::TableExporter { style };
     let text = exporter.render(&table)?;
     eprint!("{}", String::from_utf8_lossy(&text));
     Ok(())
@@ -135,6 +150,7 @@ pub fn explain_on_stderr(inputs: &crate::config::Inputs) -> anyhow::Result<()> {
 /// `--output` file too.
 pub fn per_second_file(
     args: &crate::cli::SimulateArgs,
+    run: &crate::config::Run,
 ) -> anyhow::Result<Option<crate::output::sink::Destination>> {
     use crate::output::sink::{is_stdout, Destination};
     let Some(p) = &args.per_second else {
@@ -155,7 +171,7 @@ pub fn per_second_file(
     }
     // An --output naming the same file is refused by the output policy
     // (output::policy), however it is spelled.
-    Ok(Some(Destination::create("--per-second", p)?))
+    Ok(Some(Destination::create(&run.claims, "--per-second", p)?))
 }
 
 /// The plan's verdict on `shards` (the one every command that judges a

@@ -2,6 +2,7 @@
 
 use crate::cli::{KeysArgs, PartitionsArgs, StoresArgs};
 use crate::config::input_file::read_bounded;
+use crate::config::Run;
 use crate::config::{refuse, Inputs, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::MAX_PAD;
@@ -17,9 +18,14 @@ use crate::views::stores::StoresView;
 /// CRC16 of no bytes is 0). Only the blank lines at the very end (the file's
 /// trailing newline, or several) end the list rather than add keys; a `\r`
 /// before a `\n` is a Windows line end, not part of the key. Errors name `what`.
-fn read_keys(what: &str, path: &std::path::Path) -> anyhow::Result<Vec<Vec<u8>>> {
+fn read_keys(
+    claims: &crate::output::policy::Claims,
+    what: &str,
+    path: &std::path::Path,
+) -> anyhow::Result<Vec<Vec<u8>>> {
     let max = crate::model::defaults::MAX_KEY_TEXT_BYTES;
     let bytes = read_bounded(
+        claims,
         what,
         path,
         max + crate::model::defaults::MAX_KEYS,
@@ -56,9 +62,9 @@ fn split_keys(what: &str, bytes: &[u8]) -> anyhow::Result<Vec<Vec<u8>>> {
     Ok(keys)
 }
 
-pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
+pub fn run_keys(args: KeysArgs, run: &Run) -> anyhow::Result<()> {
     let j = &args.judge;
-    let mut r = crate::config::Resolver::for_load(&j.scenario, "keys")?;
+    let mut r = crate::config::Resolver::for_load(run, &j.scenario, "keys")?;
     // keys checks Redis Cluster slots unless told otherwise.
     r.default_store = Some(Store::RedisCluster);
     let store = j
@@ -106,7 +112,7 @@ pub fn run_keys(args: KeysArgs) -> anyhow::Result<()> {
     let plan = r.plan(&j.sizing, &j.reads, flags)?;
     let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
     let nodes = plan.inputs.nodes.as_ref().map(|c| c.nodes);
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     let inputs = &r.inputs;
     let expand = |t: &str| ShardTemplate::new(t, pad_width).map_err(|e| inputs.attach(e));
     let report: Box<dyn crate::output::Report> = match (store, &listed, &template) {
@@ -167,7 +173,7 @@ fn listed_keys(
     };
     refuse(args.shards.shards.is_some(), "--shards", &why)?;
     refuse(args.pad.is_some(), "--pad", &why)?;
-    let keys = read_keys(what, path)?;
+    let keys = read_keys(&r.claims, what, path)?;
     if keys.is_empty() {
         return Err(
             InputError::new(*what, "needs at least one key, one per line (got none)").into(),
@@ -197,7 +203,7 @@ fn refuse_store(store: Store) -> anyhow::Result<()> {
     .into())
 }
 
-pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
+pub fn run_partitions(args: PartitionsArgs, run: &Run) -> anyhow::Result<()> {
     let j = &args.judge;
     // partitions weighs one placement: both counts are required.
     let required = |given: Option<u64>, flag: &'static str, what: &str| {
@@ -210,7 +216,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
         "the partitions the store hashes keys onto",
     )?;
     // The plan the count is judged against: the one `size` resolves.
-    let mut r = crate::config::Resolver::for_load(&j.scenario, "partitions")?;
+    let mut r = crate::config::Resolver::for_load(run, &j.scenario, "partitions")?;
     let flags = crate::config::plan::PlanFlags::new(&j.plan, &j.span.duration, &j.span.traffic);
     let plan = r.plan(&j.sizing, &j.reads, flags)?;
     let partitions = plan
@@ -239,7 +245,7 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     }
     let verdict = super::plan_verdict(&plan, shards).map_err(|e| r.blame(e))?;
     let (holds, line) = (verdict.holds, crate::views::verdict::line(&verdict));
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     let view = crate::views::verdict::WithVerdict {
         report: &PartitionsView(placement.evaluate()),
         verdict: Some(verdict),
@@ -249,13 +255,13 @@ pub fn run_partitions(args: PartitionsArgs) -> anyhow::Result<()> {
     super::check(j.check.check, holds, &line)
 }
 
-pub fn run_stores(args: StoresArgs) -> anyhow::Result<()> {
+pub fn run_stores(args: StoresArgs, run: &Run) -> anyhow::Result<()> {
     refuse(
         args.out.explain.explain,
         "--explain",
         "on stores: it lists the presets and resolves no inputs",
     )?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     super::emit(
         out,
         &StoresView(all_presets()),

@@ -5,6 +5,7 @@
 
 use crate::cli::ReportArgs;
 use crate::config::plan::PlanFlags;
+use crate::config::Run;
 use crate::config::{Resolver, Sourced};
 use crate::error::InputError;
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
@@ -18,9 +19,8 @@ use crate::views::report::{
 use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 
-pub fn run(args: ReportArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.sim.scenario, "report")?;
-    super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
+pub fn run(args: ReportArgs, run: &Run) -> anyhow::Result<()> {
+    let mut r = Resolver::for_load(run, &args.sim.scenario, "report")?;
     // A design doc is shared: it names the scenario file without this
     // machine's folders (relative to here, else by its name alone).
     let portable = portable_path(&r.scenario.file);
@@ -96,7 +96,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let prices = r.prices(&args.prices, "report")?;
     let measurement = match &args.measure {
         Some(path) => {
-            let m = crate::measure::read_measurement("--measure", path)?;
+            let bytes = crate::measure::read_measure_file(&r.claims, "--measure", path)?;
+            let m = crate::measure::measurement_from_json("--measure", path, &bytes)?;
             let shown = portable_path(&path.display().to_string());
             r.inputs.record(
                 "measure",
@@ -120,7 +121,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     }
     super::print_notices(&r.inputs);
     crate::output::sink::prepare_dir("--output", &dir)?;
-    let open = |name: &str| AtomicFile::create("--output", &dir.join(name));
+    let open = |name: &str| AtomicFile::create(&run.claims, "--output", &dir.join(name));
     let mut md_file = open(REPORT_FILE)?;
     let mut risk_file = open(RISK_SVG)?;
     let mut sim_file = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
@@ -237,7 +238,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     sim_file.commit()?;
     md_file.commit()?;
     if args.explain.explain {
-        super::explain_on_stderr(&r.inputs)?;
+        super::explain_on_stderr(&r.inputs, crate::output::terminal::Style::plain(run.color))?;
     }
     if !args.quiet.quiet {
         eprintln!("wrote {} and its charts to {}", REPORT_FILE, dir.display());

@@ -3,6 +3,7 @@
 use crate::cli::{RiskArgs, SweepArgs};
 use crate::config::lists;
 use crate::config::plan::PlanFlags;
+use crate::config::Run;
 use crate::config::{Resolver, Sourced};
 use crate::model::exact::{self, Risk};
 use crate::model::read_cost::ReadPlan;
@@ -12,8 +13,8 @@ use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 use crate::views::unlikes::WithUnlikes;
 
-pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.scenario, "risk")?;
+pub fn run_risk(args: RiskArgs, run: &Run) -> anyhow::Result<()> {
+    let mut r = Resolver::for_load(run, &args.scenario, "risk")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
     // The read path (the scenario's) feeds the verdict's read cap.
@@ -27,7 +28,7 @@ pub fn run_risk(args: RiskArgs) -> anyhow::Result<()> {
         "the recommendation (shardplan size)",
     );
     let shards = r.shards(args.shards.one()?, sized);
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     // Empirical traffic's cost is its law's (the distinct counts).
     let long = match traffic.empirical() {
         Some(_) => "traffic",
@@ -94,8 +95,8 @@ pub fn sweep_rows(
         .collect())
 }
 
-pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.scenario, "sweep")?;
+pub fn run_sweep(args: SweepArgs, run: &Run) -> anyhow::Result<()> {
+    let mut r = Resolver::for_load(run, &args.scenario, "sweep")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     // The plan each row is judged against, as `size` resolves it.
     let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
@@ -118,7 +119,7 @@ pub fn run_sweep(args: SweepArgs) -> anyhow::Result<()> {
         .map(|&rate| crate::model::cost::sweep(rate, &counts, traffic))
         .fold(crate::model::cost::Estimate::new(0.0), |a, b| a.then(b));
     cost.within_limit("shards").map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     super::announce(cost, args.out.quiet.quiet);
     let bar = crate::output::progress::bar(
         (rates.len() * counts.len()) as u64,

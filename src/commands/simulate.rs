@@ -2,6 +2,7 @@
 //! or along a time line.
 
 use crate::cli::SimulateArgs;
+use crate::config::Run;
 use crate::config::{Kind, Resolver};
 use crate::error::InputError;
 use crate::model::simulation::{self, SimPlan, SimTally};
@@ -9,9 +10,8 @@ use crate::output::sink::Destination;
 use crate::output::OutputSet;
 use crate::views::simulate::SimulateReport;
 
-pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(&args.sim.scenario, "simulate")?;
-    super::use_threads(crate::config::load::threads(args.sim.threads.threads)?)?;
+pub fn run(args: SimulateArgs, run: &Run) -> anyhow::Result<()> {
+    let mut r = Resolver::for_load(run, &args.sim.scenario, "simulate")?;
     if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
         if args.timeline.replay {
             r.keep_trace = true;
@@ -19,7 +19,7 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         } else {
             crate::config::observed::refuse_on_timeline(&args.observed)?;
         }
-        return super::timeline::run_simulate(r, &args);
+        return super::timeline::run_simulate(r, &args, run);
     }
     r.observe(&args.observed, Some(&args.sim.sizing))?;
     let sim = r.flat_simulation(
@@ -28,8 +28,8 @@ pub fn run(args: SimulateArgs) -> anyhow::Result<()> {
         Some(&args.plan),
         args.duration.seconds(),
     )?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
-    let mut per_second = super::per_second_file(&args)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
+    let mut per_second = super::per_second_file(&args, run)?;
     let tally = execute(&sim.plan, args.out.quiet.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
@@ -83,7 +83,7 @@ pub fn verdict(
     Ok(super::plan_verdict(plan, sim.shards)?.with_run(run))
 }
 
-/// Runs a flat simulation on the process's workers ([`super::use_threads`]), with a
+/// Runs a flat simulation on the run's workers (`--threads`), with a
 /// progress bar on a terminal unless `quiet`, streaming per-second rows to
 /// `per_second` when given.
 pub fn execute(

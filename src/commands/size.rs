@@ -5,18 +5,19 @@
 use crate::cli::SizeArgs;
 use crate::config::plan::PlanFlags;
 use crate::config::Resolver;
+use crate::config::Run;
 use crate::output::OutputSet;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::size::SizeRow;
 use crate::views::unlikes::WithUnlikes;
 
-pub fn run(args: SizeArgs) -> anyhow::Result<()> {
+pub fn run(args: SizeArgs, run: &Run) -> anyhow::Result<()> {
     crate::config::refuse(
         args.check.check && args.shards.shards.is_none(),
         "--check",
         "without --shards: it gates a deployed count (add --shards N)",
     )?;
-    let mut r = Resolver::for_load(&args.scenario, "size")?;
+    let mut r = Resolver::for_load(run, &args.scenario, "size")?;
     r.observe(&args.observed, Some(&args.sizing))?;
     let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
     let plan = r.plan(&args.sizing, &args.reads, flags)?;
@@ -26,7 +27,7 @@ pub fn run(args: SizeArgs) -> anyhow::Result<()> {
     let observed = r
         .observed_traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?
         .map(ObservedTraffic::new);
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     let (rec, recommended) = match args.shards.one()? {
         Some(n) => {
             let n = crate::config::Sourced::from_flag("--shards", n).check(|v| {

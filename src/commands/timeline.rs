@@ -2,6 +2,7 @@
 //! monitor) and `shardplan resize`.
 
 use crate::cli::{ResizeArgs, SimulateArgs};
+use crate::config::Run;
 use crate::config::{Kind, Resolver};
 use crate::error::InputError;
 use crate::model::timeline::grid::grid_around;
@@ -12,15 +13,15 @@ use crate::views::resize::ResizeView;
 use crate::views::timeline::TimelineView;
 
 /// `simulate` in time-line mode (`r` holds the scenario already loaded).
-pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> {
+pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::Result<()> {
     let plan = r.timeline(&args.sim, &args.timeline)?;
     // The recommendation for the curve's peak, as `size` gives it: its
     // risk, partitions and nodes as `size` takes them.
     let flags = crate::config::plan::PlanFlags::new(&args.plan, &args.duration, &args.sim.traffic);
     let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
     let recommendation = (planned.recommendation, planned.sizing.peak.peak);
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
-    let mut per_second = super::per_second_file(args)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
+    let mut per_second = super::per_second_file(args, run)?;
     // Progress past a few seconds of work; the estimate past a minute.
     let cost = plan.cost();
     super::announce(cost, args.out.quiet.quiet);
@@ -75,15 +76,16 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs) -> anyhow::Result<()> 
 }
 
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.
-pub fn run_resize(args: ResizeArgs) -> anyhow::Result<()> {
+pub fn run_resize(args: ResizeArgs, run: &Run) -> anyhow::Result<()> {
     let mut r = Resolver::load(
+        run,
         args.scenario.scenario.as_deref(),
         None,
         "resize",
         &[Kind::Resize],
     )?;
     let (plan, seed) = r.resize(&args)?;
-    let out = OutputSet::prepare(args.out.format, &args.out.output.output)?;
+    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
     let view = match plan {
         ResizePlan::Grow(g) => ResizeView::Grow {
             expected: g.expected(),

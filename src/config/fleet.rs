@@ -65,7 +65,7 @@ impl Resolver {
             });
         let background = match csv {
             Some(path) => {
-                let rates = read_rates(&path.value, &path.source.to_string())?;
+                let rates = read_rates(&self.claims, &path.value, &path.source.to_string())?;
                 self.inputs.record(
                     "rates_csv",
                     &path.clone().map(|p| super::input_file::shown(&p)),
@@ -296,8 +296,12 @@ fn pinned(name: &str, rate: f64, shards: Option<u64>, source: &Source) -> InputR
 }
 
 /// Streams a `reel_id,rate` CSV into a rate per reel; errors name `what`.
-fn read_rates(path: &Path, what: &str) -> InputResult<Vec<f64>> {
-    let file = super::input_file::open(what, path)?;
+fn read_rates(
+    claims: &crate::output::policy::Claims,
+    path: &Path,
+    what: &str,
+) -> InputResult<Vec<f64>> {
+    let file = super::input_file::open(claims, what, path)?;
     let shown = super::input_file::shown(path);
     let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(
         super::input_file::LineBound::new(std::io::BufReader::new(file), MAX_CSV_LINE_BYTES),

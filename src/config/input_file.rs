@@ -4,31 +4,13 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::sync::Mutex;
 
 use crate::error::{InputError, InputResult};
-
-/// The flag that took standard input in this run, if any.
-static STDIN_TAKEN_BY: Mutex<Option<String>> = Mutex::new(None);
+use crate::output::policy::Claims;
 
 /// True when `path` names standard input.
 pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
-}
-
-/// Claims standard input for `what` (the flag or scenario field that names
-/// `-`); refused when another input already read it.
-fn claim_stdin(what: &str) -> InputResult<()> {
-    let mut taken = STDIN_TAKEN_BY.lock().unwrap_or_else(|e| e.into_inner());
-    // Even the same flag cannot read it twice: the second read would see
-    // an empty stream and pass for an empty input.
-    match taken.as_deref() {
-        Some(first) => Err(read_twice(what, first)),
-        None => {
-            *taken = Some(what.to_string());
-            Ok(())
-        }
-    }
 }
 
 /// Before any input is read: refuse a run in which two of `inputs` (each
@@ -45,7 +27,7 @@ pub fn one_stdin(inputs: &[(&str, Option<&Path>)]) -> InputResult<()> {
 }
 
 /// `what` names standard input, which `first` already reads.
-fn read_twice(what: &str, first: &str) -> InputError {
+pub(crate) fn read_twice(what: &str, first: &str) -> InputError {
     InputError::new(
         what,
         format!("reads standard input (-), which {first} already reads; give one of them a file"),
@@ -53,15 +35,15 @@ fn read_twice(what: &str, first: &str) -> InputError {
 }
 
 /// A reader for `path` (`-`: standard input); errors name `what`.
-pub fn open(what: &str, path: &Path) -> InputResult<Box<dyn Read>> {
+pub fn open(claims: &Claims, what: &str, path: &Path) -> InputResult<Box<dyn Read>> {
     if is_stdin(path) {
-        claim_stdin(what)?;
+        claims.stdin(what)?;
         return Ok(Box::new(std::io::stdin()));
     }
     let file = std::fs::File::open(path)
         .map_err(|e| InputError::new(what, format!("cannot read {}: {e}", path.display())))?;
     // No output of this run may replace a file it reads.
-    crate::output::policy::claim_input(what, path)?;
+    claims.input(what, path)?;
     Ok(Box::new(file))
 }
 
@@ -76,8 +58,14 @@ pub fn shown(path: &Path) -> String {
 
 /// All of `path` (`-`: standard input), refused past `max` bytes with
 /// `too_big` saying what a normal input is; errors name `what`.
-pub fn read_bounded(what: &str, path: &Path, max: u64, too_big: &str) -> InputResult<Vec<u8>> {
-    let reader = open(what, path)?;
+pub fn read_bounded(
+    claims: &Claims,
+    what: &str,
+    path: &Path,
+    max: u64,
+    too_big: &str,
+) -> InputResult<Vec<u8>> {
+    let reader = open(claims, what, path)?;
     let mut bytes = Vec::new();
     reader
         .take(max + 1)

@@ -22,6 +22,7 @@ pub mod prices;
 pub mod reads;
 pub mod replay;
 pub mod resize;
+pub mod run;
 pub mod scenario;
 pub mod simulation;
 pub mod sizing;
@@ -29,6 +30,7 @@ pub mod source;
 pub mod timeline;
 pub mod unlikes;
 
+pub use run::Run;
 pub use scenario::{Kind, Loaded};
 pub use source::{Inputs, Source, Sourced};
 
@@ -65,11 +67,14 @@ pub struct Resolver {
     /// from here (`report` names it portably): files it names are read
     /// beside it.
     pub scenario_folder: Option<std::path::PathBuf>,
+    /// The run's files: every input read is claimed, so no output replaces
+    /// it, and standard input is read once.
+    pub claims: crate::output::policy::Claims,
 }
 
 impl Resolver {
     /// Starts from a loaded scenario; `named` says whether the user named it.
-    pub fn new(scenario: Loaded, named: bool) -> Self {
+    pub fn new(scenario: Loaded, named: bool, claims: crate::output::policy::Claims) -> Self {
         let mut inputs = Inputs::default();
         if scenario.name != Loaded::none().name {
             let source = if named {
@@ -90,6 +95,7 @@ impl Resolver {
             empirical: None,
             default_store: None,
             scenario_folder: None,
+            claims,
         }
     }
 
@@ -97,13 +103,14 @@ impl Resolver {
     /// both are absent) and checks that it describes a kind the command
     /// serves.
     pub fn load(
+        run: &Run,
         flag: Option<&str>,
         default: Option<&str>,
         command: &str,
         served: &[Kind],
     ) -> InputResult<Self> {
         let loaded = match flag.or(default) {
-            Some(name) => scenario::load(name)?,
+            Some(name) => scenario::load(&run.claims, name)?,
             None => Loaded::none(),
         };
         // A scenario of general settings only (no peak, curve, resize or
@@ -112,13 +119,14 @@ impl Resolver {
             loaded.require(command, served)?;
         }
         scenario::check::fields(&loaded)?;
-        Ok(Resolver::new(loaded, flag.is_some()))
+        Ok(Resolver::new(loaded, flag.is_some(), run.claims.clone()))
     }
 
     /// The scenario of a command about one counter's load (a flat load, or
     /// a time line sized at its peak): `--scenario`, else the bundled default.
-    pub fn for_load(flag: &ScenarioArgs, command: &str) -> InputResult<Self> {
+    pub fn for_load(run: &Run, flag: &ScenarioArgs, command: &str) -> InputResult<Self> {
         Self::load(
+            run,
             flag.scenario.as_deref(),
             Some(scenario::DEFAULT),
             command,

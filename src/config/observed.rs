@@ -225,6 +225,7 @@ impl Resolver {
         for (path, name) in paths.iter().zip(&shown) {
             let what = format!("{by} {name}");
             let bytes = input_file::read_bounded(
+                &self.claims,
                 &what,
                 path,
                 MAX_TRACE_BYTES,

@@ -57,15 +57,20 @@ pub enum Measurement {
 /// Read the JSON `shardplan measure` wrote (either store's) from `path`;
 /// errors name `flag`.
 pub fn read_measurement(flag: &str, path: &Path) -> Result<Measurement, InputError> {
+    let claims = crate::output::policy::Claims::default();
+    let bytes = super::report::read_measure_file(&claims, flag, path)?;
+    measurement_from_json(flag, path, &bytes)
+}
+
+/// [`read_measurement`] on the bytes already read from `path`.
+pub fn measurement_from_json(
+    flag: &str,
+    path: &Path,
+    bytes: &[u8],
+) -> Result<Measurement, InputError> {
     let shown = path.display();
-    let bytes = crate::config::input_file::read_bounded(
-        flag,
-        path,
-        crate::model::defaults::MAX_SCENARIO_BYTES,
-        "measure's JSON is a few kilobytes",
-    )?;
     let expected = "expected the JSON `shardplan measure --format json` wrote";
-    let json: serde_json::Value = serde_json::from_slice(&bytes)
+    let json: serde_json::Value = serde_json::from_slice(bytes)
         .map_err(|e| InputError::new(flag, format!("{shown} is not JSON ({e}); {expected}")))?;
     let bad = |e: serde_json::Error| {
         InputError::new(

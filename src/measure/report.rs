@@ -257,15 +257,34 @@ pub struct MeasuredCap {
 /// document with `store: "postgres"`). Accepts the report object itself or
 /// an array whose first element with the field is the report.
 pub fn cap_from_measure_file(path: &Path) -> Result<MeasuredCap, InputError> {
-    const WHAT: &str = "--cap-from-measure";
-    let shown = path.display();
-    let bytes = crate::config::input_file::read_bounded(
-        WHAT,
+    let claims = crate::output::policy::Claims::default();
+    cap_from_measure_json(path, &read_measure_file(&claims, CAP_FLAG, path)?)
+}
+
+/// The flag that names a measurement to take the cap from.
+const CAP_FLAG: &str = "--cap-from-measure";
+
+/// The bytes of a measurement file (`-`: standard input), claimed for the
+/// run as an input; errors name `what`.
+pub(crate) fn read_measure_file(
+    claims: &crate::output::policy::Claims,
+    what: &str,
+    path: &Path,
+) -> Result<Vec<u8>, InputError> {
+    crate::config::input_file::read_bounded(
+        claims,
+        what,
         path,
         crate::model::defaults::MAX_SCENARIO_BYTES,
         "measure's JSON is a few kilobytes",
-    )?;
-    let text = String::from_utf8(bytes)
+    )
+}
+
+/// [`cap_from_measure_file`] on the bytes already read from `path`.
+pub fn cap_from_measure_json(path: &Path, bytes: &[u8]) -> Result<MeasuredCap, InputError> {
+    const WHAT: &str = CAP_FLAG;
+    let shown = path.display();
+    let text = String::from_utf8(bytes.to_vec())
         .map_err(|_| InputError::new(WHAT, format!("cannot read {shown}: not UTF-8 text")))?;
     let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         InputError::new(

@@ -14,7 +14,7 @@
 //!   `a.csv` and a hard link are caught alike.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::error::{InputError, InputResult};
 
@@ -27,8 +27,21 @@ enum Identity {
     New(u64, u64, std::ffi::OsString),
 }
 
-/// Every file this run reads or writes, with the flag that names it.
-static FILES: Mutex<Vec<(Identity, String, bool)>> = Mutex::new(Vec::new());
+/// The files one run reads and writes, each with the flag that names it,
+/// and the flag that took standard input: made once a run (`config::Run`)
+/// and handed to every reader and writer, so nothing about a run is
+/// process-wide. Clones share one record.
+#[derive(Debug, Clone, Default)]
+pub struct Claims(Arc<Mutex<Claimed>>);
+
+#[derive(Debug, Default)]
+struct Claimed {
+    /// Every file read or written: its identity, the flag and path as
+    /// shown, and whether it is an output.
+    files: Vec<(Identity, String, bool)>,
+    /// The flag that took standard input, if any.
+    stdin: Option<String>,
+}
 
 #[cfg(unix)]
 fn identity(path: &Path) -> Option<Identity> {
@@ -51,36 +64,66 @@ fn identity(path: &Path) -> Option<Identity> {
     Some(Identity::New(0, 0, real.into_os_string()))
 }
 
-/// Records that `what` (a flag and the path as typed) reads or writes
-/// `path`; refused when an output meets a file the run already uses.
-fn claim(what: &str, path: &Path, output: bool) -> InputResult<()> {
-    let Some(id) = identity(path) else {
-        return Ok(());
-    };
-    let mut files = FILES.lock().unwrap_or_else(|e| e.into_inner());
-    let shown = format!("{} {}", what, path.display());
-    if let Some((_, first, first_is_output)) = files.iter().find(|(i, _, _)| *i == id) {
-        if output || *first_is_output {
-            let why = match (output, first_is_output) {
-                (true, true) => "another output of this run",
-                _ => "an input of this run",
-            };
-            return Err(InputError::new(
-                what,
-                format!(
-                    "{} is the same file as {first} ({why}); give each output its own file",
-                    path.display()
-                ),
-            ));
+impl Claims {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Claimed> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records that `what` (a flag and the path as typed) reads or writes
+    /// `path`; refused when an output meets a file the run already uses.
+    fn claim(&self, what: &str, path: &Path, output: bool) -> InputResult<()> {
+        let Some(id) = identity(path) else {
+            return Ok(());
+        };
+        let mut claimed = self.lock();
+        let shown = format!("{} {}", what, path.display());
+        if let Some((_, first, first_is_output)) = claimed.files.iter().find(|(i, _, _)| *i == id) {
+            if output || *first_is_output {
+                let why = match (output, first_is_output) {
+                    (true, true) => "another output of this run",
+                    _ => "an input of this run",
+                };
+                return Err(InputError::new(
+                    what,
+                    format!(
+                        "{} is the same file as {first} ({why}); give each output its own file",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+        claimed.files.push((id, shown, output));
+        Ok(())
+    }
+
+    /// Records an input file, so no output of the run can replace it.
+    pub fn input(&self, what: &str, path: &Path) -> InputResult<()> {
+        self.claim(what, path, false)
+    }
+
+    /// Claims standard input for `what` (the flag or scenario field that
+    /// names `-`); refused when another input already read it. Even the
+    /// same flag cannot read it twice: the second read would see an empty
+    /// stream and pass for an empty input.
+    pub fn stdin(&self, what: &str) -> InputResult<()> {
+        let mut claimed = self.lock();
+        match claimed.stdin.as_deref() {
+            Some(first) => Err(crate::config::input_file::read_twice(what, first)),
+            None => {
+                claimed.stdin = Some(what.to_string());
+                Ok(())
+            }
         }
     }
-    files.push((id, shown, output));
-    Ok(())
-}
 
-/// Records an input file, so no output of the run can replace it.
-pub fn claim_input(what: &str, path: &Path) -> InputResult<()> {
-    claim(what, path, false)
+    /// The file an output at `path` replaces (the path itself, or where a
+    /// link the user owns points), checked against the policy above and
+    /// recorded; `flag` names the option in errors.
+    pub fn output_target(&self, flag: &str, path: &Path) -> InputResult<PathBuf> {
+        let target = output_target(flag, path)?;
+        self.claim(flag, &target, true)?;
+        Ok(target)
+    }
 }
 
 /// The user running shardplan.
@@ -93,7 +136,7 @@ fn euid() -> u32 {
 /// The file an output at `path` replaces (the path itself, or where a link
 /// the user owns points), checked against the policy above; `flag` names
 /// the option in errors.
-pub fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
+fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
     let refuse = |why: String| Err(InputError::new(flag, format!("{}: {why}", path.display())));
     let target = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
@@ -143,7 +186,6 @@ pub fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
             );
         }
     }
-    claim(flag, &target, true)?;
     Ok(target)
 }
 
@@ -181,5 +223,32 @@ pub fn replacement_mode(existing: Option<&std::fs::Metadata>) -> u32 {
     {
         let _ = existing;
         0o644
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's claims are its own: the same file is an alias within one
+    /// run and free in another (no process-wide record).
+    #[test]
+    fn claims_belong_to_one_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("rates.csv");
+        std::fs::write(&input, "reel_id,rate\n").unwrap();
+        let run = Claims::default();
+        run.input("--rates-csv", &input).unwrap();
+        let e = run.output_target("--output", &input).unwrap_err();
+        assert_eq!(e.what, "--output");
+        assert!(e.message.contains("an input of this run"), "{e}");
+        // Another run (a clone shares the record; a new one does not).
+        assert!(run.clone().output_target("-o", &input).is_err());
+        Claims::default().output_target("--output", &input).unwrap();
+        // Standard input once a run, whoever asks.
+        run.stdin("--scenario").unwrap();
+        let e = run.stdin("--stdin").unwrap_err();
+        assert!(e.message.contains("--scenario already reads"), "{e}");
+        Claims::default().stdin("--stdin").unwrap();
     }
 }

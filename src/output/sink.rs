@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
+use super::policy::Claims;
+use super::terminal::ColorChoice;
 use super::{Format, Report};
+use crate::config::Run;
 use crate::error::{InputError, InputResult};
 
 /// What went wrong, without the temp file's name that tempfile's errors
@@ -28,7 +31,7 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Opens a temp file in the target's folder; `flag` names the option in errors.
-    pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
+    pub fn create(claims: &Claims, flag: &str, path: &Path) -> InputResult<Self> {
         if path.as_os_str().is_empty() {
             return Err(InputError::new(
                 flag,
@@ -43,7 +46,7 @@ impl AtomicFile {
         }
         // Links, read-only files and aliases of other files of the run are
         // refused here (`policy`); `path` is the file to replace.
-        let path = super::policy::output_target(flag, path)?;
+        let path = claims.output_target(flag, path)?;
         let path = path.as_path();
         let existing = std::fs::metadata(path).ok();
         let dir = match path.parent() {
@@ -144,7 +147,7 @@ pub enum Destination {
 
 impl Destination {
     /// Standard output for `-` (and its aliases), else a file made atomically.
-    pub fn create(flag: &str, path: &Path) -> InputResult<Self> {
+    pub fn create(claims: &Claims, flag: &str, path: &Path) -> InputResult<Self> {
         if is_stdout(path) {
             return Ok(Destination::Stdout);
         }
@@ -160,7 +163,7 @@ impl Destination {
                     .map_err(|e| InputError::new(flag, format!("cannot write {p}: {e}")))?;
                 Ok(Destination::Stream(file))
             }
-            _ => Ok(Destination::File(AtomicFile::create(flag, path)?)),
+            _ => Ok(Destination::File(AtomicFile::create(claims, flag, path)?)),
         }
     }
 
@@ -229,12 +232,16 @@ pub fn is_stdout(path: &std::path::Path) -> bool {
 #[derive(Debug)]
 pub struct OutputSet {
     targets: Vec<(Destination, Format)>,
+    /// `--color`.
+    color: ColorChoice,
+    /// The subcommand's name, for the JSON header.
+    command: &'static str,
 }
 
 impl OutputSet {
     /// `--format` (if given) applies to every target; otherwise each file's
     /// extension picks its format, and stdout gets a table.
-    pub fn prepare(format: Option<Format>, outputs: &[PathBuf]) -> InputResult<Self> {
+    pub fn prepare(run: &Run, format: Option<Format>, outputs: &[PathBuf]) -> InputResult<Self> {
         let mut targets = Vec::new();
         if outputs.is_empty() {
             targets.push((Destination::Stdout, format.unwrap_or(Format::Table)));
@@ -282,9 +289,13 @@ impl OutputSet {
                     ))
                 }
             };
-            targets.push((Destination::create("--output", path)?, fmt));
+            targets.push((Destination::create(&run.claims, "--output", path)?, fmt));
         }
-        Ok(OutputSet { targets })
+        Ok(OutputSet {
+            targets,
+            color: run.color,
+            command: run.command,
+        })
     }
 
     /// True when some destination gets rows only (CSV or TSV), where an
@@ -302,14 +313,25 @@ impl OutputSet {
             .any(|(_, f)| matches!(f, Format::Table | Format::Markdown))
     }
 
+    /// The subcommand's name, for the JSON header.
+    pub fn command(&self) -> &'static str {
+        self.command
+    }
+
+    /// The style of a table written to standard error (`--explain` beside
+    /// rows-only outputs).
+    pub fn stderr_style(&self) -> super::terminal::Style {
+        super::terminal::Style::plain(self.color)
+    }
+
     /// Renders the report into every destination.
     pub fn emit(self, report: &dyn Report) -> anyhow::Result<()> {
         // Render everything first: nothing is written unless all formats render.
         let mut rendered = Vec::new();
         for (dest, fmt) in self.targets {
             let style = match dest {
-                Destination::Stdout => super::terminal::Style::stdout(),
-                _ => super::terminal::Style::plain(),
+                Destination::Stdout => super::terminal::Style::stdout(self.color),
+                _ => super::terminal::Style::plain(self.color),
             };
             let bytes = fmt.exporter(style).render(report)?;
             rendered.push((dest, bytes));

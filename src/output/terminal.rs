@@ -4,7 +4,6 @@
 //! auto|always|never` and `NO_COLOR` (<https://no-color.org>) decide colour.
 
 use std::io::IsTerminal;
-use std::sync::OnceLock;
 
 /// Width of tables and prose when stdout is not a terminal and `COLUMNS`
 /// is not set.
@@ -24,13 +23,6 @@ pub enum ColorChoice {
     Never,
 }
 
-static CHOICE: OnceLock<ColorChoice> = OnceLock::new();
-
-/// Records `--color` once, after parsing.
-pub fn set_color(choice: ColorChoice) {
-    let _ = CHOICE.set(choice);
-}
-
 /// How one destination is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Style {
@@ -43,15 +35,15 @@ pub struct Style {
 impl Style {
     /// A file or a pipe: the fallback width, no colour (unless `--color
     /// always`).
-    pub fn plain() -> Style {
+    pub fn plain(color: ColorChoice) -> Style {
         Style {
             width: FALLBACK_WIDTH,
-            colour: CHOICE.get() == Some(&ColorChoice::Always),
+            colour: color == ColorChoice::Always,
         }
     }
 
     /// Standard output: a terminal's width and colour, else [`Style::plain`].
-    pub fn stdout() -> Style {
+    pub fn stdout(color: ColorChoice) -> Style {
         let tty = std::io::stdout().is_terminal();
         let columns = std::env::var("COLUMNS")
             .ok()
@@ -65,7 +57,7 @@ impl Style {
             false => columns.unwrap_or(FALLBACK_WIDTH),
         };
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let colour = match CHOICE.get().copied().unwrap_or_default() {
+        let colour = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
             ColorChoice::Auto => tty && !no_color,

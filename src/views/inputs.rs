@@ -85,17 +85,6 @@ impl Assumed {
 /// number, never renamed or removed without a new one.
 pub const JSON_SCHEMA_VERSION: u64 = 1;
 
-static COMMAND: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-
-/// Records the running command's name for the JSON header (once, at dispatch).
-pub fn set_command(name: &'static str) {
-    let _ = COMMAND.set(name);
-}
-
-fn command() -> &'static str {
-    COMMAND.get().copied().unwrap_or("")
-}
-
 /// A command's report with its resolved inputs: JSON always carries them
 /// under `inputs`; with `explain`, tables and Markdown open with them.
 pub struct WithInputs<'a> {
@@ -105,6 +94,8 @@ pub struct WithInputs<'a> {
     pub inputs: &'a Inputs,
     /// `--explain`.
     pub explain: bool,
+    /// The subcommand's name, for the JSON header.
+    pub command: &'static str,
 }
 
 impl Report for WithInputs<'_> {
@@ -118,7 +109,7 @@ impl Report for WithInputs<'_> {
         let mut map = serde_json::Map::new();
         map.insert("schema_version".into(), JSON_SCHEMA_VERSION.into());
         map.insert("version".into(), env!("CARGO_PKG_VERSION").into());
-        map.insert("command".into(), command().into());
+        map.insert("command".into(), self.command.into());
         match self.report.json() {
             Value::Object(fields) => map.extend(fields),
             other => {

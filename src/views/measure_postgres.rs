@@ -204,7 +204,9 @@ mod tests {
     #[test]
     fn table_shows_the_designs_and_the_machine() {
         let plain = TableExporter {
-            style: crate::output::terminal::Style::plain(),
+            style: crate::output::terminal::Style::plain(
+                crate::output::terminal::ColorChoice::Never,
+            ),
         };
         let text = render(&plain, sample(500));
         for needle in [

@@ -293,7 +293,7 @@ pub fn from_text(file: &str, text: &str) -> InputResult<Loaded> {
 }
 
 /// A bundled name, or a path to a TOML file.
-pub fn load(name_or_path: &str) -> InputResult<Loaded> {
+pub fn load(claims: &crate::output::policy::Claims, name_or_path: &str) -> InputResult<Loaded> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == name_or_path) {
         let file = format!("{name}.toml");
         let scenario = parse(&file, text)?;
@@ -318,6 +318,7 @@ pub fn load(name_or_path: &str) -> InputResult<Loaded> {
         ));
     }
     let bytes = input_file::read_bounded(
+        claims,
         "--scenario",
         path,
         MAX_SCENARIO_BYTES,
@@ -343,14 +344,20 @@ mod tests {
     #[test]
     fn bundled_scenarios_parse_and_declare_their_kinds() {
         for (name, _) in BUNDLED {
-            let s = load(name).unwrap();
+            let s = load(&Default::default(), name).unwrap();
             assert!(s.scenario.description.is_some(), "{name} has a description");
             assert!(s.scenario.describes.is_some(), "{name} declares its kinds");
             assert!(!s.kinds.is_empty(), "{name}");
         }
-        assert_eq!(load("viral-reel").unwrap().scenario.peak, Some(14_000.0));
         assert_eq!(
-            load("interview").unwrap().kinds,
+            load(&Default::default(), "viral-reel")
+                .unwrap()
+                .scenario
+                .peak,
+            Some(14_000.0)
+        );
+        assert_eq!(
+            load(&Default::default(), "interview").unwrap().kinds,
             vec![Kind::FlatLoad, Kind::Fleet]
         );
     }
@@ -370,13 +377,13 @@ mod tests {
 
     #[test]
     fn unknown_name_lists_the_bundled_ones() {
-        let e = load("viral-reeel").unwrap_err();
+        let e = load(&Default::default(), "viral-reeel").unwrap_err();
         assert!(e.message.contains("viral-reel"), "{}", e.message);
     }
 
     #[test]
     fn a_scenario_of_another_kind_names_the_command_that_fits() {
-        let l = load("grow-wrong-order").unwrap();
+        let l = load(&Default::default(), "grow-wrong-order").unwrap();
         let e = l
             .require("simulate", &[Kind::FlatLoad, Kind::TimeLine])
             .unwrap_err();

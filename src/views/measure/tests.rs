@@ -128,7 +128,9 @@ fn render(e: &dyn Exporter, r: MeasureReport) -> String {
 fn table(r: MeasureReport) -> String {
     render(
         &TableExporter {
-            style: crate::output::terminal::Style::plain(),
+            style: crate::output::terminal::Style::plain(
+                crate::output::terminal::ColorChoice::Never,
+            ),
         },
         r,
     )
