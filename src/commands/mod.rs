@@ -17,6 +17,7 @@ pub mod size;
 pub mod timeline;
 
 use crate::cli::{Cli, Command};
+use crate::config::options::Options;
 use crate::config::Run;
 
 /// Runs the parsed command line: one run's context ([`Run`]), and one
@@ -25,7 +26,10 @@ use crate::config::Run;
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     let run = Run::new(cli.command.name(), cli.color);
     let threads = crate::config::load::threads(cli.command.threads())?;
-    workers(threads)?.install(|| command(cli.command, &run))
+    workers(threads)?.install(|| match Options::resolve(cli.command, &run)? {
+        Ok(options) => planned(options),
+        Err(command) => self::command(command, &run),
+    })
 }
 
 /// The run's worker pool: `threads` workers (0: one per core). The command
@@ -42,10 +46,17 @@ fn workers(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
         .map_err(|e| anyhow::anyhow!("cannot start {threads} worker threads: {e}"))
 }
 
-/// One command, on the run's workers.
+/// One command from its plan, on the run's workers.
+fn planned(options: Options) -> anyhow::Result<()> {
+    match options {
+        Options::Size(o) => size::run(o),
+    }
+}
+
+/// One command resolved where it runs, on the run's workers.
 fn command(command: Command, run: &Run) -> anyhow::Result<()> {
     match command {
-        Command::Size(a) => size::run(a, run),
+        Command::Size(_) => unreachable!("size is resolved by Options::resolve"),
         Command::Simulate(a) => simulate::run(a, run),
         Command::Risk(a) => risk::run_risk(a, run),
         Command::Sweep(a) => risk::run_sweep(a, run),
@@ -91,7 +102,10 @@ pub fn emit(
 /// unlikes (`--unlike-share`); a cool-down past the exact sum's reach is
 /// the error of the flag or field that set it.
 pub fn unlikes_block(
-    r: &crate::config::Resolver,
+    (inputs, unlikes): (
+        &crate::config::Inputs,
+        Option<crate::config::unlikes::UnlikePlan>,
+    ),
     peak: &crate::config::sizing::Peak,
     shards: u64,
 ) -> crate::error::InputResult<Option<crate::views::unlikes::UnlikesBlock>> {
@@ -100,16 +114,16 @@ pub fn unlikes_block(
         let given = ["cool_down_rate", "cool_down_seconds"]
             .into_iter()
             .find_map(|k| {
-                r.inputs
+                inputs
                     .source(k)
                     .filter(|s| !matches!(s, crate::config::Source::Default))
             });
         match given {
             Some(source) => crate::error::InputError::new(source, e.problem),
-            None => r.blame(e),
+            None => inputs.attach(e),
         }
     };
-    r.unlike_plan
+    unlikes
         .map(|u| crate::views::unlikes::UnlikesBlock::new(&u, peak, shards).map_err(blame))
         .transpose()
 }

@@ -212,7 +212,7 @@ pub fn run(args: ReportArgs, run: &Run) -> anyhow::Result<()> {
             .observed
             .as_deref()
             .map(crate::views::observed::ObservedTraffic::new),
-        unlikes: super::unlikes_block(&r, &plan.sizing.peak, rec.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlike_plan), &plan.sizing.peak, rec.shards)?,
         version: env!("CARGO_PKG_VERSION"),
         command: regenerate_command(
             &std::env::args_os()

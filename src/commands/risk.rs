@@ -62,7 +62,7 @@ pub fn run_risk(args: RiskArgs, run: &Run) -> anyhow::Result<()> {
     };
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(&r, &sizing.peak, shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlike_plan), &sizing.peak, shards)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
     super::check(args.check.check, holds, &line)
@@ -156,7 +156,7 @@ pub fn run_sweep(args: SweepArgs, run: &Run) -> anyhow::Result<()> {
     let most = counts.iter().copied().max().unwrap_or(1);
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(&r, &sizing.peak, most)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlike_plan), &sizing.peak, most)?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
     super::check(

@@ -59,7 +59,11 @@ pub fn run(args: SimulateArgs, run: &Run) -> anyhow::Result<()> {
     };
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(&r, &sim.sizing.peak, sim.plan.shards)?,
+        unlikes: super::unlikes_block(
+            (&r.inputs, r.unlike_plan),
+            &sim.sizing.peak,
+            sim.plan.shards,
+        )?,
     };
     let verdict = report.verdict.as_ref().expect("a flat run is judged");
     let line = crate::views::verdict::line(verdict);

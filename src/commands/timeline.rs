@@ -69,7 +69,11 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::
     // A time line's shard count moves; the chance is for the count it starts on.
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(&r, &planned.sizing.peak, plan.start_shards)?,
+        unlikes: super::unlikes_block(
+            (&r.inputs, r.unlike_plan),
+            &planned.sizing.peak,
+            plan.start_shards,
+        )?,
     };
     super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
     super::check(args.check.check, holds, &line)

@@ -17,6 +17,7 @@ pub mod input_file;
 pub mod lists;
 pub mod load;
 pub mod observed;
+pub mod options;
 pub mod plan;
 pub mod prices;
 pub mod reads;

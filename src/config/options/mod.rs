@@ -1,0 +1,103 @@
+//! One plan a command (ripgrep's `HiArgs`, hyperfine's `Options`):
+//! [`Options::resolve`] turns the parsed flags, the scenario, the store
+//! presets and the defaults into one immutable, validated value for the
+//! command. Every refusal of a flag, every resolution and every output file
+//! opened happens here; a command handler (`src/commands/`) takes the value,
+//! runs the model and renders the view, and checks no flag.
+//!
+//! The [`Resolver`] is the step that builds these: it is changed as inputs
+//! are resolved, and ends in [`Resolver::finish`], after which nothing about
+//! the inputs changes.
+
+mod size;
+
+pub use size::SizeOptions;
+
+use super::observed::Observed;
+use super::unlikes::UnlikePlan;
+use super::{Inputs, Resolver, Run};
+use crate::cli::{Command, OutputArgs};
+use crate::error::{InputError, InputResult, ParamError};
+use crate::output::OutputSet;
+
+/// A command's validated plan.
+pub enum Options {
+    /// `shardplan size`.
+    Size(SizeOptions),
+}
+
+impl Options {
+    /// The one step from the command line to a command's plan; `None` for
+    /// the commands resolved where they run (documentation, completions).
+    pub fn resolve(command: Command, run: &Run) -> InputResult<Result<Options, Command>> {
+        Ok(Ok(match command {
+            Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
+            other => return Ok(Err(other)),
+        }))
+    }
+}
+
+/// What every resolution leaves behind, frozen: the scenario's shown name,
+/// every input with its source, observed traffic and unlikes.
+#[derive(Debug)]
+pub struct Resolved {
+    /// The scenario's shown name.
+    pub scenario: String,
+    /// Every input resolved, with its source.
+    pub inputs: Inputs,
+    /// Observed traffic (`--traffic-from`), when read.
+    pub observed: Option<Box<Observed>>,
+    /// Unlikes, when planned.
+    pub unlikes: Option<UnlikePlan>,
+}
+
+impl Resolved {
+    /// A model error naming its parameter, attributed to the parameter's
+    /// source.
+    pub fn blame(&self, e: ParamError) -> InputError {
+        self.inputs.attach(e)
+    }
+
+    /// The inputs the user did not give.
+    pub fn assumed(&self) -> crate::views::inputs::Assumed {
+        crate::views::inputs::Assumed::new(&self.inputs)
+    }
+}
+
+impl Resolver {
+    /// The end of resolution: what the command keeps.
+    pub fn finish(self) -> Resolved {
+        Resolved {
+            scenario: self.scenario.name,
+            inputs: self.inputs,
+            observed: self.observed,
+            unlikes: self.unlike_plan,
+        }
+    }
+}
+
+/// Where a command's result goes and how it is run: the outputs opened
+/// (checked before any work), `--explain`, `--quiet`, `--check`.
+#[derive(Debug)]
+pub struct Output {
+    /// Every destination, opened.
+    pub set: OutputSet,
+    /// `--explain`.
+    pub explain: bool,
+    /// `--quiet`.
+    pub quiet: bool,
+    /// `--check`.
+    pub check: bool,
+}
+
+impl Output {
+    /// Opens the outputs of `args` for `run`.
+    pub fn new(run: &Run, args: &OutputArgs, check: bool) -> InputResult<Self> {
+        Ok(Output {
+            set: OutputSet::prepare(run, args.format, &args.output.output)?,
+            explain: args.explain.explain,
+            quiet: args.quiet.quiet,
+            check,
+        })
+    }
+}
