@@ -50,16 +50,15 @@ fn workers(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 fn planned(options: Options) -> anyhow::Result<()> {
     match options {
         Options::Size(o) => size::run(o),
+        Options::Simulate(o) => simulate::run(o),
+        Options::Risk(o) => risk::run_risk(o),
+        Options::Sweep(o) => risk::run_sweep(o),
     }
 }
 
 /// One command resolved where it runs, on the run's workers.
 fn command(command: Command, run: &Run) -> anyhow::Result<()> {
     match command {
-        Command::Size(_) => unreachable!("size is resolved by Options::resolve"),
-        Command::Simulate(a) => simulate::run(a, run),
-        Command::Risk(a) => risk::run_risk(a, run),
-        Command::Sweep(a) => risk::run_sweep(a, run),
         Command::Scenarios(a) => scenarios::run(a, run),
         Command::Chart(a) => chart::run(a, run),
         Command::Report(a) => report::run(a, run),
@@ -73,6 +72,8 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(a, run),
         Command::Schema(a) => docs::schema(a),
+        // The rest have their plan from Options::resolve.
+        _ => unreachable!("a planned command reached fn command"),
     }
 }
 
@@ -158,34 +159,6 @@ pub fn explain_on_stderr(
     let text = exporter.render(&table)?;
     eprint!("{}", String::from_utf8_lossy(&text));
     Ok(())
-}
-
-/// `--per-second FILE`, opened beside its target; refused when it names an
-/// `--output` file too.
-pub fn per_second_file(
-    args: &crate::cli::SimulateArgs,
-    run: &crate::config::Run,
-) -> anyhow::Result<Option<crate::output::sink::Destination>> {
-    use crate::output::sink::{is_stdout, Destination};
-    let Some(p) = &args.per_second else {
-        return Ok(None);
-    };
-    // `--per-second -` streams the rows to standard output, which must then
-    // not carry the results too.
-    if is_stdout(p)
-        && (args.out.output.output.is_empty()
-            || args.out.output.output.iter().any(|o| is_stdout(o)))
-    {
-        return Err(crate::error::InputError::new(
-            "--per-second",
-            "- is standard output, which already carries the results; give them a file with -o FILE, \
-             or the rows a file name",
-        )
-        .into());
-    }
-    // An --output naming the same file is refused by the output policy
-    // (output::policy), however it is spelled.
-    Ok(Some(Destination::create(&run.claims, "--per-second", p)?))
 }
 
 /// The plan's verdict on `shards` (the one every command that judges a

@@ -1,41 +1,35 @@
 //! `shardplan simulate`: Monte Carlo of the per-second busiest shard, flat
 //! or along a time line.
 
-use crate::cli::SimulateArgs;
-use crate::config::Run;
-use crate::config::{Kind, Resolver};
+use crate::config::options::{Output, Resolved, SimulateMode, SimulateOptions};
+use crate::config::simulation::FlatSimulation;
 use crate::error::InputError;
 use crate::model::simulation::{self, SimPlan, SimTally};
 use crate::output::sink::Destination;
-use crate::output::OutputSet;
 use crate::views::simulate::SimulateReport;
 
-pub fn run(args: SimulateArgs, run: &Run) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(run, &args.sim.scenario, "simulate")?;
-    if r.scenario.describes(Kind::TimeLine) || args.timeline.any() {
-        if args.timeline.replay {
-            r.keep_trace = true;
-            r.observe(&args.observed, Some(&args.sim.sizing))?;
-        } else {
-            crate::config::observed::refuse_on_timeline(&args.observed)?;
+pub fn run(o: SimulateOptions) -> anyhow::Result<()> {
+    match o.mode {
+        SimulateMode::Flat(sim) => flat(*sim, o.per_second, &o.resolved, o.output),
+        SimulateMode::Timeline { plan, planned } => {
+            super::timeline::run_simulate((&plan, &planned), o.per_second, &o.resolved, o.output)
         }
-        return super::timeline::run_simulate(r, &args, run);
     }
-    r.observe(&args.observed, Some(&args.sim.sizing))?;
-    let sim = r.flat_simulation(
-        &args.sim,
-        args.per_second.is_some(),
-        Some(&args.plan),
-        args.duration.seconds(),
-    )?;
-    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
-    let mut per_second = super::per_second_file(&args, run)?;
-    let tally = execute(&sim.plan, args.out.quiet.quiet, per_second.as_mut())?;
+}
+
+/// A flat run, judged against the plan at its count.
+fn flat(
+    sim: FlatSimulation,
+    mut per_second: Option<Destination>,
+    r: &Resolved,
+    output: Output,
+) -> anyhow::Result<()> {
+    let tally = execute(&sim.plan, output.quiet, per_second.as_mut())?;
     if let Some(f) = per_second {
         f.commit()?;
     }
     let report = SimulateReport::new(
-        r.scenario.name.clone(),
+        r.scenario.clone(),
         &sim.plan,
         &tally,
         sim.reads.cost(sim.plan.shards),
@@ -44,7 +38,7 @@ pub fn run(args: SimulateArgs, run: &Run) -> anyhow::Result<()> {
         sim.recommended.recommendation.clone(),
         verdict(&sim.recommended, &sim.plan, &tally).map_err(|e| r.blame(e))?,
     )
-    .assuming(crate::views::inputs::Assumed::new(&r.inputs));
+    .assuming(r.assumed());
     let view = crate::views::verdict::WithVerdict {
         report: &report,
         verdict: report.verdict.clone(),
@@ -59,16 +53,12 @@ pub fn run(args: SimulateArgs, run: &Run) -> anyhow::Result<()> {
     };
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(
-            (&r.inputs, r.unlike_plan),
-            &sim.sizing.peak,
-            sim.plan.shards,
-        )?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &sim.sizing.peak, sim.plan.shards)?,
     };
     let verdict = report.verdict.as_ref().expect("a flat run is judged");
     let line = crate::views::verdict::line(verdict);
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
-    super::check(args.check.check, verdict.holds, &line)
+    super::emit(output.set, &view, &r.inputs, output.explain)?;
+    super::check(output.check, verdict.holds, &line)
 }
 
 /// The plan's verdict at the run's count, with the run beside it: judged

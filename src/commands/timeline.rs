@@ -1,34 +1,37 @@
 //! `simulate` along a time line (a rate curve, burst capacity, the hot-key
 //! monitor) and `shardplan resize`.
 
-use crate::cli::{ResizeArgs, SimulateArgs};
+use crate::cli::ResizeArgs;
+use crate::config::options::{Output, Resolved};
+use crate::config::plan::Plan;
 use crate::config::Run;
 use crate::config::{Kind, Resolver};
 use crate::error::InputError;
 use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::resize::ResizePlan;
+use crate::model::timeline::TimelinePlan;
 use crate::model::timeline::{self, TimelineRow};
+use crate::output::sink::Destination;
 use crate::output::OutputSet;
 use crate::views::resize::ResizeView;
 use crate::views::timeline::TimelineView;
 
-/// `simulate` in time-line mode (`r` holds the scenario already loaded).
-pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::Result<()> {
-    let plan = r.timeline(&args.sim, &args.timeline)?;
-    // The recommendation for the curve's peak, as `size` gives it: its
-    // risk, partitions and nodes as `size` takes them.
-    let flags = crate::config::plan::PlanFlags::new(&args.plan, &args.duration, &args.sim.traffic);
-    let planned = r.plan(&args.sim.sizing, &args.sim.reads, flags)?;
-    let recommendation = (planned.recommendation, planned.sizing.peak.peak);
-    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
-    let mut per_second = super::per_second_file(args, run)?;
+/// `simulate` in time-line mode: the time line, and the plan at its peak
+/// (the recommendation beside it).
+pub fn run_simulate(
+    (plan, planned): (&TimelinePlan, &Plan),
+    mut per_second: Option<Destination>,
+    r: &Resolved,
+    output: Output,
+) -> anyhow::Result<()> {
+    let recommendation = (planned.recommendation.clone(), planned.sizing.peak.peak);
     // Progress past a few seconds of work; the estimate past a minute.
     let cost = plan.cost();
-    super::announce(cost, args.out.quiet.quiet);
+    super::announce(cost, output.quiet);
     let bar = crate::output::progress::bar(
         plan.seconds,
         "simulated seconds",
-        !args.out.quiet.quiet && cost.seconds > 1.0,
+        !output.quiet && cost.seconds > 1.0,
     );
     let report = match per_second.as_mut() {
         Some(file) => {
@@ -36,7 +39,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::
             let cannot = |e: &dyn std::fmt::Display| {
                 InputError::new("--per-second", format!("cannot write the rows: {e}"))
             };
-            let report = timeline::run_with_rows(&plan, |row: &TimelineRow| {
+            let report = timeline::run_with_rows(plan, |row: &TimelineRow| {
                 bar.inc(1);
                 w.serialize(row)
             })
@@ -45,7 +48,7 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::
             report
         }
         None => {
-            let Ok(report) = timeline::run_with_rows(&plan, |_| {
+            let Ok(report) = timeline::run_with_rows(plan, |_| {
                 bar.inc(1);
                 Ok::<(), std::convert::Infallible>(())
             });
@@ -59,10 +62,10 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::
     // A time line holds when no write was rejected (burst included).
     let holds = report.rejected_writes == 0;
     let view = TimelineView {
-        scenario: r.scenario.name.clone(),
+        scenario: r.scenario.clone(),
         report,
         // The grid's runs go to rayon: --threads sets how many at once.
-        grid: grid_around(&plan).map_err(|e| r.inputs.attach(e))?,
+        grid: grid_around(plan).map_err(|e| r.blame(e))?,
         recommendation: Some(recommendation),
     };
     let line = view.headline().unwrap_or_default();
@@ -70,13 +73,13 @@ pub fn run_simulate(mut r: Resolver, args: &SimulateArgs, run: &Run) -> anyhow::
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
         unlikes: super::unlikes_block(
-            (&r.inputs, r.unlike_plan),
+            (&r.inputs, r.unlikes),
             &planned.sizing.peak,
             plan.start_shards,
         )?,
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)?;
-    super::check(args.check.check, holds, &line)
+    super::emit(output.set, &view, &r.inputs, output.explain)?;
+    super::check(output.check, holds, &line)
 }
 
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.

@@ -9,8 +9,12 @@
 //! are resolved, and ends in [`Resolver::finish`], after which nothing about
 //! the inputs changes.
 
+mod risk;
+mod simulate;
 mod size;
 
+pub use risk::{RiskOptions, SweepOptions};
+pub use simulate::{SimulateMode, SimulateOptions};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -24,6 +28,12 @@ use crate::output::OutputSet;
 pub enum Options {
     /// `shardplan size`.
     Size(SizeOptions),
+    /// `shardplan simulate`.
+    Simulate(SimulateOptions),
+    /// `shardplan risk`.
+    Risk(RiskOptions),
+    /// `shardplan sweep`.
+    Sweep(SweepOptions),
 }
 
 impl Options {
@@ -32,6 +42,9 @@ impl Options {
     pub fn resolve(command: Command, run: &Run) -> InputResult<Result<Options, Command>> {
         Ok(Ok(match command {
             Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
+            Command::Simulate(a) => Options::Simulate(SimulateOptions::new(a, run)?),
+            Command::Risk(a) => Options::Risk(RiskOptions::new(a, run)?),
+            Command::Sweep(a) => Options::Sweep(SweepOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
