@@ -50,6 +50,7 @@ fn workers(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 fn planned(options: Options) -> anyhow::Result<()> {
     match options {
         Options::Size(o) => size::run(o),
+        Options::Chart(o) => chart::run(o),
     }
 }
 
@@ -61,7 +62,7 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Risk(a) => risk::run_risk(a, run),
         Command::Sweep(a) => risk::run_sweep(a, run),
         Command::Scenarios(a) => scenarios::run(a, run),
-        Command::Chart(a) => chart::run(a, run),
+        Command::Chart(_) => unreachable!("chart is resolved by Options::resolve"),
         Command::Report(a) => report::run(a, run),
         Command::Resize(a) => timeline::run_resize(a, run),
         Command::Keys(a) => placement::run_keys(a, run),

@@ -9,8 +9,10 @@
 //! are resolved, and ends in [`Resolver::finish`], after which nothing about
 //! the inputs changes.
 
+mod chart;
 mod size;
 
+pub use chart::{ChartOptions, ChartPlan, RiskChart, RiskSweep};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -21,9 +23,14 @@ use crate::error::{InputError, InputResult, ParamError};
 use crate::output::OutputSet;
 
 /// A command's validated plan.
+// One value a run, made once and moved once into its handler: the size of
+// the largest plan costs nothing, and boxing would only add a pointer hop.
+#[allow(clippy::large_enum_variant)]
 pub enum Options {
     /// `shardplan size`.
     Size(SizeOptions),
+    /// `shardplan chart`.
+    Chart(ChartOptions),
 }
 
 impl Options {
@@ -32,6 +39,7 @@ impl Options {
     pub fn resolve(command: Command, run: &Run) -> InputResult<Result<Options, Command>> {
         Ok(Ok(match command {
             Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
+            Command::Chart(a) => Options::Chart(ChartOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
