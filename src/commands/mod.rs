@@ -51,6 +51,7 @@ fn planned(options: Options) -> anyhow::Result<()> {
     match options {
         Options::Size(o) => size::run(o),
         Options::Chart(o) => chart::run(o),
+        Options::Report(o) => report::run(o),
     }
 }
 
@@ -63,7 +64,7 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Sweep(a) => risk::run_sweep(a, run),
         Command::Scenarios(a) => scenarios::run(a, run),
         Command::Chart(_) => unreachable!("chart is resolved by Options::resolve"),
-        Command::Report(a) => report::run(a, run),
+        Command::Report(_) => unreachable!("report is resolved by Options::resolve"),
         Command::Resize(a) => timeline::run_resize(a, run),
         Command::Keys(a) => placement::run_keys(a, run),
         Command::Partitions(a) => placement::run_partitions(a, run),

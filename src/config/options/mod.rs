@@ -10,9 +10,11 @@
 //! the inputs changes.
 
 mod chart;
+mod report;
 mod size;
 
 pub use chart::{ChartOptions, ChartPlan, RiskChart, RiskSweep};
+pub use report::{ReportFolder, ReportOptions, SimulationPlan};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -31,6 +33,8 @@ pub enum Options {
     Size(SizeOptions),
     /// `shardplan chart`.
     Chart(ChartOptions),
+    /// `shardplan report`.
+    Report(ReportOptions),
 }
 
 impl Options {
@@ -40,6 +44,7 @@ impl Options {
         Ok(Ok(match command {
             Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
             Command::Chart(a) => Options::Chart(ChartOptions::new(a, run)?),
+            Command::Report(a) => Options::Report(ReportOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
