@@ -276,59 +276,91 @@ fn portable_path(path: &str) -> String {
         .unwrap_or_else(|| path.to_string())
 }
 
-/// Flags whose value is a file of this machine: the regenerate line names
-/// them as the scenario is named ([`portable_path`]).
+/// Flags whose value is a file or folder of this machine: the regenerate
+/// line names them as the scenario is named ([`portable_path`]).
 const PATH_FLAGS: &[&str] = &[
     "--scenario",
     "--traffic-from",
     "--measure",
     "--cap-from-measure",
+    "--output",
 ];
 
 /// The command line that writes this report again: every input flag as
 /// typed after `report` (global flags before it change no byte of the
-/// report), each quoted for a POSIX shell, files named without this
-/// machine's folders. Where the report goes and whether progress shows
-/// (`-o`, `-q`) are left out: they change no byte, and a report written to
-/// two folders stays the same file.
+/// report), each quoted for a POSIX shell, files and the report folder
+/// named without this machine's folders, so that run here it writes the
+/// same folder. `-q` is left out: progress changes no byte.
 fn regenerate_command(argv: &[String]) -> String {
     let after = argv
         .iter()
         .position(|a| a == "report")
         .map_or(&argv[..0], |i| &argv[i + 1..]);
+    let takes_value = long_flags_taking_a_value();
     let mut words = vec!["shardplan".to_string(), "report".to_string()];
     let mut args = after.iter();
     while let Some(a) = args.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v)),
-            _ => (a.as_str(), None),
-        };
-        if matches!(flag, "-q" | "--quiet") {
-            continue;
-        }
-        if matches!(flag, "-o" | "--output") {
-            if inline.is_none() {
-                args.next();
-            }
-            continue;
-        }
-        if flag.starts_with("-o") && !flag.starts_with("--") {
-            continue; // -oDIR
-        }
-        if PATH_FLAGS.contains(&flag) {
-            let value = match inline {
-                Some(v) => Some(v.to_string()),
-                None => args.next().cloned(),
+        if let Some(long) = a.strip_prefix("--").filter(|l| !l.is_empty()) {
+            let (name, inline) = match long.split_once('=') {
+                Some((name, v)) => (name, Some(v)),
+                None => (long, None),
             };
-            words.push(flag.to_string());
-            if let Some(v) = value {
-                words.push(shell_quote(&portable_path(&v)));
+            let flag = format!("--{name}");
+            if flag == "--quiet" {
+                continue;
+            }
+            if PATH_FLAGS.contains(&flag.as_str()) {
+                let value = inline.map(str::to_string).or_else(|| args.next().cloned());
+                words.push(flag);
+                words.extend(value.map(|v| shell_quote(&portable_path(&v))));
+                continue;
+            }
+            words.push(shell_quote(a));
+            // A value that looks like a flag (`--template -q`) is the
+            // value's, not a flag.
+            if inline.is_none() && takes_value.contains(&name.to_string()) {
+                words.extend(args.next().map(|v| shell_quote(v)));
             }
             continue;
         }
-        words.push(shell_quote(a));
+        // `-q` and `-o` are report's short flags, alone or together
+        // (`-qo DIR`, `-oDIR`, `-o=DIR`): `-q` is left out, `-o`'s folder is
+        // named as the files are.
+        let short = a
+            .strip_prefix('-')
+            .filter(|s| !s.is_empty() && !s.starts_with('-'))
+            .map(|s| s.trim_start_matches('q'));
+        match short {
+            Some("") => {}
+            Some(o) if o.starts_with('o') => {
+                let inline = o[1..].strip_prefix('=').unwrap_or(&o[1..]);
+                let value = match inline.is_empty() {
+                    true => args.next().cloned(),
+                    false => Some(inline.to_string()),
+                };
+                words.push("-o".to_string());
+                words.extend(value.map(|v| shell_quote(&portable_path(&v))));
+            }
+            _ => words.push(shell_quote(a)),
+        }
     }
     words.join(" ")
+}
+
+/// The long flags of `report` that take a value (`--seconds 60`), from the
+/// flag definitions themselves.
+fn long_flags_taking_a_value() -> Vec<String> {
+    use clap::CommandFactory;
+    let mut cli = crate::cli::Cli::command();
+    cli.build();
+    let Some(report) = cli.find_subcommand("report") else {
+        return Vec::new();
+    };
+    report
+        .get_arguments()
+        .filter(|a| a.get_action().takes_values())
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect()
 }
 
 /// `word` as a POSIX shell reads it back: as is when it holds only safe
@@ -338,5 +370,67 @@ fn shell_quote(word: &str) -> String {
     match !word.is_empty() && word.chars().all(safe) {
         true => word.to_string(),
         false => format!("'{}'", word.replace('\'', "'\\''")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(words: &[&str]) -> String {
+        let argv: Vec<String> = ["shardplan", "report"]
+            .iter()
+            .chain(words)
+            .map(|w| w.to_string())
+            .collect();
+        regenerate_command(&argv)
+    }
+
+    #[test]
+    fn the_report_folder_is_named_however_it_was_spelled() {
+        for spelled in [
+            &["--seconds", "60", "-o", "out/r"][..],
+            &["--seconds", "60", "--output", "out/r"],
+            &["--seconds", "60", "--output=out/r"],
+            &["--seconds", "60", "-oout/r"],
+            &["--seconds", "60", "-o=out/r"],
+            &["--seconds", "60", "-qo", "out/r"],
+            &["--seconds", "60", "-q", "-o", "out/r", "--quiet"],
+        ] {
+            let expected = match spelled[2].starts_with("--output") {
+                true => "shardplan report --seconds 60 --output out/r",
+                false => "shardplan report --seconds 60 -o out/r",
+            };
+            assert_eq!(line(spelled), expected, "{spelled:?}");
+        }
+    }
+
+    #[test]
+    fn no_folder_given_is_the_default_folder_again() {
+        assert_eq!(line(&["-q", "--seed", "7"]), "shardplan report --seed 7");
+    }
+
+    #[test]
+    fn a_value_that_looks_like_a_short_flag_is_kept() {
+        assert_eq!(
+            line(&["--template", "-oops", "-o", "r"]),
+            "shardplan report --template -oops -o r"
+        );
+        assert_eq!(
+            line(&["--template", "-q x", "-q"]),
+            "shardplan report --template '-q x'"
+        );
+    }
+
+    #[test]
+    fn a_folder_outside_here_is_named_by_its_name() {
+        let outside = std::env::temp_dir().join("shardplan-report-folder");
+        let o = outside.to_str().unwrap();
+        if !outside.starts_with(std::env::current_dir().unwrap()) {
+            assert_eq!(
+                line(&["-o", o]),
+                "shardplan report -o shardplan-report-folder"
+            );
+        }
     }
 }
