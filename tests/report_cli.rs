@@ -103,7 +103,11 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
     );
     assert!(row(&rows, "rule of thumb")[1].starts_with("20 = ceil(14,000 / 700)"));
     assert!(md.contains(&format!("shardplan {}", env!("CARGO_PKG_VERSION"))));
-    assert!(md.contains("`shardplan report --scenario viral-reel --seconds 300 --seed 7` writes"));
+    // The folder too, by its name alone (the temp folder is not under here).
+    let folder = dir.path().file_name().unwrap().to_str().unwrap();
+    assert!(md.contains(&format!(
+        "`shardplan report --scenario viral-reel --seconds 300 --seed 7 --output {folder}` writes"
+    )));
 
     // The simulation, seed for seed.
     let sim = json_of(&[
@@ -226,11 +230,14 @@ fn every_svg_parses_and_has_its_title_and_axis_labels() {
 #[test]
 fn the_same_seed_gives_the_same_bytes() {
     for scenario in ["viral-reel", "viral-evening-monitor"] {
+        // Two folders of one name (the regenerate line names it) in two
+        // places.
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (a, b) = (a.path().join("r"), b.path().join("r"));
         let args = ["--scenario", scenario, "--seconds", "600", "--seed", "11"];
-        report(a.path(), &args);
-        report(b.path(), &args);
-        let mut names: Vec<_> = std::fs::read_dir(a.path())
+        report(&a, &args);
+        report(&b, &args);
+        let mut names: Vec<_> = std::fs::read_dir(&a)
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
@@ -238,8 +245,8 @@ fn the_same_seed_gives_the_same_bytes() {
         assert_eq!(names.len(), 3, "{names:?}");
         for name in names {
             assert_eq!(
-                std::fs::read(a.path().join(&name)).unwrap(),
-                std::fs::read(b.path().join(&name)).unwrap(),
+                std::fs::read(a.join(&name)).unwrap(),
+                std::fs::read(b.join(&name)).unwrap(),
                 "{scenario}: {name:?} differs"
             );
         }
@@ -466,6 +473,66 @@ fn regenerate_line(md: &str) -> String {
     line[start..end].to_string()
 }
 
+/// Runs a regenerate line through a shell in `here`: report.md of the
+/// folder it writes, `folder` (relative to `here`).
+fn regenerate(here: &Path, command: &str, folder: &str) -> String {
+    let bin = env!("CARGO_BIN_EXE_shardplan");
+    let shell = command.replacen("shardplan", &format!("'{bin}'"), 1);
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&shell)
+        .current_dir(here)
+        .status()
+        .unwrap();
+    assert!(status.success(), "{shell}");
+    std::fs::read_to_string(here.join(folder).join("report.md")).unwrap()
+}
+
+/// The regenerate line names the report folder as `-o` gave it, however
+/// spelled, without this machine's folders: run where the report was
+/// written, it writes that folder again; with no `-o`, the default one.
+#[test]
+fn the_regenerate_line_writes_the_same_folder() {
+    let temp = tempfile::tempdir().unwrap();
+    // Canonical, as the current folder reads back (a linked temp folder).
+    let here = temp.path().canonicalize().unwrap();
+    let run = |args: &[&str]| {
+        shardplan()
+            .current_dir(&here)
+            .args(["report", "--seconds", "60", "--seed", "3"])
+            .args(args)
+            .assert()
+            .success();
+    };
+    // An absolute folder under here is named from here; -q is left out.
+    let nested = here.join("docs/capacity");
+    run(&["-qo", nested.to_str().unwrap()]);
+    let md = std::fs::read_to_string(nested.join("report.md")).unwrap();
+    let command = regenerate_line(&md);
+    assert_eq!(
+        command,
+        "shardplan report --seconds 60 --seed 3 -o docs/capacity"
+    );
+    std::fs::remove_dir_all(&nested).unwrap();
+    assert_eq!(regenerate(&here, &command, "docs/capacity"), md);
+    // `--output=DIR` is named as the other paths are, flag and folder.
+    run(&["--quiet", "--output=other"]);
+    let md = std::fs::read_to_string(here.join("other/report.md")).unwrap();
+    assert_eq!(
+        regenerate_line(&md),
+        "shardplan report --seconds 60 --seed 3 --output other"
+    );
+    // No -o: the default folder, and the line names none.
+    run(&["-q"]);
+    let md = std::fs::read_to_string(here.join("report/report.md")).unwrap();
+    assert_eq!(
+        regenerate_line(&md),
+        "shardplan report --seconds 60 --seed 3"
+    );
+    std::fs::remove_dir_all(here.join("report")).unwrap();
+    assert_eq!(regenerate(&here, &regenerate_line(&md), "report"), md);
+}
+
 /// Issue 32: report takes the user's own numbers, as size and simulate do
 /// (flags, a scenario, or both), and its regenerate line is the exact
 /// command: run through a shell, it writes the same report.md byte for byte.
@@ -496,7 +563,7 @@ fn report_takes_every_input_and_its_command_reproduces_it() {
     assert!(md.contains("Recommendation: 20 shards"), "{md}");
     assert_eq!(
         regenerate_line(&md),
-        "shardplan report --peak 14000 --safe 700 --seconds 60"
+        "shardplan report --peak 14000 --safe 700 --seconds 60 -o mine"
     );
     // Flags over a scenario, a value that needs shell quotes, a rerun.
     let args = [
@@ -528,18 +595,11 @@ fn report_takes_every_input_and_its_command_reproduces_it() {
     // The template's cell shows `<shard>` literally: a code span, no escape.
     assert!(first.contains("`{reel:8841}:likes:<shard>`"), "{first}");
     assert!(!first.contains("&lt;shard>"), "{first}");
-    // Run as printed, it writes the same bytes (to the default folder).
-    let bin = env!("CARGO_BIN_EXE_shardplan");
-    let shell = command.replacen("shardplan", &format!("'{bin}'"), 1);
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(&shell)
-        .current_dir(dir.path())
-        .status()
-        .unwrap();
-    assert!(status.success(), "{shell}");
-    let again = std::fs::read_to_string(dir.path().join("report/report.md")).unwrap();
-    assert_eq!(first, again, "{shell}");
+    // Run as printed, it writes the same folder again, byte for byte.
+    assert!(command.ends_with(" --output first"), "{command}");
+    std::fs::remove_dir_all(dir.path().join("first")).unwrap();
+    let again = regenerate(dir.path(), &command, "first");
+    assert_eq!(first, again, "{command}");
     // A flag with no effect in the mode chosen is refused, naming it.
     let out = dir.path().join("x").display().to_string();
     bad_input(

@@ -53,6 +53,8 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Simulate(o) => simulate::run(o),
         Options::Risk(o) => risk::run_risk(o),
         Options::Sweep(o) => risk::run_sweep(o),
+        Options::Chart(o) => chart::run(o),
+        Options::Report(o) => report::run(o),
     }
 }
 
@@ -60,8 +62,8 @@ fn planned(options: Options) -> anyhow::Result<()> {
 fn command(command: Command, run: &Run) -> anyhow::Result<()> {
     match command {
         Command::Scenarios(a) => scenarios::run(a, run),
-        Command::Chart(a) => chart::run(a, run),
-        Command::Report(a) => report::run(a, run),
+        Command::Chart(_) => unreachable!("chart is resolved by Options::resolve"),
+        Command::Report(_) => unreachable!("report is resolved by Options::resolve"),
         Command::Resize(a) => timeline::run_resize(a, run),
         Command::Keys(a) => placement::run_keys(a, run),
         Command::Partitions(a) => placement::run_partitions(a, run),

@@ -15,6 +15,11 @@ mod size;
 
 pub use risk::{RiskOptions, SweepOptions};
 pub use simulate::{SimulateMode, SimulateOptions};
+mod chart;
+mod report;
+
+pub use chart::{ChartOptions, ChartPlan, RiskChart, RiskSweep};
+pub use report::{ReportFolder, ReportOptions, SimulationPlan};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -25,6 +30,9 @@ use crate::error::{InputError, InputResult, ParamError};
 use crate::output::OutputSet;
 
 /// A command's validated plan.
+// One value a run, made once and moved once into its handler: the size of
+// the largest plan costs nothing, and boxing would only add a pointer hop.
+#[allow(clippy::large_enum_variant)]
 pub enum Options {
     /// `shardplan size`.
     Size(SizeOptions),
@@ -34,6 +42,10 @@ pub enum Options {
     Risk(RiskOptions),
     /// `shardplan sweep`.
     Sweep(SweepOptions),
+    /// `shardplan chart`.
+    Chart(ChartOptions),
+    /// `shardplan report`.
+    Report(ReportOptions),
 }
 
 impl Options {
@@ -45,6 +57,8 @@ impl Options {
             Command::Simulate(a) => Options::Simulate(SimulateOptions::new(a, run)?),
             Command::Risk(a) => Options::Risk(RiskOptions::new(a, run)?),
             Command::Sweep(a) => Options::Sweep(SweepOptions::new(a, run)?),
+            Command::Chart(a) => Options::Chart(ChartOptions::new(a, run)?),
+            Command::Report(a) => Options::Report(ReportOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
