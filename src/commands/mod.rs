@@ -50,6 +50,9 @@ fn workers(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
 fn planned(options: Options) -> anyhow::Result<()> {
     match options {
         Options::Size(o) => size::run(o),
+        Options::Keys(o) => placement::run_keys(o),
+        Options::Partitions(o) => placement::run_partitions(o),
+        Options::Stores(o) => placement::run_stores(o),
     }
 }
 
@@ -64,15 +67,15 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Chart(a) => chart::run(a, run),
         Command::Report(a) => report::run(a, run),
         Command::Resize(a) => timeline::run_resize(a, run),
-        Command::Keys(a) => placement::run_keys(a, run),
-        Command::Partitions(a) => placement::run_partitions(a, run),
-        Command::Stores(a) => placement::run_stores(a, run),
         Command::Fleet(a) => fleet::run(a, run),
         Command::Measure(a) => measure::run(a, run),
         Command::Compare(a) => compare::run(a, run),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(a, run),
         Command::Schema(a) => docs::schema(a),
+        Command::Keys(_) | Command::Partitions(_) | Command::Stores(_) => {
+            unreachable!("resolved by Options::resolve")
+        }
     }
 }
 

@@ -9,8 +9,10 @@
 //! are resolved, and ends in [`Resolver::finish`], after which nothing about
 //! the inputs changes.
 
+mod placement;
 mod size;
 
+pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -24,14 +26,23 @@ use crate::output::OutputSet;
 pub enum Options {
     /// `shardplan size`.
     Size(SizeOptions),
+    /// `shardplan keys`.
+    Keys(KeysOptions),
+    /// `shardplan partitions`.
+    Partitions(PartitionsOptions),
+    /// `shardplan stores`.
+    Stores(StoresOptions),
 }
 
 impl Options {
-    /// The one step from the command line to a command's plan; `None` for
-    /// the commands resolved where they run (documentation, completions).
+    /// The one step from the command line to a command's plan; `Err` gives
+    /// back the commands resolved where they run.
     pub fn resolve(command: Command, run: &Run) -> InputResult<Result<Options, Command>> {
         Ok(Ok(match command {
             Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
+            Command::Keys(a) => Options::Keys(KeysOptions::new(a, run)?),
+            Command::Partitions(a) => Options::Partitions(PartitionsOptions::new(a, run)?),
+            Command::Stores(a) => Options::Stores(StoresOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
