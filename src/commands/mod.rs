@@ -53,6 +53,9 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Keys(o) => placement::run_keys(o),
         Options::Partitions(o) => placement::run_partitions(o),
         Options::Stores(o) => placement::run_stores(o),
+        Options::Fleet(o) => fleet::run(o),
+        Options::Compare(o) => compare::run(*o),
+        Options::Resize(o) => timeline::run_resize(o),
     }
 }
 
@@ -66,16 +69,16 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Scenarios(a) => scenarios::run(a, run),
         Command::Chart(a) => chart::run(a, run),
         Command::Report(a) => report::run(a, run),
-        Command::Resize(a) => timeline::run_resize(a, run),
-        Command::Fleet(a) => fleet::run(a, run),
         Command::Measure(a) => measure::run(a, run),
-        Command::Compare(a) => compare::run(a, run),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(a, run),
         Command::Schema(a) => docs::schema(a),
-        Command::Keys(_) | Command::Partitions(_) | Command::Stores(_) => {
-            unreachable!("resolved by Options::resolve")
-        }
+        Command::Keys(_)
+        | Command::Partitions(_)
+        | Command::Stores(_)
+        | Command::Fleet(_)
+        | Command::Compare(_)
+        | Command::Resize(_) => unreachable!("resolved by Options::resolve"),
     }
 }
 

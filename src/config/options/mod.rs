@@ -9,10 +9,16 @@
 //! are resolved, and ends in [`Resolver::finish`], after which nothing about
 //! the inputs changes.
 
+mod compare;
+mod fleet;
 mod placement;
+mod resize;
 mod size;
 
+pub use compare::CompareOptions;
+pub use fleet::FleetOptions;
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
+pub use resize::ResizeOptions;
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -32,6 +38,12 @@ pub enum Options {
     Partitions(PartitionsOptions),
     /// `shardplan stores`.
     Stores(StoresOptions),
+    /// `shardplan fleet`.
+    Fleet(FleetOptions),
+    /// `shardplan compare`.
+    Compare(Box<CompareOptions>),
+    /// `shardplan resize`.
+    Resize(ResizeOptions),
 }
 
 impl Options {
@@ -43,6 +55,9 @@ impl Options {
             Command::Keys(a) => Options::Keys(KeysOptions::new(a, run)?),
             Command::Partitions(a) => Options::Partitions(PartitionsOptions::new(a, run)?),
             Command::Stores(a) => Options::Stores(StoresOptions::new(a, run)?),
+            Command::Fleet(a) => Options::Fleet(FleetOptions::new(a, run)?),
+            Command::Compare(a) => Options::Compare(Box::new(CompareOptions::new(a, run)?)),
+            Command::Resize(a) => Options::Resize(ResizeOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
