@@ -56,6 +56,7 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Fleet(o) => fleet::run(o),
         Options::Compare(o) => compare::run(*o),
         Options::Resize(o) => timeline::run_resize(o),
+        Options::Measure(o) => measure::run(o),
     }
 }
 
@@ -69,7 +70,6 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Scenarios(a) => scenarios::run(a, run),
         Command::Chart(a) => chart::run(a, run),
         Command::Report(a) => report::run(a, run),
-        Command::Measure(a) => measure::run(a, run),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(a, run),
         Command::Schema(a) => docs::schema(a),
@@ -78,7 +78,8 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         | Command::Stores(_)
         | Command::Fleet(_)
         | Command::Compare(_)
-        | Command::Resize(_) => unreachable!("resolved by Options::resolve"),
+        | Command::Resize(_)
+        | Command::Measure(_) => unreachable!("resolved by Options::resolve"),
     }
 }
 

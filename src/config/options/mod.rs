@@ -11,12 +11,14 @@
 
 mod compare;
 mod fleet;
+mod measure;
 mod placement;
 mod resize;
 mod size;
 
 pub use compare::CompareOptions;
 pub use fleet::FleetOptions;
+pub use measure::{MeasureOptions, PostgresOptions, RedisOptions};
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use resize::ResizeOptions;
 pub use size::SizeOptions;
@@ -44,6 +46,8 @@ pub enum Options {
     Compare(Box<CompareOptions>),
     /// `shardplan resize`.
     Resize(ResizeOptions),
+    /// `shardplan measure`.
+    Measure(MeasureOptions),
 }
 
 impl Options {
@@ -58,6 +62,7 @@ impl Options {
             Command::Fleet(a) => Options::Fleet(FleetOptions::new(a, run)?),
             Command::Compare(a) => Options::Compare(Box::new(CompareOptions::new(a, run)?)),
             Command::Resize(a) => Options::Resize(ResizeOptions::new(a, run)?),
+            Command::Measure(a) => Options::Measure(MeasureOptions::new(a, run)?),
             other => return Ok(Err(other)),
         }))
     }
