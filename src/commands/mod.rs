@@ -57,6 +57,10 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Compare(o) => compare::run(*o),
         Options::Resize(o) => timeline::run_resize(o),
         Options::Measure(o) => measure::run(o),
+        Options::Scenarios(o) => scenarios::run(o),
+        Options::Man(o) => docs::man(o),
+        Options::Completions(o) => docs::completions(o),
+        Options::Schema(o) => docs::schema(o),
     }
 }
 
@@ -67,19 +71,19 @@ fn command(command: Command, run: &Run) -> anyhow::Result<()> {
         Command::Simulate(a) => simulate::run(a, run),
         Command::Risk(a) => risk::run_risk(a, run),
         Command::Sweep(a) => risk::run_sweep(a, run),
-        Command::Scenarios(a) => scenarios::run(a, run),
         Command::Chart(a) => chart::run(a, run),
         Command::Report(a) => report::run(a, run),
-        Command::Completions(a) => docs::completions(a),
-        Command::Man(a) => docs::man(a, run),
-        Command::Schema(a) => docs::schema(a),
         Command::Keys(_)
         | Command::Partitions(_)
         | Command::Stores(_)
         | Command::Fleet(_)
         | Command::Compare(_)
         | Command::Resize(_)
-        | Command::Measure(_) => unreachable!("resolved by Options::resolve"),
+        | Command::Measure(_)
+        | Command::Scenarios(_)
+        | Command::Man(_)
+        | Command::Completions(_)
+        | Command::Schema(_) => unreachable!("resolved by Options::resolve"),
     }
 }
 

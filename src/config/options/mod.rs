@@ -10,17 +10,21 @@
 //! the inputs changes.
 
 mod compare;
+mod docs;
 mod fleet;
 mod measure;
 mod placement;
 mod resize;
+mod scenarios;
 mod size;
 
 pub use compare::CompareOptions;
+pub use docs::{CompletionsOptions, ManOptions, SchemaOptions};
 pub use fleet::FleetOptions;
 pub use measure::{MeasureOptions, PostgresOptions, RedisOptions};
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use resize::ResizeOptions;
+pub use scenarios::ScenariosOptions;
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -48,6 +52,14 @@ pub enum Options {
     Resize(ResizeOptions),
     /// `shardplan measure`.
     Measure(MeasureOptions),
+    /// `shardplan scenarios`.
+    Scenarios(ScenariosOptions),
+    /// `shardplan man`.
+    Man(ManOptions),
+    /// `shardplan completions`.
+    Completions(CompletionsOptions),
+    /// `shardplan schema`.
+    Schema(SchemaOptions),
 }
 
 impl Options {
@@ -63,6 +75,10 @@ impl Options {
             Command::Compare(a) => Options::Compare(Box::new(CompareOptions::new(a, run)?)),
             Command::Resize(a) => Options::Resize(ResizeOptions::new(a, run)?),
             Command::Measure(a) => Options::Measure(MeasureOptions::new(a, run)?),
+            Command::Scenarios(a) => Options::Scenarios(ScenariosOptions::new(a, run)?),
+            Command::Man(a) => Options::Man(ManOptions::new(a, run)?),
+            Command::Completions(a) => Options::Completions(CompletionsOptions::new(a)),
+            Command::Schema(a) => Options::Schema(SchemaOptions::new(a)),
             other => return Ok(Err(other)),
         }))
     }
