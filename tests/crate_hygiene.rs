@@ -62,3 +62,63 @@ fn licence_and_changelog_exist() {
     let changelog = std::fs::read_to_string(format!("{root}/CHANGELOG.md")).unwrap();
     assert!(changelog.contains("## Unreleased"));
 }
+
+/// One plan a command (issue 32): the handlers in `src/commands/` take the
+/// plan `config::options` built and never resolve, refuse or record an
+/// input, nor open an output; and no configuration lives in a
+/// process-wide static (the only statics are the exact engine's caches and
+/// the signal handler's record of temporary files: a signal reaches the
+/// process, not a run).
+#[test]
+fn handlers_take_their_plan_and_nothing_is_process_wide() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let forbidden = [
+        "Resolver",
+        "refuse(",
+        "inputs.record(",
+        "OutputSet::prepare",
+        "Destination::create",
+        "AtomicFile::create",
+        "prepare_dir(",
+    ];
+    for entry in std::fs::read_dir(format!("{root}/src/commands")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for word in forbidden {
+            assert!(
+                !text.contains(word),
+                "{} holds `{word}`: resolve it in src/config/options/",
+                path.display()
+            );
+        }
+    }
+    let caches = [
+        "src/model/exact/levin/twiddles.rs",
+        "src/model/exact/levin/frequencies.rs",
+        "src/output/interrupt.rs",
+    ];
+    let mut stack = vec![std::path::PathBuf::from(format!("{root}/src"))];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let shown = path
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let statics = text
+                .lines()
+                .filter(|l| l.trim_start().starts_with("static ") || l.contains("OnceLock<"))
+                .count();
+            assert!(
+                statics == 0 || caches.contains(&shown.as_str()),
+                "{shown} holds a process-wide static; hand it down in config::Run"
+            );
+        }
+    }
+}

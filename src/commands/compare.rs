@@ -1,37 +1,23 @@
 //! `shardplan compare`: one row per counter design, every figure from the
 //! models `size`, `simulate` and `risk` use (sizing, exact, read cost).
 
-use crate::cli::CompareArgs;
-use crate::config::Resolver;
-use crate::config::Run;
-use crate::error::InputError;
+use crate::config::options::CompareOptions;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
 use crate::model::price::design_usage;
-use crate::output::OutputSet;
 use crate::views::compare::CompareReport;
 
-pub fn run(args: CompareArgs, run: &Run) -> anyhow::Result<()> {
-    let mut r = Resolver::for_load(run, &args.scenario, "compare")?;
-    let (inputs, approx, plan) = r.comparison(&args)?;
-    let prices = r.prices(&args.prices, "compare")?;
+pub fn run(o: CompareOptions) -> anyhow::Result<()> {
+    let (r, inputs, plan) = (&o.resolved, &o.designs, o.plan);
     let verdict = super::plan_verdict(&plan, inputs.shards).map_err(|e| r.blame(e))?;
-    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
-    if args.wide && !out.has_human() {
-        return Err(InputError::new(
-            "--wide",
-            "widens the table and Markdown only; CSV, TSV and JSON carry every column already",
-        )
-        .into());
-    }
     // Each design's over-cap chance is one point of the exact law (no
     // table), well under a second at any accepted rate: no estimate.
     let spinner = crate::output::progress::spinner(
         "computing the exact risks of the designs".into(),
-        !args.out.quiet.quiet,
+        !o.output.quiet,
     );
-    let mut comparison = compare(&inputs).map_err(|e| r.blame(e))?;
-    let approx_rows = approx_rows(&approx)?;
+    let mut comparison = compare(inputs).map_err(|e| r.blame(e))?;
+    let approx_rows = approx_rows(&o.approx)?;
     spinner.finish_and_clear();
     comparison
         .rows
@@ -46,14 +32,16 @@ pub fn run(args: CompareArgs, run: &Run) -> anyhow::Result<()> {
     let writes_per_like = plan.sizing.writes_per_like();
     for row in &mut comparison.rows {
         row.row.reads_per_view = row.row.reads_per_second / sums;
-        row.costs = prices.costs(&design_usage(row, &inputs).per_like(writes_per_like));
+        row.costs = o
+            .prices
+            .costs(&design_usage(row, inputs).per_like(writes_per_like));
     }
     let report = CompareReport {
-        scenario: r.scenario.name.clone(),
+        scenario: r.scenario.clone(),
         comparison,
         recommendation: plan.recommendation,
         verdict,
-        wide: args.wide,
+        wide: o.wide,
     };
-    super::emit(out, &report, &r.inputs, args.out.explain.explain)
+    super::emit(o.output.set, &report, &r.inputs, o.output.explain)
 }

@@ -1,30 +1,16 @@
 //! `shardplan completions SHELL` and `shardplan man`: generated from the
 //! same clap definitions as the parser, so they never go stale.
 
-use crate::config::Run;
 use std::io::Write;
 
-use clap::CommandFactory;
+use crate::config::options::{CompletionsOptions, ManOptions, SchemaOptions};
 
-use crate::cli::{Cli, CompletionsArgs, ManArgs, SchemaArgs};
-use crate::error::InputError;
-use crate::output::sink::{prepare_dir, AtomicFile};
-
-pub fn completions(args: CompletionsArgs) -> anyhow::Result<()> {
-    let script = crate::cli::complete::registration(args.shell)?;
+pub fn completions(o: CompletionsOptions) -> anyhow::Result<()> {
+    let script = crate::cli::complete::registration(o.shell)?;
     let mut out = std::io::stdout().lock();
     out.write_all(&script)?;
     out.flush()?;
     Ok(())
-}
-
-/// The command line as the pages describe it: built, so each subcommand
-/// knows its full name (`shardplan-simulate`), without clap's `help`
-/// subcommand.
-fn documented() -> clap::Command {
-    let mut cmd = Cli::command().disable_help_subcommand(true);
-    cmd.build();
-    cmd
 }
 
 /// Escapes text for roff: backslashes and hyphens, and a leading dot or
@@ -114,51 +100,33 @@ fn strip_preamble(text: &str) -> String {
 }
 
 /// `shardplan man [COMMAND]` prints one page; `man -o DIR` writes them all.
-pub fn man(args: ManArgs, run: &Run) -> anyhow::Result<()> {
-    let top = documented();
-    if let Some(dir) = args.output.one()? {
-        // Every page is rendered before the folder is touched.
-        let mut pages = vec![(format!("{}.1", top.get_name()), page(top.clone())?)];
-        for sub in top.get_subcommands() {
-            let name = sub.get_display_name().unwrap_or(sub.get_name());
-            pages.push((format!("{name}.1"), page(sub.clone())?));
+pub fn man(o: ManOptions) -> anyhow::Result<()> {
+    let files = match o {
+        ManOptions::Page(cmd) => {
+            let roff = page(*cmd)?;
+            let mut out = std::io::stdout().lock();
+            out.write_all(&roff)?;
+            out.flush()?;
+            return Ok(());
         }
-        prepare_dir("--output", dir)?;
-        for (name, roff) in pages {
-            let mut file = AtomicFile::create(&run.claims, "--output", &dir.join(name))?;
-            file.write_all(&roff)?;
-            file.commit()?;
-        }
-        return Ok(());
-    }
-    let cmd = match &args.command {
-        None => top,
-        Some(name) => top
-            .get_subcommands()
-            .find(|c| c.get_name().eq_ignore_ascii_case(name))
-            .cloned()
-            .ok_or_else(|| {
-                let names: Vec<&str> = top.get_subcommands().map(|c| c.get_name()).collect();
-                InputError::new(
-                    "COMMAND",
-                    format!(
-                        "no command named {name:?}; one of {} (or none for shardplan's own page)",
-                        names.join(", ")
-                    ),
-                )
-            })?,
+        ManOptions::Folder(files) => files,
     };
-    let roff = page(cmd)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(&roff)?;
-    out.flush()?;
+    // Every page is rendered before any is written.
+    let mut pages = Vec::with_capacity(files.len());
+    for (cmd, file) in files {
+        pages.push((page(cmd)?, file));
+    }
+    for (roff, mut file) in pages {
+        file.write_all(&roff)?;
+        file.commit()?;
+    }
     Ok(())
 }
 
 /// `shardplan schema COMMAND`: the JSON Schema of its `--format json`
 /// document (the file `schemas/COMMAND.schema.json` holds).
-pub fn schema(args: SchemaArgs) -> anyhow::Result<()> {
-    let text = crate::views::schema::file_text(&args.command.to_ascii_lowercase())
+pub fn schema(o: SchemaOptions) -> anyhow::Result<()> {
+    let text = crate::views::schema::file_text(&o.command)
         .expect("clap accepts only the commands with a schema");
     let mut out = std::io::stdout().lock();
     out.write_all(text.as_bytes())?;

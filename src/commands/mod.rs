@@ -16,7 +16,7 @@ pub mod simulate;
 pub mod size;
 pub mod timeline;
 
-use crate::cli::{Cli, Command};
+use crate::cli::Cli;
 use crate::config::options::Options;
 use crate::config::Run;
 
@@ -26,10 +26,7 @@ use crate::config::Run;
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     let run = Run::new(cli.command.name(), cli.color);
     let threads = crate::config::load::threads(cli.command.threads())?;
-    workers(threads)?.install(|| match Options::resolve(cli.command, &run)? {
-        Ok(options) => planned(options),
-        Err(command) => self::command(command, &run),
-    })
+    workers(threads)?.install(|| planned(Options::resolve(cli.command, &run)?))
 }
 
 /// The run's worker pool: `threads` workers (0: one per core). The command
@@ -55,27 +52,17 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Sweep(o) => risk::run_sweep(o),
         Options::Chart(o) => chart::run(o),
         Options::Report(o) => report::run(o),
-    }
-}
-
-/// One command resolved where it runs, on the run's workers.
-fn command(command: Command, run: &Run) -> anyhow::Result<()> {
-    match command {
-        Command::Scenarios(a) => scenarios::run(a, run),
-        Command::Chart(_) => unreachable!("chart is resolved by Options::resolve"),
-        Command::Report(_) => unreachable!("report is resolved by Options::resolve"),
-        Command::Resize(a) => timeline::run_resize(a, run),
-        Command::Keys(a) => placement::run_keys(a, run),
-        Command::Partitions(a) => placement::run_partitions(a, run),
-        Command::Stores(a) => placement::run_stores(a, run),
-        Command::Fleet(a) => fleet::run(a, run),
-        Command::Measure(a) => measure::run(a, run),
-        Command::Compare(a) => compare::run(a, run),
-        Command::Completions(a) => docs::completions(a),
-        Command::Man(a) => docs::man(a, run),
-        Command::Schema(a) => docs::schema(a),
-        // The rest have their plan from Options::resolve.
-        _ => unreachable!("a planned command reached fn command"),
+        Options::Keys(o) => placement::run_keys(o),
+        Options::Partitions(o) => placement::run_partitions(o),
+        Options::Stores(o) => placement::run_stores(o),
+        Options::Fleet(o) => fleet::run(o),
+        Options::Compare(o) => compare::run(*o),
+        Options::Resize(o) => timeline::run_resize(o),
+        Options::Measure(o) => measure::run(o),
+        Options::Scenarios(o) => scenarios::run(o),
+        Options::Man(o) => docs::man(o),
+        Options::Completions(o) => docs::completions(o),
+        Options::Schema(o) => docs::schema(o),
     }
 }
 

@@ -1,22 +1,12 @@
 //! `shardplan scenarios`: the bundled scenarios, what each describes and
 //! the commands that take it.
 
-use crate::cli::ScenariosArgs;
-use crate::config::scenario;
-use crate::config::Run;
-use crate::output::OutputSet;
+use crate::config::options::ScenariosOptions;
 use crate::views::scenarios::{ScenarioList, ScenarioRow};
 
-pub fn run(args: ScenariosArgs, run: &Run) -> anyhow::Result<()> {
-    crate::config::refuse(
-        args.out.explain.explain,
-        "--explain",
-        "on scenarios: it lists files and resolves no inputs",
-    )?;
-    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
+pub fn run(o: ScenariosOptions) -> anyhow::Result<()> {
     let mut rows = Vec::new();
-    for (name, _) in scenario::BUNDLED {
-        let loaded = scenario::load(&run.claims, name)?;
+    for loaded in o.bundled {
         let mut commands: Vec<&str> = Vec::new();
         for c in loaded.kinds.iter().flat_map(|k| k.commands()) {
             if !commands.contains(c) {
@@ -24,7 +14,6 @@ pub fn run(args: ScenariosArgs, run: &Run) -> anyhow::Result<()> {
             }
         }
         rows.push(ScenarioRow {
-            name: name.to_string(),
             describes: loaded
                 .kinds
                 .iter()
@@ -33,12 +22,13 @@ pub fn run(args: ScenariosArgs, run: &Run) -> anyhow::Result<()> {
                 .join(", "),
             commands: commands.join(", "),
             description: loaded.scenario.description.unwrap_or_default(),
+            name: loaded.name,
         });
     }
     super::emit(
-        out,
+        o.output.set,
         &ScenarioList(rows),
         &crate::config::Inputs::default(),
-        false,
+        o.output.explain,
     )
 }

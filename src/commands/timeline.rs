@@ -1,18 +1,14 @@
 //! `simulate` along a time line (a rate curve, burst capacity, the hot-key
 //! monitor) and `shardplan resize`.
 
-use crate::cli::ResizeArgs;
 use crate::config::options::{Output, Resolved};
 use crate::config::plan::Plan;
-use crate::config::Run;
-use crate::config::{Kind, Resolver};
 use crate::error::InputError;
 use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::resize::ResizePlan;
 use crate::model::timeline::TimelinePlan;
 use crate::model::timeline::{self, TimelineRow};
 use crate::output::sink::Destination;
-use crate::output::OutputSet;
 use crate::views::resize::ResizeView;
 use crate::views::timeline::TimelineView;
 
@@ -83,20 +79,11 @@ pub fn run_simulate(
 }
 
 /// `resize`: a grow (arithmetic and a seeded simulation) or a shrink.
-pub fn run_resize(args: ResizeArgs, run: &Run) -> anyhow::Result<()> {
-    let mut r = Resolver::load(
-        run,
-        args.scenario.scenario.as_deref(),
-        None,
-        "resize",
-        &[Kind::Resize],
-    )?;
-    let (plan, seed) = r.resize(&args)?;
-    let out = OutputSet::prepare(run, args.out.format, &args.out.output.output)?;
-    let view = match plan {
+pub fn run_resize(o: crate::config::options::ResizeOptions) -> anyhow::Result<()> {
+    let view = match o.plan {
         ResizePlan::Grow(g) => ResizeView::Grow {
             expected: g.expected(),
-            simulated: g.simulate(seed, |_| Ok::<(), std::convert::Infallible>(()))?,
+            simulated: g.simulate(o.seed, |_| Ok::<(), std::convert::Infallible>(()))?,
         },
         ResizePlan::Shrink(s) => {
             let mut reads = Vec::new();
@@ -107,5 +94,5 @@ pub fn run_resize(args: ResizeArgs, run: &Run) -> anyhow::Result<()> {
             ResizeView::Shrink { report, reads }
         }
     };
-    super::emit(out, &view, &r.inputs, args.out.explain.explain)
+    super::emit(o.output.set, &view, &o.resolved.inputs, o.output.explain)
 }

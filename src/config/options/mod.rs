@@ -9,17 +9,30 @@
 //! are resolved, and ends in [`Resolver::finish`], after which nothing about
 //! the inputs changes.
 
+mod chart;
+mod compare;
+mod docs;
+mod fleet;
+mod measure;
+mod placement;
+mod report;
+mod resize;
 mod risk;
+mod scenarios;
 mod simulate;
 mod size;
 
-pub use risk::{RiskOptions, SweepOptions};
-pub use simulate::{SimulateMode, SimulateOptions};
-mod chart;
-mod report;
-
 pub use chart::{ChartOptions, ChartPlan, RiskChart, RiskSweep};
+pub use compare::CompareOptions;
+pub use docs::{CompletionsOptions, ManOptions, SchemaOptions};
+pub use fleet::FleetOptions;
+pub use measure::{MeasureOptions, PostgresOptions, RedisOptions};
+pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use report::{ReportFolder, ReportOptions, SimulationPlan};
+pub use resize::ResizeOptions;
+pub use risk::{RiskOptions, SweepOptions};
+pub use scenarios::ScenariosOptions;
+pub use simulate::{SimulateMode, SimulateOptions};
 pub use size::SizeOptions;
 
 use super::observed::Observed;
@@ -46,21 +59,52 @@ pub enum Options {
     Chart(ChartOptions),
     /// `shardplan report`.
     Report(ReportOptions),
+    /// `shardplan keys`.
+    Keys(KeysOptions),
+    /// `shardplan partitions`.
+    Partitions(PartitionsOptions),
+    /// `shardplan stores`.
+    Stores(StoresOptions),
+    /// `shardplan fleet`.
+    Fleet(FleetOptions),
+    /// `shardplan compare`.
+    Compare(Box<CompareOptions>),
+    /// `shardplan resize`.
+    Resize(ResizeOptions),
+    /// `shardplan measure`.
+    Measure(MeasureOptions),
+    /// `shardplan scenarios`.
+    Scenarios(ScenariosOptions),
+    /// `shardplan man`.
+    Man(ManOptions),
+    /// `shardplan completions`.
+    Completions(CompletionsOptions),
+    /// `shardplan schema`.
+    Schema(SchemaOptions),
 }
 
 impl Options {
-    /// The one step from the command line to a command's plan; `None` for
-    /// the commands resolved where they run (documentation, completions).
-    pub fn resolve(command: Command, run: &Run) -> InputResult<Result<Options, Command>> {
-        Ok(Ok(match command {
+    /// The one step from the command line to a command's plan.
+    pub fn resolve(command: Command, run: &Run) -> InputResult<Options> {
+        Ok(match command {
             Command::Size(a) => Options::Size(SizeOptions::new(a, run)?),
             Command::Simulate(a) => Options::Simulate(SimulateOptions::new(a, run)?),
             Command::Risk(a) => Options::Risk(RiskOptions::new(a, run)?),
             Command::Sweep(a) => Options::Sweep(SweepOptions::new(a, run)?),
             Command::Chart(a) => Options::Chart(ChartOptions::new(a, run)?),
             Command::Report(a) => Options::Report(ReportOptions::new(a, run)?),
-            other => return Ok(Err(other)),
-        }))
+            Command::Keys(a) => Options::Keys(KeysOptions::new(a, run)?),
+            Command::Partitions(a) => Options::Partitions(PartitionsOptions::new(a, run)?),
+            Command::Stores(a) => Options::Stores(StoresOptions::new(a, run)?),
+            Command::Fleet(a) => Options::Fleet(FleetOptions::new(a, run)?),
+            Command::Compare(a) => Options::Compare(Box::new(CompareOptions::new(a, run)?)),
+            Command::Resize(a) => Options::Resize(ResizeOptions::new(a, run)?),
+            Command::Measure(a) => Options::Measure(MeasureOptions::new(a, run)?),
+            Command::Scenarios(a) => Options::Scenarios(ScenariosOptions::new(a, run)?),
+            Command::Man(a) => Options::Man(ManOptions::new(a, run)?),
+            Command::Completions(a) => Options::Completions(CompletionsOptions::new(a)),
+            Command::Schema(a) => Options::Schema(SchemaOptions::new(a)),
+        })
     }
 }
 
