@@ -26,8 +26,37 @@ pub struct CompletionsArgs {
 #[derive(Debug, Clone, Args)]
 pub struct SchemaArgs {
     /// The command whose `--format json` document to describe.
-    #[arg(value_name = "COMMAND", ignore_case = true, value_parser = clap::builder::PossibleValuesParser::new(crate::views::schema::COMMANDS))]
-    pub command: String,
+    #[arg(value_name = "COMMAND", value_enum, ignore_case = true)]
+    pub command: JsonCommand,
+}
+
+/// The commands that print a `--format json` document, in the order
+/// `--help` lists them (`chart` and `report` write files instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonCommand {
+    Size,
+    Simulate,
+    Risk,
+    Sweep,
+    Scenarios,
+    Resize,
+    Keys,
+    Partitions,
+    Stores,
+    Fleet,
+    Measure,
+    Compare,
+}
+
+impl JsonCommand {
+    /// The command's name, as clap spells it.
+    pub fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .expect("every command has a name")
+            .get_name()
+            .to_string()
+    }
 }
 
 #[derive(Debug, Clone, Args)]

@@ -16,22 +16,6 @@ use serde_json::{json, Map, Value};
 
 use super::inputs::JSON_SCHEMA_VERSION;
 
-/// The commands that print JSON, in the order `--help` lists them.
-pub const COMMANDS: &[&str] = &[
-    "size",
-    "simulate",
-    "risk",
-    "sweep",
-    "scenarios",
-    "resize",
-    "keys",
-    "partitions",
-    "stores",
-    "fleet",
-    "measure",
-    "compare",
-];
-
 /// A document schema under construction: the payload's object schema and
 /// the generator holding the definitions it refers to.
 struct Doc {

@@ -92,15 +92,14 @@ impl CompletionsOptions {
 
 /// `shardplan schema COMMAND`, resolved.
 pub struct SchemaOptions {
-    /// The command whose `--format json` document is described, in lower
-    /// case (clap accepts any case).
+    /// The command whose `--format json` document is described.
     pub command: String,
 }
 
 impl SchemaOptions {
     pub fn new(args: SchemaArgs) -> Self {
         SchemaOptions {
-            command: args.command.to_ascii_lowercase(),
+            command: args.command.name(),
         }
     }
 }
