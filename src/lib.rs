@@ -51,6 +51,7 @@ mod chart;
 mod cli;
 mod commands;
 mod config;
+mod files;
 mod output;
 mod views;
 

@@ -48,13 +48,11 @@ pub fn registration(shell: clap_complete::Shell) -> std::io::Result<Vec<u8>> {
 /// their descriptions), then `.toml` files and folders.
 pub fn scenario_candidates(current: &OsStr) -> Vec<CompletionCandidate> {
     let typed = current.to_string_lossy();
-    let mut out: Vec<CompletionCandidate> = crate::config::scenario::BUNDLED
+    let mut out: Vec<CompletionCandidate> = crate::files::bundled::BUNDLED
         .iter()
         .filter(|(name, _)| name.starts_with(typed.as_ref()))
-        .map(|(name, _)| {
-            let about = crate::config::scenario::load(&Default::default(), name)
-                .ok()
-                .and_then(|l| l.scenario.description);
+        .map(|(name, text)| {
+            let about = crate::files::bundled::description(text);
             CompletionCandidate::new(*name).help(about.map(Into::into))
         })
         .collect();

@@ -296,11 +296,7 @@ fn pinned(name: &str, rate: f64, shards: Option<u64>, source: &Source) -> InputR
 }
 
 /// Streams a `reel_id,rate` CSV into a rate per reel; errors name `what`.
-fn read_rates(
-    claims: &crate::output::policy::Claims,
-    path: &Path,
-    what: &str,
-) -> InputResult<Vec<f64>> {
+fn read_rates(claims: &crate::files::Claims, path: &Path, what: &str) -> InputResult<Vec<f64>> {
     let file = super::input_file::open(claims, what, path)?;
     let shown = super::input_file::shown(path);
     let mut reader = csv::ReaderBuilder::new().trim(csv::Trim::All).from_reader(

@@ -13,9 +13,10 @@
 pub mod compare;
 mod empirical;
 pub mod fleet;
-pub mod input_file;
+pub use crate::files::input as input_file;
 pub mod lists;
 pub mod load;
+pub mod measured;
 pub mod observed;
 pub mod options;
 pub mod plan;
@@ -23,7 +24,6 @@ pub mod prices;
 pub mod reads;
 pub mod replay;
 pub mod resize;
-pub mod run;
 pub mod scenario;
 pub mod simulation;
 pub mod sizing;
@@ -31,7 +31,7 @@ pub mod source;
 pub mod timeline;
 pub mod unlikes;
 
-pub use run::Run;
+pub use crate::output::run::Run;
 pub use scenario::{Kind, Loaded};
 pub use source::{Inputs, Source, Sourced};
 
@@ -70,12 +70,12 @@ pub struct Resolver {
     pub scenario_folder: Option<std::path::PathBuf>,
     /// The run's files: every input read is claimed, so no output replaces
     /// it, and standard input is read once.
-    pub claims: crate::output::policy::Claims,
+    pub claims: crate::files::Claims,
 }
 
 impl Resolver {
     /// Starts from a loaded scenario; `named` says whether the user named it.
-    pub fn new(scenario: Loaded, named: bool, claims: crate::output::policy::Claims) -> Self {
+    pub fn new(scenario: Loaded, named: bool, claims: crate::files::Claims) -> Self {
         let mut inputs = Inputs::default();
         if scenario.name != Loaded::none().name {
             let source = if named {

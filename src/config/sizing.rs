@@ -240,9 +240,7 @@ impl Resolver {
             // A measured rate is a lower bound on the key's capacity; whole
             // writes per second keep the simulator's "over the cap" exact.
             (None, Some(path)) => {
-                let bytes =
-                    crate::measure::read_measure_file(&self.claims, "--cap-from-measure", path)?;
-                let measured = crate::measure::cap_from_measure_json(path, &bytes)?;
+                let measured = super::measured::cap_from_measure_file(&self.claims, path)?;
                 Sourced::new(
                     measured.cap.floor().max(1.0),
                     Source::File {

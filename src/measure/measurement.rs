@@ -57,8 +57,13 @@ pub enum Measurement {
 /// Read the JSON `shardplan measure` wrote (either store's) from `path`;
 /// errors name `flag`.
 pub fn read_measurement(flag: &str, path: &Path) -> Result<Measurement, InputError> {
-    let claims = crate::output::policy::Claims::default();
-    let bytes = super::report::read_measure_file(&claims, flag, path)?;
+    let bytes = crate::files::input::read_bounded(
+        &crate::files::Claims::default(),
+        flag,
+        path,
+        crate::model::defaults::MAX_SCENARIO_BYTES,
+        "measure's JSON is a few kilobytes",
+    )?;
     measurement_from_json(flag, path, &bytes)
 }
 

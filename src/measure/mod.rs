@@ -51,11 +51,7 @@ use runs::{cpu_total_and_max_share, measure_runs};
 
 pub use config::{parse_duration, MeasureConfig};
 pub use measurement::{measurement_from_json, read_measurement, Measurement, RedisSummary};
-pub(crate) use report::read_measure_file;
-pub use report::{
-    cap_from_measure_file, cap_from_measure_json, Latency, MeasureReport, MeasureWarning,
-    MeasuredCap, MgetKeys, NodeOps, ReadPath,
-};
+pub use report::{Latency, MeasureReport, MeasureWarning, MgetKeys, NodeOps, ReadPath};
 pub use runs::{Progress, Stage};
 pub use summary::{PhaseSpread, RunResult, Spread};
 pub use url::{redact, with_password};

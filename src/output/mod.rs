@@ -9,6 +9,7 @@ pub mod json;
 pub mod markdown;
 pub mod policy;
 pub mod progress;
+pub mod run;
 pub mod sink;
 pub mod table;
 pub mod terminal;

@@ -14,117 +14,9 @@
 //!   `a.csv` and a hard link are caught alike.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use crate::error::{InputError, InputResult};
-
-/// Which file a path names, whatever it is spelled.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Identity {
-    /// An existing file: its device and inode.
-    File(u64, u64),
-    /// A file to be created: its folder's device and inode, and its name.
-    New(u64, u64, std::ffi::OsString),
-}
-
-/// The files one run reads and writes, each with the flag that names it,
-/// and the flag that took standard input: made once a run (`config::Run`)
-/// and handed to every reader and writer, so nothing about a run is
-/// process-wide. Clones share one record.
-#[derive(Debug, Clone, Default)]
-pub struct Claims(Arc<Mutex<Claimed>>);
-
-#[derive(Debug, Default)]
-struct Claimed {
-    /// Every file read or written: its identity, the flag and path as
-    /// shown, and whether it is an output.
-    files: Vec<(Identity, String, bool)>,
-    /// The flag that took standard input, if any.
-    stdin: Option<String>,
-}
-
-#[cfg(unix)]
-fn identity(path: &Path) -> Option<Identity> {
-    use std::os::unix::fs::MetadataExt;
-    if let Ok(m) = std::fs::metadata(path) {
-        return Some(Identity::File(m.dev(), m.ino()));
-    }
-    let name = path.file_name()?.to_os_string();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let m = std::fs::metadata(dir).ok()?;
-    Some(Identity::New(m.dev(), m.ino(), name))
-}
-
-#[cfg(not(unix))]
-fn identity(path: &Path) -> Option<Identity> {
-    let real = std::fs::canonicalize(path).ok()?;
-    Some(Identity::New(0, 0, real.into_os_string()))
-}
-
-impl Claims {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Claimed> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Records that `what` (a flag and the path as typed) reads or writes
-    /// `path`; refused when an output meets a file the run already uses.
-    fn claim(&self, what: &str, path: &Path, output: bool) -> InputResult<()> {
-        let Some(id) = identity(path) else {
-            return Ok(());
-        };
-        let mut claimed = self.lock();
-        let shown = format!("{} {}", what, path.display());
-        if let Some((_, first, first_is_output)) = claimed.files.iter().find(|(i, _, _)| *i == id) {
-            if output || *first_is_output {
-                let why = match (output, first_is_output) {
-                    (true, true) => "another output of this run",
-                    _ => "an input of this run",
-                };
-                return Err(InputError::new(
-                    what,
-                    format!(
-                        "{} is the same file as {first} ({why}); give each output its own file",
-                        path.display()
-                    ),
-                ));
-            }
-        }
-        claimed.files.push((id, shown, output));
-        Ok(())
-    }
-
-    /// Records an input file, so no output of the run can replace it.
-    pub fn input(&self, what: &str, path: &Path) -> InputResult<()> {
-        self.claim(what, path, false)
-    }
-
-    /// Claims standard input for `what` (the flag or scenario field that
-    /// names `-`); refused when another input already read it. Even the
-    /// same flag cannot read it twice: the second read would see an empty
-    /// stream and pass for an empty input.
-    pub fn stdin(&self, what: &str) -> InputResult<()> {
-        let mut claimed = self.lock();
-        match claimed.stdin.as_deref() {
-            Some(first) => Err(crate::config::input_file::read_twice(what, first)),
-            None => {
-                claimed.stdin = Some(what.to_string());
-                Ok(())
-            }
-        }
-    }
-
-    /// The file an output at `path` replaces (the path itself, or where a
-    /// link the user owns points), checked against the policy above and
-    /// recorded; `flag` names the option in errors.
-    pub fn output_target(&self, flag: &str, path: &Path) -> InputResult<PathBuf> {
-        let target = output_target(flag, path)?;
-        self.claim(flag, &target, true)?;
-        Ok(target)
-    }
-}
+use crate::files::Claims;
 
 /// The user running shardplan.
 #[cfg(unix)]
@@ -136,7 +28,9 @@ fn euid() -> u32 {
 /// The file an output at `path` replaces (the path itself, or where a link
 /// the user owns points), checked against the policy above; `flag` names
 /// the option in errors.
-fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
+/// The target is recorded in `claims`: no other output or input of the run
+/// may be the same file.
+pub fn output_target(claims: &Claims, flag: &str, path: &Path) -> InputResult<PathBuf> {
     let refuse = |why: String| Err(InputError::new(flag, format!("{}: {why}", path.display())));
     let target = match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {
@@ -186,6 +80,7 @@ fn output_target(flag: &str, path: &Path) -> InputResult<PathBuf> {
             );
         }
     }
+    claims.output(flag, &target)?;
     Ok(target)
 }
 
@@ -239,12 +134,12 @@ mod tests {
         std::fs::write(&input, "reel_id,rate\n").unwrap();
         let run = Claims::default();
         run.input("--rates-csv", &input).unwrap();
-        let e = run.output_target("--output", &input).unwrap_err();
+        let e = output_target(&run, "--output", &input).unwrap_err();
         assert_eq!(e.what, "--output");
         assert!(e.message.contains("an input of this run"), "{e}");
         // Another run (a clone shares the record; a new one does not).
-        assert!(run.clone().output_target("-o", &input).is_err());
-        Claims::default().output_target("--output", &input).unwrap();
+        assert!(output_target(&run.clone(), "-o", &input).is_err());
+        output_target(&Claims::default(), "--output", &input).unwrap();
         // Standard input once a run, whoever asks.
         run.stdin("--scenario").unwrap();
         let e = run.stdin("--stdin").unwrap_err();

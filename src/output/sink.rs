@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
-use super::policy::Claims;
+use super::run::Run;
 use super::terminal::ColorChoice;
 use super::{Format, Report};
-use crate::config::Run;
 use crate::error::{InputError, InputResult};
+use crate::files::Claims;
 
 /// What went wrong, without the temp file's name that tempfile's errors
 /// carry (the user never named that file): the error's kind, e.g.
@@ -46,7 +46,7 @@ impl AtomicFile {
         }
         // Links, read-only files and aliases of other files of the run are
         // refused here (`policy`); `path` is the file to replace.
-        let path = claims.output_target(flag, path)?;
+        let path = super::policy::output_target(claims, flag, path)?;
         let path = path.as_path();
         let existing = std::fs::metadata(path).ok();
         let dir = match path.parent() {

@@ -174,7 +174,7 @@ fn listed_keys(args: &KeysArgs, r: &mut Resolver) -> InputResult<(Given, Option<
 /// trailing newline, or several) end the list rather than add keys; a `\r`
 /// before a `\n` is a Windows line end, not part of the key. Errors name `what`.
 fn read_keys(
-    claims: &crate::output::policy::Claims,
+    claims: &crate::files::Claims,
     what: &str,
     path: &std::path::Path,
 ) -> InputResult<Vec<Vec<u8>>> {

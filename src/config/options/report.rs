@@ -221,7 +221,7 @@ fn measurement(args: &ReportArgs, r: &mut Resolver) -> InputResult<Option<(Strin
     let Some(path) = &args.measure else {
         return Ok(None);
     };
-    let bytes = crate::measure::read_measure_file(&r.claims, "--measure", path)?;
+    let bytes = crate::config::measured::read_measure_file(&r.claims, "--measure", path)?;
     let m = crate::measure::measurement_from_json("--measure", path, &bytes)?;
     let shown = portable_path(&path.display().to_string());
     r.inputs

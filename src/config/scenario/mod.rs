@@ -21,53 +21,15 @@ pub use sections::{
     CurveSection, FleetSection, MonitorSection, PricesSection, ResizeSection, StoreSection,
 };
 
-use super::input_file;
 use super::source::{Source, Sourced};
 use crate::error::{InputError, InputResult};
+use crate::files::input as input_file;
 use crate::model::defaults::MAX_SCENARIO_BYTES;
 use crate::model::store::Store;
 use crate::model::traffic::TrafficKind;
 use kind::kinds;
 
-/// The scenario flat-load commands use when none is named.
-pub const DEFAULT: &str = "viral-reel";
-
-/// The bundled scenarios: (name, TOML text).
-pub const BUNDLED: &[(&str, &str)] = &[
-    (
-        "viral-reel",
-        include_str!("../../../scenarios/viral-reel.toml"),
-    ),
-    ("overload", include_str!("../../../scenarios/overload.toml")),
-    (
-        "interview",
-        include_str!("../../../scenarios/interview.toml"),
-    ),
-    (
-        "quiet-reel",
-        include_str!("../../../scenarios/quiet-reel.toml"),
-    ),
-    (
-        "viral-evening",
-        include_str!("../../../scenarios/viral-evening.toml"),
-    ),
-    (
-        "viral-evening-monitor",
-        include_str!("../../../scenarios/viral-evening-monitor.toml"),
-    ),
-    (
-        "grow-wrong-order",
-        include_str!("../../../scenarios/grow-wrong-order.toml"),
-    ),
-    (
-        "grow-right-order",
-        include_str!("../../../scenarios/grow-right-order.toml"),
-    ),
-    (
-        "shrink-fold",
-        include_str!("../../../scenarios/shrink-fold.toml"),
-    ),
-];
+pub use crate::files::bundled::{BUNDLED, DEFAULT};
 
 /// Every field a scenario may set; all optional, flags override each one.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -293,7 +255,7 @@ pub fn from_text(file: &str, text: &str) -> InputResult<Loaded> {
 }
 
 /// A bundled name, or a path to a TOML file.
-pub fn load(claims: &crate::output::policy::Claims, name_or_path: &str) -> InputResult<Loaded> {
+pub fn load(claims: &crate::files::Claims, name_or_path: &str) -> InputResult<Loaded> {
     if let Some((name, text)) = BUNDLED.iter().find(|(n, _)| *n == name_or_path) {
         let file = format!("{name}.toml");
         let scenario = parse(&file, text)?;

@@ -4,8 +4,8 @@
 //! process-wide and two runs in one process (the tests) never see each
 //! other's files.
 
-use crate::output::policy::Claims;
-use crate::output::terminal::ColorChoice;
+use super::terminal::ColorChoice;
+use crate::files::Claims;
 
 /// One run's context.
 #[derive(Debug, Clone)]

@@ -5,8 +5,8 @@
 use std::io::Read;
 use std::path::Path;
 
+use super::Claims;
 use crate::error::{InputError, InputResult};
-use crate::output::policy::Claims;
 
 /// True when `path` names standard input.
 pub fn is_stdin(path: &Path) -> bool {

@@ -1,0 +1,115 @@
+//! The files one run reads and writes: no output may be the same file as
+//! an input or another output of the run (compared by device and inode,
+//! and for a file that does not exist yet by its folder's device and inode
+//! and its name, so `./a.csv`, `a.csv` and a hard link are caught alike),
+//! and standard input is read once.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::error::{InputError, InputResult};
+
+/// Which file a path names, whatever it is spelled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Identity {
+    /// An existing file: its device and inode.
+    File(u64, u64),
+    /// A file to be created: its folder's device and inode, and its name.
+    New(u64, u64, std::ffi::OsString),
+}
+
+/// The files one run reads and writes, each with the flag that names it,
+/// and the flag that took standard input: made once a run (`config::Run`)
+/// and handed to every reader and writer, so nothing about a run is
+/// process-wide. Clones share one record.
+#[derive(Debug, Clone, Default)]
+pub struct Claims(Arc<Mutex<Claimed>>);
+
+#[derive(Debug, Default)]
+struct Claimed {
+    /// Every file read or written: its identity, the flag and path as
+    /// shown, and whether it is an output.
+    files: Vec<(Identity, String, bool)>,
+    /// The flag that took standard input, if any.
+    stdin: Option<String>,
+}
+
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    if let Ok(m) = std::fs::metadata(path) {
+        return Some(Identity::File(m.dev(), m.ino()));
+    }
+    let name = path.file_name()?.to_os_string();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let m = std::fs::metadata(dir).ok()?;
+    Some(Identity::New(m.dev(), m.ino(), name))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<Identity> {
+    let real = std::fs::canonicalize(path).ok()?;
+    Some(Identity::New(0, 0, real.into_os_string()))
+}
+
+impl Claims {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Claimed> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Records that `what` (a flag and the path as typed) reads or writes
+    /// `path`; refused when an output meets a file the run already uses.
+    fn claim(&self, what: &str, path: &Path, output: bool) -> InputResult<()> {
+        let Some(id) = identity(path) else {
+            return Ok(());
+        };
+        let mut claimed = self.lock();
+        let shown = format!("{} {}", what, path.display());
+        if let Some((_, first, first_is_output)) = claimed.files.iter().find(|(i, _, _)| *i == id) {
+            if output || *first_is_output {
+                let why = match (output, first_is_output) {
+                    (true, true) => "another output of this run",
+                    _ => "an input of this run",
+                };
+                return Err(InputError::new(
+                    what,
+                    format!(
+                        "{} is the same file as {first} ({why}); give each output its own file",
+                        path.display()
+                    ),
+                ));
+            }
+        }
+        claimed.files.push((id, shown, output));
+        Ok(())
+    }
+
+    /// Records an input file, so no output of the run can replace it.
+    pub fn input(&self, what: &str, path: &Path) -> InputResult<()> {
+        self.claim(what, path, false)
+    }
+
+    /// Claims standard input for `what` (the flag or scenario field that
+    /// names `-`); refused when another input already read it. Even the
+    /// same flag cannot read it twice: the second read would see an empty
+    /// stream and pass for an empty input.
+    pub fn stdin(&self, what: &str) -> InputResult<()> {
+        let mut claimed = self.lock();
+        match claimed.stdin.as_deref() {
+            Some(first) => Err(super::input::read_twice(what, first)),
+            None => {
+                claimed.stdin = Some(what.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    /// Records an output file (after `output::policy` checked what it may
+    /// replace); refused when it is a file the run already reads or writes.
+    pub fn output(&self, what: &str, path: &Path) -> InputResult<()> {
+        self.claim(what, path, true)
+    }
+}
