@@ -11,7 +11,8 @@
    F(c)^S with the regularised incomplete gamma.
 
 Usage: cargo build --example exact_values && python3 scripts/check_exact.py
-(needs mpmath and numpy). Prints one line per point with the relative
+[BINARY] (needs mpmath and numpy; BINARY defaults to the example in the
+repository's target folder, or $CARGO_TARGET_DIR's). Prints one line per point with the relative
 difference of P(max <= c) and P(max > c).
 """
 import math
@@ -23,7 +24,15 @@ import mpmath as mp
 import numpy as np
 
 mp.mp.dps = 50
-BIN = sys.argv[1] if len(sys.argv) > 1 else "/work/wt-target/debug/examples/exact_values"
+def default_binary():
+    """The example `cargo build --example exact_values` writes."""
+    import os
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    target = os.environ.get("CARGO_TARGET_DIR", os.path.join(repo, "target"))
+    return os.path.join(target, "debug", "examples", "exact_values")
+
+
+BIN = sys.argv[1] if len(sys.argv) > 1 else default_binary()
 
 
 def rust(points):

@@ -8,9 +8,7 @@ use crate::error::{InputError, InputResult};
 use crate::model::timeline::curve::RateCurve;
 use crate::model::traffic::TrafficModel;
 
-/// The most periods a replay follows: two curve points a period, so 500,000
-/// periods (almost six days of seconds) keep the curve near 24 MB.
-pub const MAX_REPLAY_PERIODS: usize = 500_000;
+pub use crate::model::defaults::MAX_REPLAY_PERIODS;
 
 impl Resolver {
     /// The replayed curve and its traffic law, or `None` without `--replay`.

@@ -14,8 +14,7 @@ use crate::model::traffic::TrafficModel;
 /// Estimates above this are said on stderr before the run starts.
 pub const ANNOUNCE_SECONDS: f64 = 60.0;
 
-/// The longest run accepted, by the estimate: one day.
-pub const MAX_RUN_SECONDS: f64 = 86_400.0;
+pub use crate::model::defaults::MAX_RUN_SECONDS;
 
 /// One simulated second drawn from the exact busiest/quietest tables
 /// (guide-table inversion, one quietest minimum per chunk: 14,000 x 20,

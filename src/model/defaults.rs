@@ -296,3 +296,23 @@ pub const MAX_SCHEMA_NAME_BYTES: usize = 63;
 /// The post every like of the `like-rows` design is for (one hot post, as
 /// the single counter row is one hot counter).
 pub const MEASURE_LIKES_POST_ID: i64 = 1;
+/// Fewest placements a default Monte Carlo run samples, however many shards.
+pub const MIN_TRIALS: u64 = 200;
+/// A quantile is supported when at least this many periods are expected
+/// above it: n (1 - q) >= 10. Fewer, and the value is one of the few
+/// largest points, which a single burst decides.
+pub const MIN_PERIODS_ABOVE: u64 = 10;
+/// The most data points one trace may hold, over all its documents: a year
+/// per second is 31.5 million; at 16 bytes a point (time and value) the
+/// limit keeps a trace under a gigabyte.
+pub const MAX_ROWS: usize = 50_000_000;
+/// The longest run accepted, by the estimate: one day.
+pub const MAX_RUN_SECONDS: f64 = 86_400.0;
+/// The most rows a gamma-poisson table fills (each about 0.2 ms of CPU at
+/// 700 likes per shard: two adaptive integrals over the second's rate, a
+/// few hundred Poisson tails each); a dispersion that spreads the busiest
+/// shard wider is refused, naming `dispersion`.
+pub const MAX_MIXED_ROWS: u64 = 20_000;
+/// The most periods a replay follows: two curve points a period, so 500,000
+/// periods (almost six days of seconds) keep the curve near 24 MB.
+pub const MAX_REPLAY_PERIODS: usize = 500_000;

@@ -20,11 +20,7 @@ const LEVIN_PIECE: usize = 64;
 /// any number of cores).
 const LEVIN_PIECES: usize = 8;
 
-/// The most rows a gamma-poisson table fills (each about 0.2 ms of CPU at
-/// 700 likes per shard: two adaptive integrals over the second's rate, a
-/// few hundred Poisson tails each); a dispersion that spreads the busiest
-/// shard wider is refused, naming `dispersion`.
-pub const MAX_MIXED_ROWS: u64 = 20_000;
+pub use crate::model::defaults::MAX_MIXED_ROWS;
 
 /// Per-second distribution of the busiest shard's writes.
 #[derive(Debug, Clone)]

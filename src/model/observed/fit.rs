@@ -23,10 +23,7 @@ use crate::model::exact::special::neumaier;
 /// floating point, 10,000 x (1 - 0.999) is 9.99999999999998, under 10).
 const LEVELS_PER_MILLE: [u64; 3] = [500, 990, 999];
 
-/// A quantile is supported when at least this many periods are expected
-/// above it: n (1 - q) >= 10. Fewer, and the value is one of the few
-/// largest points, which a single burst decides.
-pub const MIN_PERIODS_ABOVE: u64 = 10;
+pub use crate::model::defaults::MIN_PERIODS_ABOVE;
 
 /// Counts up to 2^53 are whole numbers an f64 holds exactly.
 const MAX_EXACT_COUNT: f64 = 9_007_199_254_740_992.0;

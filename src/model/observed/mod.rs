@@ -36,10 +36,7 @@ use serde::{Deserialize, Serialize};
 pub use error::{Group, JsonKind, Place, Row, TraceError, TraceProblem};
 pub use fit::TraceFit;
 
-/// The most data points one trace may hold, over all its documents: a year
-/// per second is 31.5 million; at 16 bytes a point (time and value) the
-/// limit keeps a trace under a gigabyte.
-pub const MAX_ROWS: usize = 50_000_000;
+pub use crate::model::defaults::MAX_ROWS;
 
 /// The format of a trace's documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -50,8 +50,7 @@ pub const EXACT_MAX_SHARDS: u64 = 1_000;
 /// is this over the shard count, clamped between [`MIN_TRIALS`] and the
 /// default trial count.
 pub const DRAW_BUDGET: u64 = 20_000_000;
-/// Fewest placements a default Monte Carlo run samples, however many shards.
-pub const MIN_TRIALS: u64 = 200;
+pub use crate::model::defaults::MIN_TRIALS;
 
 /// How the busiest-partition figures were computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
