@@ -4,7 +4,7 @@
 use crate::config::options::CompareOptions;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
-use crate::model::price::design_usage;
+use crate::model::compare::usage::design_usage;
 use crate::views::compare::CompareReport;
 
 pub fn run(o: CompareOptions) -> anyhow::Result<()> {

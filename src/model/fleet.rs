@@ -24,6 +24,7 @@
 
 mod background;
 mod bound;
+mod partition_tail;
 mod placement;
 mod policies;
 mod search;
@@ -35,7 +36,8 @@ use crate::model::read_cost::ReadPlan;
 use crate::model::sizing::shards_for;
 
 pub use background::{Background, PopularityLaw};
-pub use placement::{p_over, PartitionLoad, PlacementWork};
+pub use partition_tail::p_over;
+pub use placement::{PartitionLoad, PlacementWork};
 pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;
 

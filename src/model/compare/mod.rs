@@ -4,6 +4,7 @@
 pub mod approx;
 pub mod exactly_once;
 pub mod strategies;
+pub mod usage;
 pub mod verdict;
 
 use serde::Serialize;

@@ -108,7 +108,7 @@ pub struct StrategyRow {
     /// and overcount - undercount.
     pub net_drift_per_hour: Option<f64>,
     /// The cost figures at the user's prices (null without; set by
-    /// [`crate::model::price::design_usage`]'s caller).
+    /// [`crate::model::compare::usage::design_usage`]'s caller).
     #[serde(flatten)]
     pub costs: crate::model::price::Costs,
 }

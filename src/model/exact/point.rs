@@ -6,10 +6,10 @@ use rayon::prelude::*;
 
 use super::gamma_mix::GammaMix;
 use super::levin;
+use super::special::ln_sf_independent;
 use super::special::{
     ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf,
 };
-use super::upper_tail::ln_sf_independent;
 use crate::error::ParamResult;
 use crate::model::traffic::TrafficModel;
 use crate::model::validate;

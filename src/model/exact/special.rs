@@ -152,6 +152,18 @@ fn ln_series(ln_first: f64, first: u64, last: u64, down: bool, ratio: impl Fn(u6
     ln_scale + sum.ln()
 }
 
+/// `ln P(max > c) = ln(1 - (1 - Q)^S)` for `S` independent shards each over
+/// `c` with probability `Q = e^ln_q`.
+pub fn ln_sf_independent(ln_q: f64, shards: u64) -> f64 {
+    let s = shards as f64;
+    if ln_q + s.ln() < -40.0 {
+        // S Q < 4e-18: 1 - (1-Q)^S = S Q (1 - (S-1) Q / 2 + ...) to double
+        // precision, and this stays finite below f64's range.
+        return s.ln() + ln_q;
+    }
+    ln_1m_exp(s * ln_1m_exp(ln_q))
+}
+
 /// `ln P(X > c)` for `X ~ Poisson(lambda)`.
 pub fn ln_pois_sf(c: u64, lambda: f64) -> f64 {
     if (c as f64) + 1.0 >= lambda {

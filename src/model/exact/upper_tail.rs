@@ -7,7 +7,8 @@ use rayon::prelude::*;
 
 use super::pairs::{ln_two_over, ln_two_over_range};
 use super::point::{Point, LN_TABLE_HI};
-use super::special::ln_1m_exp;
+// Where busiest.rs has always found it.
+pub(super) use super::special::ln_sf_independent;
 use crate::model::traffic::TrafficModel;
 
 /// The two-term Bonferroni value is used once its relative error is this
@@ -139,18 +140,6 @@ pub(super) enum Stage {
     Done(Option<(f64, f64)>),
     /// The Bonferroni bracket, which needs `q2(c)`.
     NeedsPairs,
-}
-
-/// `ln P(max > c) = ln(1 - (1 - Q)^S)` for `S` independent shards each over
-/// `c` with probability `Q = e^ln_q`.
-pub(super) fn ln_sf_independent(ln_q: f64, shards: u64) -> f64 {
-    let s = shards as f64;
-    if ln_q + s.ln() < -40.0 {
-        // S Q < 4e-18: 1 - (1-Q)^S = S Q (1 - (S-1) Q / 2 + ...) to double
-        // precision, and this stays finite below f64's range.
-        return s.ln() + ln_q;
-    }
-    ln_1m_exp(s * ln_1m_exp(ln_q))
 }
 
 /// The upper-tail formula at every `c` of a fixed-traffic table (`None`

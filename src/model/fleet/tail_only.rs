@@ -26,7 +26,7 @@ use rand::distr::Open01;
 use rand::{Rng, RngExt};
 use statrs::function::erf::erfc_inv;
 
-use super::placement::{negligible, p_over};
+use super::partition_tail::{negligible, p_over};
 
 /// The law of one partition's load when only tail keys land on it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,7 +4,8 @@ use rand_distr::StandardNormal;
 
 use super::*;
 use crate::model::fleet::tests::{three_reels, zipf_plan};
-use crate::model::fleet::{Background, PinnedReel};
+use crate::model::fleet::{p_over, Background, PinnedReel};
+use statrs::distribution::{DiscreteCDF, Poisson};
 
 /// Exact P(over) and E[max] for the three-reel fleet by listing the 2^5
 /// placements of its keys (300, 300, 150, 150, 100).
