@@ -6,7 +6,7 @@
 //! The schemas are checked in as `schemas/<command>.schema.json`; the test
 //! in `schema/tests.rs` fails when a row type changes and the file was not regenerated
 //! (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema`), and
-//! `tests/json_schemas.rs` validates real output against the files. A field
+//! `tests/cli/json_schemas.rs` validates real output against the files. A field
 //! is added, never renamed or removed, without raising
 //! [`JSON_SCHEMA_VERSION`].
 

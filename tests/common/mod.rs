@@ -1,8 +1,29 @@
 //! Helpers shared by the end-to-end tests: run the binary as a user types it.
+//! Each test binary (`tests/cli/`, `tests/stats/`, `tests/servers/`) has
+//! this folder as its module `common`.
 #![allow(dead_code)] // each test file uses its own subset
+
+use std::sync::{Mutex, MutexGuard};
 
 use assert_cmd::Command;
 use serde_json::Value;
+
+/// One lock for every test that starts a server, Redis ([`redis::Servers`]
+/// holds it for its life) and PostgreSQL (each test takes it before
+/// [`postgres::Pg::start`]) alike: they all live in one test binary
+/// (`tests/servers/`), whose tests run in parallel, and a measurement of
+/// CPU or throughput must not share the cores with another test's server
+/// load. (Cargo runs the test binaries themselves one after another.)
+static SERVERS: Mutex<()> = Mutex::new(());
+
+/// Held for a whole test that starts a server: such tests run one at a
+/// time. Not reentrant: a test takes it once (a test that started two
+/// [`redis::Servers`] at once would wait for itself).
+pub fn one_at_a_time() -> MutexGuard<'static, ()> {
+    SERVERS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 pub fn shardplan() -> Command {
     Command::cargo_bin("shardplan").unwrap()

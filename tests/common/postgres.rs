@@ -7,23 +7,16 @@
 //! installs them), they do not skip.
 //!
 //! TCP logins need the password [`PASSWORD`] (scram-sha-256); the test
-//! binary takes [`one_at_a_time`] so two tests never load the machine at
-//! once.
+//! binary takes `common::one_at_a_time` so two tests never load the
+//! machine at once (the lock the Redis servers take too: both are in
+//! `tests/servers/`).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::{Mutex, MutexGuard};
 
 /// The superuser's password (TCP logins need it).
 pub const PASSWORD: &str = "pg-s3cr3t-9f2c";
-
-static ONE: Mutex<()> = Mutex::new(());
-
-/// Held for a whole test: the tests that start a server run one at a time.
-pub fn one_at_a_time() -> MutexGuard<'static, ()> {
-    ONE.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// Where `tool` is: on PATH, else the newest Debian version directory.
 pub fn find_tool(tool: &str) -> PathBuf {

@@ -21,12 +21,6 @@ pub fn port_lock() -> MutexGuard<'static, ()> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Held by every [`Servers`] for its life, so the tests of one binary that
-/// start servers run one at a time: a measurement of CPU or throughput must
-/// not share the 2 cores with another test's load. (Cargo runs the test
-/// binaries themselves one after another.)
-static SERIAL: Mutex<()> = Mutex::new(());
-
 pub fn require(tool: &str) {
     let found = Command::new(tool)
         .arg("--version")
@@ -89,7 +83,11 @@ impl Servers {
     pub fn spawn(n: usize, cluster: bool) -> Servers {
         require("redis-server");
         require("redis-cli");
-        let serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+        // Held by every Servers for its life, so the tests of one binary
+        // that start servers (Redis or PostgreSQL) run one at a time: a
+        // measurement of CPU or throughput must not share the 2 cores with
+        // another test's load.
+        let serial = super::one_at_a_time();
         let _ports = port_lock();
         // A port found free can be taken before the server binds it (by a
         // server of another test file running at the same time): try again

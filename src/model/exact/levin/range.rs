@@ -104,7 +104,7 @@ impl Block {
         // rows of a sweep share a few tables (a larger grid only aliases
         // less); past that on the grid of earlier builds, as S amplifies
         // the rounding of another grid's factors to ~1e-11 there, past the
-        // 1e-12 the pinned values (tests/exact_grid.rs) hold to.
+        // 1e-12 the pinned values (tests/stats/exact_grid.rs) hold to.
         let m = if rounds_grid(shards) {
             super::twiddles::TwiddleCache::grid_size(m)
         } else if shards > 256 {
@@ -275,7 +275,7 @@ impl Block {
 /// about `n` ulps of the angle, as `S * atan2` does.
 ///
 /// Past `ROUNDED_GRID_MAX_SHARDS` shards the log form is kept: a block
-/// there has few cuts, and `tests/exact_grid.rs` pins its values to 1e-12,
+/// there has few cuts, and `tests/stats/exact_grid.rs` pins its values to 1e-12,
 /// which both forms carry (n ulps of the angle) but not the same ones. Up to
 /// there the squarings are a sweep's main cost per cut (`ln`, `exp`,
 /// `atan2` and `cos` were 13% of `sweep --shards 10..1000`).

@@ -1,0 +1,415 @@
+//! Inputs are resolved once and remember where they came from: an invalid
+//! scenario field is reported under the scenario file and the field's
+//! dotted name (never a flag the user did not pass), a flag with no effect
+//! in the chosen mode is refused, a scenario of the wrong kind names the
+//! command that fits, and `--explain` / JSON `inputs` show every source.
+
+use std::path::PathBuf;
+
+use crate::common::{bad_input, json_of, shardplan};
+
+/// A scenario file in a fresh temp folder (kept alive by the returned guard).
+fn scenario(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.toml");
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+/// The exact stderr line of a command that must fail with exit 2.
+fn error_line(args: &[&str]) -> String {
+    let out = shardplan().args(args).assert().code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr:?}");
+    stderr.trim_end().to_string()
+}
+
+const CURVE: &str = "[curve]\npoints = [[0, 50], [600, 9000]]\n";
+
+#[test]
+fn every_scenario_section_names_the_file_and_the_dotted_field() {
+    // (section text, command, the field the error must name, a flag it must not name)
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "[curve]\npoints = [[0, 50], [600, 9000]]\n[monitor]\nsettings_ttl_seconds = 100000\n",
+            "simulate",
+            "monitor.settings_ttl_seconds",
+            "--settings-ttl",
+        ),
+        (
+            "[curve]\npoints = [[0, 50], [600, 9000]]\n[monitor]\nthreshold = -5\n",
+            "simulate",
+            "monitor.threshold",
+            "--threshold",
+        ),
+        (
+            "[curve]\npoints = [[0, 50], [600, 9000]]\n[store]\nburst_seconds = 100000\n",
+            "simulate",
+            "store.burst_seconds",
+            "--burst-seconds",
+        ),
+        (
+            "peak = 14000\ncache_seconds = 100000\n",
+            "size",
+            "cache_seconds",
+            "--cache-seconds",
+        ),
+        (
+            "peak = 14000\nservers = 0\n",
+            "size",
+            "servers",
+            "--servers",
+        ),
+        (
+            "[curve]\npoints = [[0, 50], [600, 2e9]]\n",
+            "simulate",
+            "curve.points",
+            "--peak",
+        ),
+        (
+            "[resize]\nfrom = 1\nto = 0\n",
+            "resize",
+            "resize.to",
+            "--to",
+        ),
+        (
+            "[resize]\nfrom = 0\nto = 5\n",
+            "resize",
+            "resize.from",
+            "--from",
+        ),
+        (
+            "[resize]\nfrom = 1\nto = 20\nsettings_ttl_seconds = 100000\n",
+            "resize",
+            "resize.settings_ttl_seconds",
+            "--settings-ttl",
+        ),
+        (
+            "[resize]\nfrom = 1\nto = 20\nlikes_after = 2000000000000\n",
+            "resize",
+            "resize.likes_after",
+            "--likes-after",
+        ),
+    ];
+    for (text, command, field, not_flag) in cases {
+        let (_dir, path) = scenario(text);
+        let path = path.to_str().unwrap();
+        let line = error_line(&[command, "--scenario", path]);
+        let want = format!("shardplan: scenario {path}: {field}: ");
+        assert!(
+            line.starts_with(&want),
+            "{text:?}: {line:?} should start {want:?}"
+        );
+        assert!(
+            !line.contains(not_flag),
+            "{text:?}: {line:?} names {not_flag}"
+        );
+    }
+}
+
+#[test]
+fn a_flag_over_a_bad_scenario_field_is_the_one_checked() {
+    // The flag wins, so its value is the one validated and named.
+    let (_dir, path) = scenario(&format!("{CURVE}[monitor]\nthreshold = 300\n"));
+    let path = path.to_str().unwrap();
+    bad_input(
+        &["simulate", "--scenario", path, "--threshold", "-1"],
+        "--threshold:",
+    );
+    // A scenario's safe rate above a --cap flag names the flag.
+    let (_dir, path) = scenario("peak = 14000\nsafe = 700\n");
+    let line = error_line(&["size", "--scenario", path.to_str().unwrap(), "--cap", "500"]);
+    assert!(line.starts_with("shardplan: --cap: 500 is below"), "{line}");
+}
+
+#[test]
+fn a_measure_file_is_named_as_the_cap_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.json");
+    std::fs::write(&path, r#"{"single_key": {"ops_per_second": 5e9}}"#).unwrap();
+    let line = error_line(&[
+        "size",
+        "--peak",
+        "14000",
+        "--cap-from-measure",
+        path.to_str().unwrap(),
+    ]);
+    assert!(line.contains("--cap-from-measure"), "{line}");
+    assert!(!line.starts_with("shardplan: --cap:"), "{line}");
+}
+
+#[test]
+fn scenarios_of_another_kind_name_the_command_that_fits() {
+    assert_eq!(
+        error_line(&["simulate", "--scenario", "grow-wrong-order"]),
+        "shardplan: --scenario grow-wrong-order: shardplan simulate needs a flat load or a time \
+         line; it describes a resize: run shardplan resize --scenario grow-wrong-order"
+    );
+    // A --peak flag does not turn a resize into a flat simulation.
+    bad_input(
+        &[
+            "simulate",
+            "--scenario",
+            "grow-wrong-order",
+            "--peak",
+            "14000",
+        ],
+        "run shardplan resize --scenario grow-wrong-order",
+    );
+    bad_input(
+        &["resize", "--scenario", "viral-reel"],
+        "run shardplan size --scenario viral-reel",
+    );
+    bad_input(
+        &["fleet", "--scenario", "viral-evening"],
+        "describes a time line",
+    );
+    bad_input(
+        &[
+            "chart",
+            "--kind",
+            "busiest",
+            "--scenario",
+            "viral-evening",
+            "-o",
+            "x.svg",
+        ],
+        "run shardplan chart --kind timeline --scenario viral-evening",
+    );
+    // A declared kind must match the sections.
+    let (_dir, path) = scenario("describes = [\"resize\"]\npeak = 5\n");
+    bad_input(
+        &["size", "--scenario", path.to_str().unwrap()],
+        ": describes: lists resize",
+    );
+}
+
+#[test]
+fn flags_with_no_effect_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "simulate",
+                "--scenario",
+                "viral-evening",
+                "--sampler",
+                "multinomial",
+            ],
+            "--sampler: has no effect on a time-line simulation",
+        ),
+        (
+            &["simulate", "--scenario", "viral-evening", "--views", "5"],
+            "--views: has no effect",
+        ),
+        (
+            &[
+                "simulate",
+                "--scenario",
+                "viral-evening",
+                "--cache-seconds",
+                "5",
+            ],
+            "--cache-seconds: has no effect",
+        ),
+        (
+            &[
+                "simulate",
+                "--scenario",
+                "viral-evening",
+                "--batch-size",
+                "5",
+            ],
+            "--batch-size: has no effect",
+        ),
+        (
+            &["simulate", "--scenario", "viral-evening", "--read-cap", "5"],
+            "--read-cap: has no effect",
+        ),
+        (
+            &["simulate", "--scenario", "viral-evening", "--peak", "5000"],
+            "--peak: has no effect on this time line",
+        ),
+        (
+            &["chart", "--kind", "risk", "--seconds", "100", "-o", "x.svg"],
+            "--seconds: has no effect on --kind risk",
+        ),
+        (
+            &[
+                "resize",
+                "--from",
+                "20",
+                "--to",
+                "1",
+                "--order",
+                "writes-first",
+            ],
+            "--order: has no effect on a shrink",
+        ),
+        (
+            &["resize", "--from", "20", "--to", "1", "--likes-before", "5"],
+            "--likes-before: has no effect on a shrink",
+        ),
+        (
+            &["resize", "--from", "20", "--to", "1", "--settings-ttl", "5"],
+            "--settings-ttl: has no effect on a shrink",
+        ),
+        (
+            &["resize", "--from", "1", "--to", "20", "--fold", "separate"],
+            "--fold: has no effect on a grow",
+        ),
+        (
+            &["resize", "--from", "1", "--to", "20", "--read", "batch"],
+            "--read: has no effect on a grow",
+        ),
+        (
+            &[
+                "resize",
+                "--from",
+                "1",
+                "--to",
+                "20",
+                "--step-order",
+                "add-first",
+            ],
+            "--step-order: has no effect on a grow",
+        ),
+        (
+            &["keys", "--stdin", "--shards", "5"],
+            "--shards: has no effect with --stdin",
+        ),
+        (
+            &["keys", "--stdin", "--pad", "3"],
+            "--pad: has no effect with --stdin",
+        ),
+        (
+            &["size", "--format", "csv", "-o", "b.json"],
+            "--format: csv contradicts --output b.json",
+        ),
+    ];
+    for (args, what) in cases {
+        bad_input(args, what);
+    }
+}
+
+#[test]
+fn flags_that_now_take_effect() {
+    // compare honours the scenario's duration_seconds.
+    let (_dir, path) = scenario("peak = 14000\nduration_seconds = 3600\n");
+    let v = json_of(&["compare", "--scenario", path.to_str().unwrap()]);
+    assert_eq!(v["inputs"]["duration_seconds"]["value"], 3600.0);
+    // The busiest chart of a flat scenario still works; the time-line chart
+    // follows the curve of a time-line scenario.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("t.svg");
+    shardplan()
+        .args([
+            "chart",
+            "--kind",
+            "timeline",
+            "--scenario",
+            "viral-evening",
+            "-o",
+        ])
+        .arg(&svg)
+        .assert()
+        .success();
+}
+
+#[test]
+fn explain_and_json_inputs_show_every_source() {
+    let v = json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--cap",
+        "1000",
+        "--store",
+        "firestore",
+    ]);
+    let inputs = &v["inputs"];
+    assert_eq!(inputs["peak"]["source"], "--peak");
+    assert_eq!(inputs["cap"]["source"], "--cap");
+    assert_eq!(
+        inputs["headroom"]["source"],
+        "scenario viral-reel.toml: headroom"
+    );
+    assert_eq!(inputs["store"]["value"], "firestore");
+    // A preset's figure names the preset and what named it.
+    let v = json_of(&["size", "--scenario", "interview", "--store", "dynamodb"]);
+    assert_eq!(
+        v["inputs"]["cap"]["source"],
+        "store preset dynamodb (--store)"
+    );
+    assert_eq!(v["inputs"]["scenario"]["source"], "--scenario");
+    // A default says so; a derived value says how.
+    let v = json_of(&["risk", "--peak", "14000"]);
+    assert_eq!(v["inputs"]["duration_seconds"]["source"], "default");
+    assert_eq!(
+        v["inputs"]["shards"]["source"],
+        "derived: the recommendation (shardplan size)"
+    );
+    // --explain: the table opens with the inputs.
+    let out = shardplan().args(["size", "--explain"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with("Inputs (value and where it came from)"),
+        "{text}"
+    );
+    assert!(text.contains("scenario viral-reel.toml: peak"), "{text}");
+    // With CSV the inputs go to stderr and the rows stay one clean table.
+    let out = shardplan()
+        .args(["size", "--explain", "--format", "csv"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("scenario viral-reel.toml: cap"), "{stderr}");
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(stdout.lines().count(), 2, "{stdout}");
+}
+
+#[test]
+fn scenarios_lists_the_commands_each_serves() {
+    let v = json_of(&["scenarios"]);
+    let rows = v["rows"].as_array().unwrap();
+    let find = |name: &str| rows.iter().find(|r| r["name"] == name).unwrap().clone();
+    assert_eq!(find("grow-wrong-order")["describes"], "resize");
+    assert_eq!(find("grow-wrong-order")["commands"], "resize");
+    assert_eq!(find("interview")["describes"], "flat-load, fleet");
+    assert!(find("interview")["commands"]
+        .as_str()
+        .unwrap()
+        .contains("fleet"));
+    assert!(find("viral-evening")["commands"]
+        .as_str()
+        .unwrap()
+        .contains("chart --kind timeline"));
+}
+
+#[test]
+fn a_store_preset_without_a_read_cap_or_batch_read_leaves_them_unset() {
+    // Firestore and Redis Cluster document no per-key read cap and no batch
+    // read: no DynamoDB figure (3,000 reads/s, 100 items) may appear.
+    for store in ["firestore", "redis-cluster"] {
+        let j = json_of(&["size", "--store", store, "--peak", "14000"]);
+        let reads = &j;
+        assert!(reads["read_cap"].is_null(), "{store}: {reads}");
+        assert!(reads["batch_size"].is_null(), "{store}: {reads}");
+        assert!(
+            reads["batch_requests_cached_per_second"].is_null(),
+            "{store}"
+        );
+        let table = shardplan()
+            .args(["size", "--store", store, "--peak", "14000"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(table.stdout).unwrap();
+        assert!(
+            !text.contains("3,000") && !text.contains("100 items"),
+            "{store}: {text}"
+        );
+    }
+    // DynamoDB's preset and the plain defaults keep them.
+    let j = json_of(&["size", "--store", "dynamodb", "--peak", "14000"]);
+    assert_eq!(j["read_cap"], 3000.0);
+    assert_eq!(j["batch_size"], 100);
+}

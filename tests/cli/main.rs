@@ -1,0 +1,39 @@
+//! The end-to-end tests: every command run as a user types it (assert_cmd
+//! and the built binary), plus the checks on the repository itself (crate
+//! metadata, the README's links). One test binary, one module per former
+//! `tests/*.rs` file (issue 33: one binary links the crate once, not once a
+//! file); the shared helpers are `tests/common/`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod compare;
+mod completions;
+mod config_sources;
+mod crate_hygiene;
+mod csv_headers;
+mod empirical;
+mod empirical_refusals;
+mod fleet;
+mod fuzz;
+mod gamma_poisson;
+mod general;
+mod hostile_input;
+mod interrupt;
+mod json_schemas;
+mod long_runs;
+mod output_policy;
+mod placement;
+mod prices;
+mod readme_page;
+mod recommendation;
+mod replay;
+mod report;
+mod report_measure;
+mod risk;
+mod stdin;
+mod terminal;
+mod timeline;
+mod traffic_from;
+mod unlikes;
+mod verdict;

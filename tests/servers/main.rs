@@ -1,0 +1,16 @@
+//! The tests that start real servers (Redis standalone and cluster,
+//! PostgreSQL), and the `measure` and slot checks that go with them. One
+//! test binary (issue 33); every test that starts a server holds
+//! `common::one_at_a_time` for its whole run, Redis and PostgreSQL alike,
+//! so no two of them load the machine at once (see `tests/common/mod.rs`).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod postgres_flags;
+mod postgres_frozen;
+mod postgres_measure;
+mod redis_cpu;
+mod redis_faults;
+mod redis_fixtures;
+mod redis_measure;
