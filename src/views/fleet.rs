@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::fleet::{FleetReport, Policy, PolicyCost};
+use crate::model::fleet::{FleetReport, PartitionLoad, Policy, PolicyCost, SearchResult};
 use crate::model::price::PolicyCosts;
 use crate::output::{fmt, row, Report, Section};
 
@@ -97,223 +97,11 @@ impl Report for FleetView {
 
     fn sections(&self) -> Vec<Section> {
         let r = &self.report;
-        let l = &r.partition_load;
-        let sr = &r.search;
-        let popularity = match r.zipf_exponent {
-            Some(s) => format!("Zipf, s = {}", fmt::num(s)),
-            None => "per-reel rates from CSV".to_string(),
-        };
-        let pinned: Vec<String> = r
-            .pinned
-            .iter()
-            .map(|p| {
-                format!(
-                    "{}: {} likes/s, {} shard keys when raised",
-                    p.name,
-                    fmt::num(p.rate),
-                    p.shards.map_or("ceil(rate / safe)".into(), fmt::count)
-                )
-            })
-            .collect();
-        let fleet = Section::pairs(
-            "Fleet at the peak hour",
-            vec![
-                ("scenario", self.scenario.clone()),
-                (
-                    "pinned reels",
-                    match pinned.is_empty() {
-                        true => "none".into(),
-                        false => pinned.join("; "),
-                    },
-                ),
-                (
-                    "reels",
-                    format!(
-                        "{} ({} background, {} pinned)",
-                        fmt::count(r.reels),
-                        fmt::count(r.background_reels),
-                        r.pinned_reels
-                    ),
-                ),
-                ("popularity", popularity),
-                (
-                    "likes/s",
-                    format!(
-                        "{} ({} background)",
-                        fmt::num(r.total_rate),
-                        fmt::num(r.background_rate)
-                    ),
-                ),
-                (
-                    "views/s",
-                    format!(
-                        "{} ({} per like)",
-                        fmt::num(r.views_per_second),
-                        fmt::num(r.views_per_like)
-                    ),
-                ),
-                (
-                    "monitor",
-                    format!(
-                        "raise at {} likes/s to {}",
-                        fmt::num(r.threshold),
-                        super::verdict::shards(r.target_shards)
-                    ),
-                ),
-                (
-                    "reels over the threshold",
-                    format!(
-                        "{} ({} background)",
-                        fmt::count(r.hot_reels),
-                        fmt::count(r.hot_background_reels)
-                    ),
-                ),
-                (
-                    "hottest reel",
-                    format!(
-                        "{} likes/s (hottest background reel {})",
-                        fmt::num(r.hottest_reel_rate),
-                        fmt::num(r.hottest_background_rate)
-                    ),
-                ),
-            ],
-        );
-        let policies = Section::Grid {
-            title: "Items and shard reads per policy".into(),
-            header: [
-                "policy",
-                "items",
-                "items/reel",
-                "shard reads/s, no cache",
-                "shard reads/s, cached",
-            ]
-            .map(String::from)
-            .to_vec(),
-            rows: r
-                .policies
-                .iter()
-                .map(|p| {
-                    vec![
-                        policy_name(p.policy).into(),
-                        fmt::count(p.items),
-                        format!("{:.4}", p.items_per_reel),
-                        fmt::num(p.shard_reads_per_second_uncached.round()),
-                        fmt::num(p.shard_reads_per_second_cached.round()),
-                    ]
-                })
-                .collect(),
-        };
-        let partitions = Section::pairs(
-            "Partitions (hot reels only)",
-            vec![
-                (
-                    "partitions / cap",
-                    format!(
-                        "{} / {} writes/s each",
-                        fmt::count(l.partitions),
-                        fmt::num(l.cap)
-                    ),
-                ),
-                (
-                    "shard keys",
-                    format!(
-                        "{} ({} placed one by one, {} as the Normal tail)",
-                        fmt::count(l.shard_keys),
-                        fmt::count(l.explicit_keys),
-                        fmt::count(l.tail_keys)
-                    ),
-                ),
-                (
-                    "tail load per partition",
-                    format!(
-                        "{} writes/s, sd {}",
-                        fmt::num(l.tail_partition_mean),
-                        fmt::num(l.tail_partition_sd)
-                    ),
-                ),
-                (
-                    "mean partition",
-                    format!("{} writes/s", fmt::num(l.mean_partition_rate)),
-                ),
-                (
-                    "hottest partition",
-                    format!(
-                        "{} writes/s (+- {}), {:.2}x the mean",
-                        fmt::num(l.hottest_partition_rate),
-                        fmt::num(l.hottest_partition_rate_se),
-                        l.hottest_to_mean
-                    ),
-                ),
-                (
-                    "P(some partition over the cap in a second)",
-                    format!(
-                        "{} (95% CI {} to {}; {} placements, seed {})",
-                        fmt::prob(l.p_over_cap_per_second),
-                        fmt::prob(l.p_over_cap_ci95[0]),
-                        fmt::prob(l.p_over_cap_ci95[1]),
-                        l.trials,
-                        l.seed
-                    ),
-                ),
-                (
-                    "P(some second over the cap)",
-                    format!(
-                        "{} over {} s (95% CI {} to {}; sampled placements miss rare bad \
-                         ones: the search's bound is the figure to plan on)",
-                        fmt::prob(l.p_any_over_cap),
-                        fmt::count(l.seconds),
-                        fmt::prob(l.p_any_over_cap_ci95[0]),
-                        fmt::prob(l.p_any_over_cap_ci95[1])
-                    ),
-                ),
-            ],
-        );
-        let answer = match (sr.shards, sr.threshold) {
-            (Some(s), Some(t)) => format!(
-                "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
-                fmt::num(t),
-                fmt::count(sr.hot_reels.unwrap_or(0)),
-                fmt::count(sr.seconds),
-                fmt::prob(sr.p_any_over_cap_upper.unwrap_or(f64::NAN))
-            ),
-            _ => format!(
-                "none: no threshold in the grid meets the risk with at most {} shards",
-                sr.max_shards
-            ),
-        };
-        let tried = sr
-            .per_threshold
-            .iter()
-            .map(|(t, s)| {
-                format!(
-                    "{}: {}",
-                    fmt::num(*t),
-                    s.map(|s| s.to_string()).unwrap_or_else(|| "-".into())
-                )
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        let search = Section::pairs(
-            "Smallest plan within the risk",
-            vec![
-                (
-                    "risk",
-                    format!(
-                        "P(some partition over the cap during {} s) <= {} (a bound that holds: union \
-                         over partitions, exact over the biggest reel's shards, Chernoff on the rest)",
-                        fmt::count(sr.seconds),
-                        fmt::prob(sr.risk),
-                    ),
-                ),
-                ("answer", answer),
-                ("fewest shards per threshold", tried),
-            ],
-        );
-        let mut out = vec![fleet, policies];
+        let mut out = vec![fleet_section(&self.scenario, r), policies_section(r)];
         out.extend(super::price::fleet_cost_section(&self.costs, policy_name));
         out.extend([
-            partitions,
-            search,
+            partitions_section(&r.partition_load),
+            search_section(&r.search),
             Section::Note(
                 "Assumes each shard key hashes to a uniformly random partition and likes arrive \
                  as Poisson; the tail of small reels is a Normal load per partition (see docs/fleet.md)."
@@ -322,6 +110,256 @@ impl Report for FleetView {
         ]);
         out
     }
+}
+
+/// The reels the scenario pins, each with its rate and shard keys.
+fn pinned_reels(r: &FleetReport) -> String {
+    let pinned: Vec<String> = r
+        .pinned
+        .iter()
+        .map(|p| {
+            format!(
+                "{}: {} likes/s, {} shard keys when raised",
+                p.name,
+                fmt::num(p.rate),
+                p.shards.map_or("ceil(rate / safe)".into(), fmt::count)
+            )
+        })
+        .collect();
+    match pinned.is_empty() {
+        true => "none".into(),
+        false => pinned.join("; "),
+    }
+}
+
+/// How likes spread over the reels.
+fn popularity(r: &FleetReport) -> String {
+    match r.zipf_exponent {
+        Some(s) => format!("Zipf, s = {}", fmt::num(s)),
+        None => "per-reel rates from CSV".to_string(),
+    }
+}
+
+/// The fleet at its peak hour: reels, likes, views, the monitor and the
+/// hottest reel.
+fn fleet_section(scenario: &str, r: &FleetReport) -> Section {
+    Section::pairs(
+        "Fleet at the peak hour",
+        vec![
+            ("scenario", scenario.to_string()),
+            ("pinned reels", pinned_reels(r)),
+            (
+                "reels",
+                format!(
+                    "{} ({} background, {} pinned)",
+                    fmt::count(r.reels),
+                    fmt::count(r.background_reels),
+                    r.pinned_reels
+                ),
+            ),
+            ("popularity", popularity(r)),
+            (
+                "likes/s",
+                format!(
+                    "{} ({} background)",
+                    fmt::num(r.total_rate),
+                    fmt::num(r.background_rate)
+                ),
+            ),
+            (
+                "views/s",
+                format!(
+                    "{} ({} per like)",
+                    fmt::num(r.views_per_second),
+                    fmt::num(r.views_per_like)
+                ),
+            ),
+            (
+                "monitor",
+                format!(
+                    "raise at {} likes/s to {}",
+                    fmt::num(r.threshold),
+                    super::verdict::shards(r.target_shards)
+                ),
+            ),
+            (
+                "reels over the threshold",
+                format!(
+                    "{} ({} background)",
+                    fmt::count(r.hot_reels),
+                    fmt::count(r.hot_background_reels)
+                ),
+            ),
+            (
+                "hottest reel",
+                format!(
+                    "{} likes/s (hottest background reel {})",
+                    fmt::num(r.hottest_reel_rate),
+                    fmt::num(r.hottest_background_rate)
+                ),
+            ),
+        ],
+    )
+}
+
+/// Items and shard reads under each policy.
+fn policies_section(r: &FleetReport) -> Section {
+    Section::Grid {
+        title: "Items and shard reads per policy".into(),
+        header: [
+            "policy",
+            "items",
+            "items/reel",
+            "shard reads/s, no cache",
+            "shard reads/s, cached",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: r
+            .policies
+            .iter()
+            .map(|p| {
+                vec![
+                    policy_name(p.policy).into(),
+                    fmt::count(p.items),
+                    format!("{:.4}", p.items_per_reel),
+                    fmt::num(p.shard_reads_per_second_uncached.round()),
+                    fmt::num(p.shard_reads_per_second_cached.round()),
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// The hot reels' shard keys on the partitions: the load, the hottest
+/// partition and the sampled chance of one over its cap.
+fn partitions_section(l: &PartitionLoad) -> Section {
+    Section::pairs(
+        "Partitions (hot reels only)",
+        vec![
+            (
+                "partitions / cap",
+                format!(
+                    "{} / {} writes/s each",
+                    fmt::count(l.partitions),
+                    fmt::num(l.cap)
+                ),
+            ),
+            (
+                "shard keys",
+                format!(
+                    "{} ({} placed one by one, {} as the Normal tail)",
+                    fmt::count(l.shard_keys),
+                    fmt::count(l.explicit_keys),
+                    fmt::count(l.tail_keys)
+                ),
+            ),
+            (
+                "tail load per partition",
+                format!(
+                    "{} writes/s, sd {}",
+                    fmt::num(l.tail_partition_mean),
+                    fmt::num(l.tail_partition_sd)
+                ),
+            ),
+            (
+                "mean partition",
+                format!("{} writes/s", fmt::num(l.mean_partition_rate)),
+            ),
+            (
+                "hottest partition",
+                format!(
+                    "{} writes/s (+- {}), {:.2}x the mean",
+                    fmt::num(l.hottest_partition_rate),
+                    fmt::num(l.hottest_partition_rate_se),
+                    l.hottest_to_mean
+                ),
+            ),
+            (
+                "P(some partition over the cap in a second)",
+                partition_over_cap_per_second(l),
+            ),
+            ("P(some second over the cap)", partition_over_cap_in_run(l)),
+        ],
+    )
+}
+
+/// The sampled chance of a partition over its cap in one second.
+fn partition_over_cap_per_second(l: &PartitionLoad) -> String {
+    format!(
+        "{} (95% CI {} to {}; {} placements, seed {})",
+        fmt::prob(l.p_over_cap_per_second),
+        fmt::prob(l.p_over_cap_ci95[0]),
+        fmt::prob(l.p_over_cap_ci95[1]),
+        l.trials,
+        l.seed
+    )
+}
+
+/// The sampled chance of some second over the cap in the run, and why
+/// the search's bound is the figure to plan on.
+fn partition_over_cap_in_run(l: &PartitionLoad) -> String {
+    format!(
+        "{} over {} s (95% CI {} to {}; sampled placements miss rare bad \
+         ones: the search's bound is the figure to plan on)",
+        fmt::prob(l.p_any_over_cap),
+        fmt::count(l.seconds),
+        fmt::prob(l.p_any_over_cap_ci95[0]),
+        fmt::prob(l.p_any_over_cap_ci95[1])
+    )
+}
+
+/// The search's answer: the fewest shards and the threshold that meet the
+/// risk, or none in the grid.
+fn search_answer(sr: &SearchResult) -> String {
+    match (sr.shards, sr.threshold) {
+        (Some(s), Some(t)) => format!(
+            "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
+            fmt::num(t),
+            fmt::count(sr.hot_reels.unwrap_or(0)),
+            fmt::count(sr.seconds),
+            fmt::prob(sr.p_any_over_cap_upper.unwrap_or(f64::NAN))
+        ),
+        _ => format!(
+            "none: no threshold in the grid meets the risk with at most {} shards",
+            sr.max_shards
+        ),
+    }
+}
+
+/// The fewest shards each threshold tried needs ("-": none in the limit).
+fn shards_per_threshold(sr: &SearchResult) -> String {
+    sr.per_threshold
+        .iter()
+        .map(|(t, s)| {
+            format!(
+                "{}: {}",
+                fmt::num(*t),
+                s.map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The smallest plan within the risk: the bound it meets and the answer.
+fn search_section(sr: &SearchResult) -> Section {
+    Section::pairs(
+        "Smallest plan within the risk",
+        vec![
+            (
+                "risk",
+                format!(
+                    "P(some partition over the cap during {} s) <= {} (a bound that holds: union \
+                     over partitions, exact over the biggest reel's shards, Chernoff on the rest)",
+                    fmt::count(sr.seconds),
+                    fmt::prob(sr.risk),
+                ),
+            ),
+            ("answer", search_answer(sr)),
+            ("fewest shards per threshold", shards_per_threshold(sr)),
+        ],
+    )
 }
 
 /// A policy as the table names it.

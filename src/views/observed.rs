@@ -113,8 +113,46 @@ impl ObservedTraffic {
 
     /// The block for tables and Markdown.
     pub fn sections(&self) -> Vec<Section> {
-        let mut rows = vec![("files", self.files.join(", "))];
-        let format = match self.format.as_str() {
+        vec![
+            Section::pairs("Observed traffic", self.rows()),
+            Section::Note(
+                "Independent seconds do not capture a burst that lasts minutes (a push \
+                 notification): plan for one with --growth, or simulate it as a time line."
+                    .into(),
+            ),
+        ]
+    }
+
+    /// The block's rows: the trace, its rates, its dispersion and the law.
+    fn rows(&self) -> Vec<(&'static str, String)> {
+        let per_second = self.period_seconds == 1;
+        let mut rows = vec![
+            ("files", self.files.join(", ")),
+            ("format", self.format_words()),
+            (
+                "period",
+                match per_second {
+                    true => "per second".to_string(),
+                    false => format!("per {} s", fmt::count(self.period_seconds)),
+                },
+            ),
+            ("points", self.points_words()),
+            ("gaps", self.gaps_words()),
+            ("mean rate", format!("{} likes/s", fmt::num(self.mean_rate))),
+            ("peak rate (the observed rate)", self.peak_words()),
+        ];
+        rows.extend(self.quantile_rows());
+        rows.extend(self.dispersion_rows());
+        match per_second {
+            true => rows.push(("traffic law", self.law_words())),
+            false => rows.push(("within each period", self.law_words())),
+        }
+        rows
+    }
+
+    /// The trace's format, and what its values are.
+    fn format_words(&self) -> String {
+        match self.format.as_str() {
             "csv" => "CSV time,count".to_string(),
             "cloudwatch" => match &self.metric_id {
                 Some(id) => format!("CloudWatch get-metric-data (Id {id})"),
@@ -129,90 +167,87 @@ impl ObservedTraffic {
                 }
                 s
             }
-        };
-        rows.push(("format", format));
-        let per_second = self.period_seconds == 1;
-        rows.push((
-            "period",
-            match per_second {
-                true => "per second".to_string(),
-                false => format!("per {} s", fmt::count(self.period_seconds)),
-            },
-        ));
-        rows.push((
-            "points",
-            format!(
-                "{} from {} to {} ({})",
-                fmt::count(self.points as u64),
-                utc(self.start_time),
-                utc(self.end_time),
-                fmt::rough_duration((self.end_time - self.start_time) as f64)
+        }
+    }
+
+    /// The points, from when to when, and the span they cover.
+    fn points_words(&self) -> String {
+        format!(
+            "{} from {} to {} ({})",
+            fmt::count(self.points as u64),
+            utc(self.start_time),
+            utc(self.end_time),
+            fmt::rough_duration((self.end_time - self.start_time) as f64)
+        )
+    }
+
+    /// The runs of missing periods, reported, not filled.
+    fn gaps_words(&self) -> String {
+        match self.gaps {
+            0 => "none".to_string(),
+            n => format!(
+                "{n} ({} missing periods, reported, not filled)",
+                fmt::count(self.gap_periods)
             ),
-        ));
-        rows.push((
-            "gaps",
-            match self.gaps {
-                0 => "none".to_string(),
-                n => format!(
-                    "{n} ({} missing periods, reported, not filled)",
-                    fmt::count(self.gap_periods)
-                ),
-            },
-        ));
-        rows.push(("mean rate", format!("{} likes/s", fmt::num(self.mean_rate))));
-        let busiest = match (per_second, self.format.as_str()) {
+        }
+    }
+
+    /// The peak rate, when it came, and what kind of peak it is.
+    fn peak_words(&self) -> String {
+        let busiest = match (self.period_seconds == 1, self.format.as_str()) {
             (_, "prometheus") => "the largest rate() value".to_string(),
             (true, _) => "busiest second".to_string(),
             (false, _) => format!("busiest {} s period's average", self.period_seconds),
         };
-        rows.push((
-            "peak rate (the observed rate)",
-            format!(
-                "{} likes/s at {} ({busiest})",
-                fmt::num(self.peak_rate),
-                utc(self.peak_time)
-            ),
-        ));
-        for (q, label) in self.quantiles.iter().zip(["p50", "p99", "p99.9"]) {
-            let mut v = format!("{} likes/s", fmt::num(q.rate));
-            if !q.supported {
-                v.push_str(" (too short to support)");
-            }
-            rows.push((label, v));
-        }
-        if let (Some(var), Some(ratio)) = (self.variance, self.variance_to_mean) {
-            rows.push(("variance per second", fmt::num(var)));
-            rows.push(("variance-to-mean", format!("{ratio:.3} (1 for Poisson)")));
-            rows.push((
+        format!(
+            "{} likes/s at {} ({busiest})",
+            fmt::num(self.peak_rate),
+            utc(self.peak_time)
+        )
+    }
+
+    /// p50, p99 and p99.9 of the per-period rate, each marked when the
+    /// trace is too short to support it.
+    fn quantile_rows(&self) -> Vec<(&'static str, String)> {
+        self.quantiles
+            .iter()
+            .zip(["p50", "p99", "p99.9"])
+            .map(|(q, label)| {
+                let mut v = format!("{} likes/s", fmt::num(q.rate));
+                if !q.supported {
+                    v.push_str(" (too short to support)");
+                }
+                (label, v)
+            })
+            .collect()
+    }
+
+    /// Per-second data: the variance, its ratio to the mean and the Gamma
+    /// shape fitted (none when coarser).
+    fn dispersion_rows(&self) -> Vec<(&'static str, String)> {
+        let (Some(var), Some(ratio)) = (self.variance, self.variance_to_mean) else {
+            return Vec::new();
+        };
+        vec![
+            ("variance per second", fmt::num(var)),
+            ("variance-to-mean", format!("{ratio:.3} (1 for Poisson)")),
+            (
                 "dispersion",
                 match self.fitted_dispersion {
                     Some(k) => format!("K = {} (Gamma shape fitted)", fmt::num(k)),
                     None => "not overdispersed: Poisson".to_string(),
                 },
-            ));
-        }
-        let k = |from: Option<LawFrom>| match (self.dispersion, from) {
+            ),
+        ]
+    }
+
+    /// The law the plan uses, where it came from, and its dispersion.
+    fn law_words(&self) -> String {
+        let k = match (self.dispersion, self.dispersion_from) {
             (Some(k), Some(f)) => format!(", dispersion {} ({})", fmt::num(k), from_words(f)),
             _ => String::new(),
         };
-        let law = format!(
-            "{} ({}){}",
-            self.law,
-            from_words(self.law_from),
-            k(self.dispersion_from)
-        );
-        match per_second {
-            true => rows.push(("traffic law", law)),
-            false => rows.push(("within each period", law)),
-        }
-        vec![
-            Section::pairs("Observed traffic", rows),
-            Section::Note(
-                "Independent seconds do not capture a burst that lasts minutes (a push \
-                 notification): plan for one with --growth, or simulate it as a time line."
-                    .into(),
-            ),
-        ]
+        format!("{} ({}){k}", self.law, from_words(self.law_from))
     }
 }
 

@@ -1,12 +1,15 @@
 //! The recommendation in words: the one line `size`, `report` and
 //! `simulate` open with, the block of constraints behind it, and the
-//! warnings. Every command that shows a recommended count uses these.
+//! warnings (`recommendation/warnings.rs`). Every command that shows a
+//! recommended count uses these.
 
-use super::inputs::Assumed;
 use super::verdict::{binding_words, holds_words, shards};
 use crate::model::recommendation::{Recommendation, Warning};
-use crate::model::store::LimitedQuantity;
 use crate::output::{fmt, Section};
+
+mod warnings;
+
+pub use warnings::{warning_sections, warning_text};
 
 /// The accepted risk over the spell, e.g. "1% over 4 h (poisson traffic)".
 fn spell(risk: f64, r: &Recommendation) -> String {
@@ -262,119 +265,4 @@ pub fn ranges(r: &[[u64; 2]]) -> String {
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// One warning in words.
-pub fn warning_text(w: &Warning) -> String {
-    match w {
-        Warning::PartitionRiskAfterGrow {
-            store,
-            p_any_over_cap,
-            partition_shards,
-        } => format!(
-            "right after a grow, shards that share a partition go over its cap with P = {} \
-             ({} moves busy items apart, at a speed its docs do not give){}: watch for rejected writes",
-            fmt::prob(*p_any_over_cap),
-            store.name(),
-            partition_shards.map_or(String::new(), |s| format!(
-                "; {s} shards would keep it within the risk"
-            ))
-        ),
-        Warning::PartitionsCannotHold {
-            partitions,
-            cap,
-            risk,
-            max_shards,
-        } => format!(
-            "no shard count up to {} keeps the chance of a partition over its cap within {} \
-             ({} partitions at {} writes/s): raise the cap or the partitions, or accept more risk",
-            fmt::count(*max_shards),
-            fmt::prob(*risk),
-            fmt::count(*partitions),
-            fmt::num(*cap)
-        ),
-        Warning::FailingBand { ranges: r, stable } => format!(
-            "adding shards later must skip {}: those counts fail the partition risk{}",
-            ranges(r),
-            stable.map_or(String::new(), |s| format!(
-                " (every count from {s} to {} meets it)",
-                s * 2
-            ))
-        ),
-        Warning::ReadCap {
-            reads_per_shard,
-            read_cap,
-            cache_seconds_needed,
-        } => format!(
-            "each shard takes {} cached reads/s against a read cap of {}/s; more shards cannot help \
-             (every sum reads every shard): cache the sum for at least {} s",
-            fmt::num(*reads_per_shard),
-            fmt::num(*read_cap),
-            fmt::num(*cache_seconds_needed)
-        ),
-        Warning::UncachedOverReadCap {
-            reads_per_shard,
-            read_cap,
-        } => format!(
-            "without the cache each shard takes {} reads/s, {:.1}x the read cap of {}/s: keep \
-             the cached sum (or raise --cache-seconds)",
-            fmt::num(*reads_per_shard),
-            reads_per_shard / read_cap,
-            fmt::num(*read_cap)
-        ),
-        Warning::BatchesPerSum {
-            batches,
-            batch_size,
-        } => format!("a sum needs {batches} batch reads of up to {batch_size} items"),
-        Warning::TemplateOneSlot {
-            template,
-            suggested,
-            suggested_shards,
-        } => format!(
-            "every key of '{template}' hashes its tag to one slot, so one node takes every write: \
-             more shards cannot help; fix the template{}",
-            match (suggested, suggested_shards) {
-                (Some(t), Some(n)) => format!(" (with '{t}', {} hold the nodes)", shards(*n)),
-                (Some(t), None) => format!(" (e.g. '{t}')"),
-                _ => String::new(),
-            }
-        ),
-        Warning::NodesCannotHold {
-            nodes,
-            node_cap,
-            nodes_needed,
-        } => format!(
-            "even spread evenly, {nodes} masters of {} likes/s each cannot carry the load within \
-             the risk: {}",
-            fmt::num(*node_cap),
-            match nodes_needed {
-                Some(n) => format!("{n} masters can (or raise --node-cap)"),
-                None => "raise --node-cap".into(),
-            }
-        ),
-        Warning::StoreLimit { limit, value } => format!(
-            "the plan's {} exceeds the documented limit of {} ({})",
-            match limit.quantity {
-                LimitedQuantity::WriteUnitsPerSecond =>
-                    format!("{} write units/s", fmt::num(*value)),
-                LimitedQuantity::DocumentsPerTransaction =>
-                    format!("{} shards in one transaction", fmt::num(*value)),
-            },
-            fmt::num(limit.limit),
-            limit.source
-        ),
-    }
-}
-
-/// The warnings as sections, each opening with the inputs it follows
-/// from that the user did not give ("assuming views = 50,000 (scenario
-/// viral-reel.toml: views): ...").
-pub fn warning_sections(r: &Recommendation, assumed: &Assumed) -> Vec<Section> {
-    r.warnings
-        .iter()
-        .map(|w| {
-            let prefix = assumed.words(w.inputs());
-            Section::Warning(format!("WARNING: {prefix}{}", warning_text(w)))
-        })
-        .collect()
 }

@@ -1,21 +1,23 @@
 //! The Markdown design doc `report` writes: every table is the same view
 //! the commands print (`size`, `sweep`, `simulate`, `keys`), assembled with
-//! the prose that explains it. No timestamps and no absolute paths: the
-//! same seed gives the same bytes.
+//! the prose that explains it, a builder a part of the document (the key
+//! placement in [`key_placement`]). No timestamps and no absolute paths:
+//! the same seed gives the same bytes.
 
 use crate::config::{Inputs, Loaded};
-use crate::error::{InputError, InputResult, ParamError};
-use crate::model::placement::{KeysReport, PlacementWarning, ShardTemplate, SortedReport};
-use crate::model::store::Store;
 use crate::output::markdown::MarkdownExporter;
-use crate::output::{fmt, Exporter, Report, Section};
+use crate::output::{fmt, Exporter, Report};
 use crate::views::reads::read_cost_section;
 use crate::views::risk::{SweepRow, SweepView};
 use crate::views::simulate::SimulateReport;
 use crate::views::size::SizeRow;
 use crate::views::timeline::TimelineView;
 use crate::views::Sections;
-use crate::views::{inputs, placement, recommendation};
+use crate::views::{inputs, recommendation};
+
+mod key_placement;
+
+pub use key_placement::{placement_sections, Placement};
 
 /// The file names inside the report folder.
 pub const REPORT_FILE: &str = "report.md";
@@ -90,15 +92,6 @@ impl ReportDoc<'_> {
     }
 }
 
-/// The key-placement part of the report.
-#[derive(Debug, Clone)]
-pub struct Placement {
-    /// Its tables and notes.
-    pub sections: Vec<Section>,
-    /// Its warnings, for the summary.
-    pub warnings: Vec<String>,
-}
-
 /// A report's sections as Markdown, the same bytes `--format markdown` gives.
 fn markdown(report: &dyn Report) -> anyhow::Result<String> {
     Ok(String::from_utf8(MarkdownExporter.render(report)?)?)
@@ -118,127 +111,6 @@ fn html_text(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// Where the shard keys land, when the scenario names keys or a store
-/// (the same figures `shardplan keys` prints).
-pub fn placement_sections(l: &Loaded, shards: u64) -> InputResult<Option<Placement>> {
-    let s = &l.scenario;
-    let store = s.store_preset;
-    let Some(template) = &s.key_template else {
-        return Ok(store.map(|p| Placement {
-            sections: vec![Section::Note(format!(
-                "The scenario names the {} store but no key_template: add one (e.g. \
-                 key_template = \"reel:8841:likes:<shard>\") to see where the {shards} shard keys land, \
-                 or run `shardplan keys` / `shardplan partitions`.",
-                p.name()
-            ))],
-            warnings: Vec::new(),
-        }));
-    };
-    // The template and the masters come from the scenario; name the field.
-    let in_scenario = |e: ParamError| {
-        let field = if e.param == "nodes" {
-            "nodes"
-        } else {
-            "key_template"
-        };
-        InputError::new(l.field(field), e.problem)
-    };
-    let t = ShardTemplate::new(template, 0).map_err(in_scenario)?;
-    if store == Some(Store::Sorted) {
-        let r = SortedReport::from_template(&t, shards).map_err(in_scenario)?;
-        let warnings = match r.contiguous {
-            true => vec![html_text(&placement::sorted_note(&r))],
-            false => Vec::new(),
-        };
-        return Ok(Some(Placement {
-            warnings,
-            sections: vec![
-                Section::pairs(
-                    "Sorted store key order",
-                    vec![
-                        ("template", format!("`{}`", r.template)),
-                        ("shard keys", r.shards.to_string()),
-                        (
-                            "contiguous",
-                            if r.contiguous { "yes" } else { "no" }.to_string(),
-                        ),
-                        (
-                            "shard-first template",
-                            format!("`{}`", r.shard_first_template),
-                        ),
-                    ],
-                ),
-                Section::Note(if r.contiguous {
-                    format!("WARNING: {}", html_text(&placement::sorted_note(&r)))
-                } else {
-                    html_text(&placement::sorted_note(&r))
-                }),
-            ],
-        }));
-    }
-    let nodes = s.nodes.map(|n| n as u32); // checked 1..=16384 with the scenario
-    let r = KeysReport::from_template(&t, shards, nodes).map_err(in_scenario)?;
-    let mut rows = vec![
-        ("template", format!("`{template}`")),
-        ("shard keys", r.shards.to_string()),
-        ("distinct slots", r.distinct_slots.to_string()),
-        ("shards sharing a slot", r.shards_sharing_a_slot.to_string()),
-    ];
-    if let (Some(n), Some(d), Some(busiest), Some(share), Some(fair)) = (
-        r.nodes,
-        r.distinct_nodes,
-        r.busiest_node_shards,
-        r.busiest_node_share,
-        r.fair_node_share,
-    ) {
-        rows.push(("masters used", format!("{d} of {n}")));
-        rows.push((
-            "busiest master",
-            format!(
-                "{busiest} shards, {} of the writes (fair share {})",
-                fmt::percent(share),
-                fmt::percent(fair)
-            ),
-        ));
-    }
-    rows.push((
-        "commands per read of the total",
-        format!("{} ({})", r.read_commands, placement::read_note(&r.read)),
-    ));
-    let mut out = vec![Section::pairs("Redis Cluster key placement", rows)];
-    // Node balance is a note, as everywhere (docs/verdict.md): the nodes'
-    // caps judge it; a shared slot stays a warning.
-    let (balance, warned): (Vec<_>, Vec<_>) = r
-        .warnings
-        .iter()
-        .partition(|w| matches!(w, PlacementWarning::NodeOverShare { .. }));
-    let words = |w: &PlacementWarning| html_text(&placement::warning_text(w));
-    let warnings: Vec<String> = warned.into_iter().map(words).collect();
-    if r.warnings.is_empty() {
-        out.push(Section::Note(
-            "No placement warnings: no two shards share a slot and no master carries more than its share."
-                .into(),
-        ));
-    }
-    out.extend(
-        balance
-            .into_iter()
-            .map(|w| Section::Note(format!("Note: {}", words(w)))),
-    );
-    out.extend(
-        warnings
-            .iter()
-            .map(|w| Section::Note(format!("WARNING: {w}"))),
-    );
-    if let Some(fix) = &r.suggested_template {
-        out.push(Section::Note(format!("Suggested template: `{fix}`")));
-    }
-    Ok(Some(Placement {
-        sections: out,
-        warnings,
-    }))
 }
 
 /// The paste-able summary: the recommendation, what binds, the capacity,
@@ -290,30 +162,90 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
     lines
 }
 
+/// The report's text as it grows, a paragraph a push.
+#[derive(Default)]
+struct Page(String);
+
+impl Page {
+    /// One paragraph (a heading, prose, a table), a blank line after it.
+    fn push(&mut self, text: &str) {
+        self.0.push_str(text.trim_end());
+        self.0.push_str("\n\n");
+    }
+
+    /// The text, ending in one newline.
+    fn finish(self) -> String {
+        let mut out = self.0.trim_end().to_string();
+        out.push('\n');
+        out
+    }
+}
+
 /// The whole report.md text.
 pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
-    let (l, size, sim) = (doc.scenario, &doc.size, &doc.simulation);
-    let rec = &size.recommendation;
-    let mut md = String::new();
-    let mut push = |text: &str| {
-        md.push_str(text.trim_end());
-        md.push_str("\n\n");
-    };
-    // A scenario's name and description are text from a file: escaped, so
-    // `<img onerror=...>` shows as written instead of running in a viewer.
-    push(&format!(
+    let mut page = Page::default();
+    title(&mut page, doc);
+    page.push("## Summary");
+    page.push(&summary(doc).join("\n"));
+    sizing(&mut page, &doc.size)?;
+    if let Some((file, m)) = &doc.measurement {
+        page.push("## Measurement");
+        page.push(&super::measurement::intro(file, m));
+        page.push(&markdown_under(
+            "Measurement",
+            &Sections(super::measurement::sections(m)),
+        )?);
+    }
+    if let Some(o) = &doc.observed {
+        page.push("## Observed traffic");
+        page.push(&markdown_under(
+            "Observed traffic",
+            &Sections(o.sections()),
+        )?);
+    }
+    if let Some(u) = &doc.unlikes {
+        page.push("## Unlikes");
+        page.push(&markdown_under("Unlikes", &Sections(u.sections()))?);
+    }
+    risk_by_shard_count(&mut page, doc)?;
+    page.push("## Simulation");
+    match &doc.simulation {
+        Simulation::Flat { report, chart } => flat_simulation(&mut page, report, chart)?,
+        Simulation::Timeline { view, chart } => timeline_simulation(&mut page, view, chart)?,
+    }
+    read_cost(&mut page, &doc.size)?;
+    if let Some(p) = &doc.placement {
+        page.push("## Key placement");
+        page.push(
+            "Where the shard keys land in the store (`shardplan keys`): shards that share a slot, \
+             a node or a tablet take their writes together, and the cap applies to them as one.",
+        );
+        page.push(&markdown(&Sections(p.sections.clone()))?);
+    }
+    regenerate(&mut page, doc)?;
+    Ok(page.finish())
+}
+
+/// The title, the headline and the scenario's description. A scenario's
+/// name and description are text from a file: escaped, so
+/// `<img onerror=...>` shows as written instead of running in a viewer.
+fn title(page: &mut Page, doc: &ReportDoc) {
+    let l = doc.scenario;
+    page.push(&format!(
         "# Sharded counter capacity report: {}",
         html_text(&l.name)
     ));
-    push(&size.headline());
+    page.push(&doc.size.headline());
     if let Some(d) = &l.scenario.description {
-        push(&html_text(d));
+        page.push(&html_text(d));
     }
-    push("## Summary");
-    push(&summary(doc).join("\n"));
+}
 
-    push("## Sizing");
-    push(&format!(
+/// How the count is sized: the rule of thumb, the risk and the
+/// partitions, then the recommendation's tables.
+fn sizing(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
+    page.push("## Sizing");
+    page.push(&format!(
         "The rule of thumb divides the planned peak by the safe rate per shard key and rounds up: \
          ceil({} / {}) = {} shards. With an accepted risk (`risk` in the scenario, `--risk` for \
          `shardplan size`) the per-key count is the fewest shards whose exact chance of any second \
@@ -322,104 +254,96 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
          accepts.",
         fmt::num(size.peak),
         fmt::num(size.safe_per_shard),
-        rec.rule_of_thumb_shards,
+        size.recommendation.rule_of_thumb_shards,
     ));
-    push(&markdown_under(
+    page.push(&markdown_under(
         "Sizing",
         &Sections(size.sizing_sections()),
     )?);
+    Ok(())
+}
 
-    if let Some((file, m)) = &doc.measurement {
-        push("## Measurement");
-        push(&super::measurement::intro(file, m));
-        push(&markdown_under(
-            "Measurement",
-            &Sections(super::measurement::sections(m)),
-        )?);
-    }
-
-    if let Some(o) = &doc.observed {
-        push("## Observed traffic");
-        push(&markdown_under(
-            "Observed traffic",
-            &Sections(o.sections()),
-        )?);
-    }
-
-    if let Some(u) = &doc.unlikes {
-        push("## Unlikes");
-        push(&markdown_under("Unlikes", &Sections(u.sections()))?);
-    }
-
-    push("## Risk by shard count");
-    push(
+/// The sweep's table of risk by shard count, and its chart.
+fn risk_by_shard_count(page: &mut Page, doc: &ReportDoc) -> anyhow::Result<()> {
+    page.push("## Risk by shard count");
+    page.push(
         "Exact chance that the busiest shard goes over the cap in one second, and in at least one \
          second of the hot spell, at the planned peak, with the shard reads each count costs \
          (`shardplan sweep`). A * marks a probability below f64's range, printed from its logarithm.",
     );
-    push(&markdown(&SweepView(doc.sweep.clone()))?);
-    push(&format!("![{}]({RISK_SVG})", doc.risk_title));
+    page.push(&markdown(&SweepView(doc.sweep.clone()))?);
+    page.push(&format!("![{}]({RISK_SVG})", doc.risk_title));
+    Ok(())
+}
 
-    push("## Simulation");
-    match sim {
-        Simulation::Flat { report, chart } => {
-            push(
-                "Monte Carlo of the busiest shard, second by second (`shardplan simulate`), with the \
-                 exact figures from the busiest shard's distribution beside it.",
-            );
-            push(&markdown(&Sections(report.figures()))?);
-            push(
-                "The histogram shows how often each busiest-shard count came up; the red line is \
-                 the cap, the green one the safe rate the sizing planned for.",
-            );
-            push(&format!("![{}]({BUSIEST_SVG})", chart.0));
-        }
-        Simulation::Timeline { view, chart } => {
-            push(
-                "The scenario is a time line (a rate curve, burst capacity or the hot-key monitor), \
-                 simulated second by second (`shardplan simulate`).",
-            );
-            push(&markdown(view.as_ref())?);
-            push(
-                "The chart shows the rate, the shard count writers use and the writes the store \
-                 rejected, per second (each point the highest of its stretch of seconds when the run \
-                 is longer than 2,000 s).",
-            );
-            push(&format!("![{}]({TIMELINE_SVG})", chart.0));
-        }
-    }
+/// A flat run: the Monte Carlo figures beside the exact ones, and the
+/// busiest-shard histogram.
+fn flat_simulation(
+    page: &mut Page,
+    report: &SimulateReport,
+    chart: &(String, String),
+) -> anyhow::Result<()> {
+    page.push(
+        "Monte Carlo of the busiest shard, second by second (`shardplan simulate`), with the \
+         exact figures from the busiest shard's distribution beside it.",
+    );
+    page.push(&markdown(&Sections(report.figures()))?);
+    page.push(
+        "The histogram shows how often each busiest-shard count came up; the red line is \
+         the cap, the green one the safe rate the sizing planned for.",
+    );
+    page.push(&format!("![{}]({BUSIEST_SVG})", chart.0));
+    Ok(())
+}
 
-    push("## Read cost");
-    push(&format!(
+/// A time line: its view, and the chart of rate, shards and rejections.
+fn timeline_simulation(
+    page: &mut Page,
+    view: &TimelineView,
+    chart: &(String, String),
+) -> anyhow::Result<()> {
+    page.push(
+        "The scenario is a time line (a rate curve, burst capacity or the hot-key monitor), \
+         simulated second by second (`shardplan simulate`).",
+    );
+    page.push(&markdown(view)?);
+    page.push(
+        "The chart shows the rate, the shard count writers use and the writes the store \
+         rejected, per second (each point the highest of its stretch of seconds when the run \
+         is longer than 2,000 s).",
+    );
+    page.push(&format!("![{}]({TIMELINE_SVG})", chart.0));
+    Ok(())
+}
+
+/// The read cost at the recommended count, and the cost at the user's
+/// prices when given.
+fn read_cost(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
+    let rec = &size.recommendation;
+    page.push("## Read cost");
+    page.push(&format!(
         "Each read of the total sums every shard; at the recommended {} shards (`shardplan size`).",
         rec.shards
     ));
-    push(&markdown_under(
+    page.push(&markdown_under(
         "Read cost",
         &Sections(vec![read_cost_section(&rec.reads)]),
     )?);
     if let Some(c) = crate::views::price::cost_section(&size.costs) {
-        push(&markdown_under("Cost", &Sections(vec![c]))?);
+        page.push(&markdown_under("Cost", &Sections(vec![c]))?);
     }
+    Ok(())
+}
 
-    if let Some(p) = &doc.placement {
-        push("## Key placement");
-        push(
-            "Where the shard keys land in the store (`shardplan keys`): shards that share a slot, \
-             a node or a tablet take their writes together, and the cap applies to them as one.",
-        );
-        push(&markdown(&Sections(p.sections.clone()))?);
-    }
-
-    push("## Regenerate");
-    push(&format!(
+/// What regenerates the report, and every input it used with its source.
+fn regenerate(page: &mut Page, doc: &ReportDoc) -> anyhow::Result<()> {
+    page.push("## Regenerate");
+    page.push(&format!(
         "Written by shardplan {}: `{}` writes the same bytes. Every input it used, with its value \
          and where it came from (a scenario field, a store preset or the built-in default; what \
          `--explain` prints):",
         doc.version, doc.command
     ));
-    push(&markdown(&Sections(vec![inputs::section(doc.inputs)]))?);
-    let mut out = md.trim_end().to_string();
-    out.push('\n');
-    Ok(out)
+    page.push(&markdown(&Sections(vec![inputs::section(doc.inputs)]))?);
+    Ok(())
 }

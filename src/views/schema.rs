@@ -1,7 +1,9 @@
 //! The JSON Schema of each command's `--format json` document, generated
 //! from the same row types the document is serialised from (schemars), with
 //! the few places where a view puts words in a typed field's stead or adds
-//! a field written the same way here, beside the view's `json()`.
+//! a field written the same way here, beside the view's `json()`: each
+//! command's payload in `schema/payload.rs`, the document around it (the
+//! header, `inputs`, the definitions it uses) here.
 //!
 //! The schemas are checked in as `schemas/<command>.schema.json`; the test
 //! in `schema/tests.rs` fails when a row type changes and the file was not regenerated
@@ -15,6 +17,9 @@ use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
 use super::inputs::JSON_SCHEMA_VERSION;
+use payload::payload;
+
+mod payload;
 
 /// A document schema under construction: the payload's object schema and
 /// the generator holding the definitions it refers to.
@@ -104,135 +109,6 @@ fn inputs() -> Value {
             "required": ["value", "source"],
             "additionalProperties": false
         }
-    })
-}
-
-/// The command's payload: the fields its view serialises.
-fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
-    use crate::model::recommendation::Recommendation;
-    let recommendation = |d: &mut Doc| d.sub::<Recommendation>();
-    // --traffic-from: the trace and the law it gave (views::observed).
-    let observed = |d: &mut Doc| d.sub::<super::observed::ObservedTraffic>();
-    // --unlike-share: the writes it adds, the negative-shard chance (views::unlikes).
-    let unlikes = |d: &mut Doc| d.sub::<super::unlikes::UnlikesBlock>();
-    // The verdict on the count judged (views::verdict::WithVerdict).
-    let verdict = |d: &mut Doc| d.sub::<crate::model::verdict::Verdict>();
-    let rows = |items: Value| {
-        let mut m = Map::new();
-        m.insert("type".into(), "object".into());
-        set(&mut m, "rows", list(items), false);
-        m
-    };
-    Some(match command {
-        "size" => {
-            let mut size = d.object::<super::size::SizeRow>();
-            set(&mut size, "observed_traffic", observed(d), true);
-            set(&mut size, "unlikes", unlikes(d), true);
-            set(&mut size, "verdict", verdict(d), false);
-            vec![size]
-        }
-        "simulate" => {
-            let mut flat = d.object::<super::simulate::SimulateRow>();
-            let bins = d.sub::<Vec<crate::model::stats::Bin>>();
-            set(&mut flat, "busiest_histogram", bins, false);
-            let rec = recommendation(d);
-            set(&mut flat, "recommendation", rec.clone(), true);
-            set(&mut flat, "observed_traffic", observed(d), true);
-            set(&mut flat, "unlikes", unlikes(d), true);
-            set(&mut flat, "verdict", verdict(d), true);
-            let mut timeline = d.object::<super::timeline::TimelineHead<'static>>();
-            let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
-            set(&mut timeline, "monitor_grid", grid, true);
-            set(&mut timeline, "recommendation", rec, true);
-            set(&mut timeline, "unlikes", unlikes(d), true);
-            set(&mut timeline, "verdict", verdict(d), true);
-            vec![flat, timeline]
-        }
-        "risk" => {
-            let mut risk = d.object::<crate::model::exact::Risk>();
-            let rec = recommendation(d);
-            set(&mut risk, "recommendation", rec, true);
-            set(&mut risk, "observed_traffic", observed(d), true);
-            set(&mut risk, "unlikes", unlikes(d), true);
-            set(&mut risk, "verdict", verdict(d), false);
-            vec![risk]
-        }
-        "sweep" => {
-            let mut sweep = rows(d.sub::<super::risk::SweepRow>());
-            set(&mut sweep, "observed_traffic", observed(d), true);
-            set(&mut sweep, "unlikes", unlikes(d), true);
-            vec![sweep]
-        }
-        "scenarios" => vec![rows(d.sub::<super::scenarios::ScenarioRow>())],
-        "stores" => vec![rows(d.sub::<crate::model::store::StorePreset>())],
-        "resize" => {
-            use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
-            let mut grow = d.object::<GrowReport>();
-            let simulated = d.sub::<GrowReport>();
-            set(&mut grow, "simulated", simulated, false);
-            let mut shrink = d.object::<ShrinkReport>();
-            let reads = d.sub::<Vec<ShrinkRow>>();
-            set(&mut shrink, "reads_seen", reads, false);
-            vec![grow, shrink]
-        }
-        "keys" => {
-            use crate::model::placement::{KeysReport, SortedReport};
-            let mut cluster = d.object::<KeysReport>();
-            remove(&mut cluster, "read");
-            set(&mut cluster, "read_note", string(), false);
-            set(&mut cluster, "warnings", strings(), false);
-            set(&mut cluster, "verdict", verdict(d), false);
-            let mut sorted = d.object::<SortedReport>();
-            set(&mut sorted, "note", string(), false);
-            set(&mut sorted, "verdict", verdict(d), false);
-            vec![cluster, sorted]
-        }
-        "partitions" => {
-            let mut p = d.object::<crate::model::partitions::PartitionReport>();
-            remove(&mut p, "assumptions");
-            set(&mut p, "notes", strings(), false);
-            set(&mut p, "verdict", verdict(d), true);
-            vec![p]
-        }
-        "fleet" => {
-            let mut f = d.object::<crate::model::fleet::FleetReport>();
-            set(&mut f, "scenario", string(), false);
-            // Each policy's month at the user's prices (views::fleet), named by its policy.
-            let mut costs = d.object::<crate::model::price::PolicyCosts>();
-            let policy = d.sub::<crate::model::fleet::Policy>();
-            set(&mut costs, "policy", policy, false);
-            set(&mut f, "policy_costs", list(Value::Object(costs)), false);
-            vec![f]
-        }
-        "measure" => {
-            // --redis or --postgres: two documents, told apart by their
-            // fields (the PostgreSQL one's `store` is pinned). Redis's typed
-            // warnings are in words (views::measure::warning_text).
-            let mut redis = d.object::<crate::measure::MeasureReport>();
-            set(&mut redis, "warnings", strings(), false);
-            let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
-            set(&mut pg, "store", json!({ "const": "postgres" }), false);
-            vec![redis, pg]
-        }
-        "compare" => {
-            use crate::model::compare::strategies::StrategyRow;
-            let mut row = d.object::<StrategyRow>();
-            // The count error and the verdict in words (views::compare::words).
-            set(
-                &mut row,
-                "error",
-                json!({ "type": ["string", "null"] }),
-                false,
-            );
-            set(&mut row, "verdict", string(), false);
-            let mut doc = rows(Value::Object(row));
-            let rec = recommendation(d);
-            set(&mut doc, "recommendation", rec, false);
-            let v = verdict(d);
-            set(&mut doc, "verdict", v, false);
-            vec![doc]
-        }
-        _ => return None,
     })
 }
 

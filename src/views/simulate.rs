@@ -280,92 +280,115 @@ impl SimulateReport {
     /// The run, the Monte Carlo figures beside the exact ones and the
     /// over-cap chances (without the read cost and the sparkline).
     pub fn figures(&self) -> Vec<Section> {
-        let r = &self.row;
-        let ci = |c: [f64; 2]| format!("95% CI {} to {}", fmt::prob(c[0]), fmt::prob(c[1]));
         vec![
-            Section::pairs(
-                "Simulation (Monte Carlo)",
-                vec![
-                    ("scenario", r.scenario.clone()),
-                    (
-                        "load",
-                        format!(
-                            "{} likes/s ({}) over {}, cap {} writes/s",
-                            fmt::num(r.rate),
-                            r.traffic,
-                            crate::views::verdict::shards(r.shards),
-                            fmt::count(r.cap)
-                        ),
-                    ),
-                    ("simulated seconds", fmt::count(r.seconds)),
-                    ("seed", r.seed.to_string()),
-                    (
-                        "average per shard",
-                        format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
-                    ),
-                ],
-            ),
+            run_section(&self.row),
             self.versus_exact(),
-            Section::pairs(
-                "Over the cap (more than the cap in one second)",
-                vec![
-                    (
-                        "seconds over the cap",
-                        format!(
-                            "{} of {}",
-                            fmt::count(r.seconds_over_cap),
-                            fmt::count(r.seconds)
-                        ),
-                    ),
-                    (
-                        "P(a second over), Monte Carlo",
-                        match r.seconds_over_cap {
-                            0 => format!(
-                                "below {} (95% upper bound: none over in {} seconds)",
-                                fmt::prob(r.p_over_cap_ci95[1]),
-                                fmt::count(r.seconds)
-                            ),
-                            _ => format!(
-                                "{} ({})",
-                                fmt::prob(r.p_over_cap_per_second),
-                                ci(r.p_over_cap_ci95)
-                            ),
-                        },
-                    ),
-                    (
-                        "P(a second over), exact",
-                        match (
-                            r.exact_p_over_cap_per_second,
-                            r.exact_ln_p_over_cap_per_second,
-                        ) {
-                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
-                            _ => "not computed (see shardplan risk)".into(),
-                        },
-                    ),
-                    (
-                        "P(any second over in a run this long), Monte Carlo",
-                        // One run with no second over cannot estimate a
-                        // chance for the whole run: its interval spans
-                        // almost everything. Say so; the exact row is the figure.
-                        match r.seconds_over_cap {
-                            0 => "none over in this one run (too few to estimate; read the exact figure)"
-                                .to_string(),
-                            _ => format!(
-                                "{} ({})",
-                                fmt::prob(r.p_any_over_cap),
-                                ci(r.p_any_over_cap_ci95)
-                            ),
-                        },
-                    ),
-                    (
-                        "P(any second over in a run this long), exact",
-                        match (r.exact_p_any_over_cap, r.exact_ln_p_any_over_cap) {
-                            (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
-                            _ => "not computed".into(),
-                        },
-                    ),
-                ],
-            ),
+            over_cap_section(&self.row),
         ]
     }
+}
+
+/// The run: its load over the shards, its length and seed.
+fn run_section(r: &SimulateRow) -> Section {
+    Section::pairs(
+        "Simulation (Monte Carlo)",
+        vec![
+            ("scenario", r.scenario.clone()),
+            (
+                "load",
+                format!(
+                    "{} likes/s ({}) over {}, cap {} writes/s",
+                    fmt::num(r.rate),
+                    r.traffic,
+                    crate::views::verdict::shards(r.shards),
+                    fmt::count(r.cap)
+                ),
+            ),
+            ("simulated seconds", fmt::count(r.seconds)),
+            ("seed", r.seed.to_string()),
+            (
+                "average per shard",
+                format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
+            ),
+        ],
+    )
+}
+
+/// A 95% interval in words.
+fn ci(c: [f64; 2]) -> String {
+    format!("95% CI {} to {}", fmt::prob(c[0]), fmt::prob(c[1]))
+}
+
+/// The chance of a second over the cap, Monte Carlo: with none over, the
+/// bound the run gives.
+fn monte_carlo_per_second(r: &SimulateRow) -> String {
+    match r.seconds_over_cap {
+        0 => format!(
+            "below {} (95% upper bound: none over in {} seconds)",
+            fmt::prob(r.p_over_cap_ci95[1]),
+            fmt::count(r.seconds)
+        ),
+        _ => format!(
+            "{} ({})",
+            fmt::prob(r.p_over_cap_per_second),
+            ci(r.p_over_cap_ci95)
+        ),
+    }
+}
+
+/// The chance of any second over in a run this long, Monte Carlo. One run
+/// with no second over cannot estimate a chance for the whole run: its
+/// interval spans almost everything. Say so; the exact row is the figure.
+fn monte_carlo_in_run(r: &SimulateRow) -> String {
+    match r.seconds_over_cap {
+        0 => "none over in this one run (too few to estimate; read the exact figure)".to_string(),
+        _ => format!(
+            "{} ({})",
+            fmt::prob(r.p_any_over_cap),
+            ci(r.p_any_over_cap_ci95)
+        ),
+    }
+}
+
+/// The over-cap chances, Monte Carlo beside exact, per second and over
+/// the run.
+fn over_cap_section(r: &SimulateRow) -> Section {
+    let exact = |p: Option<f64>, ln: Option<f64>, missing: &str| match (p, ln) {
+        (Some(p), Some(ln)) => fmt::prob_ln(p, ln),
+        _ => missing.to_string(),
+    };
+    Section::pairs(
+        "Over the cap (more than the cap in one second)",
+        vec![
+            (
+                "seconds over the cap",
+                format!(
+                    "{} of {}",
+                    fmt::count(r.seconds_over_cap),
+                    fmt::count(r.seconds)
+                ),
+            ),
+            ("P(a second over), Monte Carlo", monte_carlo_per_second(r)),
+            (
+                "P(a second over), exact",
+                exact(
+                    r.exact_p_over_cap_per_second,
+                    r.exact_ln_p_over_cap_per_second,
+                    "not computed (see shardplan risk)",
+                ),
+            ),
+            (
+                "P(any second over in a run this long), Monte Carlo",
+                monte_carlo_in_run(r),
+            ),
+            (
+                "P(any second over in a run this long), exact",
+                exact(
+                    r.exact_p_any_over_cap,
+                    r.exact_ln_p_any_over_cap,
+                    "not computed",
+                ),
+            ),
+        ],
+    )
 }

@@ -141,6 +141,22 @@ impl SizeRow {
     /// beside the rule of thumb, without the read cost.
     pub fn sizing_sections(&self) -> Vec<Section> {
         let r = &self.recommendation;
+        let mut out = vec![
+            constraints_section(
+                r,
+                self.peak,
+                self.safe_per_shard,
+                self.evaluated.then_some(self.recommended_shards),
+            ),
+            Section::pairs("Sizing", self.sizing_rows()),
+        ];
+        out.extend(self.key_risk_section());
+        out
+    }
+
+    /// The "Sizing" block: the peak planned, the cap and safe rate per key,
+    /// and the load each shard takes at the peak.
+    fn sizing_rows(&self) -> Vec<(&'static str, String)> {
         let mut plan = vec![("scenario", self.scenario.clone())];
         if let (Some(o), Some(g)) = (self.observed, self.growth) {
             plan.push(("observed peak", format!("{} likes/s", fmt::num(o))));
@@ -152,31 +168,8 @@ impl SizeRow {
             "writes"
         };
         plan.extend([
-            (
-                "planned peak",
-                // With unlikes the peak the model weighs is writes/s.
-                match r.like_peak == self.peak {
-                    true => format!("{} likes/s", fmt::num(self.peak)),
-                    false => format!(
-                        "{} writes/s ({} likes/s and their unlikes)",
-                        fmt::num(self.peak),
-                        fmt::num(r.like_peak)
-                    ),
-                },
-            ),
-            (
-                "cap per key",
-                if self.transactional {
-                    format!(
-                        "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
-                        fmt::num(self.cap),
-                        fmt::num(self.cap * self.write_cost),
-                        fmt::num(self.write_cost)
-                    )
-                } else {
-                    format!("{} writes/s", fmt::num(self.cap))
-                },
-            ),
+            ("planned peak", self.planned_peak()),
+            ("cap per key", self.cap_per_key()),
             (
                 "safe per key",
                 format!(
@@ -185,76 +178,100 @@ impl SizeRow {
                     fmt::percent(self.headroom)
                 ),
             ),
-            (
-                "average per shard at peak",
-                if self.transactional {
-                    format!(
-                        "{} likes/s ({} write units/s) over {}",
-                        fmt::num(self.mean_per_shard_at_peak),
-                        fmt::num(self.mean_per_shard_at_peak * self.write_cost),
-                        shards(r.shards)
-                    )
-                } else {
-                    format!(
-                        "{} writes/s over {}",
-                        fmt::num(self.mean_per_shard_at_peak),
-                        shards(r.shards)
-                    )
-                },
-            ),
+            ("average per shard at peak", self.average_per_shard()),
             ("headroom left at peak", fmt::percent(self.headroom_left)),
         ]);
-        let mut out = vec![
-            constraints_section(
-                r,
-                self.peak,
-                self.safe_per_shard,
-                self.evaluated.then_some(self.recommended_shards),
+        plan
+    }
+
+    /// The planned peak; with unlikes the peak the model weighs is writes/s.
+    fn planned_peak(&self) -> String {
+        let like_peak = self.recommendation.like_peak;
+        match like_peak == self.peak {
+            true => format!("{} likes/s", fmt::num(self.peak)),
+            false => format!(
+                "{} writes/s ({} likes/s and their unlikes)",
+                fmt::num(self.peak),
+                fmt::num(like_peak)
             ),
-            Section::pairs("Sizing", plan),
-        ];
-        if let (Some(risk), Some(secs), Some(rule_p), Some(p)) = (
-            r.risk,
-            r.duration_seconds,
-            r.rule_of_thumb_p_any_over_cap,
-            r.key_p_any_over_cap,
-        ) {
-            let key_ln = r.key_ln_p_any_over_cap;
-            out.push(Section::Grid {
-                title: format!(
-                    "Per-key risk: P(any second over the cap in {} s, {} traffic) <= {}",
-                    fmt::num(secs),
-                    r.traffic.map_or("fixed", |t| t.name()),
-                    fmt::prob(risk)
-                ),
-                header: vec![
-                    "method".into(),
-                    "shards".into(),
-                    "P(any second over the cap)".into(),
-                ],
-                rows: vec![
-                    vec![
-                        "rule of thumb (peak / safe)".into(),
-                        r.rule_of_thumb_shards.to_string(),
-                        fmt::prob_ln(
-                            rule_p,
-                            r.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
-                        ),
-                    ],
-                    vec![
-                        match r.binding {
-                            Binding::KeyRisk => "by risk (fewest shards meeting it)".into(),
-                            _ => "recommended".to_string(),
-                        },
-                        r.shards.to_string(),
-                        match key_ln {
-                            Some(ln) => fmt::prob_ln(p, ln),
-                            None => fmt::prob(p),
-                        },
-                    ],
-                ],
-            });
         }
-        out
+    }
+
+    /// The cap one key takes; with `--transactional`, in likes.
+    fn cap_per_key(&self) -> String {
+        if self.transactional {
+            format!(
+                "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
+                fmt::num(self.cap),
+                fmt::num(self.cap * self.write_cost),
+                fmt::num(self.write_cost)
+            )
+        } else {
+            format!("{} writes/s", fmt::num(self.cap))
+        }
+    }
+
+    /// The mean load on a shard at the peak; with `--transactional`, in
+    /// likes and write units.
+    fn average_per_shard(&self) -> String {
+        let count = shards(self.recommendation.shards);
+        if self.transactional {
+            format!(
+                "{} likes/s ({} write units/s) over {count}",
+                fmt::num(self.mean_per_shard_at_peak),
+                fmt::num(self.mean_per_shard_at_peak * self.write_cost)
+            )
+        } else {
+            format!(
+                "{} writes/s over {count}",
+                fmt::num(self.mean_per_shard_at_peak)
+            )
+        }
+    }
+
+    /// With an accepted risk: the rule of thumb's count and chance beside
+    /// the recommended count's.
+    fn key_risk_section(&self) -> Option<Section> {
+        let r = &self.recommendation;
+        let (risk, secs, rule_p, p) = (
+            r.risk?,
+            r.duration_seconds?,
+            r.rule_of_thumb_p_any_over_cap?,
+            r.key_p_any_over_cap?,
+        );
+        Some(Section::Grid {
+            title: format!(
+                "Per-key risk: P(any second over the cap in {} s, {} traffic) <= {}",
+                fmt::num(secs),
+                r.traffic.map_or("fixed", |t| t.name()),
+                fmt::prob(risk)
+            ),
+            header: vec![
+                "method".into(),
+                "shards".into(),
+                "P(any second over the cap)".into(),
+            ],
+            rows: vec![
+                vec![
+                    "rule of thumb (peak / safe)".into(),
+                    r.rule_of_thumb_shards.to_string(),
+                    fmt::prob_ln(
+                        rule_p,
+                        r.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
+                    ),
+                ],
+                vec![
+                    match r.binding {
+                        Binding::KeyRisk => "by risk (fewest shards meeting it)".into(),
+                        _ => "recommended".to_string(),
+                    },
+                    r.shards.to_string(),
+                    match r.key_ln_p_any_over_cap {
+                        Some(ln) => fmt::prob_ln(p, ln),
+                        None => fmt::prob(p),
+                    },
+                ],
+            ],
+        })
     }
 }

@@ -1,5 +1,12 @@
 //! The sentences of `compare`: each verdict and count error in words, and
-//! the figure formats they use.
+//! the figure formats they use. The tables ([`super::strategies`],
+//! [`super::exactness`]) and the machine rows take them from here.
+//!
+//! [`verdict`] is a table: one arm a verdict, each the sentence for that
+//! case with its figures. It stays one `match`, longer than a screen, so
+//! every design's words read side by side in the model's order: one key,
+//! shards, buffers, the log, sets, like rows, HyperLogLog, Count-Min,
+//! hashes.
 
 use crate::model::compare::verdict::{CountError, Fit, Verdict};
 use crate::output::fmt::{self, num, run_length};

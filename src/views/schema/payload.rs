@@ -1,0 +1,185 @@
+//! Each command's payload in its JSON Schema: the fields its view
+//! serialises, from the row types, with the places where the view puts
+//! words in a typed field's stead or adds a field beside `json()`.
+
+use serde_json::{json, Map, Value};
+
+use super::{list, remove, set, string, strings, Doc};
+
+/// The blocks several commands' documents carry.
+impl Doc {
+    /// The plan's recommendation.
+    fn recommendation(&mut self) -> Value {
+        self.sub::<crate::model::recommendation::Recommendation>()
+    }
+
+    /// --traffic-from: the trace and the law it gave (views::observed).
+    fn observed(&mut self) -> Value {
+        self.sub::<crate::views::observed::ObservedTraffic>()
+    }
+
+    /// --unlike-share: the writes it adds, the negative-shard chance (views::unlikes).
+    fn unlikes(&mut self) -> Value {
+        self.sub::<crate::views::unlikes::UnlikesBlock>()
+    }
+
+    /// The verdict on the count judged (views::verdict::WithVerdict).
+    fn verdict(&mut self) -> Value {
+        self.sub::<crate::model::verdict::Verdict>()
+    }
+}
+
+/// A list result: its rows under `rows`.
+fn rows(items: Value) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("type".into(), "object".into());
+    set(&mut m, "rows", list(items), false);
+    m
+}
+
+/// The command's payload: the fields its view serialises, one shape for
+/// each document the command may print.
+pub(super) fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Value>>> {
+    Some(match command {
+        "size" => vec![size(d)],
+        "simulate" => vec![flat_simulation(d), timeline(d)],
+        "risk" => vec![risk(d)],
+        "sweep" => vec![sweep(d)],
+        "scenarios" => vec![rows(d.sub::<crate::views::scenarios::ScenarioRow>())],
+        "stores" => vec![rows(d.sub::<crate::model::store::StorePreset>())],
+        "resize" => resize(d),
+        "keys" => keys(d),
+        "partitions" => vec![partitions(d)],
+        "fleet" => vec![fleet(d)],
+        "measure" => measure(d),
+        "compare" => vec![compare(d)],
+        _ => return None,
+    })
+}
+
+/// `size`: the row, with the observed traffic, unlikes and the verdict.
+fn size(d: &mut Doc) -> Map<String, Value> {
+    let mut size = d.object::<crate::views::size::SizeRow>();
+    set(&mut size, "observed_traffic", d.observed(), true);
+    set(&mut size, "unlikes", d.unlikes(), true);
+    set(&mut size, "verdict", d.verdict(), false);
+    size
+}
+
+/// A flat `simulate`: the row, its histogram, and the plan beside it.
+fn flat_simulation(d: &mut Doc) -> Map<String, Value> {
+    let mut flat = d.object::<crate::views::simulate::SimulateRow>();
+    let bins = d.sub::<Vec<crate::model::stats::Bin>>();
+    set(&mut flat, "busiest_histogram", bins, false);
+    set(&mut flat, "recommendation", d.recommendation(), true);
+    set(&mut flat, "observed_traffic", d.observed(), true);
+    set(&mut flat, "unlikes", d.unlikes(), true);
+    set(&mut flat, "verdict", d.verdict(), true);
+    flat
+}
+
+/// A time line's `simulate`: the run, the monitor grid, and the plan.
+fn timeline(d: &mut Doc) -> Map<String, Value> {
+    let mut timeline = d.object::<crate::views::timeline::TimelineHead<'static>>();
+    let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
+    set(&mut timeline, "monitor_grid", grid, true);
+    set(&mut timeline, "recommendation", d.recommendation(), true);
+    set(&mut timeline, "unlikes", d.unlikes(), true);
+    set(&mut timeline, "verdict", d.verdict(), true);
+    timeline
+}
+
+/// `risk`: the exact risk, with the plan, the trace and unlikes.
+fn risk(d: &mut Doc) -> Map<String, Value> {
+    let mut risk = d.object::<crate::model::exact::Risk>();
+    set(&mut risk, "recommendation", d.recommendation(), true);
+    set(&mut risk, "observed_traffic", d.observed(), true);
+    set(&mut risk, "unlikes", d.unlikes(), true);
+    set(&mut risk, "verdict", d.verdict(), false);
+    risk
+}
+
+/// `sweep`: a row a shard count, with the trace and unlikes.
+fn sweep(d: &mut Doc) -> Map<String, Value> {
+    let mut sweep = rows(d.sub::<crate::views::risk::SweepRow>());
+    set(&mut sweep, "observed_traffic", d.observed(), true);
+    set(&mut sweep, "unlikes", d.unlikes(), true);
+    sweep
+}
+
+/// `resize`: a grow (with its simulated run) or a shrink (with its reads).
+fn resize(d: &mut Doc) -> Vec<Map<String, Value>> {
+    use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
+    let mut grow = d.object::<GrowReport>();
+    let simulated = d.sub::<GrowReport>();
+    set(&mut grow, "simulated", simulated, false);
+    let mut shrink = d.object::<ShrinkReport>();
+    let reads = d.sub::<Vec<ShrinkRow>>();
+    set(&mut shrink, "reads_seen", reads, false);
+    vec![grow, shrink]
+}
+
+/// `keys`: a Redis Cluster or a sorted store, the typed read and
+/// warnings in words.
+fn keys(d: &mut Doc) -> Vec<Map<String, Value>> {
+    use crate::model::placement::{KeysReport, SortedReport};
+    let mut cluster = d.object::<KeysReport>();
+    remove(&mut cluster, "read");
+    set(&mut cluster, "read_note", string(), false);
+    set(&mut cluster, "warnings", strings(), false);
+    set(&mut cluster, "verdict", d.verdict(), false);
+    let mut sorted = d.object::<SortedReport>();
+    set(&mut sorted, "note", string(), false);
+    set(&mut sorted, "verdict", d.verdict(), false);
+    vec![cluster, sorted]
+}
+
+/// `partitions`: the report, its assumptions as notes in words.
+fn partitions(d: &mut Doc) -> Map<String, Value> {
+    let mut p = d.object::<crate::model::partitions::PartitionReport>();
+    remove(&mut p, "assumptions");
+    set(&mut p, "notes", strings(), false);
+    set(&mut p, "verdict", d.verdict(), true);
+    p
+}
+
+/// `fleet`: the report, with each policy's month at the user's prices
+/// (views::fleet), named by its policy.
+fn fleet(d: &mut Doc) -> Map<String, Value> {
+    let mut f = d.object::<crate::model::fleet::FleetReport>();
+    set(&mut f, "scenario", string(), false);
+    let mut costs = d.object::<crate::model::price::PolicyCosts>();
+    let policy = d.sub::<crate::model::fleet::Policy>();
+    set(&mut costs, "policy", policy, false);
+    set(&mut f, "policy_costs", list(Value::Object(costs)), false);
+    f
+}
+
+/// `measure`: --redis or --postgres, two documents told apart by their
+/// fields (the PostgreSQL one's `store` is pinned). Redis's typed
+/// warnings are in words (views::measure::warning_text).
+fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
+    let mut redis = d.object::<crate::measure::MeasureReport>();
+    set(&mut redis, "warnings", strings(), false);
+    let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
+    set(&mut pg, "store", json!({ "const": "postgres" }), false);
+    vec![redis, pg]
+}
+
+/// `compare`: a row a design, the count error and the verdict in words
+/// (views::compare::words), with the plan's recommendation and verdict.
+fn compare(d: &mut Doc) -> Map<String, Value> {
+    use crate::model::compare::strategies::StrategyRow;
+    let mut row = d.object::<StrategyRow>();
+    set(
+        &mut row,
+        "error",
+        json!({ "type": ["string", "null"] }),
+        false,
+    );
+    set(&mut row, "verdict", string(), false);
+    let mut doc = rows(Value::Object(row));
+    set(&mut doc, "recommendation", d.recommendation(), false);
+    set(&mut doc, "verdict", d.verdict(), false);
+    doc
+}
