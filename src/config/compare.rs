@@ -39,82 +39,22 @@ impl Resolver {
         // store's own units (buffered and log writes are not transactions).
         let cost = sizing.write_cost.unwrap_or(1.0);
         let (cap, safe) = (sizing.plan.cap * cost, sizing.plan.safe_per_shard() * cost);
-        let txn_ms = Sourced::flag("--txn-ms", a.txn_ms);
-        let transactional = match (sizing.write_cost, txn_ms) {
-            (Some(write_cost), txn_ms) => {
-                let txn_ms = txn_ms.unwrap_or(Sourced::default(DEFAULT_TXN_MS));
-                let ms = txn_ms.check(|v| validate::non_negative("txn_ms", *v))?;
-                if ms > MAX_TXN_MS {
-                    return Err(txn_ms.error(format!("must be at most {MAX_TXN_MS} ms (got {ms})")));
-                }
-                self.inputs.record("txn_ms", &txn_ms);
-                Some(Transactional {
-                    write_cost,
-                    txn_ms: ms,
-                })
-            }
-            (None, Some(_)) => {
-                return Err(InputError::new("--txn-ms", "needs --transactional"));
-            }
-            (None, None) => None,
-        };
+        let transactional = self.transactional(a, sizing.write_cost)?;
         let sized = match transactional {
-            Some(t) => {
-                let fewest = shards_for_conflicts(
-                    sizing.peak.peak,
-                    t.txn_ms,
-                    t.write_cost,
-                    safe,
-                    MAX_SHARDS,
-                );
-                match fewest {
-                    Some(n) => {
-                        Sourced::derived(n, "the fewest shards that absorb the conflicts' retries")
-                    }
-                    None if a.shards.shards.is_none() && self.scenario.scenario.shards.is_none() => {
-                        return Err(InputError::new(
-                            self.inputs
-                                .source("txn_ms")
-                                .map(|s| s.to_string())
-                                .unwrap_or("--txn-ms".into()),
-                            format!(
-                                "{} ms transactions conflict so often at {} likes/s that no shard \
-                                 count up to {MAX_SHARDS} keeps under the safe rate; lower --txn-ms or \
-                                 give --shards",
-                                t.txn_ms, sizing.peak.peak
-                            ),
-                        )
-                        )
-                    }
-                    None => Sourced::derived(MAX_SHARDS, "unused: the shards are given"),
-                }
-            }
+            Some(t) => self.transaction_shards(a, t, sizing.peak.peak, safe)?,
             None => Sourced::derived(
                 plan.recommendation.shards,
                 "the recommendation (shardplan size)",
             ),
         };
         let shards = self.shards(a.shards.one()?, sized);
-        let flag = |name: &'static str, v: Option<f64>, default: f64| {
-            Sourced::flag(name, v).unwrap_or(Sourced::default(default))
-        };
-        let flush = flag("--flush-seconds", a.flush_seconds, DEFAULT_FLUSH_SECONDS);
-        let commit = flag(
+        let flush = given_or_default("--flush-seconds", a.flush_seconds, DEFAULT_FLUSH_SECONDS);
+        let commit = given_or_default(
             "--log-commit-seconds",
             a.log_commit_seconds,
             DEFAULT_LOG_COMMIT_SECONDS,
         );
-        let timeout = flag("--timeout-rate", a.timeout_rate, DEFAULT_TIMEOUT_RATE);
-        let applied = flag("--applied-share", a.applied_share, DEFAULT_APPLIED_SHARE);
-        let retries =
-            Sourced::flag("--retries", a.retries).unwrap_or(Sourced::default(DEFAULT_RETRIES));
-        let drift = DriftModel::new(
-            rate,
-            self.inputs.take("timeout_rate", timeout),
-            self.inputs.take("applied_share", applied),
-            self.inputs.take("retries", retries),
-        )
-        .map_err(|e| self.blame(e))?;
+        let drift = self.retry_drift(a, rate)?;
         let inputs = CompareInputs {
             rate,
             shards,
@@ -130,13 +70,95 @@ impl Resolver {
         }
         .validate()
         .map_err(|e| self.blame(e))?;
+        let approx = self.approx_designs(rate, &inputs)?;
+        Ok((inputs, approx, plan))
+    }
+
+    /// With `--transactional`, the write cost of a like and how long a
+    /// transaction holds its shard (`--txn-ms`, which needs it).
+    fn transactional(
+        &mut self,
+        a: &CompareArgs,
+        write_cost: Option<f64>,
+    ) -> InputResult<Option<Transactional>> {
+        let txn_ms = Sourced::flag("--txn-ms", a.txn_ms);
+        match (write_cost, txn_ms) {
+            (Some(write_cost), txn_ms) => {
+                let txn_ms = txn_ms.unwrap_or(Sourced::default(DEFAULT_TXN_MS));
+                let ms = txn_ms.check(|v| validate::non_negative("txn_ms", *v))?;
+                if ms > MAX_TXN_MS {
+                    return Err(txn_ms.error(format!("must be at most {MAX_TXN_MS} ms (got {ms})")));
+                }
+                self.inputs.record("txn_ms", &txn_ms);
+                Ok(Some(Transactional {
+                    write_cost,
+                    txn_ms: ms,
+                }))
+            }
+            (None, Some(_)) => Err(InputError::new("--txn-ms", "needs --transactional")),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The shards transactions need at the peak: the fewest that absorb the
+    /// conflicts' retries under the safe rate (refused when none up to
+    /// [`MAX_SHARDS`] does and no shard count is given).
+    fn transaction_shards(
+        &self,
+        a: &CompareArgs,
+        t: Transactional,
+        peak: f64,
+        safe: f64,
+    ) -> InputResult<Sourced<u64>> {
+        let fewest = shards_for_conflicts(peak, t.txn_ms, t.write_cost, safe, MAX_SHARDS);
+        match fewest {
+            Some(n) => Ok(Sourced::derived(
+                n,
+                "the fewest shards that absorb the conflicts' retries",
+            )),
+            None if a.shards.shards.is_none() && self.scenario.scenario.shards.is_none() => {
+                Err(InputError::new(
+                    self.inputs
+                        .source("txn_ms")
+                        .map(|s| s.to_string())
+                        .unwrap_or("--txn-ms".into()),
+                    format!(
+                        "{} ms transactions conflict so often at {} likes/s that no shard \
+                         count up to {MAX_SHARDS} keeps under the safe rate; lower --txn-ms or \
+                         give --shards",
+                        t.txn_ms, peak
+                    ),
+                ))
+            }
+            None => Ok(Sourced::derived(MAX_SHARDS, "unused: the shards are given")),
+        }
+    }
+
+    /// The drift of an increment retried after a timeout: the timeout
+    /// rate, the share of timed-out increments applied, and the retries.
+    fn retry_drift(&mut self, a: &CompareArgs, rate: f64) -> InputResult<DriftModel> {
+        let timeout = given_or_default("--timeout-rate", a.timeout_rate, DEFAULT_TIMEOUT_RATE);
+        let applied = given_or_default("--applied-share", a.applied_share, DEFAULT_APPLIED_SHARE);
+        let retries =
+            Sourced::flag("--retries", a.retries).unwrap_or(Sourced::default(DEFAULT_RETRIES));
+        DriftModel::new(
+            rate,
+            self.inputs.take("timeout_rate", timeout),
+            self.inputs.take("applied_share", applied),
+            self.inputs.take("retries", retries),
+        )
+        .map_err(|e| self.blame(e))
+    }
+
+    /// The approximate designs' inputs on the write-path designs' load.
+    fn approx_designs(&mut self, rate: f64, inputs: &CompareInputs) -> InputResult<ApproxInputs> {
         // The uniqueness and approximate designs (sets, like rows, HyperLogLog,
         // Count-Min, hashes) from their own model, on the same inputs.
         let mut approx = ApproxInputs::new(
             whole_rate(rate, inputs.traffic),
             inputs.reads.views,
-            shards,
-            cap,
+            inputs.shards,
+            inputs.cap,
             inputs.duration_seconds,
         )
         .map_err(|e| self.blame(e))?;
@@ -146,6 +168,11 @@ impl Resolver {
             approx.likes_per_day = self.inputs.take("likes_per_day", day);
         }
         approx.validate().map_err(|e| self.blame(e))?;
-        Ok((inputs, approx, plan))
+        Ok(approx)
     }
+}
+
+/// A flag's value, else the default.
+fn given_or_default(name: &'static str, v: Option<f64>, default: f64) -> Sourced<f64> {
+    Sourced::flag(name, v).unwrap_or(Sourced::default(default))
 }

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::scenario::{FleetSection, Scenario};
 use super::{Resolver, Source, Sourced};
 use crate::cli::FleetArgs;
 use crate::error::{InputError, InputResult};
@@ -27,22 +28,81 @@ impl Resolver {
     pub fn fleet(&mut self, a: &FleetArgs) -> InputResult<FleetPlan> {
         let s = self.scenario.scenario.clone();
         let f = s.fleet.clone().unwrap_or_default();
-        // A `[fleet]` field, else the scenario's top-level one.
-        let both = |r: &Self, name: &str, section: &Option<f64>, top: &Option<f64>| {
-            r.field(&format!("fleet.{name}"), section)
-                .or(r.field(name, top))
+        let (reels, background_rate) = self.background_rate(a, &s, &f)?;
+        let background = self.background(a, &f, reels, background_rate)?;
+        let mut pinned = self.pinned_reels(a, &f)?;
+        let (views_per_like, threshold, target) = self.views_and_monitor(a, &f)?;
+        let (partitions, cap) = self.partitions_and_cap(a, &s, &f)?;
+        let reads = self.fleet_reads(a, &s, &f)?;
+        let (duration, risk) = self.hot_spell(a, &s, &f)?;
+        let (max_shards, trials, seed) = self.shard_search(a, &s, &f)?;
+        let cap_v = self.inputs.take("cap", cap);
+        // The safe rate per key as `size` resolves it: the scenario's
+        // `safe`, else its `headroom`, else the default 30% below the cap.
+        let safe = match (s.safe, s.headroom) {
+            (Some(v), _) => v.min(cap_v),
+            (None, Some(h)) => cap_v * (1.0 - h),
+            (None, None) => cap_v * (1.0 - DEFAULT_HEADROOM),
         };
+        let (partitions_v, seconds_v, risk_v) = (
+            self.inputs.take("partitions", partitions),
+            self.inputs.take("duration", duration),
+            self.inputs.take("risk", risk),
+        );
+        let spell = RiskTarget {
+            risk: risk_v,
+            seconds: seconds_v as f64,
+            traffic: TrafficModel::Poisson,
+        };
+        let shared = SharedPartitions {
+            partitions: partitions_v,
+            cap: cap_v,
+            target: spell,
+        };
+        self.size_pinned_reels(a, &mut pinned, shared, safe, reads)?;
+        Ok(FleetPlan {
+            background,
+            pinned,
+            views_per_like: self.inputs.take("views_per_like", views_per_like),
+            threshold: self.inputs.take("threshold", threshold),
+            target_shards: self.inputs.take("target_shards", target),
+            partitions: partitions_v,
+            cap: cap_v,
+            safe,
+            reads,
+            seconds: seconds_v,
+            risk: risk_v,
+            trials: self.inputs.take("trials", trials),
+            max_shards: self.inputs.take("max_shards", max_shards),
+            seed: self.inputs.take("seed", seed),
+        })
+    }
+
+    /// A `[fleet]` field, else the scenario's top-level one.
+    fn fleet_or_top(
+        &self,
+        name: &str,
+        section: &Option<f64>,
+        top: &Option<f64>,
+    ) -> Option<Sourced<f64>> {
+        self.field(&format!("fleet.{name}"), section)
+            .or(self.field(name, top))
+    }
+
+    /// The reels and the background's likes/s at the peak hour (the day's
+    /// likes at the peak factor), checked and recorded.
+    fn background_rate(
+        &mut self,
+        a: &FleetArgs,
+        s: &Scenario,
+        f: &FleetSection,
+    ) -> InputResult<(u64, f64)> {
         let reels = Sourced::flag("--reels", a.reels)
             .or(self.field("fleet.reels", &f.reels))
             .unwrap_or(Sourced::default(DEFAULT_REELS));
         reels.check(|v| validate::count("reels", *v, MAX_REELS))?;
         let per_day = Sourced::flag("--likes-per-day", a.likes_per_day)
-            .or(both(
-                self,
-                "likes_per_day",
-                &f.likes_per_day,
-                &s.likes_per_day,
-            ))
+            .or(self.fleet_or_top("likes_per_day", &f.likes_per_day, &s.likes_per_day))
             .unwrap_or(Sourced::default(DEFAULT_LIKES_PER_DAY));
         per_day.check(|v| validate::positive("likes_per_day", *v))?;
         let peak_factor = Sourced::flag("--peak-factor", a.peak_factor)
@@ -55,7 +115,17 @@ impl Resolver {
         self.inputs.record("reels", &reels);
         self.inputs.record("likes_per_day", &per_day);
         self.inputs.record("peak_factor", &peak_factor);
+        Ok((reels.value, background_rate))
+    }
 
+    /// The background reels' rates: from a CSV, or Zipf over the ranks.
+    fn background(
+        &mut self,
+        a: &FleetArgs,
+        f: &FleetSection,
+        reels: u64,
+        background_rate: f64,
+    ) -> InputResult<Background> {
         // Per-reel rates from a CSV, or Zipf over the ranks.
         let csv: Option<Sourced<PathBuf>> =
             Sourced::flag("--rates-csv", a.rates_csv.clone()).or(if a.zipf.is_some() {
@@ -63,25 +133,28 @@ impl Resolver {
             } else {
                 self.field("fleet.rates_csv", &f.rates_csv.clone().map(PathBuf::from))
             });
-        let background = match csv {
+        match csv {
             Some(path) => {
                 let rates = read_rates(&self.claims, &path.value, &path.source.to_string())?;
                 self.inputs.record(
                     "rates_csv",
                     &path.clone().map(|p| super::input_file::shown(&p)),
                 );
-                Background::rates(rates).map_err(|e| path.error(e.problem))?
+                Background::rates(rates).map_err(|e| path.error(e.problem))
             }
             None => {
                 let z = Sourced::flag("--zipf", a.zipf)
                     .or(self.field("fleet.zipf_exponent", &f.zipf_exponent))
                     .unwrap_or(Sourced::default(DEFAULT_ZIPF_EXPONENT));
                 self.inputs.record("zipf", &z);
-                Background::zipf(reels.value, background_rate, z.value)
-                    .map_err(|e| self.blame(e))?
+                Background::zipf(reels, background_rate, z.value).map_err(|e| self.blame(e))
             }
-        };
+        }
+    }
 
+    /// The pinned (hot) reels: `--hot-reel` flags, else the scenario's
+    /// `[[fleet.hot_reels]]`; at most [`MAX_PINNED`].
+    fn pinned_reels(&self, a: &FleetArgs, f: &FleetSection) -> InputResult<Vec<PinnedReel>> {
         let pinned = if a.hot_reel.is_empty() {
             let source = self.scenario.source("fleet.hot_reels");
             f.hot_reels
@@ -100,7 +173,16 @@ impl Resolver {
                 format!("at most {MAX_PINNED} pinned reels (got {})", pinned.len()),
             ));
         }
+        Ok(pinned)
+    }
 
+    /// Views per like and the hot-key monitor's threshold and target
+    /// shards, checked (recorded when the plan takes them).
+    fn views_and_monitor(
+        &self,
+        a: &FleetArgs,
+        f: &FleetSection,
+    ) -> InputResult<(Sourced<f64>, Sourced<f64>, Sourced<u64>)> {
         let views_per_like = Sourced::flag("--views-per-like", a.views_per_like)
             .or(self.field("fleet.views_per_like", &f.views_per_like))
             .unwrap_or(Sourced::default(DEFAULT_VIEWS_PER_LIKE));
@@ -113,38 +195,64 @@ impl Resolver {
             .or(self.field("fleet.target_shards", &f.target_shards))
             .unwrap_or(Sourced::default(DEFAULT_TARGET_SHARDS));
         target.check(|v| validate::count("target_shards", *v, MAX_SHARDS))?;
+        Ok((views_per_like, threshold, target))
+    }
+
+    /// The partitions the shard keys hash onto and the cap per key (and
+    /// per partition), checked (recorded when the plan takes them).
+    fn partitions_and_cap(
+        &self,
+        a: &FleetArgs,
+        s: &Scenario,
+        f: &FleetSection,
+    ) -> InputResult<(Sourced<u64>, Sourced<f64>)> {
         let partitions = Sourced::flag("--partitions", a.partitions.partitions)
             .or(self.field("fleet.partitions", &f.partitions))
             .or(self.field("partitions", &s.partitions))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_PARTITIONS));
         partitions.check(|v| validate::count("partitions", *v, MAX_FLEET_PARTITIONS))?;
         let cap = Sourced::flag("--cap", a.cap.cap)
-            .or(both(self, "cap", &f.cap, &s.cap))
+            .or(self.fleet_or_top("cap", &f.cap, &s.cap))
             .unwrap_or(Sourced::default(DEFAULT_CAP));
         cap.check(|v| validate::rate("cap", *v))?;
+        Ok((partitions, cap))
+    }
+
+    /// The read plan: servers and cache seconds, recorded.
+    fn fleet_reads(
+        &mut self,
+        a: &FleetArgs,
+        s: &Scenario,
+        f: &FleetSection,
+    ) -> InputResult<ReadPlan> {
         let servers = Sourced::flag("--servers", a.cache.servers)
             .or(self.field("fleet.servers", &f.servers))
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));
         let cache = Sourced::flag("--cache-seconds", a.cache.cache_seconds)
-            .or(both(
-                self,
-                "cache_seconds",
-                &f.cache_seconds,
-                &s.cache_seconds,
-            ))
+            .or(self.fleet_or_top("cache_seconds", &f.cache_seconds, &s.cache_seconds))
             .unwrap_or(Sourced::default(DEFAULT_CACHE_SECONDS));
         self.inputs.record("servers", &servers);
         self.inputs.record("cache_seconds", &cache);
         // Views are set per reel; the read plan checks servers and cache.
-        let reads = ReadPlan::new(
+        ReadPlan::new(
             1.0,
             servers.value,
             cache.value,
             Some(DEFAULT_BATCH),
             Some(DEFAULT_READ_CAP),
         )
-        .map_err(|e| self.blame(e))?;
+        .map_err(|e| self.blame(e))
+    }
+
+    /// The hot spell, whole seconds, and the risk accepted over it,
+    /// checked (recorded when the plan takes them).
+    fn hot_spell(
+        &self,
+        a: &FleetArgs,
+        s: &Scenario,
+        f: &FleetSection,
+    ) -> InputResult<(Sourced<u64>, Sourced<f64>)> {
         // One hot spell for every command: the [fleet] section's, else the
         // scenario's duration_seconds (whole seconds up), else 4 h.
         let top_duration = s.duration_seconds.map(|d| d.ceil() as u64);
@@ -160,9 +268,21 @@ impl Resolver {
             .unwrap_or(Sourced::default(DEFAULT_DURATION_SECONDS as u64));
         duration.check(|v| validate::count("duration", *v, MAX_FLEET_DURATION_SECONDS))?;
         let risk = Sourced::flag("--risk", a.risk.risk)
-            .or(both(self, "risk", &f.risk, &s.risk))
+            .or(self.fleet_or_top("risk", &f.risk, &s.risk))
             .unwrap_or(Sourced::default(DEFAULT_RISK));
         risk.check(|v| validate::probability_open("risk", *v))?;
+        Ok((duration, risk))
+    }
+
+    /// The search for the smallest plan: the most shards a reel may get,
+    /// the placements sampled and their seed, checked (recorded when the
+    /// plan takes them).
+    fn shard_search(
+        &self,
+        a: &FleetArgs,
+        s: &Scenario,
+        f: &FleetSection,
+    ) -> InputResult<(Sourced<u64>, Sourced<u64>, Sourced<u64>)> {
         let max_shards = Sourced::flag("--max-shards", a.max_shards)
             .or(self.field("fleet.max_shards", &f.max_shards))
             .unwrap_or(Sourced::default(DEFAULT_FLEET_MAX_SHARDS));
@@ -175,26 +295,25 @@ impl Resolver {
             .or(self.field("fleet.seed", &f.seed))
             .or(self.field("seed", &s.seed))
             .unwrap_or(Sourced::default(DEFAULT_SEED));
-        let cap_v = self.inputs.take("cap", cap);
-        // The safe rate per key as `size` resolves it: the scenario's
-        // `safe`, else its `headroom`, else the default 30% below the cap.
-        let safe = match (s.safe, s.headroom) {
-            (Some(v), _) => v.min(cap_v),
-            (None, Some(h)) => cap_v * (1.0 - h),
-            (None, None) => cap_v * (1.0 - DEFAULT_HEADROOM),
-        };
-        let (partitions_v, seconds_v, risk_v) = (
-            self.inputs.take("partitions", partitions),
-            self.inputs.take("duration", duration),
-            self.inputs.take("risk", risk),
-        );
+        Ok((max_shards, trials, seed))
+    }
+
+    /// The shard count of each pinned reel that has none, sized on the
+    /// fleet's cap, safe rate, partitions and hot spell.
+    fn size_pinned_reels(
+        &mut self,
+        a: &FleetArgs,
+        pinned: &mut [PinnedReel],
+        shared: SharedPartitions,
+        safe: f64,
+        reads: ReadPlan,
+    ) -> InputResult<()> {
         // A pinned reel without its own count gets the recommendation for it
         // alone, from the same function as `size` on the same figures: its
         // rate, the cap and safe rate, these partitions, this hot spell and
         // risk, under the fleet's own law, Poisson arrivals (not the
         // scenario's: a count sized for fixed traffic's union bound can fail
         // the exact Poisson risk every other fleet figure is weighed by).
-        let mut pinned = pinned;
         let reel_source = match a.hot_reel.is_empty() {
             true => self.scenario.source("fleet.hot_reels"),
             false => Source::Flag("--hot-reel"),
@@ -209,7 +328,6 @@ impl Resolver {
             )
         };
         if pinned.iter().any(|r| r.shards.is_none()) {
-            let traffic = TrafficModel::Poisson;
             self.inputs.record(
                 "traffic",
                 &Sourced::derived(
@@ -217,22 +335,14 @@ impl Resolver {
                     "fleet weighs its partitions under Poisson arrivals",
                 ),
             );
-            let target = RiskTarget {
-                risk: risk_v,
-                seconds: seconds_v as f64,
-                traffic,
-            };
+            let target = shared.target;
             for reel in pinned.iter_mut().filter(|r| r.shards.is_none()) {
                 let inputs = PlanInputs {
-                    sizing: SizingPlan::new(reel.rate, cap_v, SafeRate::PerKey(safe))
+                    sizing: SizingPlan::new(reel.rate, shared.cap, SafeRate::PerKey(safe))
                         .map_err(|e| for_reel(&reel.name, e))?,
                     risk: Some(target),
                     key_check: target,
-                    partitions: Some(SharedPartitions {
-                        partitions: partitions_v,
-                        cap: cap_v,
-                        target,
-                    }),
+                    partitions: Some(shared),
                     nodes: None,
                     reads,
                     store: None,
@@ -242,22 +352,7 @@ impl Resolver {
                 reel.shards = Some(rec.shards);
             }
         }
-        Ok(FleetPlan {
-            background,
-            pinned,
-            views_per_like: self.inputs.take("views_per_like", views_per_like),
-            threshold: self.inputs.take("threshold", threshold),
-            target_shards: self.inputs.take("target_shards", target),
-            partitions: partitions_v,
-            cap: cap_v,
-            safe,
-            reads,
-            seconds: seconds_v,
-            risk: risk_v,
-            trials: self.inputs.take("trials", trials),
-            max_shards: self.inputs.take("max_shards", max_shards),
-            seed: self.inputs.take("seed", seed),
-        })
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! preset, the cap per key, the safe rate or headroom, and the write cost of
 //! a transactional like.
 
+use super::unlikes::UnlikePlan;
 use super::{Resolver, Source, Sourced};
 use crate::cli::SizingArgs;
 use crate::error::{InputError, InputResult};
@@ -146,17 +147,7 @@ impl Resolver {
                 })?;
             (observed, growth_flag.or(self.field("growth", &s.growth)))
         } else if let Some(p) = self.field("peak", &s.peak) {
-            let peak = p.check(|v| validate::rate("peak", *v))?;
-            self.inputs.record("peak", &p);
-            if let Some(o) = self.field("observed", &s.observed) {
-                self.inputs.record("observed", &o);
-            }
-            return Ok(Peak {
-                peak,
-                likes: peak,
-                observed: s.observed,
-                growth: None,
-            });
+            return self.scenario_peak(&p, s.observed);
         } else if let Some(o) = self.field("observed", &s.observed) {
             (o, self.field("growth", &s.growth))
         } else if let Some(f) = fallback {
@@ -170,18 +161,49 @@ impl Resolver {
                 growth: None,
             });
         } else {
-            return Err(match self.scenario.kinds.is_empty() && self.scenario.file == "(none)" {
-                true => InputError::new(
-                    "--peak",
-                    "is needed: pass --peak LIKES_PER_S, or --observed and --growth, or a --scenario",
-                ),
-                false => InputError::new(
-                    format!("--scenario {}", self.scenario.name),
-                    "gives no peak, observed rate or [curve] to size for; pass --peak LIKES_PER_S \
-                     or --observed and --growth",
-                ),
-            });
+            return Err(self.nothing_to_size_for());
         };
+        self.observed_x_growth(observed, growth)
+    }
+
+    /// The scenario's peak, with its observed rate when it gives one.
+    fn scenario_peak(&mut self, p: &Sourced<f64>, observed: Option<f64>) -> InputResult<Peak> {
+        let peak = p.check(|v| validate::rate("peak", *v))?;
+        self.inputs.record("peak", p);
+        if let Some(o) = self.field("observed", &observed) {
+            self.inputs.record("observed", &o);
+        }
+        Ok(Peak {
+            peak,
+            likes: peak,
+            observed,
+            growth: None,
+        })
+    }
+
+    /// Why there is no peak to size for: no flag gives one, and no
+    /// scenario (or one that gives none).
+    fn nothing_to_size_for(&self) -> InputError {
+        match self.scenario.kinds.is_empty() && self.scenario.file == "(none)" {
+            true => InputError::new(
+                "--peak",
+                "is needed: pass --peak LIKES_PER_S, or --observed and --growth, or a --scenario",
+            ),
+            false => InputError::new(
+                format!("--scenario {}", self.scenario.name),
+                "gives no peak, observed rate or [curve] to size for; pass --peak LIKES_PER_S \
+                 or --observed and --growth",
+            ),
+        }
+    }
+
+    /// The peak grown from the observed rate: observed x growth (the
+    /// default growth when none is given), checked and recorded.
+    fn observed_x_growth(
+        &mut self,
+        observed: Sourced<f64>,
+        growth: Option<Sourced<f64>>,
+    ) -> InputResult<Peak> {
         let growth = growth.unwrap_or(Sourced::default(DEFAULT_GROWTH));
         observed.check(|v| validate::rate("observed", *v))?;
         growth.check(|v| validate::positive("growth", *v))?;
@@ -270,6 +292,32 @@ impl Resolver {
         a: &SizingArgs,
         fallback: Option<Sourced<f64>>,
     ) -> InputResult<Sizing> {
+        let (peak, unlikes) = self.peak_in_writes(a, fallback)?;
+        let presets = self.presets(a.store.store);
+        let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
+        let cap = self.cap(a, &presets)?;
+        let safe = self.safe(a, &cap)?;
+        let (write_cost, cap_v, safe_v) = self.per_like(a, store, &cap, safe.value);
+        let plan = SizingPlan::new(peak.peak, cap_v, safe_v)
+            .map_err(|e| self.blame(e))?
+            .with_writes_per_like(unlikes.map_or(1.0, |u| u.unlikes.writes_per_like()));
+        self.planned_peak = Some(peak.peak);
+        Ok(Sizing {
+            plan,
+            peak,
+            store,
+            write_cost,
+            unlikes,
+        })
+    }
+
+    /// The planned peak in writes/s, with the unlikes that grow it (or
+    /// that a trace of writes already counts).
+    fn peak_in_writes(
+        &mut self,
+        a: &SizingArgs,
+        fallback: Option<Sourced<f64>>,
+    ) -> InputResult<(Peak, Option<UnlikePlan>)> {
         let mut peak = self.peak(a, fallback)?;
         // Unlikes are writes: the model plans for likes x (1 + share); a
         // trace of write units already counts them, and only splits.
@@ -297,9 +345,12 @@ impl Resolver {
             }
             peak.peak = writes;
         }
-        let presets = self.presets(a.store.store);
-        let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
-        let cap = self.cap(a, &presets)?;
+        Ok((peak, unlikes))
+    }
+
+    /// The safe rate per key (`--safe`, `--headroom`, the scenario's
+    /// `safe`, its `headroom`, the default headroom), recorded.
+    fn safe(&mut self, a: &SizingArgs, cap: &Sourced<f64>) -> InputResult<Sourced<SafeRate>> {
         let s = self.scenario.scenario.clone();
         let safe = Sourced::flag("--safe", a.safe)
             .map(|v| v.map(SafeRate::PerKey))
@@ -325,6 +376,18 @@ impl Resolver {
                 .inputs
                 .record("headroom", &Sourced::new(h, safe.source.clone())),
         }
+        Ok(safe)
+    }
+
+    /// The write cost of a like (with `--transactional`) and the cap and
+    /// safe rate per key in likes.
+    fn per_like(
+        &mut self,
+        a: &SizingArgs,
+        store: Option<Store>,
+        cap: &Sourced<f64>,
+        safe: SafeRate,
+    ) -> (Option<f64>, f64, SafeRate) {
         // --transactional: every figure per key is in likes, and a like costs
         // `write_cost` units, so the cap and a given safe rate shrink by it.
         let write_cost = a
@@ -346,24 +409,14 @@ impl Resolver {
                         },
                     ),
                 );
-                let safe = match safe.value {
+                let safe = match safe {
                     SafeRate::PerKey(v) => SafeRate::PerKey(v / cost),
                     h => h,
                 };
                 (cap.value / cost, safe)
             }
-            None => (cap.value, safe.value),
+            None => (cap.value, safe),
         };
-        let plan = SizingPlan::new(peak.peak, cap_v, safe_v)
-            .map_err(|e| self.blame(e))?
-            .with_writes_per_like(unlikes.map_or(1.0, |u| u.unlikes.writes_per_like()));
-        self.planned_peak = Some(peak.peak);
-        Ok(Sizing {
-            plan,
-            peak,
-            store,
-            write_cost,
-            unlikes,
-        })
+        (write_cost, cap_v, safe_v)
     }
 }

@@ -2,6 +2,7 @@
 //! hot-key monitor, from flags over the scenario's `[curve]`, `[store]` and
 //! `[monitor]` sections over store presets over defaults.
 
+use super::scenario::Scenario;
 use super::sizing::Sizing;
 use super::{refuse, Resolver, Sourced};
 use crate::cli::{SimInputs, TimelineArgs};
@@ -15,9 +16,25 @@ use crate::model::timeline::curve::{CurveConfig, RateCurve};
 use crate::model::timeline::monitor::MonitorConfig;
 use crate::model::timeline::resize::ResizeOrder;
 use crate::model::timeline::TimelinePlan;
+use crate::model::traffic::TrafficModel;
 
 /// Why a flag has no effect on a time line.
 const ON_A_TIME_LINE: &str = "on a time-line simulation";
+
+/// Refuses the flags only a flat simulation reads.
+fn refuse_flat_flags(sim: &SimInputs) -> InputResult<()> {
+    let r = &sim.reads;
+    for (given, flag) in [
+        (sim.sampler.is_some(), "--sampler"),
+        (r.views.is_some(), "--views"),
+        (r.cache.cache_seconds.is_some(), "--cache-seconds"),
+        (r.batch_size.is_some(), "--batch-size"),
+        (r.read_cap.is_some(), "--read-cap"),
+    ] {
+        refuse(given, flag, ON_A_TIME_LINE)?;
+    }
+    Ok(())
+}
 
 impl Resolver {
     /// The curve's highest rate, to size for when nothing names a peak;
@@ -32,16 +49,7 @@ impl Resolver {
     /// A time-line plan from the simulation's flags and the time-line flags.
     /// Flags that only a flat simulation reads are refused.
     pub fn timeline(&mut self, sim: &SimInputs, t: &TimelineArgs) -> InputResult<TimelinePlan> {
-        let r = &sim.reads;
-        for (given, flag) in [
-            (sim.sampler.is_some(), "--sampler"),
-            (r.views.is_some(), "--views"),
-            (r.cache.cache_seconds.is_some(), "--cache-seconds"),
-            (r.batch_size.is_some(), "--batch-size"),
-            (r.read_cap.is_some(), "--read-cap"),
-        ] {
-            refuse(given, flag, ON_A_TIME_LINE)?;
-        }
+        refuse_flat_flags(sim)?;
         let s = self.scenario.scenario.clone();
         self.refuse_empirical_on_timeline(sim.traffic.traffic)?;
         let (replayed, traffic) = match self.replay(sim, t)? {
@@ -51,6 +59,52 @@ impl Resolver {
                 self.traffic(sim.traffic.traffic, sim.traffic.dispersion)?,
             ),
         };
+        let curve = self.rate_curve(sim, replayed, &s)?;
+        let store = self.burst(sim, t)?;
+        let monitor = self.monitor(sim, t)?;
+        let (start, sizing) = self.start_shards(sim, &s, &curve, monitor.is_some())?;
+        self.inputs.record("shards", &start);
+        // A replay runs the trace's length (a --seconds flag still wins;
+        // the scenario's seconds, like its rate, yield to the trace).
+        let seconds = if t.replay && sim.seconds.seconds.is_none() {
+            let end = Sourced::derived(curve.end_seconds(), "the trace's length");
+            self.inputs.take("seconds", end)
+        } else {
+            self.seconds(
+                sim.seconds.seconds,
+                match curve.end_seconds() {
+                    0 => None,
+                    end => Some(Sourced::derived(end, "the curve's last point")),
+                },
+            )
+        };
+        let seed = self.seed(sim.seed.seed);
+        let curve = self.curve_of_writes(curve, traffic)?;
+        let plan = TimelinePlan::new(
+            curve,
+            traffic,
+            sizing.plan.cap,
+            seconds,
+            seed,
+            start.value,
+            store,
+            monitor,
+        )
+        .map_err(|e| self.inputs.attach(e))?;
+        // A run the cost model puts over a day is refused before it starts.
+        plan.cost()
+            .within_limit("seconds")
+            .map_err(|e| self.inputs.attach(e))?;
+        Ok(plan)
+    }
+
+    /// The rate curve of likes/s, recorded with its source.
+    fn rate_curve(
+        &mut self,
+        sim: &SimInputs,
+        replayed: Option<RateCurve>,
+        s: &Scenario,
+    ) -> InputResult<RateCurve> {
         // The rate: the trace replayed, else --rate (flat), else the
         // scenario's curve, else a flat line at the scenario's rate or the
         // planned peak.
@@ -83,19 +137,28 @@ impl Resolver {
                 curve
             }
         };
-        let store = self.burst(sim, t)?;
-        let monitor = self.monitor(sim, t)?;
+        Ok(curve)
+    }
+
+    /// The shards at the start and the sizing whose cap the time line
+    /// runs at.
+    fn start_shards(
+        &mut self,
+        sim: &SimInputs,
+        s: &Scenario,
+        curve: &RateCurve,
+        monitored: bool,
+    ) -> InputResult<(Sourced<u64>, Sizing)> {
         // Shards at the start: --shards, the scenario's, 1 with a monitor,
         // else what the sizing gives at the curve's highest rate.
         let start = Sourced::flag("--shards", sim.shards.one()?)
             .or(self.field("shards", &s.shards))
-            .or(monitor
-                .is_some()
+            .or(monitored
                 .then(|| Sourced::derived(1, "a reel starts on 1 shard under the monitor")));
-        let (start, sizing) = match start {
+        match start {
             Some(start) => {
                 let sizing = self.sizing_for_cap(sim, &start)?;
-                (start, sizing)
+                Ok((start, sizing))
             }
             None => {
                 // Size for the highest rate the time line reaches.
@@ -106,54 +169,27 @@ impl Resolver {
                 let sizing = self.sizing(&sim.sizing, Some(peak))?;
                 let sized =
                     Sourced::derived(sizing.plan.size().shards, "peak / safe rate, rounded up");
-                (sized, sizing)
+                Ok((sized, sizing))
             }
-        };
-        self.inputs.record("shards", &start);
-        // A replay runs the trace's length (a --seconds flag still wins;
-        // the scenario's seconds, like its rate, yield to the trace).
-        let seconds = if t.replay && sim.seconds.seconds.is_none() {
-            let end = Sourced::derived(curve.end_seconds(), "the trace's length");
-            self.inputs.take("seconds", end)
-        } else {
-            self.seconds(
-                sim.seconds.seconds,
-                match curve.end_seconds() {
-                    0 => None,
-                    end => Some(Sourced::derived(end, "the curve's last point")),
-                },
-            )
-        };
-        let seed = self.seed(sim.seed.seed);
+        }
+    }
+
+    /// The curve in writes/s: with unlikes, each second's likes/s grown by
+    /// the unlikes' writes.
+    fn curve_of_writes(&self, curve: RateCurve, traffic: TrafficModel) -> InputResult<RateCurve> {
         // Unlikes are writes: the curve of likes/s becomes writes/s (a
         // replayed trace already counts them).
-        let curve = match self.unlike_plan {
+        match self.unlike_plan {
             Some(u) if !u.counted_in_trace => {
                 let points = curve
                     .points()
                     .iter()
                     .map(|&(t, r)| (t, self.like_rate_as_writes(r, traffic)))
                     .collect();
-                RateCurve::new(points).map_err(|e| self.inputs.attach(e))?
+                RateCurve::new(points).map_err(|e| self.inputs.attach(e))
             }
-            _ => curve,
-        };
-        let plan = TimelinePlan::new(
-            curve,
-            traffic,
-            sizing.plan.cap,
-            seconds,
-            seed,
-            start.value,
-            store,
-            monitor,
-        )
-        .map_err(|e| self.inputs.attach(e))?;
-        // A run the cost model puts over a day is refused before it starts.
-        plan.cost()
-            .within_limit("seconds")
-            .map_err(|e| self.inputs.attach(e))?;
-        Ok(plan)
+            _ => Ok(curve),
+        }
     }
 
     /// The sizing when the start shards are given: only the cap matters, so
