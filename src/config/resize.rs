@@ -17,7 +17,7 @@ impl Resolver {
     /// The resize plan and the seed of the simulated grow.
     pub fn resize(&mut self, a: &ResizeArgs) -> InputResult<(ResizePlan, u64)> {
         let section = self.scenario.scenario.resize.clone().unwrap_or_default();
-        let (from, to) = self.from_and_to(a, &section)?;
+        let (from, to) = self.counts_before_and_after(a, &section)?;
         let grow = from.value < to.value;
         refuse_the_other_direction(a, grow)?;
         let mut cfg = ResizeConfig::new(
@@ -36,7 +36,7 @@ impl Resolver {
     }
 
     /// The shard counts before and after: both required.
-    fn from_and_to(
+    fn counts_before_and_after(
         &self,
         a: &ResizeArgs,
         section: &ResizeSection,
