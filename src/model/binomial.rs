@@ -109,23 +109,129 @@ fn invert<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64) -> u64 {
     x
 }
 
+/// BTRD's hat for one `(n, p)` (`p <= 1/2`, mode `m >= 11`): the paper's
+/// step 0, its set-up, and the constants its later steps share.
+struct Hat {
+    nf: f64,
+    p: f64,
+    q: f64,
+    npq: f64,
+    spq: f64,
+    a: f64,
+    b: f64,
+    c: f64,
+    v_r: f64,
+    inv_v_r: f64,
+    u_rv_r: f64,
+    m: u64,
+    mf: f64,
+}
+
+impl Hat {
+    /// Step 0: the set-up.
+    #[inline]
+    fn new(n: u64, p: f64, m: u64) -> Hat {
+        let nf = n as f64;
+        let q = 1.0 - p;
+        let npq = nf * p * q;
+        let spq = npq.sqrt();
+        // The hat's shape (the paper's set-up).
+        let b = 1.15 + 2.53 * spq;
+        let a = -0.0873 + 0.0248 * b + 0.01 * p;
+        let c = nf * p + 0.5;
+        let v_r = 0.92 - 4.2 / b;
+        // 1 / v_r from b directly: the two divisions run side by side, and the
+        // draws below multiply (the split's binomials form one chain, each `n`
+        // waiting for the last draw, so latency is what costs).
+        let inv_v_r = b / (0.92 * b - 4.2);
+        let u_rv_r = 0.86 * v_r;
+        let mf = m as f64;
+        Hat {
+            nf,
+            p,
+            q,
+            npq,
+            spq,
+            a,
+            b,
+            c,
+            v_r,
+            inv_v_r,
+            u_rv_r,
+            m,
+            mf,
+        }
+    }
+
+    /// Step 3.1: accept `k` (within 15 of the mode) when `v <= f(k) / f(m)`.
+    #[inline]
+    fn step_3_1(&self, k: u64, v: f64) -> bool {
+        let (nf, m) = (self.nf, self.m);
+        // Step 3.1: f(k) / f(m) by the pmf's ratio recurrence,
+        // f(i) / f(i - 1) = r (n + 1 - i) / i, as one numerator and one
+        // denominator product (at most 15 factors below n + 1 each, so
+        // no overflow) compared without dividing.
+        let r = self.p / self.q;
+        let (mut num, mut den) = (1.0, 1.0);
+        let (from, to) = if m < k { (m, k) } else { (k, m) };
+        for i in from + 1..=to {
+            let i = i as f64;
+            num *= r * (nf + 1.0 - i); // nr - r i, without cancelling
+            den *= i;
+        }
+        // m < k: accept when v <= f(k)/f(m) = num/den; m >= k: when
+        // v f(m)/f(k) <= 1, i.e. v num <= den.
+        if m < k {
+            v * den <= num
+        } else {
+            v * num <= den
+        }
+    }
+
+    /// Steps 3.2-3.4: accept `k` (`km = k - m`, more than 15 from the mode)
+    /// when `ln v <= ln f(k) / f(m)`, by a squeeze first, then exactly.
+    #[inline]
+    fn steps_3_2_to_3_4(&self, k: u64, km: f64, v: f64) -> bool {
+        let (nf, mf, npq) = (self.nf, self.mf, self.npq);
+        let kf = k as f64;
+        // Step 3.2: squeeze on ln f(k) / f(m) around the normal's -km^2/2npq.
+        let v = v.ln();
+        let km = km.abs();
+        let rho = (km / npq) * (((km / 3.0 + 0.625) * km + 1.0 / 6.0) / npq + 0.5);
+        let t = -km * km / (2.0 * npq);
+        if v < t - rho {
+            return true;
+        }
+        if v > t + rho {
+            return false;
+        }
+        // Steps 3.3-3.4: the exact log ratio by Stirling with its remainder.
+        let r = self.p / self.q;
+        let nm = nf - mf + 1.0;
+        let h = (mf + 0.5) * ((mf + 1.0) / (r * nm)).ln() + fc(mf) + fc(nf - mf);
+        let nk = nf - kf + 1.0;
+        let bound = h + (nf + 1.0) * (nm / nk).ln() + (kf + 0.5) * (nk * r / (kf + 1.0)).ln()
+            - fc(kf)
+            - fc(nf - kf);
+        v <= bound
+    }
+}
+
 /// BTRD for `p <= 1/2` and mode `m >= 11`, step numbers as in the paper.
 fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
-    let nf = n as f64;
-    let q = 1.0 - p;
-    let npq = nf * p * q;
-    let spq = npq.sqrt();
-    // The hat's shape (the paper's set-up).
-    let b = 1.15 + 2.53 * spq;
-    let a = -0.0873 + 0.0248 * b + 0.01 * p;
-    let c = nf * p + 0.5;
-    let v_r = 0.92 - 4.2 / b;
-    // 1 / v_r from b directly: the two divisions run side by side, and the
-    // draws below multiply (the split's binomials form one chain, each `n`
-    // waiting for the last draw, so latency is what costs).
-    let inv_v_r = b / (0.92 * b - 4.2);
-    let u_rv_r = 0.86 * v_r;
-    let mf = m as f64;
+    let hat = Hat::new(n, p, m);
+    let Hat {
+        nf,
+        a,
+        b,
+        c,
+        v_r,
+        inv_v_r,
+        u_rv_r,
+        spq,
+        mf,
+        ..
+    } = hat;
     loop {
         // Step 1: the central box, accepted at once (one uniform).
         let mut v = uniform(rng);
@@ -158,51 +264,12 @@ fn btrd<R: Rng + ?Sized>(rng: &mut R, n: u64, p: f64, m: u64) -> u64 {
         let alpha = (2.83 + 5.1 / b) * spq;
         v *= alpha / (a / (us * us) + b);
         let km = kf - mf;
-        if km.abs() <= 15.0 {
-            // Step 3.1: f(k) / f(m) by the pmf's ratio recurrence,
-            // f(i) / f(i - 1) = r (n + 1 - i) / i, as one numerator and one
-            // denominator product (at most 15 factors below n + 1 each, so
-            // no overflow) compared without dividing.
-            let r = p / q;
-            let (mut num, mut den) = (1.0, 1.0);
-            let (from, to) = if m < k { (m, k) } else { (k, m) };
-            for i in from + 1..=to {
-                let i = i as f64;
-                num *= r * (nf + 1.0 - i); // nr - r i, without cancelling
-                den *= i;
-            }
-            // m < k: accept when v <= f(k)/f(m) = num/den; m >= k: when
-            // v f(m)/f(k) <= 1, i.e. v num <= den.
-            let accept = if m < k {
-                v * den <= num
-            } else {
-                v * num <= den
-            };
-            if accept {
-                return k;
-            }
-            continue;
-        }
-        // Step 3.2: squeeze on ln f(k) / f(m) around the normal's -km^2/2npq.
-        let v = v.ln();
-        let km = km.abs();
-        let rho = (km / npq) * (((km / 3.0 + 0.625) * km + 1.0 / 6.0) / npq + 0.5);
-        let t = -km * km / (2.0 * npq);
-        if v < t - rho {
-            return k;
-        }
-        if v > t + rho {
-            continue;
-        }
-        // Steps 3.3-3.4: the exact log ratio by Stirling with its remainder.
-        let r = p / q;
-        let nm = nf - mf + 1.0;
-        let h = (mf + 0.5) * ((mf + 1.0) / (r * nm)).ln() + fc(mf) + fc(nf - mf);
-        let nk = nf - kf + 1.0;
-        let bound = h + (nf + 1.0) * (nm / nk).ln() + (kf + 0.5) * (nk * r / (kf + 1.0)).ln()
-            - fc(kf)
-            - fc(nf - kf);
-        if v <= bound {
+        let accept = if km.abs() <= 15.0 {
+            hat.step_3_1(k, v)
+        } else {
+            hat.steps_3_2_to_3_4(k, km, v)
+        };
+        if accept {
             return k;
         }
     }

@@ -66,66 +66,27 @@ impl BusiestShard {
                 ),
             ));
         }
-        let (mut exact_from, mut bottom_error) = (0, 0.0);
-        let pairs: Vec<(f64, f64)> = match model {
+        let (pairs, exact_from, bottom_error) = match model {
             // Two integrals over the second's rate a row (`Point::mixed_tails`).
-            TrafficModel::GammaPoisson(_) => (lo..=hi)
-                .into_par_iter()
-                .map(|c| point.mixed_tails(c))
-                .collect(),
+            TrafficModel::GammaPoisson(_) => {
+                let pairs = (lo..=hi)
+                    .into_par_iter()
+                    .map(|c| point.mixed_tails(c))
+                    .collect();
+                (pairs, 0, 0.0)
+            }
             TrafficModel::Poisson => {
                 let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
                 let s = shards as f64;
-                ln_q1
+                let pairs = ln_q1
                     .iter()
                     .zip(&ln_f1)
                     .map(|(&ln_q, &ln_f)| (s * ln_f, ln_sf_independent(ln_q, shards)))
-                    .collect()
+                    .collect();
+                (pairs, 0, 0.0)
             }
             TrafficModel::Empirical(_) => unreachable!("built by empirical_mix"),
-            TrafficModel::Fixed => {
-                let (ln_q1, _) = point.one_shard_tails(lo, hi);
-                // The tail formula serves the upper part of the table...
-                let mut tails = tails_fixed(&point, lo, &ln_q1);
-                // ...inclusion-exclusion the middle, for a few shards...
-                (exact_from, bottom_error) = inclusion_exclusion_fixed(&point, lo, &mut tails);
-                // ...and Levin's formula the rest, a run at the bottom (the
-                // tail formula only gets better as c grows). The run is cut
-                // in a few pieces for rayon; each piece updates its sums
-                // from one c to the next.
-                let run = tails.iter().take_while(|t| t.is_none()).count();
-                // Starting a piece costs about one point evaluation. Each
-                // piece restarts its running sums, so the cut points must not
-                // depend on the thread count (the last bits would): at most
-                // LEVIN_PIECES pieces, whatever the machine.
-                let piece = LEVIN_PIECE.max(run.div_ceil(LEVIN_PIECES));
-                let pieces = run.div_ceil(piece).max(1);
-                let levin: Vec<f64> = (0..pieces)
-                    .into_par_iter()
-                    .flat_map_iter(|k| {
-                        let from = lo + (k * piece) as u64;
-                        let to = (lo + run as u64).min(from + piece as u64);
-                        if from >= to {
-                            Vec::new()
-                        } else {
-                            levin::ln_cdf_fixed_range(point.likes(), shards, from, to - 1)
-                        }
-                    })
-                    .collect();
-                tails
-                    .iter()
-                    .enumerate()
-                    .map(|(i, tail)| match (tail, levin.get(i)) {
-                        (Some((ln_sf, _)), _) => (ln_1m_exp(*ln_sf), *ln_sf),
-                        (None, Some(&ln_cdf)) => (ln_cdf, ln_1m_exp(ln_cdf)),
-                        // A gap above the run (not expected): point formula.
-                        (None, None) => {
-                            let ln_cdf = point.ln_cdf_levin(lo + i as u64);
-                            (ln_cdf, ln_1m_exp(ln_cdf))
-                        }
-                    })
-                    .collect()
-            }
+            TrafficModel::Fixed => fixed_rows(&point, lo, hi),
         };
         Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))
     }
@@ -363,3 +324,57 @@ fn inclusion_exclusion_fixed(
 /// Inclusion-exclusion pays (one pass over the whole table) only for a
 /// Levin run at least this long.
 const JOINT_MIN_RUN: usize = 512;
+
+/// The rows `(ln P(max <= c), ln P(max > c))` of a fixed-traffic table
+/// from `lo` to `hi`, with the index below which `P(max <= c)` is good
+/// only to the absolute error returned last.
+fn fixed_rows(point: &Point, lo: u64, hi: u64) -> (Vec<(f64, f64)>, usize, f64) {
+    let (ln_q1, _) = point.one_shard_tails(lo, hi);
+    // The tail formula serves the upper part of the table...
+    let mut tails = tails_fixed(point, lo, &ln_q1);
+    // ...inclusion-exclusion the middle, for a few shards...
+    let (exact_from, bottom_error) = inclusion_exclusion_fixed(point, lo, &mut tails);
+    // ...and Levin's formula the rest, a run at the bottom (the
+    // tail formula only gets better as c grows). The run is cut
+    // in a few pieces for rayon; each piece updates its sums
+    // from one c to the next.
+    let run = tails.iter().take_while(|t| t.is_none()).count();
+    let levin = levin_run(point, lo, run);
+    let pairs = tails
+        .iter()
+        .enumerate()
+        .map(|(i, tail)| match (tail, levin.get(i)) {
+            (Some((ln_sf, _)), _) => (ln_1m_exp(*ln_sf), *ln_sf),
+            (None, Some(&ln_cdf)) => (ln_cdf, ln_1m_exp(ln_cdf)),
+            // A gap above the run (not expected): point formula.
+            (None, None) => {
+                let ln_cdf = point.ln_cdf_levin(lo + i as u64);
+                (ln_cdf, ln_1m_exp(ln_cdf))
+            }
+        })
+        .collect();
+    (pairs, exact_from, bottom_error)
+}
+
+/// `ln P(max <= c)` by Levin's formula for the `run` values of `c` from
+/// `lo`, in a few pieces run in parallel.
+fn levin_run(point: &Point, lo: u64, run: usize) -> Vec<f64> {
+    // Starting a piece costs about one point evaluation. Each
+    // piece restarts its running sums, so the cut points must not
+    // depend on the thread count (the last bits would): at most
+    // LEVIN_PIECES pieces, whatever the machine.
+    let piece = LEVIN_PIECE.max(run.div_ceil(LEVIN_PIECES));
+    let pieces = run.div_ceil(piece).max(1);
+    (0..pieces)
+        .into_par_iter()
+        .flat_map_iter(|k| {
+            let from = lo + (k * piece) as u64;
+            let to = (lo + run as u64).min(from + piece as u64);
+            if from >= to {
+                Vec::new()
+            } else {
+                levin::ln_cdf_fixed_range(point.likes(), point.shards, from, to - 1)
+            }
+        })
+        .collect()
+}

@@ -66,28 +66,7 @@ struct Plan {
 impl Plan {
     fn new(shards: u64) -> Plan {
         let top = shards - 1; // levels 0..top-1 carry states
-                              // Offsets each level needs, from the recurrences' right-hand sides.
-        let mut offsets: Vec<Vec<u64>> = vec![Vec::new(); top as usize + 1];
-        offsets[0].push(0);
-        for l in 0..top {
-            let most_j = top - l;
-            let ts = offsets[l as usize].clone();
-            for t in ts {
-                if most_j < 2 {
-                    continue;
-                }
-                for u in t..=t + l {
-                    offsets[l as usize + 1].push(u);
-                }
-                for m in 1..most_j {
-                    offsets[(l + m) as usize].push(t + l);
-                }
-            }
-            for o in &mut offsets {
-                o.sort_unstable();
-                o.dedup();
-            }
-        }
+        let offsets = level_offsets(top);
         let mut states = Vec::new();
         for l in 0..top {
             for &t in &offsets[l as usize] {
@@ -100,53 +79,86 @@ impl Plan {
                 }
             }
         }
-        let find = |level: u64, offset: u64, j: u64| -> Option<usize> {
-            (j > 0).then(|| {
-                states
-                    .iter()
-                    .position(|s| s.level == level && s.offset == offset && s.j == j)
-                    .expect("the plan holds every state a recurrence reads")
-            })
-        };
         let mut pmfs: Vec<(u64, u64)> = Vec::new();
-        let mut pmf = |level: u64, offset: u64| -> usize {
-            match pmfs.iter().position(|&p| p == (level, offset)) {
-                Some(i) => i,
-                None => {
-                    pmfs.push((level, offset));
-                    pmfs.len() - 1
-                }
-            }
-        };
-        let mut terms = Vec::with_capacity(states.len());
-        for s in &states {
-            let (l, t, j) = (s.level, s.offset, s.j);
-            let shards_here = (shards - l) as f64;
-            let mut list = Vec::new();
-            // n -> n + l, one like at a time (n + k for k < l)...
-            for k in 0..l {
-                list.push(Term {
-                    coef: j as f64 / shards_here,
-                    pmfs: vec![pmf(l, t + k)],
-                    other: find(l + 1, t + k, j - 1),
-                });
-            }
-            // ...then c -> c - 1 at n' = L - l c + t + l.
-            for m in 1..=j {
-                list.push(Term {
-                    coef: binomial(j, m),
-                    pmfs: (0..m).map(|i| pmf(l + i, t + l)).collect(),
-                    other: find(l + m, t + l, j - m),
-                });
-            }
-            terms.push(list);
-        }
+        let terms = states
+            .iter()
+            .map(|s| terms_of(shards, s, &states, &mut pmfs))
+            .collect();
         Plan {
             states,
             pmfs,
             terms,
         }
     }
+}
+
+/// Offsets each level needs, from the recurrences' right-hand sides
+/// (levels `0..top` carry states).
+fn level_offsets(top: u64) -> Vec<Vec<u64>> {
+    let mut offsets: Vec<Vec<u64>> = vec![Vec::new(); top as usize + 1];
+    offsets[0].push(0);
+    for l in 0..top {
+        let most_j = top - l;
+        let ts = offsets[l as usize].clone();
+        for t in ts {
+            if most_j < 2 {
+                continue;
+            }
+            for u in t..=t + l {
+                offsets[l as usize + 1].push(u);
+            }
+            for m in 1..most_j {
+                offsets[(l + m) as usize].push(t + l);
+            }
+        }
+        for o in &mut offsets {
+            o.sort_unstable();
+            o.dedup();
+        }
+    }
+    offsets
+}
+
+/// The terms of state `s`'s step one cut lower, by the two recurrences;
+/// the pmfs they read are added to `pmfs` (each `(level, offset)` once).
+fn terms_of(shards: u64, s: &State, states: &[State], pmfs: &mut Vec<(u64, u64)>) -> Vec<Term> {
+    let find = |level: u64, offset: u64, j: u64| -> Option<usize> {
+        (j > 0).then(|| {
+            states
+                .iter()
+                .position(|s| s.level == level && s.offset == offset && s.j == j)
+                .expect("the plan holds every state a recurrence reads")
+        })
+    };
+    let mut pmf = |level: u64, offset: u64| -> usize {
+        match pmfs.iter().position(|&p| p == (level, offset)) {
+            Some(i) => i,
+            None => {
+                pmfs.push((level, offset));
+                pmfs.len() - 1
+            }
+        }
+    };
+    let (l, t, j) = (s.level, s.offset, s.j);
+    let shards_here = (shards - l) as f64;
+    let mut list = Vec::new();
+    // n -> n + l, one like at a time (n + k for k < l)...
+    for k in 0..l {
+        list.push(Term {
+            coef: j as f64 / shards_here,
+            pmfs: vec![pmf(l, t + k)],
+            other: find(l + 1, t + k, j - 1),
+        });
+    }
+    // ...then c -> c - 1 at n' = L - l c + t + l.
+    for m in 1..=j {
+        list.push(Term {
+            coef: binomial(j, m),
+            pmfs: (0..m).map(|i| pmf(l + i, t + l)).collect(),
+            other: find(l + m, t + l, j - m),
+        });
+    }
+    list
 }
 
 /// `C(n, k)` as a float (small arguments).
@@ -206,44 +218,57 @@ pub(super) fn joint_tails_band(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec
         if c == lo {
             break;
         }
-        let mut last: Option<(u64, u64, f64)> = None; // (level, n, pmf)
-        for &k in &order {
-            let (level, offset) = plan.pmfs[k];
-            let share = 1.0 / (shards - level) as f64;
-            let n = likes_at(likes, level, offset, c);
-            pmf[k] = match n {
-                Some(n) => match last {
-                    Some((l, m, b)) if l == level && m < n && n - m <= 4 && b > 0.0 => {
-                        let mut b = b;
-                        for n1 in m + 1..=n {
-                            b *= n1 as f64 / (n1 - c) as f64 * (1.0 - share);
-                        }
-                        b
-                    }
-                    _ => ln_dbinom(c, n, share, 1.0 - share).exp(),
-                },
-                None => 0.0,
-            };
-            last = n.map(|n| (level, n, pmf[k]));
-        }
-        for (i, terms) in plan.terms.iter().enumerate() {
-            let mut acc = value[i];
-            for term in terms {
-                let mut x = term.coef;
-                for &k in &term.pmfs {
-                    x *= pmf[k];
-                }
-                if let Some(o) = term.other {
-                    x *= value[o].0 + value[o].1;
-                }
-                acc = neumaier(acc, x);
-            }
-            next[i] = acc;
-        }
+        pmfs_at(&plan, &order, likes, shards, c, &mut pmf);
+        one_cut_lower(&plan, &pmf, &value, &mut next);
         std::mem::swap(&mut value, &mut next);
         c -= 1;
     }
     out
+}
+
+/// Every pmf of the plan at cut `c`, into `pmf`, taken in `order`: by the
+/// ratio step from the last one of its level where that is a few steps
+/// back, by `ln_dbinom` otherwise.
+fn pmfs_at(plan: &Plan, order: &[usize], likes: u64, shards: u64, c: u64, pmf: &mut [f64]) {
+    let mut last: Option<(u64, u64, f64)> = None; // (level, n, pmf)
+    for &k in order {
+        let (level, offset) = plan.pmfs[k];
+        let share = 1.0 / (shards - level) as f64;
+        let n = likes_at(likes, level, offset, c);
+        pmf[k] = match n {
+            Some(n) => match last {
+                Some((l, m, b)) if l == level && m < n && n - m <= 4 && b > 0.0 => {
+                    let mut b = b;
+                    for n1 in m + 1..=n {
+                        b *= n1 as f64 / (n1 - c) as f64 * (1.0 - share);
+                    }
+                    b
+                }
+                _ => ln_dbinom(c, n, share, 1.0 - share).exp(),
+            },
+            None => 0.0,
+        };
+        last = n.map(|n| (level, n, pmf[k]));
+    }
+}
+
+/// Every state's value one cut lower (`c -> c - 1`, into `next`) from its
+/// terms: the values at `c` and the pmfs at `c`.
+fn one_cut_lower(plan: &Plan, pmf: &[f64], value: &[(f64, f64)], next: &mut [(f64, f64)]) {
+    for (i, terms) in plan.terms.iter().enumerate() {
+        let mut acc = value[i];
+        for term in terms {
+            let mut x = term.coef;
+            for &k in &term.pmfs {
+                x *= pmf[k];
+            }
+            if let Some(o) = term.other {
+                x *= value[o].0 + value[o].1;
+            }
+            acc = neumaier(acc, x);
+        }
+        next[i] = acc;
+    }
 }
 
 /// `P(max > c)` and `P(max <= c)` from the `q_j(c)` of one row of

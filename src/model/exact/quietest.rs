@@ -99,6 +99,105 @@ fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64, cache: &mut TwiddleCac
     shards as f64 * ln_pois_sf(c - 1, lambda) + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
 }
 
+/// One second's tails for the table: one shard's lower tail and the
+/// quietest shard's, under one traffic model (not empirical).
+struct Tails {
+    rate: f64,
+    shards: u64,
+    model: TrafficModel,
+    /// `shards` as a float.
+    s: f64,
+    /// Likes a second (fixed traffic; 0 otherwise).
+    likes: u64,
+    /// Likes a second per shard.
+    mean: f64,
+    /// The grid sums' twiddles (fixed traffic).
+    cache: TwiddleCache,
+}
+
+impl Tails {
+    fn new(rate: f64, shards: u64, model: TrafficModel) -> Self {
+        let s = shards as f64;
+        let (likes, mean) = match model {
+            TrafficModel::Fixed => (rate as u64, rate / s),
+            _ => (0, rate / s),
+        };
+        Tails {
+            rate,
+            shards,
+            model,
+            s,
+            likes,
+            mean,
+            cache: TwiddleCache::new(),
+        }
+    }
+
+    /// ln P(N_1 < c): one shard's lower tail.
+    fn ln_one_below(&self, c: u64) -> f64 {
+        let (rate, shards, s, likes, mean) =
+            (self.rate, self.shards, self.s, self.likes, self.mean);
+        if c == 0 {
+            return f64::NEG_INFINITY;
+        }
+        match self.model {
+            // P(N < c) = P(N' > L - c) with N' ~ Binomial(L, 1 - 1/S).
+            TrafficModel::Fixed if shards == 1 => {
+                if c > likes {
+                    0.0
+                } else {
+                    f64::NEG_INFINITY
+                }
+            }
+            TrafficModel::Fixed => {
+                let p = 1.0 / s;
+                if c > likes {
+                    0.0
+                } else {
+                    ln_binom_sf(likes - c, likes, 1.0 - p, p)
+                }
+            }
+            TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
+            // Gamma-poisson: the Poisson formula integrated over the
+            // second's rate (`gamma_mix`), as below.
+            TrafficModel::GammaPoisson(k) => {
+                GammaMix::new(rate, k.shape()).ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s)))
+            }
+            TrafficModel::Empirical(_) => unreachable!("refused by for_minimum_over"),
+        }
+    }
+
+    /// `ln P(min >= c)`.
+    fn ln_at_least(&mut self, c: u64) -> f64 {
+        let (rate, shards, s, likes, mean) =
+            (self.rate, self.shards, self.s, self.likes, self.mean);
+        match self.model {
+            TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut self.cache),
+            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) if c == 0 => 0.0,
+            TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
+            TrafficModel::GammaPoisson(k) => {
+                GammaMix::new(rate, k.shape()).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
+            }
+            TrafficModel::Empirical(_) => unreachable!("refused by for_minimum_over"),
+        }
+    }
+
+    /// The table's first `c`.
+    fn table_lo(&self) -> u64 {
+        let ln_s = self.s.ln();
+        // Start: the largest c whose lower tail is still below 1e-17.
+        let top = match self.model {
+            TrafficModel::Fixed => self.likes / self.shards,
+            _ => self.mean.ceil() as u64,
+        };
+        let mut lo = top;
+        while lo > 0 && ln_s + self.ln_one_below(lo) >= LN_TABLE_LO {
+            lo -= 1;
+        }
+        lo
+    }
+}
+
 impl QuietestShard {
     /// `rate` likes/s over `shards` shards (checked like the busiest shard).
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
@@ -129,76 +228,22 @@ impl QuietestShard {
                  --sampler multinomial or auto",
             ));
         }
-        let s = shards as f64;
-        let ln_s = s.ln();
-        let (likes, mean) = match model {
-            TrafficModel::Fixed => (rate as u64, rate / s),
-            _ => (0, rate / s),
-        };
-        // ln P(N_1 < c): one shard's lower tail.
-        let ln_one_below = |c: u64| -> f64 {
-            if c == 0 {
-                return f64::NEG_INFINITY;
-            }
-            match model {
-                // P(N < c) = P(N' > L - c) with N' ~ Binomial(L, 1 - 1/S).
-                TrafficModel::Fixed if shards == 1 => {
-                    if c > likes {
-                        0.0
-                    } else {
-                        f64::NEG_INFINITY
-                    }
-                }
-                TrafficModel::Fixed => {
-                    let p = 1.0 / s;
-                    if c > likes {
-                        0.0
-                    } else {
-                        ln_binom_sf(likes - c, likes, 1.0 - p, p)
-                    }
-                }
-                TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
-                // Gamma-poisson: the Poisson formula integrated over the
-                // second's rate (`gamma_mix`), as below.
-                TrafficModel::GammaPoisson(k) => GammaMix::new(rate, k.shape())
-                    .ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s))),
-                TrafficModel::Empirical(_) => unreachable!("refused above"),
-            }
-        };
-        let mut cache = TwiddleCache::new();
-        let mut ln_at_least = |c: u64| -> f64 {
-            match model {
-                TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut cache),
-                TrafficModel::Poisson | TrafficModel::GammaPoisson(_) if c == 0 => 0.0,
-                TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
-                TrafficModel::GammaPoisson(k) => {
-                    GammaMix::new(rate, k.shape()).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
-                }
-                TrafficModel::Empirical(_) => unreachable!("refused above"),
-            }
-        };
-        // Start: the largest c whose lower tail is still below 1e-17.
-        let top = match model {
-            TrafficModel::Fixed => likes / shards,
-            _ => mean.ceil() as u64,
-        };
-        let mut lo = top;
-        while lo > 0 && ln_s + ln_one_below(lo) >= LN_TABLE_LO {
-            lo -= 1;
-        }
+        let ln_s = (shards as f64).ln();
+        let mut tails = Tails::new(rate, shards, model);
+        let lo = tails.table_lo();
         // ln P(min <= c) = ln P(min < c + 1), ln P(min > c) = ln P(min >= c + 1).
         let mut ln_cdf = Vec::new();
         let mut ln_sf = Vec::new();
         let mut c = lo;
         loop {
-            let union = ln_s + ln_one_below(c + 1);
+            let union = ln_s + tails.ln_one_below(c + 1);
             // Where the union bound is the lower tail to 1e-8 relative,
             // `1 - P(min <= c)` from it is right to 1e-16 absolute, closer
             // than Levin's sum gives it (no frequency sum needed there).
             let (ln_below, ln_above) = if union < LN_UNION_EXACT {
                 (union, ln_1m_exp(union))
             } else {
-                let ln_above = ln_at_least(c + 1);
+                let ln_above = tails.ln_at_least(c + 1);
                 (ln_1m_exp(ln_above), ln_above)
             };
             ln_cdf.push(ln_below.min(0.0));

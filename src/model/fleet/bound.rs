@@ -52,11 +52,59 @@ impl FleetPlan {
             (ra * na as f64).total_cmp(&(rb * nb as f64))
         });
         let (rate, n) = big.map_or((0.0, 0), |i| groups.swap_remove(i));
+        let mu = layout.tail_rate / p;
+        let var = (layout.tail_sq * (1.0 / p) * (1.0 - 1.0 / p)).max(0.0);
+        let rest = RestTail::new(&groups, mu, var, p, cap);
+        self.over_big_run(n, rate, limit, |a| rest.bound_at(a, ln_g))
+    }
+
+    /// `P E[b(K r)]` for the biggest run's `K ~ Binomial(n, 1/P)` keys of
+    /// `rate` likes/s, with `bound_at(a)` a bound on `E[g(a + R)]`, at most
+    /// 1; summed over `K`, stopping once past `limit`.
+    fn over_big_run(&self, n: u64, rate: f64, limit: f64, bound_at: impl Fn(f64) -> f64) -> f64 {
+        let p = self.partitions as f64;
+        let (w, v) = (1.0 / p, (p - 1.0) / p);
+        let mut total = 0.0;
+        let mode = ((n + 1) as f64 * w).floor() as u64;
+        let mut top = f64::NEG_INFINITY;
+        for k in 0..=n {
+            let ln_pmf = match (n, self.partitions) {
+                (0, _) => 0.0,
+                (_, 1) if k == n => 0.0,
+                (_, 1) => continue,
+                _ => ln_dbinom(k, n, w, v),
+            };
+            top = top.max(ln_pmf);
+            if ln_pmf < top + LN_NEGLIGIBLE {
+                if k > mode {
+                    break;
+                }
+                continue;
+            }
+            total += ln_pmf.exp() * bound_at(k as f64 * rate);
+            if p * total > limit {
+                break;
+            }
+        }
+        (p * total).min(1.0)
+    }
+}
+
+/// The rest R of one partition's load (every key but the biggest run's,
+/// plus the Normal tail): `ln P(R > x)` on a grid of `x`.
+struct RestTail {
+    xs: Vec<f64>,
+    ln_tail: Vec<f64>,
+}
+
+impl RestTail {
+    /// From the rest's keys `(rate, count)`, each on the partition with
+    /// probability `1 / p`, and the Normal tail's mean `mu` and variance
+    /// `var`, on a grid of `x` up to the cap.
+    fn new(groups: &[(f64, u64)], mu: f64, var: f64, p: f64, cap: u64) -> Self {
         // The rest's moment generating function on a theta grid: up to
         // theta r = 50 for the largest rest key.
         let r_max = groups.iter().map(|g| g.0).fold(1e-9, f64::max);
-        let mu = layout.tail_rate / p;
-        let var = (layout.tail_sq * (1.0 / p) * (1.0 - 1.0 / p)).max(0.0);
         let thetas: Vec<f64> = (0..THETA_POINTS)
             .map(|i| 1e-4 * (5e5f64).powf(i as f64 / (THETA_POINTS - 1) as f64) / r_max)
             .collect();
@@ -86,42 +134,22 @@ impl FleetPlan {
                     .fold(0.0, f64::min)
             })
             .collect();
-        let bound_at = |a: f64| -> f64 {
-            let mut best = 1.0f64;
-            for (&x, &lt) in xs.iter().zip(&ln_tail) {
-                // g only grows with x; once it alone passes the best, stop.
-                let g = ln_g(a + x).exp();
-                if g >= best {
-                    break;
-                }
-                best = best.min(g + lt.exp());
-            }
-            best
-        };
-        let (w, v) = (1.0 / p, (p - 1.0) / p);
-        let mut total = 0.0;
-        let mode = ((n + 1) as f64 * w).floor() as u64;
-        let mut top = f64::NEG_INFINITY;
-        for k in 0..=n {
-            let ln_pmf = match (n, self.partitions) {
-                (0, _) => 0.0,
-                (_, 1) if k == n => 0.0,
-                (_, 1) => continue,
-                _ => ln_dbinom(k, n, w, v),
-            };
-            top = top.max(ln_pmf);
-            if ln_pmf < top + LN_NEGLIGIBLE {
-                if k > mode {
-                    break;
-                }
-                continue;
-            }
-            total += ln_pmf.exp() * bound_at(k as f64 * rate);
-            if p * total > limit {
+        RestTail { xs, ln_tail }
+    }
+
+    /// A bound on `E[g(a + R)]`: the least over the grid of `g(a + x) +
+    /// P(R > x)`, with `ln_g` the log of `g`.
+    fn bound_at(&self, a: f64, ln_g: impl Fn(f64) -> f64) -> f64 {
+        let mut best = 1.0f64;
+        for (&x, &lt) in self.xs.iter().zip(&self.ln_tail) {
+            // g only grows with x; once it alone passes the best, stop.
+            let g = ln_g(a + x).exp();
+            if g >= best {
                 break;
             }
+            best = best.min(g + lt.exp());
         }
-        (p * total).min(1.0)
+        best
     }
 }
 

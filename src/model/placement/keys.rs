@@ -110,21 +110,7 @@ impl KeysReport {
     ) -> ParamResult<Self> {
         let cluster = nodes.map(Cluster::new).transpose()?;
         let s = keys.len() as u64;
-        let placed: Vec<KeyPlacement> = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| {
-                let slot = key_slot(k);
-                KeyPlacement {
-                    shard: i as u64,
-                    key: String::from_utf8_lossy(k).into_owned(),
-                    slot,
-                    node: cluster.as_ref().map(|c| c.node_of_slot(slot)),
-                    hash_tag: hash_tag(k).map(|t| String::from_utf8_lossy(t).into_owned()),
-                    key_bytes: k.clone(),
-                }
-            })
-            .collect();
+        let placed = place(keys, cluster.as_ref());
 
         let mut per_slot: BTreeMap<u16, u64> = BTreeMap::new();
         let mut per_node: BTreeMap<u32, u64> = BTreeMap::new();
@@ -142,22 +128,7 @@ impl KeysReport {
         let fair_node_share = nodes.map(|n| s.div_ceil(u64::from(n)) as f64 / s as f64);
         let distinct_nodes = cluster.as_ref().map(|_| per_node.len() as u64);
 
-        let read = if distinct_slots == 1 && s > 1 {
-            ClusterRead::OneSlot {
-                keys: s,
-                slot: busiest_slot as u16,
-            }
-        } else if distinct_slots == s {
-            ClusterRead::GetPerKey {
-                gets: s,
-                pipelines: distinct_nodes,
-            }
-        } else {
-            ClusterRead::MgetPerSlot {
-                mgets: distinct_slots,
-                pipelines: distinct_nodes,
-            }
-        };
+        let read = cluster_read(s, distinct_slots, busiest_slot as u16, distinct_nodes);
 
         let mut report = KeysReport {
             template: None,
@@ -227,6 +198,50 @@ impl KeysReport {
             }
         }
         out
+    }
+}
+
+/// Where each of `keys` lands: its slot, and its node in `cluster`.
+fn place(keys: &[Vec<u8>], cluster: Option<&Cluster>) -> Vec<KeyPlacement> {
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let slot = key_slot(k);
+            KeyPlacement {
+                shard: i as u64,
+                key: String::from_utf8_lossy(k).into_owned(),
+                slot,
+                node: cluster.map(|c| c.node_of_slot(slot)),
+                hash_tag: hash_tag(k).map(|t| String::from_utf8_lossy(t).into_owned()),
+                key_bytes: k.clone(),
+            }
+        })
+        .collect()
+}
+
+/// How a read of the total of `s` keys in `distinct_slots` slots (the
+/// busiest `busiest_slot`) on `distinct_nodes` nodes is served.
+fn cluster_read(
+    s: u64,
+    distinct_slots: u64,
+    busiest_slot: u16,
+    distinct_nodes: Option<u64>,
+) -> ClusterRead {
+    if distinct_slots == 1 && s > 1 {
+        ClusterRead::OneSlot {
+            keys: s,
+            slot: busiest_slot,
+        }
+    } else if distinct_slots == s {
+        ClusterRead::GetPerKey {
+            gets: s,
+            pipelines: distinct_nodes,
+        }
+    } else {
+        ClusterRead::MgetPerSlot {
+            mgets: distinct_slots,
+            pipelines: distinct_nodes,
+        }
     }
 }
 

@@ -175,62 +175,128 @@ pub fn run_with_rows<E>(
     plan: &TimelinePlan,
     mut on_row: impl FnMut(&TimelineRow) -> Result<(), E>,
 ) -> Result<TimelineReport, E> {
-    let mut rng = chunk_rng(plan.seed, 0);
-    let mut traffic = CurveTraffic::new(plan.curve.clone(), plan.traffic);
-    let s0 = plan.start_shards as usize;
-    let target = plan
-        .monitor
-        .as_ref()
-        .map_or(s0, |m| m.target_shards as usize);
-    let keys = s0.max(target);
-    let mut buckets: Vec<BurstBucket> = (0..keys)
-        .map(|_| BurstBucket::new(plan.cap, &plan.store))
-        .collect();
-    let mut stored = vec![0u64; keys];
-    let mut writes = vec![0u64; keys];
-    let mut scratch = vec![0u64; keys];
-    let caches = plan
-        .monitor
-        .as_ref()
-        .map(|m| SettingsCaches::new(m.servers, m.settings_ttl_seconds));
-    let mut window = plan
-        .monitor
-        .as_ref()
-        .map(|m| RateWindow::new(m.window_seconds));
-    let mut raise: Option<RaiseSchedule> = None;
-
-    let mut r = TimelineReport {
-        seconds: plan.seconds,
-        seed: plan.seed,
-        traffic: plan.traffic,
-        cap: plan.cap,
-        burst_seconds: plan.store.burst_seconds,
-        total_writes: 0,
-        accepted_writes: 0,
-        rejected_writes: 0,
-        rejected_share: 0.0,
-        seconds_with_rejections: 0,
-        first_rejection_second: None,
-        last_rejection_second: None,
-        peak_rate: 0.0,
-        peak_likes: 0,
-        busiest_max: 0,
-        start_shards: plan.start_shards,
-        final_shards: plan.start_shards,
-        raise: None,
-        rejected_before_raise: 0,
-        rejected_after_raise: 0,
-        min_displayed_ratio: 1.0,
-        undercount_seconds: 0,
-        final_displayed_total: 0,
-        final_true_total: 0,
-    };
-
+    let mut run = Run::new(plan);
+    let mut r = TimelineReport::before_the_first_second(plan);
     for s in 1..=plan.seconds {
-        let rate = plan.curve.second_mean(s);
-        let likes = traffic.likes(&mut rng, s);
+        let (row, all_spread) = run.second(s);
+        r.add_second(&row, all_spread);
+        on_row(&row)?;
+    }
+    r.accepted_writes = r.total_writes - r.rejected_writes;
+    if r.total_writes > 0 {
+        r.rejected_share = r.rejected_writes as f64 / r.total_writes as f64;
+    }
+    r.raise = run.raise;
+    Ok(r)
+}
 
-        let (servers, new_writers, new_readers) = match (&raise, &caches) {
+/// Which servers write and read over the new shards in one second.
+#[derive(Clone, Copy)]
+struct Servers {
+    /// Every likes server (1 before a raise, or without a monitor).
+    all: u64,
+    /// Those writing over the new write_shards.
+    new_writers: u64,
+    /// Those reading over the new read_shards.
+    new_readers: u64,
+}
+
+/// What a time-line carries from one second to the next: the RNG stream,
+/// the likes to come, every shard key's bucket and stored likes, and the
+/// monitor's window, caches and raise.
+struct Run<'a> {
+    plan: &'a TimelinePlan,
+    rng: crate::model::rng::ChunkRng,
+    traffic: CurveTraffic,
+    /// Shards before the raise.
+    s0: usize,
+    /// Shards after it (`s0` without a monitor).
+    target: usize,
+    buckets: Vec<BurstBucket>,
+    /// Likes each shard key has accepted so far.
+    stored: Vec<u64>,
+    /// Writes to each shard key in this second.
+    writes: Vec<u64>,
+    scratch: Vec<u64>,
+    caches: Option<SettingsCaches>,
+    window: Option<RateWindow>,
+    raise: Option<RaiseSchedule>,
+}
+
+impl<'a> Run<'a> {
+    fn new(plan: &'a TimelinePlan) -> Self {
+        let s0 = plan.start_shards as usize;
+        let target = plan
+            .monitor
+            .as_ref()
+            .map_or(s0, |m| m.target_shards as usize);
+        let keys = s0.max(target);
+        Run {
+            plan,
+            rng: chunk_rng(plan.seed, 0),
+            traffic: CurveTraffic::new(plan.curve.clone(), plan.traffic),
+            s0,
+            target,
+            buckets: (0..keys)
+                .map(|_| BurstBucket::new(plan.cap, &plan.store))
+                .collect(),
+            stored: vec![0u64; keys],
+            writes: vec![0u64; keys],
+            scratch: vec![0u64; keys],
+            caches: plan
+                .monitor
+                .as_ref()
+                .map(|m| SettingsCaches::new(m.servers, m.settings_ttl_seconds)),
+            window: plan
+                .monitor
+                .as_ref()
+                .map(|m| RateWindow::new(m.window_seconds)),
+            raise: None,
+        }
+    }
+
+    /// Second `s`, steps 1 to 5 of the module's list: its row, and whether
+    /// every server writes over the new shards by then.
+    fn second(&mut self, s: u64) -> (TimelineRow, bool) {
+        let (s0, target) = (self.s0, self.target);
+        // Step 1: the likes arrive.
+        let rate = self.plan.curve.second_mean(s);
+        let likes = self.traffic.likes(&mut self.rng, s);
+        let servers = self.split(s, likes);
+        let (rejected, busiest) = self.apply_writes();
+        self.watch(s, likes);
+
+        // Step 5: the row, with what the worst reader shows.
+        let all_spread = self
+            .raise
+            .as_ref()
+            .is_some_and(|sc| s >= sc.all_write_second);
+        let shards_now = if servers.new_writers > 0 { target } else { s0 } as u64;
+        let read = if servers.all > 0 && servers.new_readers == servers.all {
+            target
+        } else {
+            s0
+        };
+        let displayed: u64 = self.stored[..read].iter().sum();
+        let truth: u64 = self.stored.iter().sum();
+        let row = TimelineRow {
+            second: s,
+            rate,
+            likes,
+            shards: shards_now,
+            busiest,
+            rejected,
+            displayed_total: displayed,
+            true_total: truth,
+        };
+        (row, all_spread)
+    }
+
+    /// Step 2: the servers split the second's likes over the shards, into
+    /// `writes`.
+    fn split(&mut self, s: u64, likes: u64) -> Servers {
+        let (s0, target) = (self.s0, self.target);
+        let (servers, new_writers, new_readers) = match (&self.raise, &self.caches) {
             (Some(sched), Some(c)) => (
                 c.servers(),
                 sched.writers_on_new(s),
@@ -239,45 +305,91 @@ pub fn run_with_rows<E>(
             _ => (1, 0, 0),
         };
         let new_likes = (likes as u128 * new_writers as u128 / servers as u128) as u64;
+        let (rng, writes, scratch) = (&mut self.rng, &mut self.writes, &mut self.scratch);
         writes.iter_mut().for_each(|w| *w = 0);
-        split_uniform(&mut rng, likes - new_likes, &mut scratch[..s0]);
+        split_uniform(rng, likes - new_likes, &mut scratch[..s0]);
         for (w, x) in writes.iter_mut().zip(&scratch[..s0]) {
             *w += x;
         }
         if new_likes > 0 {
-            split_uniform(&mut rng, new_likes, &mut scratch[..target]);
+            split_uniform(rng, new_likes, &mut scratch[..target]);
             for (w, x) in writes.iter_mut().zip(&scratch[..target]) {
                 *w += x;
             }
         }
+        Servers {
+            all: servers,
+            new_writers,
+            new_readers,
+        }
+    }
 
+    /// Step 3: each shard key applies its writes to its cap and burst
+    /// bucket: the writes rejected, and the most any key got.
+    fn apply_writes(&mut self) -> (u64, u64) {
         let mut rejected = 0;
         let mut busiest = 0;
-        for ((b, &w), st) in buckets.iter_mut().zip(&writes).zip(stored.iter_mut()) {
+        let keys = self.buckets.iter_mut().zip(&self.writes);
+        for ((b, &w), st) in keys.zip(self.stored.iter_mut()) {
             let k = b.second(w);
             *st += k.accepted;
             rejected += k.rejected;
             busiest = busiest.max(w);
         }
+        (rejected, busiest)
+    }
 
-        if let (Some(win), Some(m), Some(c)) = (window.as_mut(), &plan.monitor, &caches) {
+    /// Step 4: the monitor adds the likes to its window and may decide the
+    /// raise.
+    fn watch(&mut self, s: u64, likes: u64) {
+        let monitor = (self.window.as_mut(), &self.plan.monitor, &self.caches);
+        if let (Some(win), Some(m), Some(c)) = monitor {
             let mean = win.push(likes);
-            if raise.is_none() && mean >= m.threshold {
-                raise = Some(RaiseSchedule::new(m, c, s));
+            if self.raise.is_none() && mean >= m.threshold {
+                self.raise = Some(RaiseSchedule::new(m, c, s));
             }
         }
+    }
+}
 
-        let all_spread = raise.as_ref().is_some_and(|sc| s >= sc.all_write_second);
-        let shards_now = if new_writers > 0 { target } else { s0 } as u64;
-        let read = if servers > 0 && new_readers == servers {
-            target
-        } else {
-            s0
-        };
-        let displayed: u64 = stored[..read].iter().sum();
-        let truth: u64 = stored.iter().sum();
+impl TimelineReport {
+    /// The report of a plan's run before any second is counted.
+    fn before_the_first_second(plan: &TimelinePlan) -> Self {
+        TimelineReport {
+            seconds: plan.seconds,
+            seed: plan.seed,
+            traffic: plan.traffic,
+            cap: plan.cap,
+            burst_seconds: plan.store.burst_seconds,
+            total_writes: 0,
+            accepted_writes: 0,
+            rejected_writes: 0,
+            rejected_share: 0.0,
+            seconds_with_rejections: 0,
+            first_rejection_second: None,
+            last_rejection_second: None,
+            peak_rate: 0.0,
+            peak_likes: 0,
+            busiest_max: 0,
+            start_shards: plan.start_shards,
+            final_shards: plan.start_shards,
+            raise: None,
+            rejected_before_raise: 0,
+            rejected_after_raise: 0,
+            min_displayed_ratio: 1.0,
+            undercount_seconds: 0,
+            final_displayed_total: 0,
+            final_true_total: 0,
+        }
+    }
 
-        r.total_writes += likes;
+    /// Counts one second's row (`all_spread`: every server wrote over the
+    /// new shards in it).
+    fn add_second(&mut self, row: &TimelineRow, all_spread: bool) {
+        let r = self;
+        let (s, rejected) = (row.second, row.rejected);
+        let (displayed, truth) = (row.displayed_total, row.true_total);
+        r.total_writes += row.likes;
         r.rejected_writes += rejected;
         if rejected > 0 {
             r.seconds_with_rejections += 1;
@@ -289,36 +401,19 @@ pub fn run_with_rows<E>(
                 r.rejected_before_raise += rejected;
             }
         }
-        if rate > r.peak_rate {
-            r.peak_rate = rate;
+        if row.rate > r.peak_rate {
+            r.peak_rate = row.rate;
         }
-        r.peak_likes = r.peak_likes.max(likes);
-        r.busiest_max = r.busiest_max.max(busiest);
-        r.final_shards = shards_now;
+        r.peak_likes = r.peak_likes.max(row.likes);
+        r.busiest_max = r.busiest_max.max(row.busiest);
+        r.final_shards = row.shards;
         if displayed < truth {
             r.undercount_seconds += 1;
             r.min_displayed_ratio = r.min_displayed_ratio.min(displayed as f64 / truth as f64);
         }
         r.final_displayed_total = displayed;
         r.final_true_total = truth;
-
-        on_row(&TimelineRow {
-            second: s,
-            rate,
-            likes,
-            shards: shards_now,
-            busiest,
-            rejected,
-            displayed_total: displayed,
-            true_total: truth,
-        })?;
     }
-    r.accepted_writes = r.total_writes - r.rejected_writes;
-    if r.total_writes > 0 {
-        r.rejected_share = r.rejected_writes as f64 / r.total_writes as f64;
-    }
-    r.raise = raise;
-    Ok(r)
 }
 
 #[cfg(test)]

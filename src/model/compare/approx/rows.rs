@@ -59,206 +59,250 @@ impl<'a> RiskCache<'a> {
 /// over. Validates the inputs first.
 pub fn approx_rows(inputs: &ApproxInputs) -> anyhow::Result<Vec<(CompareRow, u64)>> {
     inputs.validate()?;
-    let s = inputs.shards;
-    let sums = inputs.sums_per_second();
-    let lag = inputs.cache_seconds;
-    let post_likes = inputs.post_likes();
-    let cap = inputs.cap;
-    let mut risks = RiskCache::new(inputs);
-    let mut rows = Vec::new();
+    let mut rows = Rows {
+        inputs,
+        sums: inputs.sums_per_second(),
+        risks: RiskCache::new(inputs),
+        rows: Vec::new(),
+    };
+    rows.sets()?;
+    rows.like_rows()?;
+    rows.hlls()?;
+    rows.count_min()?;
+    rows.hashes()?;
+    Ok(rows.rows)
+}
 
-    // One set per post: SADD per like (one hot key), SCARD per view.
-    let set_bytes = redis_set_bytes(post_likes, inputs.user_id_bytes);
-    let (p1, pany) = risks.risk(inputs.rate, 1)?;
-    rows.push((
-        CompareRow {
-            strategy: "set".into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: inputs.rate,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums,
-            reads_per_view: 1.0,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 0.0,
-            memory_bytes: Some(set_bytes),
-            verdict: Verdict::Set {
-                fit: Fit::of(inputs.rate, cap, p1),
-                bytes_per_member: set_bytes / post_likes,
+/// The rows built so far, each with the keys its writes spread over, and
+/// what they share: the count reads a second (`sums`) and the risks.
+struct Rows<'a> {
+    inputs: &'a ApproxInputs,
+    sums: f64,
+    risks: RiskCache<'a>,
+    rows: Vec<(CompareRow, u64)>,
+}
+
+impl Rows<'_> {
+    /// Sets of user ids: one per post, or S per post.
+    fn sets(&mut self) -> anyhow::Result<()> {
+        let (inputs, sums) = (self.inputs, self.sums);
+        let (s, lag, cap) = (inputs.shards, inputs.cache_seconds, inputs.cap);
+        let post_likes = inputs.post_likes();
+        // One set per post: SADD per like (one hot key), SCARD per view.
+        let set_bytes = redis_set_bytes(post_likes, inputs.user_id_bytes);
+        let (p1, pany) = self.risks.risk(inputs.rate, 1)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "set".into(),
+                exact: true,
+                error: None,
+                writes_per_key_per_second: inputs.rate,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums,
+                reads_per_view: 1.0,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 0.0,
+                memory_bytes: Some(set_bytes),
+                verdict: Verdict::Set {
+                    fit: Fit::of(inputs.rate, cap, p1),
+                    bytes_per_member: set_bytes / post_likes,
+                },
             },
-        },
-        1,
-    ));
+            1,
+        ));
 
-    // S sets, shard = hash(user) mod S: each user in exactly one set.
-    let sharded_set_bytes = set_bytes_sharded(post_likes, inputs.user_id_bytes, s);
-    let (p1, pany) = risks.risk(inputs.rate, s)?;
-    rows.push((
-        CompareRow {
-            strategy: "set-sharded".into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: inputs.rate / s as f64,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums * s as f64,
-            reads_per_view: s as f64,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 0.0,
-            memory_bytes: Some(sharded_set_bytes),
-            verdict: Verdict::SetSharded,
-        },
-        s,
-    ));
-
-    // Like rows keyed by user id: writes spread over partitions.
-    let lr = like_rows(inputs);
-    let (p1, pany) = risks.risk(inputs.rate, lr.partitions)?;
-    rows.push((
-        CompareRow {
-            strategy: "like-rows".into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: lr.writes_per_partition,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums * lr.count_pages,
-            reads_per_view: lr.count_pages,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 0.0,
-            memory_bytes: Some(post_likes * lr.row_bytes as f64),
-            verdict: Verdict::LikeRows {
-                bytes_per_day: lr.bytes_per_day,
+        // S sets, shard = hash(user) mod S: each user in exactly one set.
+        let sharded_set_bytes = set_bytes_sharded(post_likes, inputs.user_id_bytes, s);
+        let (p1, pany) = self.risks.risk(inputs.rate, s)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "set-sharded".into(),
+                exact: true,
+                error: None,
+                writes_per_key_per_second: inputs.rate / s as f64,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums * s as f64,
+                reads_per_view: s as f64,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 0.0,
+                memory_bytes: Some(sharded_set_bytes),
+                verdict: Verdict::SetSharded,
             },
-        },
-        lr.partitions,
-    ));
+            s,
+        ));
+        Ok(())
+    }
 
-    // One HLL per post: PFADD per like, PFCOUNT per view.
-    let hll_se = hll_standard_error(REDIS_HLL_REGISTERS);
-    let hll_bytes = redis_hll_dense_bytes() as f64;
-    let (p1, pany) = risks.risk(inputs.rate, 1)?;
-    rows.push((
-        CompareRow {
-            strategy: "hll".into(),
-            exact: false,
-            error: Some(CountError::StandardError { share: hll_se }),
-            writes_per_key_per_second: inputs.rate,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums,
-            reads_per_view: 1.0,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 0.0,
-            memory_bytes: Some(hll_bytes),
-            verdict: Verdict::Hll,
-        },
-        1,
-    ));
-
-    // S HLLs; any shard works (the union dedups), but reading merges S keys.
-    let (p1, pany) = risks.risk(inputs.rate, s)?;
-    rows.push((
-        CompareRow {
-            strategy: "hll-sharded".into(),
-            exact: false,
-            error: Some(CountError::StandardError { share: hll_se }),
-            writes_per_key_per_second: inputs.rate / s as f64,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums * s as f64,
-            reads_per_view: s as f64,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 0.0,
-            memory_bytes: Some(hll_bytes * s as f64),
-            verdict: Verdict::HllSharded,
-        },
-        s,
-    ));
-
-    // Count-Min over the fleet: the hot-reel detector.
-    let cm = count_min_detection(inputs)?;
-    let (p1, pany) = risks.risk(cm.window_rate, 1)?;
-    rows.push((
-        CompareRow {
-            strategy: "count-min".into(),
-            exact: false,
-            error: Some(CountError::Overcount {
-                likes_per_second: cm.error_bound,
-                confidence: 1.0 - inputs.delta,
-            }),
-            writes_per_key_per_second: cm.window_rate,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums,
-            reads_per_view: 1.0,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 1.0,
-            memory_bytes: Some(cm.sketch_bytes as f64),
-            verdict: Verdict::CountMin {
-                width: cm.width,
-                depth: cm.depth,
-                sketch_bytes: cm.sketch_bytes,
-                false_raises: cm.expected_false_raises,
-                extra_items: cm.extra_items,
+    /// Like rows in a table: one per (user, reel).
+    fn like_rows(&mut self) -> anyhow::Result<()> {
+        let (inputs, sums) = (self.inputs, self.sums);
+        let (lag, post_likes) = (inputs.cache_seconds, inputs.post_likes());
+        // Like rows keyed by user id: writes spread over partitions.
+        let lr = like_rows(inputs);
+        let (p1, pany) = self.risks.risk(inputs.rate, lr.partitions)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "like-rows".into(),
+                exact: true,
+                error: None,
+                writes_per_key_per_second: lr.writes_per_partition,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums * lr.count_pages,
+                reads_per_view: lr.count_pages,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 0.0,
+                memory_bytes: Some(post_likes * lr.row_bytes as f64),
+                verdict: Verdict::LikeRows {
+                    bytes_per_day: lr.bytes_per_day,
+                },
             },
-        },
-        1,
-    ));
+            lr.partitions,
+        ));
+        Ok(())
+    }
 
-    // One hash per post: likes, shares and views fields.
-    let hash_rate = inputs.rate + inputs.shares + inputs.views;
-    let (p1, pany) = risks.risk(hash_rate, 1)?;
-    rows.push((
-        CompareRow {
-            strategy: "hash".into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: hash_rate,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums,
-            reads_per_view: 1.0,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 1.0,
-            memory_bytes: None,
-            verdict: Verdict::Hash,
-        },
-        1,
-    ));
-
-    let (p1, pany) = risks.risk(hash_rate, s)?;
-    rows.push((
-        CompareRow {
-            strategy: "hash-sharded".into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: hash_rate / s as f64,
-            p_over_cap_per_second: p1,
-            p_any_over_cap: pany,
-            reads_per_second: sums * s as f64,
-            reads_per_view: s as f64,
-            freshness_lag_seconds: lag,
-            crash_loss_likes: 0.0,
-            double_count_likes: 1.0,
-            memory_bytes: None,
-            verdict: Verdict::HashSharded {
-                fit: Fit::of(hash_rate / s as f64, cap, p1),
-                hashes_for_mean: (hash_rate / cap).ceil(),
+    /// HyperLogLogs: one per post, or S per post.
+    fn hlls(&mut self) -> anyhow::Result<()> {
+        let (inputs, sums) = (self.inputs, self.sums);
+        let (s, lag) = (inputs.shards, inputs.cache_seconds);
+        // One HLL per post: PFADD per like, PFCOUNT per view.
+        let hll_se = hll_standard_error(REDIS_HLL_REGISTERS);
+        let hll_bytes = redis_hll_dense_bytes() as f64;
+        let (p1, pany) = self.risks.risk(inputs.rate, 1)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "hll".into(),
+                exact: false,
+                error: Some(CountError::StandardError { share: hll_se }),
+                writes_per_key_per_second: inputs.rate,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums,
+                reads_per_view: 1.0,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 0.0,
+                memory_bytes: Some(hll_bytes),
+                verdict: Verdict::Hll,
             },
-        },
-        s,
-    ));
+            1,
+        ));
 
-    Ok(rows)
+        // S HLLs; any shard works (the union dedups), but reading merges S keys.
+        let (p1, pany) = self.risks.risk(inputs.rate, s)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "hll-sharded".into(),
+                exact: false,
+                error: Some(CountError::StandardError { share: hll_se }),
+                writes_per_key_per_second: inputs.rate / s as f64,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums * s as f64,
+                reads_per_view: s as f64,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 0.0,
+                memory_bytes: Some(hll_bytes * s as f64),
+                verdict: Verdict::HllSharded,
+            },
+            s,
+        ));
+        Ok(())
+    }
+
+    /// A Count-Min sketch of the likes.
+    fn count_min(&mut self) -> anyhow::Result<()> {
+        let (inputs, sums, lag) = (self.inputs, self.sums, self.inputs.cache_seconds);
+        // Count-Min over the fleet: the hot-reel detector.
+        let cm = count_min_detection(inputs)?;
+        let (p1, pany) = self.risks.risk(cm.window_rate, 1)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "count-min".into(),
+                exact: false,
+                error: Some(CountError::Overcount {
+                    likes_per_second: cm.error_bound,
+                    confidence: 1.0 - inputs.delta,
+                }),
+                writes_per_key_per_second: cm.window_rate,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums,
+                reads_per_view: 1.0,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 1.0,
+                memory_bytes: Some(cm.sketch_bytes as f64),
+                verdict: Verdict::CountMin {
+                    width: cm.width,
+                    depth: cm.depth,
+                    sketch_bytes: cm.sketch_bytes,
+                    false_raises: cm.expected_false_raises,
+                    extra_items: cm.extra_items,
+                },
+            },
+            1,
+        ));
+        Ok(())
+    }
+
+    /// Hashes of counters: one per post, or S per post.
+    fn hashes(&mut self) -> anyhow::Result<()> {
+        let (inputs, sums) = (self.inputs, self.sums);
+        let (s, lag, cap) = (inputs.shards, inputs.cache_seconds, inputs.cap);
+        // One hash per post: likes, shares and views fields.
+        let hash_rate = inputs.rate + inputs.shares + inputs.views;
+        let (p1, pany) = self.risks.risk(hash_rate, 1)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "hash".into(),
+                exact: true,
+                error: None,
+                writes_per_key_per_second: hash_rate,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums,
+                reads_per_view: 1.0,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 1.0,
+                memory_bytes: None,
+                verdict: Verdict::Hash,
+            },
+            1,
+        ));
+
+        let (p1, pany) = self.risks.risk(hash_rate, s)?;
+        self.rows.push((
+            CompareRow {
+                strategy: "hash-sharded".into(),
+                exact: true,
+                error: None,
+                writes_per_key_per_second: hash_rate / s as f64,
+                p_over_cap_per_second: p1,
+                p_any_over_cap: pany,
+                reads_per_second: sums * s as f64,
+                reads_per_view: s as f64,
+                freshness_lag_seconds: lag,
+                crash_loss_likes: 0.0,
+                double_count_likes: 1.0,
+                memory_bytes: None,
+                verdict: Verdict::HashSharded {
+                    fit: Fit::of(hash_rate / s as f64, cap, p1),
+                    hashes_for_mean: (hash_rate / cap).ceil(),
+                },
+            },
+            s,
+        ));
+        Ok(())
+    }
 }
 
 #[cfg(test)]

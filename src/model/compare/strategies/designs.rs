@@ -69,108 +69,122 @@ fn deterministic(writes: f64, cap: f64) -> f64 {
 /// Builds every row. Errors name the model parameter (from [`OverCap::compute`]).
 pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
     let i = inputs;
-    let n = i.reads.servers as f64;
-    let f = i.flush_seconds;
-    let views = i.reads.views;
-    let one_key = i.reads.cost(1);
     let drift = i.drift.drift();
-    let retries = i.drift.retries > 0;
+    let (single, _) = per_like_row(i, 1, Design::Single, &drift)?;
+    let (sharded, conflicts) = per_like_row(i, i.shards, Design::Sharded, &drift)?;
+    let buffered = buffered_row(i, 1, Buffering::One, &drift);
+    let buffered_shards = buffered_shards(i.reads.servers, i.flush_seconds, i.safe);
+    let sharded_buffered = buffered_row(i, buffered_shards, Buffering::Sharded, &drift);
+    let log = log_row(i);
+    let transactional = transactional_summary(i, conflicts);
+    Ok(Comparison {
+        inputs: i.clone(),
+        rows: vec![single, sharded, buffered, sharded_buffered, log],
+        transactional,
+        drift,
+        buffered_shards,
+    })
+}
 
-    // Per-like writes (single, sharded): transactions change the cost per
-    // like and add conflicts; plain increments drift instead.
-    let per_like = |keys: u64, design: Design| -> ParamResult<(StrategyRow, Option<Conflicts>)> {
-        let r = i.rate / keys as f64;
-        let (cost, conflicts) = match i.transactional {
-            Some(t) => {
-                let c = ConflictModel::new(r, t.txn_ms, t.write_cost)?.conflicts();
-                (t.write_cost, Some(c))
-            }
-            None => (1.0, None),
-        };
-        let attempts = conflicts.as_ref().map_or(1.0, |c| c.attempts_per_like);
-        // Retries add load in proportion, so the key takes fewer likes.
-        let cap_likes = i.cap / (cost * attempts);
-        let risk = OverCap::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
-        let cost_reads = i.reads.cost(keys);
-        let tx = i.transactional.is_some();
-        let verdict = match design {
-            Design::Single => match &conflicts {
+impl Design {
+    /// The verdict on a per-like design over `keys` keys, from its
+    /// conflicts (with `--transactional`) and its over-cap risk.
+    fn verdict(
+        self,
+        i: &CompareInputs,
+        conflicts: Option<&Conflicts>,
+        p_any: f64,
+        cap_likes: f64,
+    ) -> Verdict {
+        match self {
+            Design::Single => match conflicts {
                 Some(c) if c.p_conflict > 0.5 => Verdict::TransactionsConflict {
                     p_conflict: c.p_conflict,
                     attempts_per_like: c.attempts_per_like,
                 },
-                _ if risk.p_any > RISK_OK => Verdict::OneKeyOverCap {
+                _ if p_any > RISK_OK => Verdict::OneKeyOverCap {
                     rate: i.rate,
                     cap_likes_per_key: cap_likes,
                 },
                 _ => Verdict::SimplestExact,
             },
-            Design::Sharded if risk.p_any > RISK_OK => Verdict::AddShards {
+            Design::Sharded if p_any > RISK_OK => Verdict::AddShards {
                 seconds: i.duration_seconds,
-                p_any_over_cap: risk.p_any,
+                p_any_over_cap: p_any,
             },
             Design::Sharded => Verdict::ExactAndLive { shards: i.shards },
-        };
-        let row = CompareRow {
-            strategy: design.name().into(),
-            exact: true,
-            error: None,
-            writes_per_key_per_second: r,
-            p_over_cap_per_second: Some(risk.p_per_second),
-            p_any_over_cap: Some(risk.p_any),
-            reads_per_second: cost_reads.reads_cached_per_second,
-            reads_per_view: cost_reads.reads_cached_per_second / views,
-            freshness_lag_seconds: i.reads.cache_seconds,
-            crash_loss_likes: 0.0,
-            // A retried increment that had been applied counts one like twice;
-            // a retried transaction finds its like row (the condition that it
-            // does not exist yet) and is cancelled: no second count.
-            double_count_likes: if retries && !tx { 1.0 } else { 0.0 },
-            memory_bytes: None,
-            verdict,
-        };
-        let mut s = StrategyRow::from(row);
-        s.ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
-        s.ln_p_any_over_cap = Some(risk.ln_p_any);
-        s.keys = Some(keys);
-        s.cap_likes_per_key = Some(cap_likes);
-        s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
-        if let Some(c) = &conflicts {
-            s.p_conflict = Some(c.p_conflict);
-            s.attempts_per_like = Some(c.attempts_per_like);
-            s.cancellations_per_second = Some(c.cancellations_per_second * keys as f64);
         }
-        let d = if tx {
-            zero_drift(&drift)
-        } else {
-            drift.clone()
-        };
-        set_drift(&mut s, &d);
-        Ok((s, conflicts))
+    }
+}
+
+/// Per-like writes (single, sharded) to `keys` keys: transactions change
+/// the cost per like and add conflicts; plain increments drift instead.
+fn per_like_row(
+    i: &CompareInputs,
+    keys: u64,
+    design: Design,
+    drift: &Drift,
+) -> ParamResult<(StrategyRow, Option<Conflicts>)> {
+    let retries = i.drift.retries > 0;
+    let r = i.rate / keys as f64;
+    let (cost, conflicts) = match i.transactional {
+        Some(t) => {
+            let c = ConflictModel::new(r, t.txn_ms, t.write_cost)?.conflicts();
+            (t.write_cost, Some(c))
+        }
+        None => (1.0, None),
     };
+    let attempts = conflicts.as_ref().map_or(1.0, |c| c.attempts_per_like);
+    // Retries add load in proportion, so the key takes fewer likes.
+    let cap_likes = i.cap / (cost * attempts);
+    let risk = OverCap::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
+    let cost_reads = i.reads.cost(keys);
+    let tx = i.transactional.is_some();
+    let verdict = design.verdict(i, conflicts.as_ref(), risk.p_any, cap_likes);
+    let row = CompareRow {
+        strategy: design.name().into(),
+        exact: true,
+        error: None,
+        writes_per_key_per_second: r,
+        p_over_cap_per_second: Some(risk.p_per_second),
+        p_any_over_cap: Some(risk.p_any),
+        reads_per_second: cost_reads.reads_cached_per_second,
+        reads_per_view: cost_reads.reads_cached_per_second / i.reads.views,
+        freshness_lag_seconds: i.reads.cache_seconds,
+        crash_loss_likes: 0.0,
+        // A retried increment that had been applied counts one like twice;
+        // a retried transaction finds its like row (the condition that it
+        // does not exist yet) and is cancelled: no second count.
+        double_count_likes: if retries && !tx { 1.0 } else { 0.0 },
+        memory_bytes: None,
+        verdict,
+    };
+    let mut s = StrategyRow::from(row);
+    s.ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
+    s.ln_p_any_over_cap = Some(risk.ln_p_any);
+    s.keys = Some(keys);
+    s.cap_likes_per_key = Some(cap_likes);
+    s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
+    if let Some(c) = &conflicts {
+        s.p_conflict = Some(c.p_conflict);
+        s.attempts_per_like = Some(c.attempts_per_like);
+        s.cancellations_per_second = Some(c.cancellations_per_second * keys as f64);
+    }
+    let d = if tx { zero_drift(drift) } else { drift.clone() };
+    set_drift(&mut s, &d);
+    Ok((s, conflicts))
+}
 
-    let (single, _) = per_like(1, Design::Single)?;
-    let (sharded, conflicts) = per_like(i.shards, Design::Sharded)?;
-
-    // Buffered: each of N servers writes one +n per key every F seconds
-    // (at most N/F writes/s, and never more than one per like). Plain
-    // increments: the like rows and a +n cannot share a transaction.
-    let buffered_row = |keys: u64, design: Buffering| -> StrategyRow {
-        let per_key_servers = i.reads.servers.div_ceil(keys) as f64;
-        let writes = (per_key_servers / f).min(i.rate / keys as f64);
-        let p = deterministic(writes, i.cap);
-        let reads = i.reads.cost(keys);
-        // One server holds rate / N likes a second for up to F seconds.
-        let loss = i.rate / n * f;
-        let verdict = match design {
+impl Buffering {
+    /// The verdict on buffers flushed to `keys` keys at `writes` writes/s
+    /// each, losing `crash_loss` likes when a server crashes.
+    fn verdict(self, i: &CompareInputs, keys: u64, writes: f64, crash_loss: f64) -> Verdict {
+        match self {
             Buffering::One if writes > i.safe => Verdict::ShardTheBuffers {
                 writes,
                 safe: i.safe,
             },
-            Buffering::One => Verdict::FewestWrites {
-                writes,
-                crash_loss: loss,
-            },
+            Buffering::One => Verdict::FewestWrites { writes, crash_loss },
             Buffering::Sharded if writes > i.safe => Verdict::FlushLessOften {
                 writes,
                 safe: i.safe,
@@ -181,38 +195,54 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
                 writes,
                 safe: i.safe,
             },
-        };
-        let row = CompareRow {
-            strategy: design.name().into(),
-            exact: false,
-            error: Some(CountError::CrashLoss { likes: loss }),
-            writes_per_key_per_second: writes,
-            p_over_cap_per_second: Some(p),
-            p_any_over_cap: Some(p),
-            reads_per_second: reads.reads_cached_per_second,
-            reads_per_view: reads.reads_cached_per_second / views,
-            freshness_lag_seconds: f + i.reads.cache_seconds,
-            crash_loss_likes: loss,
-            // A retried +n that had been applied counts n likes twice.
-            double_count_likes: if retries { loss } else { 0.0 },
-            memory_bytes: None,
-            verdict,
-        };
-        let mut s = StrategyRow::from(row);
-        s.keys = Some(keys);
-        s.cap_likes_per_key = Some(i.cap);
-        s.reads_uncached_per_second = Some(reads.reads_uncached_per_second);
-        set_drift(&mut s, &drift);
-        s
-    };
-    let buffered = buffered_row(1, Buffering::One);
-    let buffered_shards = buffered_shards(i.reads.servers, f, i.safe);
-    let sharded_buffered = buffered_row(buffered_shards, Buffering::Sharded);
+        }
+    }
+}
 
-    // Log: every like is an event; one consumer writes the total (a set,
-    // not an increment) every C seconds. A crash after writing the total
-    // but before saving the log position replays up to C seconds of
-    // events; with --transactional the total and position commit together.
+/// Buffered: each of N servers writes one +n per key every F seconds
+/// (at most N/F writes/s, and never more than one per like). Plain
+/// increments: the like rows and a +n cannot share a transaction.
+fn buffered_row(i: &CompareInputs, keys: u64, design: Buffering, drift: &Drift) -> StrategyRow {
+    let n = i.reads.servers as f64;
+    let f = i.flush_seconds;
+    let retries = i.drift.retries > 0;
+    let per_key_servers = i.reads.servers.div_ceil(keys) as f64;
+    let writes = (per_key_servers / f).min(i.rate / keys as f64);
+    let p = deterministic(writes, i.cap);
+    let reads = i.reads.cost(keys);
+    // One server holds rate / N likes a second for up to F seconds.
+    let loss = i.rate / n * f;
+    let verdict = design.verdict(i, keys, writes, loss);
+    let row = CompareRow {
+        strategy: design.name().into(),
+        exact: false,
+        error: Some(CountError::CrashLoss { likes: loss }),
+        writes_per_key_per_second: writes,
+        p_over_cap_per_second: Some(p),
+        p_any_over_cap: Some(p),
+        reads_per_second: reads.reads_cached_per_second,
+        reads_per_view: reads.reads_cached_per_second / i.reads.views,
+        freshness_lag_seconds: f + i.reads.cache_seconds,
+        crash_loss_likes: loss,
+        // A retried +n that had been applied counts n likes twice.
+        double_count_likes: if retries { loss } else { 0.0 },
+        memory_bytes: None,
+        verdict,
+    };
+    let mut s = StrategyRow::from(row);
+    s.keys = Some(keys);
+    s.cap_likes_per_key = Some(i.cap);
+    s.reads_uncached_per_second = Some(reads.reads_uncached_per_second);
+    set_drift(&mut s, drift);
+    s
+}
+
+/// Log: every like is an event; one consumer writes the total (a set,
+/// not an increment) every C seconds. A crash after writing the total
+/// but before saving the log position replays up to C seconds of
+/// events; with --transactional the total and position commit together.
+fn log_row(i: &CompareInputs) -> StrategyRow {
+    let one_key = i.reads.cost(1);
     let c = i.log_commit_seconds;
     let tx = i.transactional.is_some();
     let log_writes = 1.0 / c;
@@ -223,7 +253,7 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
     };
     let replay = if tx { 0.0 } else { i.rate * c };
     let p = deterministic(log_writes * log_cost, i.cap);
-    let log = StrategyRow {
+    StrategyRow {
         row: CompareRow {
             strategy: "log".into(),
             exact: tx,
@@ -232,7 +262,7 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
             p_over_cap_per_second: Some(p),
             p_any_over_cap: Some(p),
             reads_per_second: one_key.reads_cached_per_second,
-            reads_per_view: one_key.reads_cached_per_second / views,
+            reads_per_view: one_key.reads_cached_per_second / i.reads.views,
             freshness_lag_seconds: c + i.reads.cache_seconds,
             crash_loss_likes: 0.0,
             double_count_likes: replay,
@@ -260,9 +290,16 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
         undercount_per_hour: Some(0.0),
         net_drift_per_hour: Some(0.0),
         costs: Default::default(),
-    };
+    }
+}
 
-    let transactional = i.transactional.map(|t| {
+/// With `--transactional`: what transactions cost and how many shards
+/// they need, with the sharded design's `conflicts` (none on one shard).
+fn transactional_summary(
+    i: &CompareInputs,
+    conflicts: Option<Conflicts>,
+) -> Option<TransactionalSummary> {
+    i.transactional.map(|t| {
         let units_safe = i.safe;
         TransactionalSummary {
             write_cost: t.write_cost,
@@ -276,7 +313,7 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
                 units_safe,
                 crate::model::defaults::MAX_SHARDS,
             ),
-            conflicts: conflicts.clone().unwrap_or(Conflicts {
+            conflicts: conflicts.unwrap_or(Conflicts {
                 rate_per_shard: i.rate / i.shards as f64,
                 txn_ms: t.txn_ms,
                 write_cost: t.write_cost,
@@ -287,14 +324,6 @@ pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
             }),
             shards: i.shards,
         }
-    });
-
-    Ok(Comparison {
-        inputs: i.clone(),
-        rows: vec![single, sharded, buffered, sharded_buffered, log],
-        transactional,
-        drift,
-        buffered_shards,
     })
 }
 
