@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::scenario::Scenario;
 use super::{input_file, Resolver, Source, Sourced};
 use crate::cli::{ObservedArgs, SizingArgs};
 use crate::error::{InputError, InputResult};
@@ -168,73 +169,12 @@ impl Resolver {
     pub fn observe(&mut self, a: &ObservedArgs, sizing: Option<&SizingArgs>) -> InputResult<()> {
         self.observe_called = true;
         let s = self.scenario.scenario.clone();
-        let peak_flag = sizing.and_then(|z| match (z.peak, z.observed) {
-            (Some(_), _) => Some("--peak"),
-            (None, Some(_)) => Some("--observed"),
-            (None, None) => None,
-        });
-        let (by, paths, shown): (Source, Vec<PathBuf>, Vec<String>) = if !a.traffic_from.is_empty()
-        {
-            if let Some(flag) = peak_flag {
-                return Err(InputError::new(
-                    flag,
-                    "cannot be given with --traffic-from, which supplies the observed rate \
-                     (peak = its busiest second x --growth); drop one of them",
-                ));
-            }
-            let shown = a
-                .traffic_from
-                .iter()
-                .map(|p| input_file::shown(p))
-                .collect();
-            (
-                Source::Flag("--traffic-from"),
-                a.traffic_from.clone(),
-                shown,
-            )
-        } else if let Some(f) = s.traffic_from.as_ref().filter(|_| peak_flag.is_none()) {
-            let by = self.scenario.source("traffic_from");
-            if super::scenario::BUNDLED
-                .iter()
-                .any(|(n, _)| *n == self.scenario.name)
-            {
-                return Err(InputError::new(
-                    &by,
-                    "a bundled scenario cannot name a file",
-                ));
-            }
-            (by, vec![self.beside_scenario(f)], vec![f.clone()])
-        } else {
-            let flagged = a.metric_id.is_some();
-            let field = s.metric_id.is_some() && s.traffic_from.is_none();
-            if flagged || field {
-                let what = match flagged {
-                    true => "--metric-id".to_string(),
-                    false => self.scenario.field("metric_id"),
-                };
-                return Err(InputError::new(
-                    what,
-                    "has no effect without --traffic-from (or a scenario's traffic_from)",
-                ));
-            }
+        let Some((by, paths, shown)) = self.trace_files(a, sizing, &s)? else {
             return Ok(());
         };
         let metric_id = Sourced::flag("--metric-id", a.metric_id.clone())
             .or(self.field("metric_id", &s.metric_id));
-        let mut texts = Vec::with_capacity(paths.len());
-        for (path, name) in paths.iter().zip(&shown) {
-            let what = format!("{by} {name}");
-            let bytes = input_file::read_bounded(
-                &self.claims,
-                &what,
-                path,
-                MAX_TRACE_BYTES,
-                "a trace is one metric's counts over time",
-            )?;
-            let text =
-                String::from_utf8(bytes).map_err(|_| InputError::new(&what, "not UTF-8 text"))?;
-            texts.push(text);
-        }
+        let texts = self.read_traces(&by, &paths, &shown)?;
         let docs: Vec<&str> = texts.iter().map(String::as_str).collect();
         let id = metric_id.as_ref().map(|m| m.value.as_str());
         let trace = observed::parse(&docs, id).map_err(|e| {
@@ -260,6 +200,91 @@ impl Resolver {
             trace: self.keep_trace.then_some(trace),
         }));
         Ok(())
+    }
+
+    /// The trace files to read, what named them and their names as shown:
+    /// `--traffic-from`, else the scenario's `traffic_from` (not beside a
+    /// `--peak` or `--observed` flag); `None` when neither names one.
+    fn trace_files(
+        &self,
+        a: &ObservedArgs,
+        sizing: Option<&SizingArgs>,
+        s: &Scenario,
+    ) -> InputResult<Option<(Source, Vec<PathBuf>, Vec<String>)>> {
+        let peak_flag = sizing.and_then(|z| match (z.peak, z.observed) {
+            (Some(_), _) => Some("--peak"),
+            (None, Some(_)) => Some("--observed"),
+            (None, None) => None,
+        });
+        if !a.traffic_from.is_empty() {
+            if let Some(flag) = peak_flag {
+                return Err(InputError::new(
+                    flag,
+                    "cannot be given with --traffic-from, which supplies the observed rate \
+                     (peak = its busiest second x --growth); drop one of them",
+                ));
+            }
+            let shown = a
+                .traffic_from
+                .iter()
+                .map(|p| input_file::shown(p))
+                .collect();
+            Ok(Some((
+                Source::Flag("--traffic-from"),
+                a.traffic_from.clone(),
+                shown,
+            )))
+        } else if let Some(f) = s.traffic_from.as_ref().filter(|_| peak_flag.is_none()) {
+            let by = self.scenario.source("traffic_from");
+            if super::scenario::BUNDLED
+                .iter()
+                .any(|(n, _)| *n == self.scenario.name)
+            {
+                return Err(InputError::new(
+                    &by,
+                    "a bundled scenario cannot name a file",
+                ));
+            }
+            Ok(Some((by, vec![self.beside_scenario(f)], vec![f.clone()])))
+        } else {
+            let flagged = a.metric_id.is_some();
+            let field = s.metric_id.is_some() && s.traffic_from.is_none();
+            if flagged || field {
+                let what = match flagged {
+                    true => "--metric-id".to_string(),
+                    false => self.scenario.field("metric_id"),
+                };
+                return Err(InputError::new(
+                    what,
+                    "has no effect without --traffic-from (or a scenario's traffic_from)",
+                ));
+            }
+            Ok(None)
+        }
+    }
+
+    /// The trace files' texts, each read within the bound of a trace.
+    fn read_traces(
+        &self,
+        by: &Source,
+        paths: &[PathBuf],
+        shown: &[String],
+    ) -> InputResult<Vec<String>> {
+        let mut texts = Vec::with_capacity(paths.len());
+        for (path, name) in paths.iter().zip(shown) {
+            let what = format!("{by} {name}");
+            let bytes = input_file::read_bounded(
+                &self.claims,
+                &what,
+                path,
+                MAX_TRACE_BYTES,
+                "a trace is one metric's counts over time",
+            )?;
+            let text =
+                String::from_utf8(bytes).map_err(|_| InputError::new(&what, "not UTF-8 text"))?;
+            texts.push(text);
+        }
+        Ok(texts)
     }
 
     /// A path the scenario names, relative to the scenario file's folder

@@ -100,102 +100,34 @@ pub(super) fn load_phase(
     tick: &dyn Fn(f64),
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
-    let max = config.max_ops.unwrap_or(u64::MAX);
-    let claimed = AtomicU64::new(0);
-    let acked = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
-    let barrier = Barrier::new(clients + 1);
-    let batch_size = config.pipeline;
-    let keys = Arc::new(keys.to_vec());
-
-    struct Worker {
-        sent: u64,
-        finished: Instant,
-    }
-    // One histogram for the phase, shared: one per client would take
-    // 150 KB each (150 MB at 1,000 clients); the lock is taken once per
-    // round trip, which is tens of microseconds.
-    let histogram = Mutex::new(new_histogram());
+    let load = Load {
+        config,
+        target,
+        keys: Arc::new(keys.to_vec()),
+        written,
+        phase,
+        duration,
+        max: config.max_ops.unwrap_or(u64::MAX),
+        claimed: AtomicU64::new(0),
+        acked: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
+        barrier: Barrier::new(clients + 1),
+        // One histogram for the phase, shared: one per client would take
+        // 150 KB each (150 MB at 1,000 clients); the lock is taken once per
+        // round trip, which is tens of microseconds.
+        histogram: Mutex::new(new_histogram()),
+    };
 
     let (start, results) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
             .map(|c| {
-                let (claimed, acked, failed, barrier, keys, histogram) = (
-                    &claimed,
-                    &acked,
-                    &failed,
-                    &barrier,
-                    Arc::clone(&keys),
-                    &histogram,
-                );
-                scope.spawn(move || -> anyhow::Result<Worker> {
-                    let conn = target.open();
-                    // Everyone reaches the barrier, connected or not, so a
-                    // failed connect cannot leave the others waiting.
-                    if conn.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    barrier.wait();
-                    let mut conn = conn?;
-                    if failed.load(Ordering::Relaxed) {
-                        bail!("{ANOTHER_CLIENT_FAILED}");
-                    }
-                    let deadline = Instant::now() + duration;
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-                        config.seed
-                            ^ (phase << 32)
-                            ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    );
-                    let mut w = Worker {
-                        sent: 0,
-                        finished: Instant::now(),
-                    };
-                    let mut batch: Vec<usize> = Vec::with_capacity(batch_size as usize);
-                    // A signal (Ctrl-C) stops the phase early: the run then
-                    // deletes its keys before it exits.
-                    while !failed.load(Ordering::Relaxed)
-                        && Instant::now() < deadline
-                        && crate::output::interrupt::received().is_none()
-                    {
-                        let first = claimed.fetch_add(batch_size, Ordering::Relaxed);
-                        if first >= max {
-                            break;
-                        }
-                        let n = batch_size.min(max - first);
-                        batch.clear();
-                        batch.extend((0..n).map(|_| rng.random_range(0..keys.len())));
-                        let t = Instant::now();
-                        if let Err(e) = conn.incr(&keys, &batch) {
-                            failed.store(true, Ordering::Relaxed);
-                            return Err(e);
-                        }
-                        let us = t.elapsed().as_micros().max(1) as u64;
-                        histogram
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .saturating_record_n(us, n);
-                        w.sent += n;
-                        acked.fetch_add(n, Ordering::Relaxed);
-                        for &k in &batch {
-                            written[k].fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
-                    w.finished = Instant::now();
-                    Ok(w)
-                })
+                let load = &load;
+                scope.spawn(move || load.client(c))
             })
             .collect();
-        barrier.wait();
+        load.barrier.wait();
         let start = Instant::now();
-        let mut told = start;
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(POLL);
-            if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
-                told = Instant::now();
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                tick(acked.load(Ordering::Relaxed) as f64 / secs);
-            }
-        }
+        load.tell_progress(&handles, start, tick);
         let results: Vec<anyhow::Result<Worker>> = handles
             .into_iter()
             .map(|h| {
@@ -205,27 +137,149 @@ pub(super) fn load_phase(
             .collect();
         (start, results)
     });
+    load.phase_of(start, results)
+}
 
-    let mut phase_result = Phase {
-        sent: 0,
-        seconds: 0.0,
-        histogram: histogram.into_inner().unwrap_or_else(|e| e.into_inner()),
-    };
-    let mut end = start;
-    // Report the first real error, not the "another client failed" echoes.
-    let mut errors: Vec<anyhow::Error> = Vec::new();
-    for r in results {
-        match r {
-            Ok(w) => {
-                phase_result.sent += w.sent;
-                end = end.max(w.finished);
+/// One client's share of a phase: the INCRs it sent and when it finished.
+struct Worker {
+    sent: u64,
+    finished: Instant,
+}
+
+/// What the clients of one phase share.
+struct Load<'a> {
+    config: &'a MeasureConfig,
+    target: &'a Target,
+    keys: Arc<Vec<String>>,
+    written: &'a [AtomicU64],
+    phase: u64,
+    duration: Duration,
+    /// `max_ops`, or no limit.
+    max: u64,
+    claimed: AtomicU64,
+    acked: AtomicU64,
+    failed: AtomicBool,
+    barrier: Barrier,
+    histogram: Mutex<Histogram<u64>>,
+}
+
+impl Load<'_> {
+    /// Client `c`: connect, wait for the others at the barrier, then INCR
+    /// batches of random keys until the deadline, the op limit, a failure
+    /// (its own or another client's) or a signal.
+    fn client(&self, c: usize) -> anyhow::Result<Worker> {
+        let (claimed, acked, failed, barrier, keys, histogram) = (
+            &self.claimed,
+            &self.acked,
+            &self.failed,
+            &self.barrier,
+            Arc::clone(&self.keys),
+            &self.histogram,
+        );
+        let (config, max, batch_size) = (self.config, self.max, self.config.pipeline);
+        let conn = self.target.open();
+        // Everyone reaches the barrier, connected or not, so a
+        // failed connect cannot leave the others waiting.
+        if conn.is_err() {
+            failed.store(true, Ordering::Relaxed);
+        }
+        barrier.wait();
+        let mut conn = conn?;
+        if failed.load(Ordering::Relaxed) {
+            bail!("{ANOTHER_CLIENT_FAILED}");
+        }
+        let deadline = Instant::now() + self.duration;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+            config.seed ^ (self.phase << 32) ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let mut w = Worker {
+            sent: 0,
+            finished: Instant::now(),
+        };
+        let mut batch: Vec<usize> = Vec::with_capacity(batch_size as usize);
+        // A signal (Ctrl-C) stops the phase early: the run then
+        // deletes its keys before it exits.
+        while !failed.load(Ordering::Relaxed)
+            && Instant::now() < deadline
+            && crate::output::interrupt::received().is_none()
+        {
+            let first = claimed.fetch_add(batch_size, Ordering::Relaxed);
+            if first >= max {
+                break;
             }
-            Err(e) => errors.push(e),
+            let n = batch_size.min(max - first);
+            batch.clear();
+            batch.extend((0..n).map(|_| rng.random_range(0..keys.len())));
+            let t = Instant::now();
+            if let Err(e) = conn.incr(&keys, &batch) {
+                failed.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+            let us = t.elapsed().as_micros().max(1) as u64;
+            histogram
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .saturating_record_n(us, n);
+            w.sent += n;
+            acked.fetch_add(n, Ordering::Relaxed);
+            for &k in &batch {
+                self.written[k].fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        w.finished = Instant::now();
+        Ok(w)
+    }
+
+    /// Waits for the clients, telling `tick` the INCRs acknowledged per
+    /// second so far every tick.
+    fn tell_progress(
+        &self,
+        handles: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<Worker>>],
+        start: Instant,
+        tick: &dyn Fn(f64),
+    ) {
+        let mut told = start;
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::sleep(POLL);
+            if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
+                told = Instant::now();
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                tick(self.acked.load(Ordering::Relaxed) as f64 / secs);
+            }
         }
     }
-    if let Some(e) = first_real_error(errors) {
-        return Err(e);
+
+    /// The phase from its clients' results: the INCRs they sent, from the
+    /// barrier to the last one's finish, or the first real error.
+    fn phase_of(
+        self,
+        start: Instant,
+        results: Vec<anyhow::Result<Worker>>,
+    ) -> anyhow::Result<Phase> {
+        let mut phase_result = Phase {
+            sent: 0,
+            seconds: 0.0,
+            histogram: self
+                .histogram
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner()),
+        };
+        let mut end = start;
+        // Report the first real error, not the "another client failed" echoes.
+        let mut errors: Vec<anyhow::Error> = Vec::new();
+        for r in results {
+            match r {
+                Ok(w) => {
+                    phase_result.sent += w.sent;
+                    end = end.max(w.finished);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if let Some(e) = first_real_error(errors) {
+            return Err(e);
+        }
+        phase_result.seconds = (end - start).as_secs_f64().max(1e-9);
+        Ok(phase_result)
     }
-    phase_result.seconds = (end - start).as_secs_f64().max(1e-9);
-    Ok(phase_result)
 }

@@ -214,9 +214,8 @@ fn measure(
     let mut probe = Probe::start(target, config.timeout)?;
     let runs = measure_runs(config, target, keys, written, &mut probe, watch.progress)?;
 
-    let single_key = keys.single.clone();
     let shard_keys = &keys.shard[..];
-    let single_value = admin.get_values(std::slice::from_ref(&single_key))?[0];
+    let single_value = admin.get_values(std::slice::from_ref(&keys.single))?[0];
     let values = admin.get_values(shard_keys)?;
     let shard_sum: i64 = values.iter().sum();
     let nodes = node_figures(target, keys, &runs, probe.idle_rates());
@@ -233,7 +232,37 @@ fn measure(
         counts_match,
         &mut written.copies,
     )?;
+    let back = ReadBack {
+        single_value,
+        shard_sum,
+        counts_match,
+        nodes,
+        warnings,
+        read,
+    };
+    Ok(report(config, keys, runs, back))
+}
 
+/// What a run found after its phases: the counts read back, what each
+/// node did, the warnings and the read path.
+struct ReadBack {
+    single_value: i64,
+    shard_sum: i64,
+    counts_match: bool,
+    nodes: Vec<NodeOps>,
+    warnings: Vec<MeasureWarning>,
+    read: ReadPath,
+}
+
+/// The report of the runs and what was read back after them (before the
+/// clean-up's figures).
+fn report(
+    config: &MeasureConfig,
+    keys: &RunKeys,
+    runs: runs::Runs,
+    back: ReadBack,
+) -> MeasureReport {
+    let (single, sharded) = (&runs.single, &runs.sharded);
     let ratios: Vec<f64> = runs.results.iter().map(|r| r.ratio).collect();
     let ratio = Spread::of(&ratios);
     let single_phases = PhaseSpread::single(&runs.results);
@@ -241,7 +270,7 @@ fn measure(
     let (single_cpu, single_max) = cpu_total_and_max_share(&runs.single_nodes);
     let (sharded_cpu, sharded_max) = cpu_total_and_max_share(&runs.sharded_nodes);
     let sharded_latency = sharded.latency();
-    Ok(MeasureReport {
+    MeasureReport {
         redis: redact(&config.redis),
         cluster: config.cluster,
         shards: config.shards,
@@ -249,7 +278,7 @@ fn measure(
         pipeline: config.pipeline,
         template: keys.template.template().to_string(),
         run_id: keys.run_id.clone(),
-        single_key,
+        single_key: keys.single.clone(),
         runs: config.runs,
         single_ops_per_second_mean: single_phases.ops_per_second.mean,
         sharded_ops_per_second_mean: sharded_phases.ops_per_second.mean,
@@ -264,7 +293,7 @@ fn measure(
         single_incr_sent: single.sent,
         single_seconds: single.seconds,
         single_ops_per_second: single_phases.ops_per_second.mean,
-        single_value,
+        single_value: back.single_value,
         single_latency: single.latency(),
         incr_sent: sharded.sent,
         warmup_incr_sent: runs.warmup_sent,
@@ -272,14 +301,14 @@ fn measure(
         sharded_ops_per_second: sharded_phases.ops_per_second.mean,
         sharded_latency,
         latency_p99_ms: sharded_latency.p99_ms,
-        shard_sum,
-        counts_match,
+        shard_sum: back.shard_sum,
+        counts_match: back.counts_match,
         speedup: ratio.mean,
         nodes_reached: keys.nodes_reached,
         nodes_possible: keys.nodes_possible,
-        nodes,
-        warnings,
-        read,
+        nodes: back.nodes,
+        warnings: back.warnings,
+        read: back.read,
         keys_kept: config.keep,
         // Filled in by the clean-up.
         keys_deleted: 0,
@@ -287,7 +316,7 @@ fn measure(
         keys_restored: 0,
         run_results: runs.results,
         machine: crate::measure::machine::Machine::here(None),
-    })
+    }
 }
 
 /// Each master's INCRs (by the slot map and by its own count), CPU seconds

@@ -58,6 +58,47 @@ pub(super) struct Runs {
     pub(super) shard_counts: Vec<u64>,
 }
 
+impl Runs {
+    /// No run yet: the warm-up's INCRs, and zero for each of `nodes`.
+    fn new(runs: u64, warmup_sent: u64, nodes: usize) -> Runs {
+        let zero = NodeDelta {
+            incr: Some(0),
+            cpu_seconds: Some(0.0),
+        };
+        Runs {
+            results: Vec::with_capacity(runs as usize),
+            single: Phase::empty(),
+            sharded: Phase::empty(),
+            warmup_sent,
+            single_nodes: vec![zero; nodes],
+            sharded_nodes: vec![zero; nodes],
+            shard_counts: Vec::new(),
+        }
+    }
+
+    /// Adds run `run`: its figures, what each node did, and its phases
+    /// pooled into the totals.
+    fn add_run(
+        &mut self,
+        run: u64,
+        single: &Phase,
+        sharded: &Phase,
+        single_load: &[NodeDelta],
+        sharded_load: &[NodeDelta],
+    ) {
+        self.results
+            .push(run_result(run, single, sharded, single_load, sharded_load));
+        add(&mut self.single_nodes, single_load);
+        add(&mut self.sharded_nodes, sharded_load);
+        self.single.pool(single);
+        self.sharded.pool(sharded);
+        self.single.sent += single.sent;
+        self.single.seconds += single.seconds;
+        self.sharded.sent += sharded.sent;
+        self.sharded.seconds += sharded.seconds;
+    }
+}
+
 /// The warm-up and `config.runs` alternating runs on `keys`.
 pub(super) fn measure_runs(
     config: &MeasureConfig,
@@ -90,20 +131,7 @@ pub(super) fn measure_runs(
         &tell(Stage::Warmup, 0),
     )?;
     let after_warmup: Vec<u64> = counts(&written.shards);
-    let nodes = target.nodes.len();
-    let zero = NodeDelta {
-        incr: Some(0),
-        cpu_seconds: Some(0.0),
-    };
-    let mut out = Runs {
-        results: Vec::with_capacity(runs as usize),
-        single: Phase::empty(),
-        sharded: Phase::empty(),
-        warmup_sent: warmup.sent,
-        single_nodes: vec![zero; nodes],
-        sharded_nodes: vec![zero; nodes],
-        shard_counts: Vec::new(),
-    };
+    let mut out = Runs::new(runs, warmup.sent, target.nodes.len());
     for run in 1..=runs {
         // A signal (Ctrl-C) ends the runs: the run then cleans up and exits.
         if crate::output::interrupt::received().is_some() {
@@ -134,21 +162,7 @@ pub(super) fn measure_runs(
         let after = probe.sample()?;
         let single_load = probe.delta(&before, &middle);
         let sharded_load = probe.delta(&middle, &after);
-        out.results.push(run_result(
-            run,
-            &single,
-            &sharded,
-            &single_load,
-            &sharded_load,
-        ));
-        add(&mut out.single_nodes, &single_load);
-        add(&mut out.sharded_nodes, &sharded_load);
-        out.single.pool(&single);
-        out.sharded.pool(&sharded);
-        out.single.sent += single.sent;
-        out.single.seconds += single.seconds;
-        out.sharded.sent += sharded.sent;
-        out.sharded.seconds += sharded.seconds;
+        out.add_run(run, &single, &sharded, &single_load, &sharded_load);
     }
     out.shard_counts = counts(&written.shards)
         .iter()

@@ -66,94 +66,35 @@ pub(super) fn load_phase(
     phase: u64,
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
-    let max = config.max_ops.unwrap_or(u64::MAX);
-    let claimed = AtomicU64::new(0);
-    let failed = AtomicBool::new(false);
+    let load = Load {
+        config,
+        design,
+        phase,
+        max: config.max_ops.unwrap_or(u64::MAX),
+        claimed: AtomicU64::new(0),
+        failed: AtomicBool::new(false),
+        barrier: Barrier::new(clients + 1),
+        sql: write_sql(design, schema),
+        app: load_name(run_id),
+        // One histogram for the phase, shared: a write is a round trip and a
+        // commit, far longer than the lock.
+        histogram: Mutex::new(
+            Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
+                .map_err(|e| anyhow!("histogram bounds: {e}"))?,
+        ),
+    };
     let stop = AtomicBool::new(false);
-    let barrier = Barrier::new(clients + 1);
-    let sql = write_sql(design, schema);
-    let app = load_name(run_id);
-    // One histogram for the phase, shared: a write is a round trip and a
-    // commit, far longer than the lock.
-    let histogram = Mutex::new(
-        Histogram::<u64>::new_with_bounds(1, 60_000_000, 3)
-            .map_err(|e| anyhow!("histogram bounds: {e}"))?,
-    );
-    let mut watcher = open(config, &format!("{app}-monitor"))?;
+    let mut watcher = open(config, &format!("{}-monitor", load.app))?;
 
     let (start, results, waits) = std::thread::scope(|scope| {
-        let waits = scope.spawn(|| monitor(&mut watcher, &app, LOCK_SAMPLE_INTERVAL, &stop));
+        let waits = scope.spawn(|| monitor(&mut watcher, &load.app, LOCK_SAMPLE_INTERVAL, &stop));
         let handles: Vec<_> = (0..clients)
             .map(|c| {
-                let (claimed, failed, barrier, histogram, sql, app) =
-                    (&claimed, &failed, &barrier, &histogram, &sql, &app);
-                scope.spawn(move || -> anyhow::Result<(u64, Instant)> {
-                    let conn = open(config, app).and_then(|mut client| {
-                        let statement = client.prepare(sql).map_err(|e| {
-                            anyhow!("preparing {}: {}", design.name(), describe(&e))
-                        })?;
-                        Ok((client, statement))
-                    });
-                    // Everyone reaches the barrier, connected or not, so a
-                    // failed connect cannot leave the others waiting.
-                    if conn.is_err() {
-                        failed.store(true, Ordering::Relaxed);
-                    }
-                    barrier.wait();
-                    let (mut client, statement) = conn?;
-                    if failed.load(Ordering::Relaxed) {
-                        bail!("{ANOTHER_CLIENT_FAILED}");
-                    }
-                    let deadline = Instant::now() + config.duration;
-                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-                        config.seed
-                            ^ (phase << 32)
-                            ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                    );
-                    let mut sent = 0u64;
-                    while !failed.load(Ordering::Relaxed)
-                        && Instant::now() < deadline
-                        && crate::output::interrupt::received().is_none()
-                    {
-                        if claimed.fetch_add(1, Ordering::Relaxed) >= max {
-                            break;
-                        }
-                        let t = Instant::now();
-                        let done = match design {
-                            Design::SingleRow => client.execute(&statement, &[&1i32]),
-                            Design::ShardedRows => {
-                                let row = rng.random_range(0..config.shards) as i32;
-                                client.execute(&statement, &[&row])
-                            }
-                            Design::LikeRows => {
-                                // A user id no other write of the run uses.
-                                let user = ((c as i64) << 32) | sent as i64;
-                                client.execute(&statement, &[&user, &MEASURE_LIKES_POST_ID])
-                            }
-                        };
-                        match done {
-                            Ok(1) => {}
-                            Ok(n) => {
-                                failed.store(true, Ordering::Relaxed);
-                                bail!("{}: a write changed {n} rows, not 1", design.name());
-                            }
-                            Err(e) => {
-                                failed.store(true, Ordering::Relaxed);
-                                bail!("{} design: {}", design.name(), describe(&e));
-                            }
-                        }
-                        let us = t.elapsed().as_micros().max(1) as u64;
-                        histogram
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .saturating_record(us);
-                        sent += 1;
-                    }
-                    Ok((sent, Instant::now()))
-                })
+                let load = &load;
+                scope.spawn(move || load.client(c))
             })
             .collect();
-        barrier.wait();
+        load.barrier.wait();
         let start = Instant::now();
         let results: Vec<anyhow::Result<(u64, Instant)>> = handles
             .into_iter()
@@ -168,27 +109,136 @@ pub(super) fn load_phase(
             .unwrap_or_else(|_| Err(anyhow!("the lock-wait monitor panicked")));
         (start, results, waits)
     });
+    load.phase_of(start, results, waits)
+}
 
-    let mut sent = 0;
-    let mut end = start;
-    // Report the first real error, not the "another client failed" echoes.
-    let mut errors: Vec<anyhow::Error> = Vec::new();
-    for r in results {
-        match r {
-            Ok((n, finished)) => {
-                sent += n;
-                end = end.max(finished);
-            }
-            Err(e) => errors.push(e),
+/// What the clients of one design's phase share.
+struct Load<'a> {
+    config: &'a PgConfig,
+    design: Design,
+    phase: u64,
+    /// `max_ops`, or no limit.
+    max: u64,
+    claimed: AtomicU64,
+    failed: AtomicBool,
+    barrier: Barrier,
+    /// The design's one write.
+    sql: String,
+    /// The application name of the run's load connections.
+    app: String,
+    histogram: Mutex<Histogram<u64>>,
+}
+
+impl Load<'_> {
+    /// Client `c`: connect and prepare the write, wait for the others at
+    /// the barrier, then write until the deadline, the op limit, a failure
+    /// (its own or another client's) or a signal; the writes it sent and
+    /// when it finished.
+    fn client(&self, c: usize) -> anyhow::Result<(u64, Instant)> {
+        let (config, design, max) = (self.config, self.design, self.max);
+        let (claimed, failed, barrier, histogram, sql, app) = (
+            &self.claimed,
+            &self.failed,
+            &self.barrier,
+            &self.histogram,
+            &self.sql,
+            &self.app,
+        );
+        let conn = open(config, app).and_then(|mut client| {
+            let statement = client
+                .prepare(sql)
+                .map_err(|e| anyhow!("preparing {}: {}", design.name(), describe(&e)))?;
+            Ok((client, statement))
+        });
+        // Everyone reaches the barrier, connected or not, so a
+        // failed connect cannot leave the others waiting.
+        if conn.is_err() {
+            failed.store(true, Ordering::Relaxed);
         }
+        barrier.wait();
+        let (mut client, statement) = conn?;
+        if failed.load(Ordering::Relaxed) {
+            bail!("{ANOTHER_CLIENT_FAILED}");
+        }
+        let deadline = Instant::now() + config.duration;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
+            config.seed ^ (self.phase << 32) ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        );
+        let mut sent = 0u64;
+        while !failed.load(Ordering::Relaxed)
+            && Instant::now() < deadline
+            && crate::output::interrupt::received().is_none()
+        {
+            if claimed.fetch_add(1, Ordering::Relaxed) >= max {
+                break;
+            }
+            let t = Instant::now();
+            let done = match design {
+                Design::SingleRow => client.execute(&statement, &[&1i32]),
+                Design::ShardedRows => {
+                    let row = rng.random_range(0..config.shards) as i32;
+                    client.execute(&statement, &[&row])
+                }
+                Design::LikeRows => {
+                    // A user id no other write of the run uses.
+                    let user = ((c as i64) << 32) | sent as i64;
+                    client.execute(&statement, &[&user, &MEASURE_LIKES_POST_ID])
+                }
+            };
+            match done {
+                Ok(1) => {}
+                Ok(n) => {
+                    failed.store(true, Ordering::Relaxed);
+                    bail!("{}: a write changed {n} rows, not 1", design.name());
+                }
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    bail!("{} design: {}", design.name(), describe(&e));
+                }
+            }
+            let us = t.elapsed().as_micros().max(1) as u64;
+            histogram
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .saturating_record(us);
+            sent += 1;
+        }
+        Ok((sent, Instant::now()))
     }
-    if let Some(e) = first_real_error(errors) {
-        return Err(e);
+
+    /// The phase from its clients' results and the monitor's: the writes
+    /// they sent, from the barrier to the last one's finish, or the first
+    /// real error.
+    fn phase_of(
+        self,
+        start: Instant,
+        results: Vec<anyhow::Result<(u64, Instant)>>,
+        waits: anyhow::Result<LockWaits>,
+    ) -> anyhow::Result<Phase> {
+        let mut sent = 0;
+        let mut end = start;
+        // Report the first real error, not the "another client failed" echoes.
+        let mut errors: Vec<anyhow::Error> = Vec::new();
+        for r in results {
+            match r {
+                Ok((n, finished)) => {
+                    sent += n;
+                    end = end.max(finished);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if let Some(e) = first_real_error(errors) {
+            return Err(e);
+        }
+        Ok(Phase {
+            sent,
+            seconds: (end - start).as_secs_f64().max(1e-9),
+            histogram: self
+                .histogram
+                .into_inner()
+                .unwrap_or_else(|e| e.into_inner()),
+            waits: waits?,
+        })
     }
-    Ok(Phase {
-        sent,
-        seconds: (end - start).as_secs_f64().max(1e-9),
-        histogram: histogram.into_inner().unwrap_or_else(|e| e.into_inner()),
-        waits: waits?,
-    })
 }
