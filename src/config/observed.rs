@@ -161,6 +161,10 @@ pub fn refuse_on_timeline(a: &ObservedArgs) -> InputResult<()> {
     super::refuse(a.metric_id.is_some(), "--metric-id", why)
 }
 
+/// The trace files a run reads: what named them, the paths, and their
+/// names as shown.
+type TraceFiles = (Source, Vec<PathBuf>, Vec<String>);
+
 impl Resolver {
     /// Reads `--traffic-from` (else the scenario's `traffic_from`) once, for
     /// the commands that plan from it; `sizing` are the command's sizing
@@ -210,7 +214,7 @@ impl Resolver {
         a: &ObservedArgs,
         sizing: Option<&SizingArgs>,
         s: &Scenario,
-    ) -> InputResult<Option<(Source, Vec<PathBuf>, Vec<String>)>> {
+    ) -> InputResult<Option<TraceFiles>> {
         let peak_flag = sizing.and_then(|z| match (z.peak, z.observed) {
             (Some(_), _) => Some("--peak"),
             (None, Some(_)) => Some("--observed"),
