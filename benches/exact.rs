@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use shardplan::model::exact::{sweep, BusiestShard, OverCap, Risk};
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::law::TrafficModel;
 
 fn risk(c: &mut Criterion) {
     let mut g = c.benchmark_group("risk_compute");

@@ -13,10 +13,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use rand_distr::{Binomial, Distribution};
 use shardplan::model::binomial;
 use shardplan::model::exact::QuietestShard;
+use shardplan::model::law::TrafficModel;
 use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
 use shardplan::model::simulation::{self, SamplerKind, SimPlan};
 use shardplan::model::stats::Histogram;
-use shardplan::model::traffic::TrafficModel;
 
 /// The two cases of issue 4: 14,000 likes/s over 20 shards, and
 /// 200,000 likes/s over 286 shards.

@@ -5,7 +5,7 @@
 use std::io::BufRead;
 
 use shardplan::model::exact::BusiestShard;
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::law::TrafficModel;
 
 fn main() -> anyhow::Result<()> {
     for line in std::io::stdin().lock().lines() {

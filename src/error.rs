@@ -82,6 +82,9 @@ pub enum Problem {
         /// The longest accepted.
         limit_hours: f64,
     },
+    /// A traffic law's parameter (`model::law`).
+    #[error(transparent)]
+    Law(#[from] crate::model::law::LawProblem),
     /// Anything the variants above do not say: what is wrong and accepted.
     #[error("{0}")]
     Other(String),

@@ -25,7 +25,7 @@
 //! ```
 //! use shardplan::model::exact::Risk;
 //! use shardplan::model::sizing::{SafeRate, SizingPlan};
-//! use shardplan::model::traffic::TrafficModel;
+//! use shardplan::model::law::TrafficModel;
 //!
 //! // 14,000 likes/s at 700 safe writes/s per key (30% headroom on 1,000).
 //! let sizing = SizingPlan::new(14_000.0, 1000.0, SafeRate::Headroom(0.3))?.size();

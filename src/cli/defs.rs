@@ -16,8 +16,8 @@ use super::parse::{number, whole_number, whole_seconds, whole_seconds_or_zero};
 use super::values::{choice, STORES, TRAFFIC};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults as d;
+use crate::model::law::TrafficKind;
 use crate::model::store::Store;
-use crate::model::traffic::TrafficKind;
 
 /// A default length of time as typed: `4h`, `60s`.
 pub(super) fn typed(seconds: f64) -> String {

@@ -4,11 +4,11 @@
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
+use crate::model::law::TrafficKind;
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
-use crate::model::traffic::TrafficKind;
 
 /// One value of a flag: the model's value, the name typed, the help line.
 pub type Choice<T> = (T, &'static str, &'static str);
@@ -62,29 +62,8 @@ pub const STORES: &[Choice<Store>] = &[
     ),
 ];
 
-/// `--traffic`.
-pub const TRAFFIC: &[Choice<TrafficKind>] = &[
-    (
-        TrafficKind::Fixed,
-        "fixed",
-        "Exactly the rate every second (a whole number)",
-    ),
-    (
-        TrafficKind::Poisson,
-        "poisson",
-        "A Poisson count with the rate as its mean each second",
-    ),
-    (
-        TrafficKind::GammaPoisson,
-        "gamma-poisson",
-        "A Poisson count at a Gamma-distributed rate each second (needs --dispersion)",
-    ),
-    (
-        TrafficKind::Empirical,
-        "empirical",
-        "One observed second's count, grown to the peak (needs a per-second --traffic-from)",
-    ),
-];
+/// `--traffic`: the laws' registry.
+pub const TRAFFIC: &[Choice<TrafficKind>] = crate::model::law::LAWS;
 
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[

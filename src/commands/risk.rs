@@ -2,8 +2,8 @@
 
 use crate::config::options::{RiskOptions, SweepOptions};
 use crate::model::exact::{self, Risk};
+use crate::model::law::TrafficModel;
 use crate::model::read_cost::ReadPlan;
-use crate::model::traffic::TrafficModel;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 use crate::views::unlikes::WithUnlikes;

@@ -14,9 +14,9 @@ use serde::Serialize;
 
 use super::{Resolver, Sourced};
 use crate::error::InputResult;
-use crate::model::empirical::EmpiricalLaw;
+use crate::model::law::empirical::EmpiricalLaw;
+use crate::model::law::{TrafficKind, TrafficModel};
 use crate::model::observed::fit::{Empirical, PerSecond};
-use crate::model::traffic::{TrafficKind, TrafficModel};
 
 /// What `inputs.empirical` records: a summary, never the whole table.
 #[derive(Debug, Clone, Serialize)]

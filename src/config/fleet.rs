@@ -17,10 +17,10 @@ use crate::model::defaults::{
     MAX_SHARDS,
 };
 use crate::model::fleet::{Background, FleetPlan, PinnedReel};
+use crate::model::law::{TrafficKind, TrafficModel};
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{PlanInputs, RiskTarget, SharedPartitions};
 use crate::model::sizing::{SafeRate, SizingPlan};
-use crate::model::traffic::{TrafficKind, TrafficModel};
 use crate::model::validate;
 
 impl Resolver {

@@ -6,7 +6,7 @@ use crate::error::InputResult;
 use crate::model::defaults::{
     DEFAULT_DURATION_SECONDS, DEFAULT_SECONDS, DEFAULT_SEED, MAX_THREADS,
 };
-use crate::model::traffic::{TrafficKind, TrafficModel};
+use crate::model::law::{LawNeeds, TrafficKind, TrafficModel};
 use crate::model::validate;
 
 use crate::model::recommendation::planned_rate;
@@ -20,36 +20,33 @@ pub fn traffic_law(
     d: Option<Sourced<f64>>,
 ) -> InputResult<TrafficModel> {
     inputs.record("traffic", &t.clone().map(TrafficKind::name));
-    let model = match (t.value, d) {
-        (TrafficKind::GammaPoisson, Some(d)) => {
-            let k = d.check(|v| validate::dispersion("dispersion", *v))?;
-            inputs.record("dispersion", &d);
-            TrafficModel::GammaPoisson(k)
-        }
-        (TrafficKind::GammaPoisson, None) => {
-            return Err(t.error(
-                "gamma-poisson needs a dispersion (the Gamma shape K: --dispersion or the \
-                 scenario's dispersion; a second's count then has variance rate + rate^2 / K)",
-            ))
-        }
-        (kind, Some(d)) => {
-            return Err(d.error(format!(
+    // (`Resolver::traffic` builds empirical from a trace: here none is read.)
+    match TrafficModel::build(t.value, d.as_ref().map(|d| d.value), None) {
+        Ok(model) => match &d {
+            // The dispersion's errors name where it was given.
+            Some(d) => {
+                let model = d.check(|_| model)?;
+                inputs.record("dispersion", d);
+                Ok(model)
+            }
+            None => Ok(model?),
+        },
+        Err(LawNeeds::Dispersion) => Err(t.error(
+            "gamma-poisson needs a dispersion (the Gamma shape K: --dispersion or the \
+             scenario's dispersion; a second's count then has variance rate + rate^2 / K)",
+        )),
+        Err(LawNeeds::NoDispersion(kind)) => {
+            Err(d.expect("a dispersion was given").error(format!(
                 "has no effect with {} traffic; it is gamma-poisson's shape \
-                 (--traffic gamma-poisson)",
+             (--traffic gamma-poisson)",
                 kind.name()
             )))
         }
-        // (`Resolver::traffic` builds it from a trace: here no trace is read.)
-        (TrafficKind::Empirical, None) => {
-            return Err(t.error(
-                "empirical needs a per-second trace to draw seconds from, which only size, \
-                 risk, sweep, simulate and report read (--traffic-from)",
-            ))
-        }
-        (TrafficKind::Fixed, None) => TrafficModel::Fixed,
-        (TrafficKind::Poisson, None) => TrafficModel::Poisson,
-    };
-    Ok(model)
+        Err(LawNeeds::Trace) => Err(t.error(
+            "empirical needs a per-second trace to draw seconds from, which only size, \
+             risk, sweep, simulate and report read (--traffic-from)",
+        )),
+    }
 }
 
 impl Resolver {

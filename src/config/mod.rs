@@ -60,7 +60,7 @@ pub struct Resolver {
     pub planned_peak: Option<f64>,
     /// Empirical traffic's law, once built, with the growth it was built
     /// at (`empirical.rs`: built and leaked once).
-    pub empirical: Option<(f64, &'static crate::model::empirical::EmpiricalLaw)>,
+    pub empirical: Option<(f64, &'static crate::model::law::empirical::EmpiricalLaw)>,
     /// The store a command assumes when neither a flag nor the scenario
     /// names one (`keys`: redis-cluster).
     pub default_store: Option<crate::model::store::Store>,

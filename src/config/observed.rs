@@ -14,10 +14,10 @@ use super::{input_file, Resolver, Source, Sourced};
 use crate::cli::{ObservedArgs, SizingArgs};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_TRACE_BYTES;
+use crate::model::law::{Dispersion, TrafficKind, TrafficModel};
 use crate::model::observed::{
     self, fit::Dispersion as Shape, fit::PerSecond, TraceFit, TraceFormat,
 };
-use crate::model::traffic::{Dispersion, TrafficKind, TrafficModel};
 
 /// Where a law (or its dispersion) came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]

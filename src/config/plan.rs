@@ -8,13 +8,13 @@ use super::{Resolver, Sourced};
 use crate::cli::{PlanArgs, ReadArgs, SizingArgs};
 use crate::error::InputResult;
 use crate::model::defaults::{DEFAULT_RISK, MAX_NODES, MAX_PARTITIONS};
+use crate::model::law::TrafficKind;
 use crate::model::placement::ShardTemplate;
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{
     ClusterNodes, PlanInputs, Recommendation, RiskTarget, ShardKeys, SharedPartitions,
 };
 use crate::model::store::{Placement, Store};
-use crate::model::traffic::TrafficKind;
 use crate::model::validate;
 
 /// The Redis Cluster inputs: template, masters and the node cap.

@@ -5,8 +5,8 @@
 use super::{Resolver, Source, Sourced};
 use crate::cli::{SimInputs, TimelineArgs};
 use crate::error::{InputError, InputResult};
+use crate::model::law::TrafficModel;
 use crate::model::timeline::curve::RateCurve;
-use crate::model::traffic::TrafficModel;
 
 pub use crate::model::defaults::MAX_REPLAY_PERIODS;
 

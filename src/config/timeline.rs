@@ -11,12 +11,12 @@ use crate::model::defaults::{
     DEFAULT_BURST_SECONDS, DEFAULT_SERVERS, DEFAULT_SETTINGS_TTL_SECONDS, DEFAULT_TARGET_SHARDS,
     DEFAULT_THRESHOLD, DEFAULT_WINDOW_SECONDS,
 };
+use crate::model::law::TrafficModel;
 use crate::model::timeline::bucket::{BurstStart, StoreConfig};
 use crate::model::timeline::curve::{CurveConfig, RateCurve};
 use crate::model::timeline::monitor::MonitorConfig;
 use crate::model::timeline::resize::ResizeOrder;
 use crate::model::timeline::TimelinePlan;
-use crate::model::traffic::TrafficModel;
 
 /// Why a flag has no effect on a time line.
 const ON_A_TIME_LINE: &str = "on a time-line simulation";

@@ -8,7 +8,7 @@ use super::{Resolver, Sourced};
 use crate::cli::SizingArgs;
 use crate::error::InputResult;
 use crate::model::defaults::{DEFAULT_COOL_DOWN_RATE, DEFAULT_COOL_DOWN_SECONDS};
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 use crate::model::unlikes::Unlikes;
 use crate::model::validate;
 
@@ -98,9 +98,9 @@ impl Resolver {
         match self.unlike_plan {
             Some(u) if !u.counted_in_trace => {
                 let w = u.writes(likes);
-                match traffic {
-                    TrafficModel::Fixed => w.ceil(),
-                    _ => w,
+                match traffic.law().whole_rate() {
+                    true => w.ceil(),
+                    false => w,
                 }
             }
             _ => likes,

@@ -9,7 +9,7 @@
 
 use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::fleet::PlacementWork;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 /// Estimates above this are said on stderr before the run starts.
 pub const ANNOUNCE_SECONDS: f64 = 60.0;
@@ -165,7 +165,7 @@ pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
         let rows = rows.min(crate::model::exact::MAX_MIXED_ROWS as f64);
         return Estimate::new(5e-4 * rows);
     }
-    if model == TrafficModel::Poisson || shards <= 2 {
+    if model.split(rate).shards_independent() || shards <= 2 {
         return Estimate::new(0.0);
     }
     let per_shard = rate / shards as f64;
@@ -183,7 +183,7 @@ pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
 /// 16,517 likes/s (a per-second hour grown 1.5x), CPU seconds for the
 /// whole table: 2.9 at 10 shards, 1.7 at 20, 1.6 at 40, i.e. 0.4 of the
 /// fit's figure a count.
-fn empirical_risk(law: &crate::model::empirical::EmpiricalLaw, shards: u64) -> Estimate {
+fn empirical_risk(law: &crate::model::law::empirical::EmpiricalLaw, shards: u64) -> Estimate {
     let tables: f64 = law
         .counts()
         .iter()
@@ -303,7 +303,7 @@ mod tests {
         // 1,691 distinct counts from 7,300 to 16,517, as measured.
         let mut table: Vec<(u64, u64)> = (0..1690).map(|i| (7_300 + 5 * i, 2)).collect();
         table.push((16_517, 1));
-        let law = crate::model::empirical::EmpiricalLaw::new(&table).unwrap();
+        let law = crate::model::law::empirical::EmpiricalLaw::new(&table).unwrap();
         let model = TrafficModel::Empirical(law.leak());
         for (shards, cpu) in [(10, 2.9), (20, 1.7), (40, 1.6)] {
             let e = exact_risk(1.0, shards, model);

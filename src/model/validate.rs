@@ -4,7 +4,6 @@
 
 use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::MAX_RATE;
-use crate::model::traffic::{Dispersion, TrafficModel};
 
 /// A finite number strictly greater than zero.
 pub fn positive(param: &'static str, v: f64) -> ParamResult<f64> {
@@ -67,33 +66,6 @@ pub fn rate(param: &'static str, v: f64) -> ParamResult<f64> {
         ));
     }
     Ok(v)
-}
-
-/// A like rate for a traffic model: fixed traffic sends exactly `rate`
-/// likes a second, so the rate must be whole; Poisson takes any mean.
-pub fn traffic_rate(param: &'static str, v: f64, model: TrafficModel) -> ParamResult<f64> {
-    let v = rate(param, v)?;
-    if model == TrafficModel::Fixed && v.fract() != 0.0 {
-        return Err(ParamError::new(param, Problem::FractionalFixedRate(v)));
-    }
-    Ok(v)
-}
-
-/// The Gamma shape of gamma-poisson traffic: finite, in
-/// `[Dispersion::MIN, Dispersion::MAX]`.
-pub fn dispersion(param: &'static str, v: f64) -> ParamResult<Dispersion> {
-    if !v.is_finite() || !(Dispersion::MIN..=Dispersion::MAX).contains(&v) {
-        return Err(ParamError::new(
-            param,
-            Problem::Other(format!(
-                "must be a Gamma shape from {} to {:e} (got {v}); larger is closer to Poisson, \
-                 use --traffic poisson past it",
-                Dispersion::MIN,
-                Dispersion::MAX
-            )),
-        ));
-    }
-    Ok(Dispersion::new_unchecked(v))
 }
 
 /// A per-key write cap a simulation compares whole counts with: positive,

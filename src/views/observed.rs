@@ -69,7 +69,7 @@ impl ObservedTraffic {
     pub fn new(o: &Observed) -> ObservedTraffic {
         let f = &o.fit;
         let (law, law_from, dispersion_from) = o.law.unwrap_or((
-            crate::model::traffic::TrafficModel::Poisson,
+            crate::model::law::TrafficModel::Poisson,
             LawFrom::Assumed,
             None,
         ));

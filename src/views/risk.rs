@@ -1,7 +1,7 @@
 //! The exact risk figures: `risk`'s lines for one load, `sweep`'s table over
 //! shard counts and rates (shared with `report` and the risk chart).
 
-use crate::model::traffic::TrafficModel;
+use crate::model::law::{Split, TrafficModel};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -11,7 +11,6 @@ use crate::model::recommendation::Recommendation;
 use crate::output::fmt::{self, Underflow};
 use crate::output::{row, Report, Section};
 
-/// Human lines for one exact risk row.
 /// The traffic law in a load line: its name, and gamma-poisson's dispersion.
 pub fn traffic_words(t: TrafficModel) -> String {
     match t.dispersion() {
@@ -20,6 +19,7 @@ pub fn traffic_words(t: TrafficModel) -> String {
     }
 }
 
+/// Human lines for one exact risk row.
 pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
     let duration = fmt::duration_long(r.seconds);
     vec![
@@ -62,14 +62,14 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
         (
             "method",
             if r.exact {
-                match r.traffic {
-                    TrafficModel::Fixed => "exact (Levin's representation, in log space)",
-                    TrafficModel::Poisson => "exact (independent Poissons, in log space)",
-                    TrafficModel::GammaPoisson(_) => {
+                match r.traffic.split(r.rate) {
+                    Split::Count(_) => "exact (Levin's representation, in log space)",
+                    Split::Poisson(_) => "exact (independent Poissons, in log space)",
+                    Split::GammaRate { .. } => {
                         "exact to 1e-10 (independent Poissons integrated over the Gamma rate \
                          of each second, in log space)"
                     }
-                    TrafficModel::Empirical(_) => {
+                    Split::Counts(_) => {
                         "exact (the fixed-count law mixed over the observed seconds' counts, \
                          in log space)"
                     }

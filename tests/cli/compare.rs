@@ -88,7 +88,7 @@ fn sharded_risk_is_the_risk_model() {
         20,
         1000.0,
         14_400.0,
-        shardplan::model::traffic::TrafficModel::Fixed,
+        shardplan::model::law::TrafficModel::Fixed,
     )
     .unwrap();
     assert_eq!(sharded["p_over_cap_per_second"], risk.p_over_cap_per_second);

@@ -7,7 +7,7 @@ use crate::common::traces::{bursty, write_trace};
 use crate::common::{json_of, schema_errors, shardplan};
 use serde_json::Value;
 use shardplan::model::exact::BusiestShard;
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::law::TrafficModel;
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))

@@ -40,7 +40,7 @@
 use std::fmt::Write as _;
 
 use shardplan::model::exact::BusiestShard;
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::law::TrafficModel;
 
 const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/exact_grid.csv");
 /// Allowed difference of the logs: 1e-12 relative in the probability.

@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_distr::{Binomial, Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use shardplan::model::exact::BusiestShard;
-use shardplan::model::traffic::TrafficModel;
+use shardplan::model::law::TrafficModel;
 
 const Z: f64 = 4.5;
 
@@ -120,7 +120,7 @@ fn small_cases() {
 /// shardplan sampler) against the exact mixture, same 4.5 se tolerances.
 #[test]
 fn empirical_mixture() {
-    use shardplan::model::empirical::EmpiricalLaw;
+    use shardplan::model::law::empirical::EmpiricalLaw;
     // A bursty evening: mostly 12,000-14,000 likes/s, a few seconds at
     // 18,000-20,000, over 20 shards.
     let mut table: Vec<(u64, u64)> = (0..200).map(|i| (12_000 + 10 * i, 5)).collect();

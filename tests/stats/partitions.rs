@@ -7,10 +7,10 @@ use crate::common::stats::Moments;
 use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use shardplan::model::law::TrafficModel;
 use shardplan::model::partitions::{
     busiest_mean_exact, expected_shared_partitions, p_shared_partition, PartitionPlan,
 };
-use shardplan::model::traffic::TrafficModel;
 
 fn place(rng: &mut Xoshiro256PlusPlus, s: u64, p: u64) -> Vec<u64> {
     let mut counts = vec![0u64; p as usize];

@@ -5,10 +5,10 @@
 
 use crate::common::stats::{pearson_chi2, two_sample_chi2};
 use rand::RngExt;
+use shardplan::model::law::TrafficModel;
 use shardplan::model::sampler::{chunk_rng, split_uniform, ShardSampler};
 use shardplan::model::simulation::{run, SimPlan};
 use shardplan::model::stats::Histogram;
-use shardplan::model::traffic::TrafficModel;
 
 /// Chi-square critical values at alpha = 0.001.
 const CHI2_999_DF19: f64 = 43.820;

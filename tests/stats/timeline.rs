@@ -2,11 +2,11 @@
 
 use std::convert::Infallible;
 
+use shardplan::model::law::TrafficModel;
 use shardplan::model::timeline::bucket::{BurstStart, StoreConfig};
 use shardplan::model::timeline::curve::RateCurve;
 use shardplan::model::timeline::resize::{ResizeConfig, ResizeOrder, ResizePlan};
 use shardplan::model::timeline::{run, TimelinePlan};
-use shardplan::model::traffic::TrafficModel;
 
 /// Poisson(lambda) probabilities for 0..=n, by the recurrence
 /// p(k) = p(k - 1) lambda / k from log p(0) = -lambda.

@@ -4,12 +4,12 @@
 
 use std::convert::Infallible;
 
+use shardplan::model::law::{TrafficKind, TrafficModel};
 use shardplan::model::timeline::bucket::StoreConfig;
 use shardplan::model::timeline::curve::CurveConfig;
 use shardplan::model::timeline::monitor::MonitorConfig;
 use shardplan::model::timeline::resize::{ResizeConfig, ResizePlan};
 use shardplan::model::timeline::{monitor_grid, run, TimelinePlan, TimelineReport};
-use shardplan::model::traffic::{TrafficKind, TrafficModel};
 
 fn load(name: &str) -> toml::Table {
     let path = format!("{}/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));

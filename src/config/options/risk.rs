@@ -7,7 +7,7 @@ use crate::config::plan::{Plan, PlanFlags};
 use crate::config::{lists, Resolver, Run, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::model::cost::Estimate;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 /// `shardplan risk`, resolved.
 pub struct RiskOptions {

@@ -25,8 +25,8 @@ use super::source::{Source, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::files::input as input_file;
 use crate::model::defaults::MAX_SCENARIO_BYTES;
+use crate::model::law::TrafficKind;
 use crate::model::store::Store;
-use crate::model::traffic::TrafficKind;
 use kind::kinds;
 
 pub use crate::files::bundled::{BUNDLED, DEFAULT};

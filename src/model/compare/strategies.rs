@@ -12,8 +12,8 @@ use serde::Serialize;
 use super::exactly_once::{Conflicts, Drift, DriftModel};
 use super::CompareRow;
 use crate::error::{ParamError, ParamResult};
+use crate::model::law::TrafficModel;
 use crate::model::read_cost::ReadPlan;
-use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
 pub use designs::{buffered_shards, compare};

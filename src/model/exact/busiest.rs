@@ -11,7 +11,7 @@ use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
 use super::upper_tail::tails_fixed;
 use crate::error::{ParamError, ParamResult};
-use crate::model::traffic::TrafficModel;
+use crate::model::law::{Split, TrafficModel};
 
 /// Levin's formula fills the table in pieces of at least this many `c`
 /// values, one rayon task each.
@@ -66,16 +66,16 @@ impl BusiestShard {
                 ),
             ));
         }
-        let (pairs, exact_from, bottom_error) = match model {
+        let (pairs, exact_from, bottom_error) = match model.split(point.rate) {
             // Two integrals over the second's rate a row (`Point::mixed_tails`).
-            TrafficModel::GammaPoisson(_) => {
+            Split::GammaRate { .. } => {
                 let pairs = (lo..=hi)
                     .into_par_iter()
                     .map(|c| point.mixed_tails(c))
                     .collect();
                 (pairs, 0, 0.0)
             }
-            TrafficModel::Poisson => {
+            Split::Poisson(_) => {
                 let (ln_q1, ln_f1) = point.one_shard_tails(lo, hi);
                 let s = shards as f64;
                 let pairs = ln_q1
@@ -85,8 +85,8 @@ impl BusiestShard {
                     .collect();
                 (pairs, 0, 0.0)
             }
-            TrafficModel::Empirical(_) => unreachable!("built by empirical_mix"),
-            TrafficModel::Fixed => fixed_rows(&point, lo, hi),
+            Split::Counts(_) => unreachable!("built by empirical_mix"),
+            Split::Count(_) => fixed_rows(&point, lo, hi),
         };
         Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))
     }

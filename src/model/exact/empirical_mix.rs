@@ -21,10 +21,10 @@ use rayon::prelude::*;
 
 use super::busiest::BusiestShard;
 use super::point::Point;
-use super::special::{ln_binom_sf, neumaier};
+use super::special::neumaier;
 use crate::error::ParamResult;
-use crate::model::empirical::{ln_sum, EmpiricalLaw};
-use crate::model::traffic::TrafficModel;
+use crate::model::law::empirical::{ln_sum, EmpiricalLaw};
+use crate::model::law::TrafficModel;
 
 /// Rounding of a compensated sum of positive terms taken from their logs,
 /// relative (a few ulps of the `exp` and the final `ln`).
@@ -81,12 +81,6 @@ impl Point {
             terms.push((whole.0 + whole.1).ln());
         }
         ln_sum(&terms).min(0.0)
-    }
-
-    /// One shard's `ln P(N_1 > c)`: the mixture of the binomial tails.
-    pub(super) fn mix_ln_one_sf(&self, law: &EmpiricalLaw, c: u64) -> f64 {
-        let s = self.shards as f64;
-        law.ln_expect_above(c, |n| ln_binom_sf(c, n, 1.0 / s, (s - 1.0) / s))
     }
 }
 

@@ -3,8 +3,8 @@
 //! its tails far below f64's range.
 
 use super::*;
-use crate::model::empirical::EmpiricalLaw;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::empirical::EmpiricalLaw;
+use crate::model::law::TrafficModel;
 
 // Shared with the fixed and Poisson tests: every assignment of L likes to
 // S shards, and a relative difference.

@@ -139,7 +139,7 @@ fn brute_cdf(r: f64, k: f64, s: usize, c: usize) -> f64 {
 #[test]
 fn busiest_shard_matches_the_negative_binomial_mixture_of_fixed_counts() {
     use crate::model::exact::BusiestShard;
-    use crate::model::traffic::{Dispersion, TrafficModel};
+    use crate::model::law::{Dispersion, TrafficModel};
     // 20 likes/s, K = 10 (variance 60), over 3 shards; every c with
     // P(max <= c) from 1e-12 to 1 - 1e-12. Tolerance 1e-9: the mixture
     // claims 1e-10, the brute force sums 150 positive terms.
@@ -168,7 +168,7 @@ fn busiest_shard_matches_the_negative_binomial_mixture_of_fixed_counts() {
 #[test]
 fn large_dispersion_tends_to_poisson() {
     use crate::model::exact::BusiestShard;
-    use crate::model::traffic::{Dispersion, TrafficModel};
+    use crate::model::law::{Dispersion, TrafficModel};
     // The rate's relative spread is 1/sqrt(K): the gap to Poisson's tail
     // at c = 1,000 (14,000/s over 20) shrinks with K, to under 1e-6 at 1e12.
     let poisson = BusiestShard::new(14_000.0, 20, TrafficModel::Poisson).unwrap();

@@ -342,7 +342,7 @@ mod tests {
             let d = crate::model::exact::BusiestShard::new(
                 likes as f64,
                 shards,
-                crate::model::traffic::TrafficModel::Fixed,
+                crate::model::law::TrafficModel::Fixed,
             )
             .unwrap();
             let got = d.sf(c);
@@ -359,7 +359,7 @@ mod tests {
     #[test]
     fn bottom_is_exact_on_demand() {
         use crate::model::exact::BusiestShard;
-        use crate::model::traffic::TrafficModel;
+        use crate::model::law::TrafficModel;
         let (likes, shards) = (1_000_000u64, 5u64);
         let d = BusiestShard::new(likes as f64, shards, TrafficModel::Fixed).unwrap();
         let (lo, hi) = d.table_range();

@@ -7,11 +7,9 @@ use rayon::prelude::*;
 use super::gamma_mix::GammaMix;
 use super::levin;
 use super::special::ln_sf_independent;
-use super::special::{
-    ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf,
-};
+use super::special::{ln_1m_exp, ln_add, ln_pois_cdf, ln_pois_sf};
 use crate::error::ParamResult;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::{Share, Split, TrafficModel};
 use crate::model::validate;
 
 /// The table starts where `P(max <= c)` drops below this (ln 1e-30): no
@@ -37,11 +35,7 @@ impl Point {
     /// Checks the inputs; errors name `--rate` and `--shards`.
     pub(super) fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
         // Empirical traffic's rate is its law's mean, whatever is passed.
-        let rate = match model.empirical() {
-            Some(law) => law.mean(),
-            None => rate,
-        };
-        let rate = validate::traffic_rate("rate", rate, model)?;
+        let rate = model.rate("rate", rate)?;
         let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         Ok(Point {
             rate,
@@ -57,39 +51,25 @@ impl Point {
 
     /// The smallest possible busiest count.
     pub(super) fn c_min(&self) -> u64 {
-        match self.model {
-            TrafficModel::Fixed => self.likes().div_ceil(self.shards),
-            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => 0,
-            // The quietest observed second, spread as evenly as it goes.
-            TrafficModel::Empirical(law) => law.min().div_ceil(self.shards),
-        }
+        // The fewest likes a second can have, spread as evenly as they go.
+        self.model.law().fewest(self.rate).div_ceil(self.shards)
     }
 
     /// `ln P(N_1 > c)` for one shard's count.
     pub(super) fn ln_one_sf(&self, c: u64) -> f64 {
-        match self.model {
-            TrafficModel::Fixed => {
-                let s = self.shards as f64;
-                ln_binom_sf(c, self.likes(), 1.0 / s, (s - 1.0) / s)
-            }
-            TrafficModel::Poisson => ln_pois_sf(c, self.rate / self.shards as f64),
-            TrafficModel::GammaPoisson(k) => {
-                let s = self.shards as f64;
-                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(c, l / s))
-            }
-            TrafficModel::Empirical(law) => self.mix_ln_one_sf(law, c),
-        }
+        let one = Share::one(self.shards);
+        self.model.law().ln_share_sf(self.rate, one, c)
     }
 
     /// Gamma-poisson traffic: `ln P(max <= c)` and `ln P(max > c)`, each
     /// its own integral over the second's rate (the tail is never `1 -` the
     /// integrated CDF, so it keeps its digits when tiny).
     pub(super) fn mixed_tails(&self, c: u64) -> (f64, f64) {
-        let TrafficModel::GammaPoisson(k) = self.model else {
-            unreachable!("mixed_tails is for gamma-poisson traffic");
+        let Split::GammaRate { mean, shape } = self.model.split(self.rate) else {
+            unreachable!("mixed_tails is for a Poisson count at a Gamma rate");
         };
         let (s, shards) = (self.shards as f64, self.shards);
-        let mix = GammaMix::new(self.rate, k.shape());
+        let mix = GammaMix::new(mean, shape);
         let ln_cdf = mix.ln_expect(|l| s * ln_pois_cdf(c, l / s));
         let ln_sf = mix.ln_expect(|l| ln_sf_independent(ln_pois_sf(c, l / s), shards));
         (ln_cdf.min(0.0), ln_sf.min(0.0))
@@ -97,8 +77,8 @@ impl Point {
 
     /// `ln P(max <= c)`.
     pub(super) fn ln_cdf(&self, c: u64) -> f64 {
-        match self.model {
-            TrafficModel::Fixed => {
+        match self.model.split(self.rate) {
+            Split::Count(_) => {
                 if c < self.c_min() {
                     return f64::NEG_INFINITY;
                 }
@@ -107,26 +87,27 @@ impl Point {
                     None => self.ln_cdf_levin(c),
                 }
             }
-            TrafficModel::Poisson => {
-                self.shards as f64 * ln_pois_cdf(c, self.rate / self.shards as f64)
+            Split::Poisson(_) => {
+                let one = Share::one(self.shards);
+                self.shards as f64 * self.model.law().ln_share_cdf(self.rate, one, c)
             }
-            TrafficModel::GammaPoisson(_) => self.mixed_tails(c).0,
-            TrafficModel::Empirical(law) => self.mix_ln_cdf(law, c),
+            Split::GammaRate { .. } => self.mixed_tails(c).0,
+            Split::Counts(law) => self.mix_ln_cdf(law, c),
         }
     }
 
     /// `ln P(max <= c)` by Levin's formula (fixed traffic), or the closed
     /// form (Poisson traffic), without trying the tail formula first.
     pub(super) fn ln_cdf_levin(&self, c: u64) -> f64 {
-        match self.model {
+        match self.model.split(self.rate) {
             // Few shards: one block of the range form, whose frequency sums
             // come from an FFT where every frequency matters (a wide
             // spread), which the point form would sum one by one. Past 256
             // shards few frequencies matter: the point form, as before.
-            TrafficModel::Fixed if c >= self.c_min() && self.shards <= 256 => {
+            Split::Count(_) if c >= self.c_min() && self.shards <= 256 => {
                 levin::ln_cdf_fixed_range(self.likes(), self.shards, c, c)[0]
             }
-            TrafficModel::Fixed if c >= self.c_min() => {
+            Split::Count(_) if c >= self.c_min() => {
                 levin::ln_cdf_fixed(self.likes(), self.shards, c)
             }
             _ => self.ln_cdf(c),
@@ -169,24 +150,10 @@ impl Point {
     /// rounding of the sums (relative, ~1e-16 per step) cannot build up.
     pub(super) fn one_shard_tails(&self, lo: u64, hi: u64) -> (Vec<f64>, Vec<f64>) {
         const ANCHOR_EVERY: u64 = 1024;
-        let (s, l) = (self.shards as f64, self.likes());
-        let lambda = self.rate / s;
-        let ln_pmf = |c: u64| match self.model {
-            TrafficModel::Fixed => ln_dbinom(c, l, 1.0 / s, (s - 1.0) / s),
-            TrafficModel::Poisson => ln_dpois(c, lambda),
-            TrafficModel::GammaPoisson(k) => {
-                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_dpois(c, l / s))
-            }
-            TrafficModel::Empirical(_) => unreachable!("an empirical table mixes fixed ones"),
-        };
-        let ln_one_cdf = |c: u64| match self.model {
-            TrafficModel::Fixed => ln_1m_exp(ln_binom_sf(c, l, 1.0 / s, (s - 1.0) / s)),
-            TrafficModel::Poisson => ln_pois_cdf(c, lambda),
-            TrafficModel::GammaPoisson(k) => {
-                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_cdf(c, l / s))
-            }
-            TrafficModel::Empirical(_) => unreachable!("an empirical table mixes fixed ones"),
-        };
+        // (An empirical table mixes fixed ones: it never comes here.)
+        let (law, one) = (self.model.law(), Share::one(self.shards));
+        let ln_pmf = |c: u64| law.ln_share_pmf(self.rate, one, c);
+        let ln_one_cdf = |c: u64| law.ln_share_cdf(self.rate, one, c);
         let starts: Vec<u64> = (lo..=hi).step_by(ANCHOR_EVERY as usize).collect();
         let chunks: Vec<(Vec<f64>, Vec<f64>)> = starts
             .par_iter()
@@ -253,8 +220,8 @@ impl Point {
         // gallop away from it until the answer is bracketed: usually two
         // exact points, `tiny(g)` and `!tiny(g + 1)`. Poisson traffic's
         // points are closed forms, and galloping from `c_min` is as cheap.
-        let guess = match self.model {
-            TrafficModel::Fixed if self.shards > 1 => {
+        let guess = match self.model.split(self.rate) {
+            Split::Count(_) if self.shards > 1 => {
                 let estimate = |c: u64| {
                     c > c_min
                         && levin::ln_cdf_fixed_estimate(self.likes(), self.shards, c) < LN_TABLE_LO

@@ -20,7 +20,7 @@ use super::levin::twiddles::TwiddleCache;
 use super::levin::{prob_sum_is_cached, truncated_between, Truncated};
 use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
 use crate::error::ParamResult;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::{Split, TrafficModel};
 
 /// `ln` of the smallest probability kept in the table.
 const LN_TABLE_HI: f64 = -69.0; // about 1e-30
@@ -118,8 +118,8 @@ struct Tails {
 impl Tails {
     fn new(rate: f64, shards: u64, model: TrafficModel) -> Self {
         let s = shards as f64;
-        let (likes, mean) = match model {
-            TrafficModel::Fixed => (rate as u64, rate / s),
+        let (likes, mean) = match model.split(rate) {
+            Split::Count(_) => (rate as u64, rate / s),
             _ => (0, rate / s),
         };
         Tails {
@@ -140,16 +140,16 @@ impl Tails {
         if c == 0 {
             return f64::NEG_INFINITY;
         }
-        match self.model {
+        match self.model.split(rate) {
             // P(N < c) = P(N' > L - c) with N' ~ Binomial(L, 1 - 1/S).
-            TrafficModel::Fixed if shards == 1 => {
+            Split::Count(_) if shards == 1 => {
                 if c > likes {
                     0.0
                 } else {
                     f64::NEG_INFINITY
                 }
             }
-            TrafficModel::Fixed => {
+            Split::Count(_) => {
                 let p = 1.0 / s;
                 if c > likes {
                     0.0
@@ -157,13 +157,13 @@ impl Tails {
                     ln_binom_sf(likes - c, likes, 1.0 - p, p)
                 }
             }
-            TrafficModel::Poisson => ln_1m_exp(ln_pois_sf(c - 1, mean)),
+            Split::Poisson(_) => ln_1m_exp(ln_pois_sf(c - 1, mean)),
             // Gamma-poisson: the Poisson formula integrated over the
             // second's rate (`gamma_mix`), as below.
-            TrafficModel::GammaPoisson(k) => {
-                GammaMix::new(rate, k.shape()).ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s)))
+            Split::GammaRate { shape, .. } => {
+                GammaMix::new(rate, shape).ln_expect(|l| ln_1m_exp(ln_pois_sf(c - 1, l / s)))
             }
-            TrafficModel::Empirical(_) => unreachable!("refused by for_minimum_over"),
+            Split::Counts(_) => unreachable!("refused by for_minimum_over"),
         }
     }
 
@@ -171,14 +171,14 @@ impl Tails {
     fn ln_at_least(&mut self, c: u64) -> f64 {
         let (rate, shards, s, likes, mean) =
             (self.rate, self.shards, self.s, self.likes, self.mean);
-        match self.model {
-            TrafficModel::Fixed => ln_min_at_least_fixed(likes, shards, c, &mut self.cache),
-            TrafficModel::Poisson | TrafficModel::GammaPoisson(_) if c == 0 => 0.0,
-            TrafficModel::Poisson => s * ln_pois_sf(c - 1, mean),
-            TrafficModel::GammaPoisson(k) => {
-                GammaMix::new(rate, k.shape()).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
+        match self.model.split(rate) {
+            Split::Count(_) => ln_min_at_least_fixed(likes, shards, c, &mut self.cache),
+            Split::Poisson(_) | Split::GammaRate { .. } if c == 0 => 0.0,
+            Split::Poisson(_) => s * ln_pois_sf(c - 1, mean),
+            Split::GammaRate { shape, .. } => {
+                GammaMix::new(rate, shape).ln_expect(|l| s * ln_pois_sf(c - 1, l / s))
             }
-            TrafficModel::Empirical(_) => unreachable!("refused by for_minimum_over"),
+            Split::Counts(_) => unreachable!("refused by for_minimum_over"),
         }
     }
 
@@ -186,8 +186,8 @@ impl Tails {
     fn table_lo(&self) -> u64 {
         let ln_s = self.s.ln();
         // Start: the largest c whose lower tail is still below 1e-17.
-        let top = match self.model {
-            TrafficModel::Fixed => self.likes / self.shards,
+        let top = match self.model.split(self.rate) {
+            Split::Count(_) => self.likes / self.shards,
             _ => self.mean.ceil() as u64,
         };
         let mut lo = top;

@@ -9,7 +9,7 @@ use super::busiest::BusiestShard;
 use super::point::Point;
 use super::special::ln_1m_exp;
 use crate::error::{ParamError, ParamResult};
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 use crate::model::validate;
 
 /// `ln(1 - (1 - p)^T)` from `ln p`: the chance that at least one of

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 const FIXED: TrafficModel = TrafficModel::Fixed;
 const POISSON: TrafficModel = TrafficModel::Poisson;

@@ -9,7 +9,7 @@ use super::pairs::{ln_two_over, ln_two_over_range};
 use super::point::{Point, LN_TABLE_HI};
 // Where busiest.rs has always found it.
 pub(super) use super::special::ln_sf_independent;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::Split;
 
 /// The two-term Bonferroni value is used once its relative error is this
 /// small, or smaller than that of `1 - P(max <= c)` by Levin's formula.
@@ -33,13 +33,13 @@ impl Point {
     /// `(S q1)^2 / 6`. The midpoint is returned (error at most half the
     /// width).
     pub(super) fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
-        match self.model {
-            TrafficModel::GammaPoisson(_) => return Some((self.mixed_tails(c).1, MIX_REL_ERROR)),
-            TrafficModel::Empirical(law) => return Some(self.mix_ln_sf(law, c)),
+        match self.model.split(self.rate) {
+            Split::GammaRate { .. } => return Some((self.mixed_tails(c).1, MIX_REL_ERROR)),
+            Split::Counts(law) => return Some(self.mix_ln_sf(law, c)),
             _ => {}
         }
-        let ln_q1 = match self.model {
-            TrafficModel::Fixed if c >= self.likes() || c < self.c_min() || self.shards == 1 => {
+        let ln_q1 = match self.model.split(self.rate) {
+            Split::Count(_) if c >= self.likes() || c < self.c_min() || self.shards == 1 => {
                 f64::NAN // not needed
             }
             _ => self.ln_one_sf(c),
@@ -56,18 +56,16 @@ impl Point {
     /// the answer, or the word that it needs the pair term `q2(c)` (a table
     /// computes those for its whole band at once).
     pub(super) fn tail_stage(&self, c: u64, ln_q1: f64) -> Stage {
-        match self.model {
-            TrafficModel::Poisson => {
+        match self.model.split(self.rate) {
+            Split::Poisson(_) => {
                 Stage::Done(Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)))
             }
             // Its own integral over the second's rate (a table does not
             // come here: it fills its rows from `mixed_tails`).
-            TrafficModel::GammaPoisson(_) => {
-                Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR)))
-            }
+            Split::GammaRate { .. } => Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR))),
             // The mixture of the fixed counts' tails (`empirical_mix`).
-            TrafficModel::Empirical(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
-            TrafficModel::Fixed => {
+            Split::Counts(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
+            Split::Count(_) => {
                 let (l, s) = (self.likes(), self.shards);
                 if c >= l {
                     return Stage::Done(Some((f64::NEG_INFINITY, 0.0)));

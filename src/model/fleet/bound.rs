@@ -157,8 +157,8 @@ impl RestTail {
 mod tests {
     use crate::model::fleet::tests::zipf_plan;
     use crate::model::fleet::PinnedReel;
+    use crate::model::law::TrafficModel;
     use crate::model::partitions::PartitionRisk;
-    use crate::model::traffic::TrafficModel;
 
     #[test]
     fn the_bound_holds_over_every_placement_listed() {

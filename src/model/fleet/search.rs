@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use super::FleetPlan;
+use crate::model::law::TrafficModel;
 use crate::model::partitions::PartitionRisk;
-use crate::model::traffic::TrafficModel;
 
 /// The smallest target shard count (and, for it, the largest threshold)
 /// whose bound on P(any second over the cap during `seconds`) is within the risk.

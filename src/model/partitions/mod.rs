@@ -38,7 +38,7 @@ pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_sha
 use serde::Serialize;
 
 use crate::error::ParamResult;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
 use monte_carlo::monte_carlo;
 
@@ -131,7 +131,7 @@ impl PartitionPlan {
     /// Add a like rate and a per-partition cap. Fixed traffic needs a whole
     /// number of likes a second.
     pub fn with_load(mut self, rate: f64, cap: f64, traffic: TrafficModel) -> ParamResult<Self> {
-        let rate = validate::traffic_rate("rate", rate, traffic)?;
+        let rate = traffic.check_rate("rate", rate)?;
         let cap = validate::positive("cap", cap)?;
         self.load = Some(PartitionLoad { rate, cap, traffic });
         Ok(self)
@@ -197,11 +197,11 @@ impl PartitionPlan {
 
         let mut assumptions = vec![PartitionAssumption::UniformHashing];
         if let Some(l) = &self.load {
-            assumptions.push(match l.traffic {
-                TrafficModel::Poisson => PartitionAssumption::PoissonLoads,
-                TrafficModel::Fixed => PartitionAssumption::BinomialLoadsUpperBound,
-                TrafficModel::GammaPoisson(_) => PartitionAssumption::GammaPoissonLoadsUpperBound,
-                TrafficModel::Empirical(_) => PartitionAssumption::EmpiricalLoadsUpperBound,
+            assumptions.push(match l.traffic.split(l.rate) {
+                Split::Poisson(_) => PartitionAssumption::PoissonLoads,
+                Split::Count(_) => PartitionAssumption::BinomialLoadsUpperBound,
+                Split::GammaRate { .. } => PartitionAssumption::GammaPoissonLoadsUpperBound,
+                Split::Counts(_) => PartitionAssumption::EmpiricalLoadsUpperBound,
             });
         }
         let mc = method == Method::MonteCarlo;

@@ -28,10 +28,9 @@ use serde::Serialize;
 
 use super::busiest::bins_expectation;
 use crate::error::ParamResult;
-use crate::model::exact::gamma_mix::GammaMix;
 use crate::model::exact::ln_p_any_over;
-use crate::model::exact::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_dbinom, ln_pois_sf};
-use crate::model::traffic::TrafficModel;
+use crate::model::exact::special::{ln_1m_exp, ln_add, ln_dbinom};
+use crate::model::law::{Share, TrafficModel};
 use crate::model::validate;
 
 /// Below this union bound a Poisson risk is taken as the bound (relative
@@ -86,7 +85,7 @@ impl PartitionRisk {
         seconds: f64,
         traffic: TrafficModel,
     ) -> ParamResult<Self> {
-        let rate = validate::traffic_rate("rate", rate, traffic)?;
+        let rate = traffic.check_rate("rate", rate)?;
         let cap = validate::non_negative("cap", cap)?;
         let partitions = validate::count(
             "partitions",
@@ -118,32 +117,8 @@ impl PartitionRisk {
         if k == 0 {
             return f64::NEG_INFINITY;
         }
-        let share = k as f64 / shards as f64;
-        match self.traffic {
-            TrafficModel::Poisson => ln_pois_sf(self.cap, self.rate * share),
-            // The partition's own count is negative binomial: the Poisson
-            // tail integrated over the second's rate.
-            TrafficModel::GammaPoisson(k) => {
-                GammaMix::new(self.rate, k.shape()).ln_expect(|l| ln_pois_sf(self.cap, l * share))
-            }
-            // One observed second drawn: the mixture of the fixed counts'
-            // binomial tails (all of a second's likes when one partition
-            // holds every shard).
-            TrafficModel::Empirical(law) if k == shards => law.ln_expect_above(self.cap, |_| 0.0),
-            TrafficModel::Empirical(law) => law.ln_expect_above(self.cap, |n| {
-                ln_binom_sf(self.cap, n, share, (shards - k) as f64 / shards as f64)
-            }),
-            TrafficModel::Fixed if k == shards => match (self.rate as u64) > self.cap {
-                true => 0.0,
-                false => f64::NEG_INFINITY,
-            },
-            TrafficModel::Fixed => ln_binom_sf(
-                self.cap,
-                self.rate as u64,
-                share,
-                (shards - k) as f64 / shards as f64,
-            ),
-        }
+        let share = Share::of(k, shards);
+        self.traffic.law().ln_share_sf(self.rate, share, self.cap)
     }
 
     /// `ln g(k)`: that partition goes over in some second of the spell.
@@ -189,12 +164,13 @@ impl PartitionRisk {
     /// The risk at `shards` shard keys.
     pub fn at(&self, shards: u64) -> PartitionRiskAt {
         let ln_u = self.ln_union_bound(shards);
-        let (ln_p, method) = match self.traffic {
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
-                (ln_u.min(0.0), RiskMethod::UpperBound)
-            }
-            TrafficModel::Poisson if ln_u < UNION_EXACT_BELOW.ln() => (ln_u, RiskMethod::Exact),
-            TrafficModel::Poisson => (self.exact_poisson(shards).ln(), RiskMethod::Exact),
+        // Independent shards make the partitions' loads independent given
+        // their keys: exact. Otherwise the union bound.
+        let independent = self.traffic.split(self.rate).shards_independent();
+        let (ln_p, method) = match independent {
+            false => (ln_u.min(0.0), RiskMethod::UpperBound),
+            true if ln_u < UNION_EXACT_BELOW.ln() => (ln_u, RiskMethod::Exact),
+            true => (self.exact_poisson(shards).ln(), RiskMethod::Exact),
         };
         PartitionRiskAt {
             shards,
@@ -211,12 +187,10 @@ impl PartitionRisk {
         if u <= risk {
             return true;
         }
-        match self.traffic {
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
-                false
-            }
-            TrafficModel::Poisson if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
-            TrafficModel::Poisson => self.exact_poisson(shards) <= risk,
+        match self.traffic.split(self.rate).shards_independent() {
+            false => false,
+            true if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
+            true => self.exact_poisson(shards) <= risk,
         }
     }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::traffic::TrafficModel::{Fixed, Poisson};
+use crate::model::law::TrafficModel::{Fixed, Poisson};
 use statrs::distribution::{DiscreteCDF, Poisson as Pois};
 
 /// Every one of the P^S equally likely placements, as shard counts per partition.

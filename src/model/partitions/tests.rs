@@ -1,7 +1,7 @@
 use statrs::distribution::{DiscreteCDF, Poisson};
 
 use super::*;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 /// E[max] and P(shared) by listing all P^S placements.
 fn brute(s: u32, p: u64) -> (f64, f64, f64) {

@@ -8,7 +8,6 @@
 use super::{planned_rate, PlanInputs};
 use crate::error::ParamResult;
 use crate::model::defaults::MAX_RATE;
-use crate::model::traffic::TrafficModel;
 
 /// Bisection steps for Poisson traffic: the bracket shrinks 2^-60 of its width.
 const STEPS: u32 = 60;
@@ -40,7 +39,7 @@ impl PlanInputs {
     /// without a risk. Fixed traffic counts whole likes, so the answer is
     /// whole.
     pub(super) fn capacity(&self, shards: u64) -> ParamResult<Option<f64>> {
-        let whole = self.risk.is_some_and(|t| t.traffic == TrafficModel::Fixed);
+        let whole = self.risk.is_some_and(|t| t.traffic.law().whole_rate());
         Ok(self
             .write_capacity(shards)?
             .map(|w| likes_of(w, self.sizing.writes_per_like, whole)))
@@ -61,7 +60,7 @@ impl PlanInputs {
             // to raise (none is given rather than a wrong one).
             return Ok(None);
         }
-        let whole = t.traffic == TrafficModel::Fixed;
+        let whole = t.traffic.law().whole_rate();
         let smallest = if whole { 1.0 } else { 1e-9 };
         if !self.meets_at(smallest, shards)? {
             return Ok(Some(0.0));

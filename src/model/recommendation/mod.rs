@@ -34,11 +34,11 @@ pub use warnings::Warning;
 use crate::error::ParamResult;
 use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact::{ln_p_any_over_cap, shards_for_risk};
+use crate::model::law::TrafficModel;
 use crate::model::partitions::PartitionRisk;
 use crate::model::read_cost::{ReadCost, ReadPlan};
 use crate::model::sizing::SizingPlan;
 use crate::model::store::Store;
-use crate::model::traffic::TrafficModel;
 use crate::model::verdict::{Check, Constraint, Verdict};
 
 /// An accepted risk over a hot spell.
@@ -226,11 +226,12 @@ pub struct Recommendation {
 /// fractional planned rate is rounded up (planning errs on the busy side).
 /// The one place every command rounds it.
 pub fn planned_rate(rate: f64, traffic: TrafficModel) -> f64 {
-    match traffic {
-        TrafficModel::Fixed => rate.ceil(),
-        TrafficModel::Poisson | TrafficModel::GammaPoisson(_) => rate,
+    let law = traffic.law();
+    match law.own_mean() {
         // The law fixes its own mean (the observed seconds x growth).
-        TrafficModel::Empirical(law) => law.mean(),
+        Some(mean) => mean,
+        None if law.whole_rate() => rate.ceil(),
+        None => rate,
     }
 }
 

@@ -15,9 +15,11 @@ use serde::Serialize;
 use super::RiskTarget;
 use crate::error::ParamResult;
 use crate::model::exact::ln_p_any_over;
-use crate::model::exact::special::{ln_1m_exp, ln_add, ln_binom_sf, ln_pois_sf};
+use crate::model::exact::special::{ln_1m_exp, ln_add};
+use crate::model::law::Share;
+#[cfg(test)]
+use crate::model::law::TrafficModel;
 use crate::model::placement::{key_slot, Cluster, ShardTemplate};
-use crate::model::traffic::TrafficModel;
 
 /// Where the shard keys come from: a template expanded for 0..S, or the
 /// keys themselves as listed (`keys FILE`), shard i the i-th key.
@@ -132,35 +134,14 @@ impl ClusterNodes {
             return f64::NEG_INFINITY;
         }
         let cap = self.node_cap.floor().min(u64::MAX as f64) as u64;
-        let share = m as f64 / shards as f64;
-        let ln_q = match self.target.traffic {
-            TrafficModel::Poisson => ln_pois_sf(cap, rate * share),
-            // A node's count is negative binomial: the Poisson tail
-            // integrated over the second's rate.
-            TrafficModel::GammaPoisson(k) => {
-                crate::model::exact::gamma_mix::GammaMix::new(rate, k.shape())
-                    .ln_expect(|l| ln_pois_sf(cap, l * share))
-            }
-            // One observed second drawn (its rate is the law's): the
-            // mixture of the fixed counts' binomial tails.
-            TrafficModel::Empirical(law) if m == shards => law.ln_expect_above(cap, |_| 0.0),
-            TrafficModel::Empirical(law) => law.ln_expect_above(cap, |n| {
-                ln_binom_sf(cap, n, share, (shards - m) as f64 / shards as f64)
-            }),
-            TrafficModel::Fixed if m == shards => match rate as u64 > cap {
-                true => 0.0,
-                false => f64::NEG_INFINITY,
-            },
-            TrafficModel::Fixed => {
-                ln_binom_sf(cap, rate as u64, share, (shards - m) as f64 / shards as f64)
-            }
-        };
+        let share = Share::of(m, shards);
+        let ln_q = self.target.traffic.law().ln_share_sf(rate, share, cap);
         ln_p_any_over(ln_q.min(0.0), self.target.seconds)
     }
 
     fn ln_risk(&self, rate: f64, counts: &[u64], shards: u64) -> (f64, bool) {
-        match self.target.traffic {
-            TrafficModel::Poisson => {
+        match self.target.traffic.split(rate).shards_independent() {
+            true => {
                 let ln_none: f64 = counts
                     .iter()
                     .map(|&m| ln_1m_exp(self.ln_g(rate, m, shards)))
@@ -170,7 +151,7 @@ impl ClusterNodes {
             // One rate (gamma-poisson) or one observed count (empirical) a
             // second couples the nodes, or the counts are negatively
             // associated (fixed): the union bound.
-            TrafficModel::Fixed | TrafficModel::GammaPoisson(_) | TrafficModel::Empirical(_) => {
+            false => {
                 let ln_u = counts
                     .iter()
                     .map(|&m| self.ln_g(rate, m, shards))

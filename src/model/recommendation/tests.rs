@@ -1,6 +1,6 @@
 use super::*;
+use crate::model::law::TrafficModel::{Fixed, Poisson};
 use crate::model::sizing::SafeRate;
-use crate::model::traffic::TrafficModel::{Fixed, Poisson};
 
 const H4: f64 = 14_400.0;
 

@@ -15,8 +15,10 @@ use rand_distr::{Distribution, Gamma, Poisson};
 use crate::error::{ParamError, ParamResult};
 use crate::model::binomial;
 use crate::model::cost::SecondDraws;
-use crate::model::empirical::EmpiricalLaw;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::empirical::EmpiricalLaw;
+use crate::model::law::gamma_poisson::second_rate;
+use crate::model::law::poisson::poisson_at;
+use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
 
 pub use crate::model::rng::chunk_rng;
@@ -77,26 +79,26 @@ pub struct ShardSampler {
 impl ShardSampler {
     /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole rate.
     pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
-        let rate = validate::traffic_rate("rate", rate, model)?;
+        let rate = model.check_rate("rate", rate)?;
         let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let per_shard = rate / shards as f64;
-        let draw = match model {
-            TrafficModel::Fixed if shards == 1 => Draw::Chain(rate as u64),
-            TrafficModel::Fixed => match FixedCount::new(rate as u64, shards) {
+        let draw = match model.split(rate) {
+            Split::Count(likes) if shards == 1 => Draw::Chain(likes),
+            Split::Count(likes) => match FixedCount::new(likes, shards) {
                 Some(f) => Draw::FixedCount(f),
-                None => Draw::Chain(rate as u64),
+                None => Draw::Chain(likes),
             },
-            TrafficModel::Poisson if per_shard > 0.0 && per_shard <= TABLE_MAX_MEAN => {
+            Split::Poisson(_) if per_shard > 0.0 && per_shard <= TABLE_MAX_MEAN => {
                 Draw::PoissonCounts(PoissonTable::new(per_shard))
             }
-            TrafficModel::Poisson => Draw::PoissonChain(Poisson::new(rate).map_err(|e| {
+            Split::Poisson(rate) => Draw::PoissonChain(Poisson::new(rate).map_err(|e| {
                 ParamError::other(
                     "rate",
                     format!("not a usable Poisson mean ({e}, got {rate})"),
                 )
             })?),
-            TrafficModel::GammaPoisson(k) => Draw::GammaChain(second_rate(rate, k.shape())?),
-            TrafficModel::Empirical(law) => Draw::EmpiricalChain(law),
+            Split::GammaRate { mean, shape } => Draw::GammaChain(second_rate(mean, shape)?),
+            Split::Counts(law) => Draw::EmpiricalChain(law),
         };
         Ok(ShardSampler {
             shards: shards as usize,
@@ -161,24 +163,6 @@ impl ShardSampler {
                 likes
             }
         }
-    }
-}
-
-/// The Gamma law of a second's rate under gamma-poisson traffic: shape `K`,
-/// mean `rate` (scale `rate / K`). Errors name `rate`.
-pub fn second_rate(rate: f64, shape: f64) -> ParamResult<Gamma<f64>> {
-    Gamma::new(shape, rate / shape).map_err(|e| {
-        ParamError::other("rate", format!("not a usable Gamma mean ({e}, got {rate})"))
-    })
-}
-
-/// One Poisson count at `mean` (0 where the Gamma rate drawn is 0 or too
-/// small for the Poisson sampler).
-pub fn poisson_at<R: Rng + ?Sized>(rng: &mut R, mean: f64) -> u64 {
-    match Poisson::new(mean) {
-        // Poisson samples are whole numbers held in an f64.
-        Ok(p) if mean > 0.0 => p.sample(rng) as u64,
-        _ => 0,
     }
 }
 

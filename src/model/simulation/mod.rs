@@ -13,9 +13,9 @@ use crate::error::{ParamError, ParamResult};
 use std::sync::Arc;
 
 use crate::model::exact::BusiestShard;
+use crate::model::law::TrafficModel;
 use crate::model::sampler::{chunk_rng, ShardSampler};
 use crate::model::stats::Histogram;
-use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
 /// Seconds per chunk: large enough to amortise rayon's scheduling, small

@@ -26,9 +26,11 @@ use rand_distr::{Distribution, Gamma, Poisson};
 use super::{SimPlan, SimTally, CHUNK_SECONDS};
 use crate::error::{ParamError, ParamResult};
 use crate::model::exact::{BusiestShard, QuietestShard};
+use crate::model::law::gamma_poisson::second_rate;
+use crate::model::law::poisson::poisson_at;
+use crate::model::law::{Split, TrafficModel};
 use crate::model::sampler::{chunk_rng, TableSampler};
 use crate::model::stats::Histogram;
-use crate::model::traffic::TrafficModel;
 
 /// A chunk length's draws: its quietest minimum and its Poisson total.
 #[derive(Debug, Clone)]
@@ -57,7 +59,7 @@ impl ChunkTotal {
             ChunkTotal::Poisson(p) => p.sample(rng) as u128,
             ChunkTotal::GammaPoisson(g) => {
                 let rate = g.sample(rng);
-                crate::model::sampler::poisson_at(rng, rate) as u128
+                poisson_at(rng, rate) as u128
             }
         }
     }
@@ -78,17 +80,17 @@ impl ChunkLaws {
             .collect();
         let cdf = ln_sf_n.iter().map(|&x| -x.exp_m1()).collect();
         let sf = ln_sf_n.iter().map(|&x| x.exp()).collect();
-        let likes = match traffic {
-            TrafficModel::Fixed => None,
-            TrafficModel::Poisson => Some(ChunkTotal::Poisson(Poisson::new(n * rate).map_err(
+        let likes = match traffic.split(rate) {
+            Split::Count(_) => None,
+            Split::Poisson(rate) => Some(ChunkTotal::Poisson(Poisson::new(n * rate).map_err(
                 |e| ParamError::other("rate", format!("not a usable Poisson mean ({e})")),
             )?)),
-            TrafficModel::GammaPoisson(k) => {
-                let total_rate = crate::model::sampler::second_rate(n * rate, n * k.shape())?;
+            Split::GammaRate { mean, shape } => {
+                let total_rate = second_rate(n * mean, n * shape)?;
                 Some(ChunkTotal::GammaPoisson(total_rate))
             }
             // (`QuietestShard` refuses empirical traffic before this.)
-            TrafficModel::Empirical(_) => {
+            Split::Counts(_) => {
                 return Err(ParamError::other(
                     "sampler",
                     "exact-table is not offered for empirical traffic",

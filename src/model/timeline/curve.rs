@@ -4,12 +4,11 @@
 //! rate is the exact integral of the curve over that interval, so a point
 //! in the middle of a second is honoured.
 
-use rand::Rng;
-use rand_distr::{Distribution, Poisson};
 use serde::Deserialize;
 
 use crate::error::{ParamError, ParamResult};
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
+use crate::model::rng::ChunkRng;
 use crate::model::validate;
 
 /// The `[curve]` scenario section: `points = [[0, 50], [600, 9000], ...]`.
@@ -168,10 +167,6 @@ pub struct CurveTraffic {
     given: u64,
 }
 
-fn round_half_up(x: f64) -> u64 {
-    (x + 0.5).floor() as u64
-}
-
 impl CurveTraffic {
     /// Whole likes per second along `curve`, fixed or Poisson as `model`
     /// says; the first call to [`CurveTraffic::likes`] is for second 1.
@@ -188,38 +183,13 @@ impl CurveTraffic {
         &self.curve
     }
 
-    /// Likes in second `k`; call with k = 1, 2, 3, ... in order.
-    pub fn likes<R: Rng + ?Sized>(&mut self, rng: &mut R, k: u64) -> u64 {
-        match self.model {
-            TrafficModel::Fixed => {
-                let upto = round_half_up(self.curve.likes_until(k as f64)).max(self.given);
-                let likes = upto - self.given;
-                self.given = upto;
-                likes
-            }
-            // A time line's rate comes from its curve; the configuration
-            // refuses empirical traffic there (`config/timeline.rs`). Drawn
-            // as is, it would ignore the curve.
-            TrafficModel::Empirical(law) => law.draw(rng),
-            TrafficModel::GammaPoisson(d) => {
-                let mean = self.curve.second_mean(k);
-                match crate::model::sampler::second_rate(mean, d.shape()) {
-                    Ok(g) if mean > 0.0 => {
-                        let rate = g.sample(rng);
-                        crate::model::sampler::poisson_at(rng, rate)
-                    }
-                    _ => 0,
-                }
-            }
-            TrafficModel::Poisson => {
-                let mean = self.curve.second_mean(k);
-                match Poisson::new(mean) {
-                    // Poisson samples are whole numbers held in an f64.
-                    Ok(p) if mean > 0.0 => p.sample(rng) as u64,
-                    _ => 0,
-                }
-            }
-        }
+    /// Likes in second `k`; call with k = 1, 2, 3, ... in order. The law
+    /// draws them ([`crate::model::law::TrafficLaw::second_on_curve`]).
+    pub fn likes(&mut self, rng: &mut ChunkRng, k: u64) -> u64 {
+        let (mean, until) = (self.curve.second_mean(k), self.curve.likes_until(k as f64));
+        self.model
+            .law()
+            .second_on_curve(mean, until, &mut self.given, rng)
     }
 }
 

@@ -33,8 +33,8 @@ pub use grid::{monitor_grid, MonitorGridRow};
 
 use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_SECONDS;
+use crate::model::law::TrafficModel;
 use crate::model::sampler::{chunk_rng, split_uniform};
-use crate::model::traffic::TrafficModel;
 use crate::model::validate;
 
 use bucket::{BurstBucket, StoreConfig};

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::monitor::RaiseSchedule;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 /// One second of a time-line (the per-second CSV row).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]

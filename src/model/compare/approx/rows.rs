@@ -10,7 +10,7 @@ use super::ApproxInputs;
 use crate::model::compare::verdict::{CountError, Fit, Verdict};
 use crate::model::compare::CompareRow;
 use crate::model::exact::OverCap;
-use crate::model::traffic::TrafficModel;
+use crate::model::law::TrafficModel;
 
 /// Risk of the busiest of `keys` keys sharing `rate` writes/s (fixed
 /// traffic, rate rounded up to a whole number). `None` past the exact

@@ -9,7 +9,7 @@
 //! simulator draws one observed second and spreads its count as fixed
 //! traffic does (`sampler`).
 //!
-//! A [`TrafficModel`](super::traffic::TrafficModel) is `Copy` and keys
+//! A [`TrafficModel`](super::TrafficModel) is `Copy` and keys
 //! caches; the law is built once per process and leaked
 //! ([`EmpiricalLaw::leak`]): a CLI run plans one law.
 
@@ -17,9 +17,12 @@ use std::hash::{Hash, Hasher};
 
 use rand::{Rng, RngExt};
 
+use super::fixed::Fixed;
+use super::{LawProblem, Share, Split, TrafficKind, TrafficLaw};
 use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_EMPIRICAL_COUNT;
 use crate::model::exact::special::neumaier;
+use crate::model::rng::ChunkRng;
 
 /// `ln sum exp(terms)`: shifted by the largest term, summed compensated,
 /// so a sum of positive terms given by their logs neither cancels nor
@@ -61,23 +64,18 @@ impl EmpiricalLaw {
     pub fn new(table: &[(u64, u64)]) -> ParamResult<Self> {
         let mut pairs: Vec<(u64, u64)> = table.iter().copied().filter(|p| p.1 > 0).collect();
         if pairs.is_empty() {
-            return Err(ParamError::other(
-                "traffic",
-                "empirical traffic needs at least one observed second",
-            ));
+            return Err(ParamError::new("traffic", LawProblem::NoSeconds.into()));
         }
         pairs.sort_unstable();
         let mut counts: Vec<u64> = Vec::with_capacity(pairs.len());
         let mut seconds: Vec<u64> = Vec::with_capacity(pairs.len());
         for (n, s) in pairs {
             if n > MAX_EMPIRICAL_COUNT {
-                return Err(ParamError::other(
-                    "traffic",
-                    format!(
-                        "an empirical second of {n} likes is above the {MAX_EMPIRICAL_COUNT} \
-                         a second accepted"
-                    ),
-                ));
+                let too_many = LawProblem::CountAbove {
+                    got: n,
+                    max: MAX_EMPIRICAL_COUNT,
+                };
+                return Err(ParamError::new("traffic", too_many.into()));
             }
             match counts.last() {
                 Some(&last) if last == n => *seconds.last_mut().expect("one per count") += s,
@@ -118,9 +116,9 @@ impl EmpiricalLaw {
     /// the plan's seconds. Errors name `traffic`.
     pub fn grown(table: &[(u64, u64)], growth: f64) -> ParamResult<Self> {
         if !growth.is_finite() || growth <= 0.0 {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "traffic",
-                format!("empirical traffic needs a positive growth factor (got {growth})"),
+                LawProblem::Growth(growth).into(),
             ));
         }
         let scaled: Vec<(u64, u64)> = table
@@ -202,6 +200,57 @@ impl EmpiricalLaw {
     pub fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> u64 {
         let u = rng.random_range(0..self.total);
         self.counts[self.cumulative.partition_point(|&c| c <= u)]
+    }
+}
+
+/// A second of the plan is one observed second drawn uniformly: every
+/// figure is the mixture over the observed counts of fixed traffic's.
+impl TrafficLaw for &'static EmpiricalLaw {
+    fn kind(&self) -> TrafficKind {
+        TrafficKind::Empirical
+    }
+
+    /// The observed mean, whatever the plan's rate.
+    fn own_mean(&self) -> Option<f64> {
+        Some(self.mean)
+    }
+
+    /// `E[n^2] - mean^2` over the observed seconds.
+    fn variance(&self, _rate: f64) -> f64 {
+        let square: f64 = self.iter().map(|(n, w)| w * n as f64 * n as f64).sum();
+        (square - self.mean * self.mean).max(0.0)
+    }
+
+    fn split(&self, _rate: f64) -> Split {
+        Split::Counts(*self)
+    }
+
+    fn fewest(&self, _rate: f64) -> u64 {
+        self.min()
+    }
+
+    /// The mixture of the fixed counts' tails (a count at most `c` adds
+    /// nothing).
+    fn ln_share_sf(&self, _rate: f64, share: Share, c: u64) -> f64 {
+        self.ln_expect_above(c, |n| Fixed.ln_share_sf(n as f64, share, c))
+    }
+
+    fn ln_share_pmf(&self, _rate: f64, share: Share, c: u64) -> f64 {
+        let terms: Vec<f64> = self
+            .iter()
+            .map(|(n, w)| w.ln() + Fixed.ln_share_pmf(n as f64, share, c))
+            .collect();
+        ln_sum(&terms).min(0.0)
+    }
+
+    fn ln_share_cdf(&self, _rate: f64, share: Share, c: u64) -> f64 {
+        crate::model::exact::special::ln_1m_exp(self.ln_share_sf(0.0, share, c))
+    }
+
+    /// An observed second, whatever the curve says (time lines refuse
+    /// empirical traffic: `config/timeline.rs`).
+    fn second_on_curve(&self, _: f64, _: f64, _: &mut u64, rng: &mut ChunkRng) -> u64 {
+        self.draw(rng)
     }
 }
 
