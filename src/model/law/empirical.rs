@@ -222,7 +222,7 @@ impl TrafficLaw for &'static EmpiricalLaw {
     }
 
     fn split(&self, _rate: f64) -> Split {
-        Split::Counts(*self)
+        Split::Counts(self)
     }
 
     fn fewest(&self, _rate: f64) -> u64 {
