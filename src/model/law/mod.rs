@@ -403,3 +403,6 @@ impl schemars::JsonSchema for TrafficModel {
         TrafficKind::json_schema(generator)
     }
 }
+
+#[cfg(test)]
+mod tests;
