@@ -85,6 +85,16 @@ pub enum Problem {
     /// A traffic law's parameter (`model::law`).
     #[error(transparent)]
     Law(#[from] crate::model::law::LawProblem),
+    /// A figure the exact engine or a sampler does not offer for these
+    /// inputs (`model::exact`).
+    #[error(transparent)]
+    Exact(#[from] crate::model::exact::ExactProblem),
+    /// A rate curve's points (`model::timeline::curve`).
+    #[error(transparent)]
+    Curve(#[from] crate::model::timeline::curve::CurveProblem),
+    /// A run shorter than a second.
+    #[error("must be at least 1 second (got {0} s)")]
+    BelowOneSecond(f64),
     /// Anything the variants above do not say: what is wrong and accepted.
     #[error("{0}")]
     Other(String),

@@ -10,6 +10,7 @@ use super::point::Point;
 use super::special::ln_1m_exp;
 use super::upper_tail::ln_sf_independent;
 use super::upper_tail::tails_fixed;
+use super::ExactProblem;
 use crate::error::{ParamError, ParamResult};
 use crate::model::law::{Split, TrafficModel};
 
@@ -56,15 +57,8 @@ impl BusiestShard {
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
         if model.dispersion().is_some() && hi - lo >= MAX_MIXED_ROWS {
-            return Err(ParamError::other(
-                "dispersion",
-                format!(
-                    "spreads the busiest shard over {} counts a second ({lo} to {hi}); the exact \
-                     gamma-poisson table stops at {MAX_MIXED_ROWS} (two integrals a count): give \
-                     a larger dispersion, or fewer likes per shard",
-                    hi - lo + 1
-                ),
-            ));
+            let too_long = ExactProblem::MixedRowsAbove { lo, hi };
+            return Err(ParamError::new("dispersion", too_long.into()));
         }
         let (pairs, exact_from, bottom_error) = match model.split(point.rate) {
             // Two integrals over the second's rate a row (`Point::mixed_tails`).

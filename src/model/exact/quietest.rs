@@ -222,11 +222,8 @@ impl QuietestShard {
         if model.empirical().is_some() {
             // Only the exact-table sampler asks, and it is not offered for
             // empirical traffic (`SimPlan::with_sampler`).
-            return Err(crate::error::ParamError::other(
-                "sampler",
-                "exact-table has no quietest-shard table for empirical traffic; use \
-                 --sampler multinomial or auto",
-            ));
+            let none = super::ExactProblem::NoQuietestTable;
+            return Err(crate::error::ParamError::new("sampler", none.into()));
         }
         let ln_s = (shards as f64).ln();
         let mut tails = Tails::new(rate, shards, model);

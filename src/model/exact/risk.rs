@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::busiest::BusiestShard;
 use super::point::Point;
 use super::special::ln_1m_exp;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::law::TrafficModel;
 use crate::model::validate;
 
@@ -161,9 +161,9 @@ impl OverCap {
 
 fn validate_seconds(seconds: f64) -> ParamResult<f64> {
     if !seconds.is_finite() || seconds < 1.0 {
-        return Err(ParamError::other(
+        return Err(ParamError::new(
             "duration_seconds",
-            format!("must be at least 1 second (got {seconds} s)"),
+            Problem::BelowOneSecond(seconds),
         ));
     }
     Ok(seconds)
@@ -220,13 +220,13 @@ pub fn shards_for_risk(
         Ok::<_, ParamError>(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
     })?;
     found.ok_or_else(|| {
-        ParamError::other(
-            "risk",
-            format!(
-                "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
-                 over {seconds} s (got {}); raise the cap or the shard limit",
-                validate::shown(risk)
-            ),
-        )
+        let unmet = super::ExactProblem::RiskUnmet {
+            max_shards,
+            rate,
+            cap,
+            seconds,
+            risk,
+        };
+        ParamError::new("risk", unmet.into())
     })
 }

@@ -280,6 +280,17 @@ pub enum LawProblem {
         /// The sampler's reason.
         why: rand_distr::GammaError,
     },
+    /// A mean the Poisson sampler refuses.
+    #[error("not a usable Poisson mean ({why}, got {rate})")]
+    NoPoissonRate {
+        /// The mean rate.
+        rate: f64,
+        /// The sampler's reason.
+        why: rand_distr::PoissonError,
+    },
+    /// A chunk's total mean the Poisson sampler refuses.
+    #[error("not a usable Poisson mean ({0})")]
+    NoPoissonTotal(rand_distr::PoissonError),
     /// An empirical law with no observed second.
     #[error("empirical traffic needs at least one observed second")]
     NoSeconds,

@@ -93,9 +93,9 @@ impl PartitionRisk {
             crate::model::defaults::MAX_PARTITIONS,
         )?;
         if !seconds.is_finite() || seconds < 1.0 {
-            return Err(crate::error::ParamError::other(
+            return Err(crate::error::ParamError::new(
                 "duration_seconds",
-                format!("must be at least 1 second (got {seconds} s)"),
+                crate::error::Problem::BelowOneSecond(seconds),
             ));
         }
         Ok(PartitionRisk {

@@ -18,7 +18,7 @@ use crate::model::cost::SecondDraws;
 use crate::model::law::empirical::EmpiricalLaw;
 use crate::model::law::gamma_poisson::second_rate;
 use crate::model::law::poisson::poisson_at;
-use crate::model::law::{Split, TrafficModel};
+use crate::model::law::{LawProblem, Split, TrafficModel};
 use crate::model::validate;
 
 pub use crate::model::rng::chunk_rng;
@@ -91,11 +91,8 @@ impl ShardSampler {
             Split::Poisson(_) if per_shard > 0.0 && per_shard <= TABLE_MAX_MEAN => {
                 Draw::PoissonCounts(PoissonTable::new(per_shard))
             }
-            Split::Poisson(rate) => Draw::PoissonChain(Poisson::new(rate).map_err(|e| {
-                ParamError::other(
-                    "rate",
-                    format!("not a usable Poisson mean ({e}, got {rate})"),
-                )
+            Split::Poisson(rate) => Draw::PoissonChain(Poisson::new(rate).map_err(|why| {
+                ParamError::new("rate", LawProblem::NoPoissonRate { rate, why }.into())
             })?),
             Split::GammaRate { mean, shape } => Draw::GammaChain(second_rate(mean, shape)?),
             Split::Counts(law) => Draw::EmpiricalChain(law),

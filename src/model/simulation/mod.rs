@@ -109,22 +109,19 @@ impl SimPlan {
     /// Chooses how seconds are drawn. `per_second` runs need the joint
     /// counts of each second, so they always use the multinomial sampler.
     pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> ParamResult<Self> {
-        let use_table =
-            match kind {
-                // Empirical traffic has no quietest-shard table: every
-                // shard's count, from one observed second each.
-                SamplerKind::Auto => {
-                    !per_second && self.exact_is_cheap() && self.traffic.empirical().is_none()
-                }
-                SamplerKind::Multinomial => false,
-                SamplerKind::ExactTable if per_second => return Err(ParamError::other(
-                    "sampler",
-                    "exact-table draws each second's busiest and quietest shard from their own \
-                     distributions, so it cannot write joint --per-second rows; use --sampler \
-                     multinomial or auto",
-                )),
-                SamplerKind::ExactTable => true,
-            };
+        let use_table = match kind {
+            // Empirical traffic has no quietest-shard table: every
+            // shard's count, from one observed second each.
+            SamplerKind::Auto => {
+                !per_second && self.exact_is_cheap() && self.traffic.empirical().is_none()
+            }
+            SamplerKind::Multinomial => false,
+            SamplerKind::ExactTable if per_second => {
+                let joint = crate::model::exact::ExactProblem::NoJointRows;
+                return Err(ParamError::new("sampler", joint.into()));
+            }
+            SamplerKind::ExactTable => true,
+        };
         self.tables = if use_table {
             Some(Arc::new(ExactTables::new(&self)?))
         } else {

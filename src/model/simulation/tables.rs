@@ -28,7 +28,7 @@ use crate::error::{ParamError, ParamResult};
 use crate::model::exact::{BusiestShard, QuietestShard};
 use crate::model::law::gamma_poisson::second_rate;
 use crate::model::law::poisson::poisson_at;
-use crate::model::law::{Split, TrafficModel};
+use crate::model::law::{LawProblem, Split, TrafficModel};
 use crate::model::sampler::{chunk_rng, TableSampler};
 use crate::model::stats::Histogram;
 
@@ -82,19 +82,18 @@ impl ChunkLaws {
         let sf = ln_sf_n.iter().map(|&x| x.exp()).collect();
         let likes = match traffic.split(rate) {
             Split::Count(_) => None,
-            Split::Poisson(rate) => Some(ChunkTotal::Poisson(Poisson::new(n * rate).map_err(
-                |e| ParamError::other("rate", format!("not a usable Poisson mean ({e})")),
-            )?)),
+            Split::Poisson(rate) => Some(ChunkTotal::Poisson(
+                Poisson::new(n * rate)
+                    .map_err(|e| ParamError::new("rate", LawProblem::NoPoissonTotal(e).into()))?,
+            )),
             Split::GammaRate { mean, shape } => {
                 let total_rate = second_rate(n * mean, n * shape)?;
                 Some(ChunkTotal::GammaPoisson(total_rate))
             }
             // (`QuietestShard` refuses empirical traffic before this.)
             Split::Counts(_) => {
-                return Err(ParamError::other(
-                    "sampler",
-                    "exact-table is not offered for empirical traffic",
-                ))
+                let none = crate::model::exact::ExactProblem::NoQuietestTable;
+                return Err(ParamError::new("sampler", none.into()));
             }
         };
         Ok(ChunkLaws {

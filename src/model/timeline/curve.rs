@@ -6,7 +6,7 @@
 
 use serde::Deserialize;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::law::TrafficModel;
 use crate::model::rng::ChunkRng;
 use crate::model::validate;
@@ -27,6 +27,43 @@ impl CurveConfig {
     }
 }
 
+/// What is wrong with a rate curve's points.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CurveProblem {
+    /// No point.
+    #[error("needs at least one [t_seconds, rate] point (got none)")]
+    NoPoints,
+    /// A time that is not a finite number of seconds >= 0.
+    #[error("point {point}: time must be a finite number of seconds >= 0 (got {t})")]
+    Time {
+        /// The point, from 1.
+        point: usize,
+        /// Its time.
+        t: f64,
+    },
+    /// A rate outside `0..=MAX_RATE`.
+    #[error(
+        "point {point}: rate must be a finite number from 0 to {max:e} likes/s (got {r})",
+        max = crate::model::defaults::MAX_RATE
+    )]
+    Rate {
+        /// The point, from 1.
+        point: usize,
+        /// Its rate.
+        r: f64,
+    },
+    /// A time not after the one before.
+    #[error("times must be strictly increasing (point {point} at {t} s follows {before} s)")]
+    NotIncreasing {
+        /// The point, from 1.
+        point: usize,
+        /// Its time.
+        t: f64,
+        /// The time before it.
+        before: f64,
+    },
+}
+
 /// A validated rate curve.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RateCurve {
@@ -42,40 +79,24 @@ impl RateCurve {
     pub fn new(points: Vec<(f64, f64)>) -> ParamResult<Self> {
         const WHAT: &str = "curve.points";
         if points.is_empty() {
-            return Err(ParamError::other(
-                WHAT,
-                "needs at least one [t_seconds, rate] point (got none)",
-            ));
+            return Err(ParamError::new(WHAT, CurveProblem::NoPoints.into()));
         }
         for (i, &(t, r)) in points.iter().enumerate() {
             if !t.is_finite() || t < 0.0 {
-                return Err(ParamError::other(
-                    WHAT,
-                    format!(
-                        "point {}: time must be a finite number of seconds >= 0 (got {t})",
-                        i + 1
-                    ),
-                ));
+                let bad = CurveProblem::Time { point: i + 1, t };
+                return Err(ParamError::new(WHAT, bad.into()));
             }
             if !r.is_finite() || !(0.0..=crate::model::defaults::MAX_RATE).contains(&r) {
-                return Err(ParamError::other(
-                    WHAT,
-                    format!(
-                        "point {}: rate must be a finite number from 0 to {:e} likes/s (got {r})",
-                        i + 1,
-                        crate::model::defaults::MAX_RATE
-                    ),
-                ));
+                let bad = CurveProblem::Rate { point: i + 1, r };
+                return Err(ParamError::new(WHAT, bad.into()));
             }
             if i > 0 && t <= points[i - 1].0 {
-                return Err(ParamError::other(
-                    WHAT,
-                    format!(
-                        "times must be strictly increasing (point {} at {t} s follows {} s)",
-                        i + 1,
-                        points[i - 1].0
-                    ),
-                ));
+                let bad = CurveProblem::NotIncreasing {
+                    point: i + 1,
+                    t,
+                    before: points[i - 1].0,
+                };
+                return Err(ParamError::new(WHAT, bad.into()));
             }
         }
         let mut area = Vec::with_capacity(points.len());
@@ -93,12 +114,10 @@ impl RateCurve {
     pub fn flat(rate: f64) -> ParamResult<Self> {
         let rate = validate::non_negative("rate", rate)?;
         if rate > crate::model::defaults::MAX_RATE {
-            return Err(ParamError::other(
+            let max = crate::model::defaults::MAX_RATE;
+            return Err(ParamError::new(
                 "rate",
-                format!(
-                    "must be at most {:e} likes/s (got {rate})",
-                    crate::model::defaults::MAX_RATE
-                ),
+                Problem::RateAbove { got: rate, max },
             ));
         }
         RateCurve::new(vec![(0.0, rate)])
