@@ -316,3 +316,11 @@ pub const MAX_MIXED_ROWS: u64 = 20_000;
 /// The most periods a replay follows: two curve points a period, so 500,000
 /// periods (almost six days of seconds) keep the curve near 24 MB.
 pub const MAX_REPLAY_PERIODS: usize = 500_000;
+
+/// The smallest Gamma shape (`--dispersion`) accepted: a second's rate
+/// with a coefficient of variation of 10.
+pub const MIN_DISPERSION: f64 = 0.01;
+
+/// The largest: past it the law is Poisson to 1e-12 at any accepted
+/// rate's scale of interest; use `--traffic poisson`.
+pub const MAX_DISPERSION: f64 = 1e12;

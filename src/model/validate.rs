@@ -37,13 +37,7 @@ pub fn in_half_open(param: &'static str, v: f64, lo: f64, hi: f64) -> ParamResul
 
 /// A number for an error message: as typed, but in scientific notation
 /// when tiny or huge (1e-300, not 0.000...0001).
-pub fn shown(v: f64) -> String {
-    if v != 0.0 && (v.abs() < 1e-4 || v.abs() >= 1e15) {
-        format!("{v:e}")
-    } else {
-        v.to_string()
-    }
-}
+pub use crate::error::shown_number as shown;
 
 /// A finite number in the open interval `(0, 1)`.
 pub fn probability_open(param: &'static str, v: f64) -> ParamResult<f64> {

@@ -26,54 +26,7 @@ mod upper_tail;
 
 pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 
-/// A figure the exact engine or a sampler does not offer for its inputs.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ExactProblem {
-    /// A gamma-poisson table longer than [`MAX_MIXED_ROWS`].
-    #[error(
-        "spreads the busiest shard over {} counts a second ({lo} to {hi}); the exact \
-         gamma-poisson table stops at {MAX_MIXED_ROWS} (two integrals a count): give \
-         a larger dispersion, or fewer likes per shard",
-        hi - lo + 1
-    )]
-    MixedRowsAbove {
-        /// The table's first count.
-        lo: u64,
-        /// Its last.
-        hi: u64,
-    },
-    /// The exact-table sampler under empirical traffic.
-    #[error(
-        "exact-table has no quietest-shard table for empirical traffic; use \
-         --sampler multinomial or auto"
-    )]
-    NoQuietestTable,
-    /// The exact-table sampler asked for joint per-second rows.
-    #[error(
-        "exact-table draws each second's busiest and quietest shard from their own \
-         distributions, so it cannot write joint --per-second rows; use --sampler \
-         multinomial or auto"
-    )]
-    NoJointRows,
-    /// A risk no shard count up to the limit meets.
-    #[error(
-        "cannot be met with at most {max_shards} shards at {rate} likes/s and cap {cap} \
-         over {seconds} s (got {}); raise the cap or the shard limit",
-        crate::model::validate::shown(*risk)
-    )]
-    RiskUnmet {
-        /// The most shards tried.
-        max_shards: u64,
-        /// Likes per second.
-        rate: f64,
-        /// The per-shard cap.
-        cap: f64,
-        /// The run's length.
-        seconds: f64,
-        /// The risk asked for.
-        risk: f64,
-    },
-}
+pub use crate::error::ExactProblem;
 pub use quietest::QuietestShard;
 pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
 

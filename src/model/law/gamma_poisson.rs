@@ -10,6 +10,7 @@ use rand_distr::{Distribution, Gamma};
 use super::poisson::poisson_at;
 use super::{LawProblem, Share, Split, TrafficKind, TrafficLaw};
 use crate::error::{ParamError, ParamResult, Problem};
+use crate::model::defaults::{MAX_DISPERSION, MIN_DISPERSION};
 use crate::model::exact::gamma_mix::GammaMix;
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf, ln_pois_sf};
 use crate::model::rng::ChunkRng;
@@ -21,12 +22,10 @@ use crate::model::rng::ChunkRng;
 pub struct Dispersion(f64);
 
 impl Dispersion {
-    /// The smallest shape accepted: a second's rate with a coefficient of
-    /// variation of 10.
-    pub const MIN: f64 = 0.01;
-    /// The largest: past it the law is Poisson to 1e-12 at any accepted
-    /// rate's scale of interest; use `--traffic poisson`.
-    pub const MAX: f64 = 1e12;
+    /// The smallest shape accepted ([`MIN_DISPERSION`]).
+    pub const MIN: f64 = MIN_DISPERSION;
+    /// The largest ([`MAX_DISPERSION`]).
+    pub const MAX: f64 = MAX_DISPERSION;
 
     /// The shape `k`, checked; errors name `param`.
     pub fn new(param: &'static str, k: f64) -> ParamResult<Self> {

@@ -30,6 +30,8 @@ pub use fixed::Fixed;
 pub use gamma_poisson::Dispersion;
 pub use poisson::Poisson;
 
+pub use crate::error::LawProblem;
+
 /// The law of one second's likes around a mean rate (the rate is an input
 /// of every method: a time line changes it from second to second; the
 /// law's own parameters, such as a Gamma shape, are the value's).
@@ -259,52 +261,6 @@ pub enum TrafficModel {
     /// The observed per-second counts, grown to the plan ([`empirical`]);
     /// built once per process (see [`EmpiricalLaw::leak`]).
     Empirical(&'static EmpiricalLaw),
-}
-
-/// A law's parameters it cannot run with.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum LawProblem {
-    /// A Gamma shape out of range.
-    #[error(
-        "must be a Gamma shape from {min} to {max:e} (got {0}); larger is closer to Poisson, \
-         use --traffic poisson past it",
-        min = Dispersion::MIN,
-        max = Dispersion::MAX
-    )]
-    DispersionOutside(f64),
-    /// A second's rate the Gamma sampler refuses.
-    #[error("not a usable Gamma mean ({why}, got {rate})")]
-    NoGammaRate {
-        /// The mean rate.
-        rate: f64,
-        /// The sampler's reason.
-        why: rand_distr::GammaError,
-    },
-    /// A mean the Poisson sampler refuses.
-    #[error("not a usable Poisson mean ({why}, got {rate})")]
-    NoPoissonRate {
-        /// The mean rate.
-        rate: f64,
-        /// The sampler's reason.
-        why: rand_distr::PoissonError,
-    },
-    /// A chunk's total mean the Poisson sampler refuses.
-    #[error("not a usable Poisson mean ({0})")]
-    NoPoissonTotal(rand_distr::PoissonError),
-    /// An empirical law with no observed second.
-    #[error("empirical traffic needs at least one observed second")]
-    NoSeconds,
-    /// An observed second past the largest count accepted.
-    #[error("an empirical second of {got} likes is above the {max} a second accepted")]
-    CountAbove {
-        /// The second's likes.
-        got: u64,
-        /// The most accepted.
-        max: u64,
-    },
-    /// A growth factor that is not a positive number.
-    #[error("empirical traffic needs a positive growth factor (got {0})")]
-    Growth(f64),
 }
 
 /// What a law needs besides its name: where the registry cannot build one.

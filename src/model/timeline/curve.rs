@@ -27,42 +27,7 @@ impl CurveConfig {
     }
 }
 
-/// What is wrong with a rate curve's points.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum CurveProblem {
-    /// No point.
-    #[error("needs at least one [t_seconds, rate] point (got none)")]
-    NoPoints,
-    /// A time that is not a finite number of seconds >= 0.
-    #[error("point {point}: time must be a finite number of seconds >= 0 (got {t})")]
-    Time {
-        /// The point, from 1.
-        point: usize,
-        /// Its time.
-        t: f64,
-    },
-    /// A rate outside `0..=MAX_RATE`.
-    #[error(
-        "point {point}: rate must be a finite number from 0 to {max:e} likes/s (got {r})",
-        max = crate::model::defaults::MAX_RATE
-    )]
-    Rate {
-        /// The point, from 1.
-        point: usize,
-        /// Its rate.
-        r: f64,
-    },
-    /// A time not after the one before.
-    #[error("times must be strictly increasing (point {point} at {t} s follows {before} s)")]
-    NotIncreasing {
-        /// The point, from 1.
-        point: usize,
-        /// Its time.
-        t: f64,
-        /// The time before it.
-        before: f64,
-    },
-}
+pub use crate::error::CurveProblem;
 
 /// A validated rate curve.
 #[derive(Debug, Clone, PartialEq)]
