@@ -47,20 +47,19 @@ pub struct BusiestShard {
 }
 
 impl BusiestShard {
-    /// `rate` likes/s over `shards` shards. Fixed traffic needs a whole
-    /// number rate. Errors name the flags `--rate` and `--shards`.
-    pub fn new(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
-        let point = Point::new(rate, shards, model)?;
-        if let Some(law) = model.empirical() {
-            return super::empirical_mix::busiest(point, law);
-        }
+    /// The table of a second that is one count law: a fixed count, or a
+    /// Poisson count at a known or a Gamma rate (a mixture of counts mixes
+    /// these: `empirical_mix`; `BusiestShard::new` in `table.rs` chooses).
+    pub(super) fn single(point: Point) -> ParamResult<Self> {
+        let shards = point.shards;
+        let split = point.model.split(point.rate);
         let hi = point.table_hi();
         let lo = point.table_lo(hi);
-        if model.dispersion().is_some() && hi - lo >= MAX_MIXED_ROWS {
+        if matches!(split, Split::GammaRate { .. }) && hi - lo >= MAX_MIXED_ROWS {
             let too_long = ExactProblem::MixedRowsAbove { lo, hi };
             return Err(ParamError::new("dispersion", too_long.into()));
         }
-        let (pairs, exact_from, bottom_error) = match model.split(point.rate) {
+        let (pairs, exact_from, bottom_error) = match split {
             // Two integrals over the second's rate a row (`Point::mixed_tails`).
             Split::GammaRate { .. } => {
                 let pairs = (lo..=hi)
@@ -79,7 +78,7 @@ impl BusiestShard {
                     .collect();
                 (pairs, 0, 0.0)
             }
-            Split::Counts(_) => unreachable!("built by empirical_mix"),
+            Split::Counts(_) => unreachable!("a mixture of counts is built by empirical_mix"),
             Split::Count(_) => fixed_rows(&point, lo, hi),
         };
         Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))

@@ -22,6 +22,7 @@ mod point;
 mod quietest;
 mod risk;
 pub(crate) mod special;
+mod table;
 mod upper_tail;
 
 pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
