@@ -3,6 +3,7 @@
 //! dependencies included), the README says the same, and the files the
 //! licence and the changelog name exist.
 
+use std::collections::{HashMap, HashSet};
 use std::process::Command;
 
 fn manifest_rust_version() -> String {
@@ -121,4 +122,145 @@ fn handlers_take_their_plan_and_nothing_is_process_wide() {
             );
         }
     }
+}
+
+/// Every `.rs` file under `src/`, as (its path from the root, its text).
+fn source_files(root: &str) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut stack = vec![std::path::PathBuf::from(format!("{root}/src"))];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let shown = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .to_string();
+                files.push((shown, std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+    }
+    files
+}
+
+/// A file's module path: `src/model/exact/point.rs` is `model::exact::point`,
+/// a `mod.rs` its folder's.
+fn module_of(file: &str) -> Vec<String> {
+    let mut parts: Vec<String> = file
+        .trim_start_matches("src/")
+        .trim_end_matches(".rs")
+        .split('/')
+        .map(String::from)
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// The files `text` (outside comments and its `tests` module) names by a
+/// `crate::`, `super::` or `self::` path, braces of a `use` included.
+fn files_named(file: &str, text: &str, modules: &HashMap<Vec<String>, String>) -> HashSet<String> {
+    let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+    let code: String = code
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let here = module_of(file);
+    let paths = module_paths(&code);
+    let mut named = HashSet::new();
+    for path in paths {
+        let mut parts = path.split("::").peekable();
+        let mut at: Vec<String> = match parts.peek() {
+            Some(&"crate") => Vec::new(),
+            _ => here.clone(),
+        };
+        for p in parts {
+            match p {
+                "crate" | "self" => {}
+                "super" => {
+                    at.pop();
+                }
+                name => at.push(name.to_string()),
+            }
+        }
+        // The longest prefix that is a file is the one named.
+        while !at.is_empty() {
+            if let Some(f) = modules.get(&at) {
+                if f != file {
+                    named.insert(f.clone());
+                }
+                break;
+            }
+            at.pop();
+        }
+    }
+    named
+}
+
+/// The `crate::a::b`, `super::a` and `self::a` paths in `code`, a path
+/// ending in `::{x, y::z}` giving one path per item.
+fn module_paths(code: &str) -> Vec<String> {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut paths = Vec::new();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let starts = ["crate::", "super::", "self::"]
+            .iter()
+            .any(|p| rest.starts_with(p));
+        let after_word = code[..i].chars().next_back().is_some_and(word);
+        if !starts || after_word {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let end = rest
+            .find(|c: char| !(word(c) || c == ':'))
+            .unwrap_or(rest.len());
+        let path = rest[..end].trim_end_matches(':').to_string();
+        if rest[end..].starts_with('{') && rest[..end].ends_with("::") {
+            let close = rest[end..].find('}').map_or(rest.len(), |j| end + j);
+            for item in rest[end + 1..close].split(',') {
+                let item = item.trim().split("::").next().unwrap_or("").trim();
+                if !item.is_empty() && item != "self" {
+                    paths.push(format!("{path}::{item}"));
+                }
+            }
+        }
+        paths.push(path);
+        i += end.max(1);
+    }
+    paths
+}
+
+/// Layers point down: no two files of `src/` name each other (issue 33).
+#[test]
+fn no_two_files_import_each_other() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let files = source_files(root);
+    let modules: HashMap<Vec<String>, String> = files
+        .iter()
+        .map(|(f, _)| (module_of(f), f.clone()))
+        .collect();
+    let named: HashMap<&str, HashSet<String>> = files
+        .iter()
+        .map(|(f, text)| (f.as_str(), files_named(f, text, &modules)))
+        .collect();
+    let mut pairs = Vec::new();
+    for (a, names) in &named {
+        for b in names {
+            if a < &b.as_str() && named[b.as_str()].contains(*a) {
+                pairs.push(format!("{a} <-> {b}"));
+            }
+        }
+    }
+    pairs.sort();
+    assert!(pairs.is_empty(), "files that import each other: {pairs:#?}");
 }
