@@ -285,7 +285,7 @@ mod tests {
         // A parameter nobody supplied keeps the model's name.
         let e = inputs.attach(ParamError::new(
             "shards",
-            crate::error::Problem::CountOutside { got: 0, max: 1 },
+            Problem::CountOutside { got: 0, max: 1 },
         ));
         assert_eq!(e.what, "shards");
         assert_eq!(inputs.json()["cache_seconds"]["value"], json!(-1.0));
