@@ -414,3 +414,62 @@ pub struct SchemaInterrupted {
     /// The run's schema, dropped.
     pub schema: String,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_problems_keep_their_words() {
+        let said = |p: Problem| p.to_string();
+        assert_eq!(
+            said(Problem::NotShareOfLikes(-0.00001)),
+            "must be a share of likes from 0 to 1 (got -1e-5)"
+        );
+        assert_eq!(
+            said(Problem::KeyTextTooLong {
+                shards: 100_000,
+                longest: 30,
+                copies: 2,
+                bytes: 6_000_000,
+            }),
+            "100000 keys of 30 bytes (each listed twice) are 5.7 MiB of key text; keys lists at \
+             most 2 MiB (e.g. 20,000 keys of 100 bytes), so give fewer shards or a shorter template"
+        );
+        assert_eq!(
+            said(Problem::TooManyLikes {
+                expected: 2.5e18,
+                seconds: 100,
+                max: 1e18,
+            }),
+            "the curve gives about 2.500e18 likes over 100 s; a time-line holds at most 1e18"
+        );
+        assert_eq!(
+            said(Problem::CoolDownTooLong {
+                likes_per_shard: 2e15,
+                max: 1e6,
+            }),
+            "gives 2e15 likes per shard over the cool-down (rate x seconds / shards); \
+             at most 1e6 are summed exactly"
+        );
+        assert_eq!(
+            said(Problem::NumberOutside {
+                got: 11.5,
+                lo: 0.0,
+                hi: 10.0,
+            }),
+            "must be a number from 0 to 10 (got 11.5)"
+        );
+        assert_eq!(
+            ParamError::new(
+                "post_likes",
+                Problem::Above {
+                    got: 2e15,
+                    max: 1e15
+                }
+            )
+            .to_string(),
+            "post_likes: must be at most 1e15 (got 2000000000000000)"
+        );
+    }
+}
