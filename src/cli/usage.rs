@@ -244,5 +244,7 @@ mod tests {
             line(&["size", "--shards", "a b\nc"]),
             "invalid value 'a b c' for '--shards <N>': must be a whole number (got \"a b\\nc\")"
         );
+        // A blank line in a value no longer ends the message before the flag.
+        assert!(line(&["size", "--peak", "a\n\nb"]).contains("for '--peak <LIKES_PER_S>'"));
     }
 }
