@@ -9,6 +9,7 @@ mod designs;
 mod groups;
 mod parse;
 mod prices;
+mod usage;
 mod values;
 
 pub use commands::*;
@@ -215,9 +216,9 @@ impl Command {
 }
 
 /// Parses the command line. Help and version print and exit here; any
-/// other clap error becomes one [`InputError`] line: clap's first paragraph
-/// (which names the flag, and keeps its "a similar argument exists" tip),
-/// and the accepted values.
+/// other clap error becomes one [`InputError`] line built from its kind and
+/// context (`usage.rs`): what clap says, the accepted values and its tips
+/// ("a similar argument exists: '--peak'").
 pub fn parse() -> Result<Cli, InputError> {
     match Cli::try_parse() {
         Ok(cli) => Ok(cli),
@@ -231,41 +232,9 @@ pub fn parse() -> Result<Cli, InputError> {
             ) {
                 e.exit();
             }
-            let text = e.render().to_string();
-            let first: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            // clap quotes the value it refused in full; a 100 KB value makes a
-            // 100 KB line, so any word past 60 characters is cut.
-            let first: Vec<String> = first
-                .join(" ")
-                .split(' ')
-                .map(|w| match w.chars().count() > 60 {
-                    true => parse::shorten(w),
-                    false => w.to_string(),
-                })
-                .collect();
-            let first = first.join(" ");
-            let first = first.strip_prefix("error: ").unwrap_or(&first);
-            let accepted = text
-                .lines()
-                .map(str::trim)
-                .find(|l| l.starts_with("[possible values:") && !first.contains(l))
-                .map(|l| format!(" {l}"))
-                .unwrap_or_default();
-            // clap's suggestions ("tip: a similar argument exists: '--peak'",
-            // "tip: some similar subcommands exist: 'simulate'") stay.
-            let tips: String = text
-                .lines()
-                .map(str::trim)
-                .filter(|l| l.starts_with("tip:") && !first.contains(l))
-                .map(|l| format!("; {l}"))
-                .collect();
             Err(InputError::new(
                 "usage",
-                format!("{first}{accepted}{tips} (see --help)"),
+                format!("{} (see --help)", usage::one_line(&e)),
             ))
         }
     }

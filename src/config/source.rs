@@ -283,7 +283,10 @@ mod tests {
         assert_eq!(e.what, "scenario x.toml: cache_seconds");
         assert_eq!(e.message, "must be a finite number >= 0 (got -1)");
         // A parameter nobody supplied keeps the model's name.
-        let e = inputs.attach(ParamError::other("shards", "too many"));
+        let e = inputs.attach(ParamError::new(
+            "shards",
+            Problem::CountOutside { got: 0, max: 1 },
+        ));
         assert_eq!(e.what, "shards");
         assert_eq!(inputs.json()["cache_seconds"]["value"], json!(-1.0));
     }

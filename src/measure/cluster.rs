@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{anyhow, bail, Context};
 use redis::cluster::ClusterClient;
-use redis::{Connection, ConnectionAddr, ConnectionInfo, Value};
+use redis::{Connection, ConnectionAddr, ConnectionInfo, InfoDict, Value};
 
 use crate::error::InputError;
 use crate::model::placement::REDIS_SLOTS;
@@ -56,6 +56,14 @@ fn connect_message(url: &str, e: &redis::RedisError) -> String {
     format!("cannot connect to {url}: {}", describe(e, CONNECT_TIMEOUT))
 }
 
+/// Whether the server runs in cluster mode, by the `cluster_enabled` field
+/// of `INFO cluster`; `None` when it does not say (an ACL refuses INFO):
+/// then the mode's own commands tell.
+fn cluster_enabled(seed: &mut Connection) -> Option<bool> {
+    let info: InfoDict = redis::cmd("INFO").arg("cluster").query(seed).ok()?;
+    info.get::<i64>("cluster_enabled").map(|on| on == 1)
+}
+
 impl Target {
     /// Connect to `--redis`, check the login and the mode (`--cluster` or
     /// not), and read the slot map of a cluster.
@@ -74,6 +82,7 @@ impl Target {
             .query::<String>(&mut seed)
             .map_err(|e| anyhow!("{url} did not answer PING: {}", describe(&e, wait)))?;
         let info = client.get_connection_info().clone();
+        let enabled = cluster_enabled(&mut seed);
         if !config.cluster {
             let (host, port) = match info.addr() {
                 ConnectionAddr::Tcp(h, p) => (h.clone(), *p),
@@ -81,12 +90,8 @@ impl Target {
             };
             // A cluster node answers keys of other nodes with MOVED; say so
             // now rather than after the first INCR.
-            let enabled: redis::RedisResult<String> =
-                redis::cmd("INFO").arg("cluster").query(&mut seed);
-            if let Ok(text) = enabled {
-                if text.contains("cluster_enabled:1") {
-                    bail!("{url} is a Redis Cluster node; pass --cluster");
-                }
+            if enabled == Some(true) {
+                bail!("{url} is a Redis Cluster node; pass --cluster");
             }
             return Ok(Target {
                 url,
@@ -103,13 +108,13 @@ impl Target {
                 wait,
             });
         }
-        let raw: Value = redis::cmd("CLUSTER").arg("SLOTS").query(&mut seed).map_err(|e| {
-            if e.to_string().contains("cluster support disabled") {
-                anyhow!("{url} is not a Redis Cluster node (cluster support disabled); drop --cluster")
-            } else {
-                anyhow!("CLUSTER SLOTS on {url} failed: {}", describe(&e, wait))
-            }
-        })?;
+        if enabled == Some(false) {
+            bail!("{url} is not a Redis Cluster node (cluster support disabled); drop --cluster");
+        }
+        let raw: Value = redis::cmd("CLUSTER")
+            .arg("SLOTS")
+            .query(&mut seed)
+            .map_err(|e| anyhow!("CLUSTER SLOTS on {url} failed: {}", describe(&e, wait)))?;
         let (nodes, slot_node) = parse_cluster_slots(&raw)
             .with_context(|| format!("reading CLUSTER SLOTS from {url}"))?;
         let cluster = ClusterClient::builder(vec![info.clone()])

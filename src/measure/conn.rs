@@ -102,7 +102,8 @@ impl Conn {
             self.raw_pipeline::<Vec<i64>>(&cmds).map(|_| ())
         };
         result.map_err(|e| {
-            let hint = if e.code() == Some("MOVED") {
+            let moved = redis::ErrorKind::Server(redis::ServerErrorKind::Moved);
+            let hint = if e.kind() == moved {
                 " (the server is a cluster node; pass --cluster)"
             } else {
                 ""

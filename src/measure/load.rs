@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use hdrhistogram::Histogram;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -14,19 +14,22 @@ use super::cluster::Target;
 use super::config::MeasureConfig;
 use super::report::Latency;
 
-/// What a client says when another client's connection failed first: an
+/// What a client returns when another client's connection failed first: an
 /// echo of that failure, not a cause.
-pub(crate) const ANOTHER_CLIENT_FAILED: &str = "another client failed to connect";
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("another client failed to connect")]
+pub(crate) struct AnotherClientFailed;
 
 /// The first real error of a phase's clients, not the echoes of another
-/// client's failure; `None` when every client finished.
+/// client's failure ([`AnotherClientFailed`]); `None` when every client
+/// finished.
 pub(crate) fn first_real_error(mut errors: Vec<anyhow::Error>) -> Option<anyhow::Error> {
     if errors.is_empty() {
         return None;
     }
     let pos = errors
         .iter()
-        .position(|e| !e.to_string().starts_with(ANOTHER_CLIENT_FAILED))
+        .position(|e| !e.is::<AnotherClientFailed>())
         .unwrap_or(0);
     Some(errors.swap_remove(pos))
 }
@@ -186,7 +189,7 @@ impl Load<'_> {
         barrier.wait();
         let mut conn = conn?;
         if failed.load(Ordering::Relaxed) {
-            bail!("{ANOTHER_CLIENT_FAILED}");
+            return Err(AnotherClientFailed.into());
         }
         let deadline = Instant::now() + self.duration;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(
@@ -281,5 +284,29 @@ impl Load<'_> {
         }
         phase_result.seconds = (end - start).as_secs_f64().max(1e-9);
         Ok(phase_result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_real_error_is_not_an_echo() {
+        let errors = vec![
+            anyhow::Error::from(AnotherClientFailed),
+            anyhow!("cannot connect to 127.0.0.1:1: connection refused"),
+        ];
+        let e = first_real_error(errors).unwrap();
+        assert_eq!(
+            e.to_string(),
+            "cannot connect to 127.0.0.1:1: connection refused"
+        );
+        let echoes = vec![anyhow::Error::from(AnotherClientFailed)];
+        assert_eq!(
+            first_real_error(echoes).unwrap().to_string(),
+            "another client failed to connect"
+        );
+        assert!(first_real_error(Vec::new()).is_none());
     }
 }

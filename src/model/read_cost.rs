@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::{MAX_BATCH, MAX_SERVERS};
 use crate::model::validate;
 
@@ -91,9 +91,9 @@ impl ReadPlan {
         validate::count("servers", servers, MAX_SERVERS)?;
         validate::non_negative("cache_seconds", cache_seconds)?;
         if cache_seconds > 86_400.0 {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "cache_seconds",
-                format!("must be at most 86400 (one day) (got {cache_seconds})"),
+                Problem::AboveOneDay(cache_seconds),
             ));
         }
         if let Some(b) = batch_size {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::validate;
 
 /// Where the safe rate per key comes from.
@@ -75,9 +75,9 @@ impl SizingPlan {
             SafeRate::PerKey(s) => {
                 validate::positive("safe", s)?;
                 if s > cap {
-                    return Err(ParamError::other(
+                    return Err(ParamError::new(
                         "safe",
-                        format!("must not exceed the cap of {cap} writes/s per key (got {s})"),
+                        Problem::SafeAboveCap { got: s, cap },
                     ));
                 }
             }
@@ -93,13 +93,13 @@ impl SizingPlan {
         };
         let shards = shards_for(peak, plan.safe_per_shard());
         validate::count("peak", shards, crate::model::defaults::MAX_SHARDS).map_err(|_| {
-            ParamError::other(
+            ParamError::new(
                 "peak",
-                format!(
-                    "needs {shards} shards at {} writes/s per shard, more than the {} supported",
-                    plan.safe_per_shard(),
-                    crate::model::defaults::MAX_SHARDS
-                ),
+                Problem::TooManyShards {
+                    shards,
+                    per_shard: plan.safe_per_shard(),
+                    max: crate::model::defaults::MAX_SHARDS,
+                },
             )
         })?;
         Ok(plan)

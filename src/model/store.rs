@@ -87,15 +87,12 @@ impl Store {
             Store::Dynamodb => vec![StoreLimit {
                 quantity: LimitedQuantity::WriteUnitsPerSecond,
                 limit: 40_000.0,
-                source: "Amazon DynamoDB service quotas: a table's default throughput quota is \
-                         40,000 write units a second (adjustable on request)",
+                source: LimitSource::DynamodbServiceQuotas,
             }],
             Store::Firestore => vec![StoreLimit {
                 quantity: LimitedQuantity::DocumentsPerTransaction,
                 limit: 500.0,
-                source: "Google Cloud Firestore quotas and limits: a transaction or batched write \
-                         takes at most 500 documents, so resetting or folding more shards needs \
-                         several",
+                source: LimitSource::FirestoreQuotas,
             }],
             Store::Postgres | Store::RedisCluster | Store::Sorted => Vec::new(),
         }
@@ -113,11 +110,8 @@ impl Store {
                 batch_read_items: Some(100),
                 transactional_write_cost: 2.0,
                 slots: None,
-                read_cost: "one read unit per 4 KB item (strongly consistent); BatchGetItem reads up to 100 items per call",
-                source: "Amazon DynamoDB developer guide (as of Oct 2026): a partition delivers at most 1,000 write \
-                         units and 3,000 read units a second; burst capacity keeps up to 300 s of unused capacity; \
-                         BatchGetItem returns up to 100 items; TransactWriteItems writes each item twice (prepare \
-                         and commit), so a transactional write costs 2 write units",
+                read_cost: ReadCostKind::ReadUnitPerItem { item_kb: 4 },
+                source: PresetSource::DynamodbGuide { as_of: "Oct 2026" },
             },
             Store::Firestore => StorePreset {
                 store: self,
@@ -128,9 +122,8 @@ impl Store {
                 batch_read_items: None,
                 transactional_write_cost: 1.0,
                 slots: None,
-                read_cost: "billed per document read, so summing S shards costs S reads",
-                source: "Google Cloud Firestore docs, 'Distributed counters': a single document can be updated \
-                         about once per second, sustained; reads are billed per document",
+                read_cost: ReadCostKind::PerDocument,
+                source: PresetSource::FirestoreDistributedCounters,
             },
             Store::Postgres => StorePreset {
                 store: self,
@@ -143,12 +136,8 @@ impl Store {
                 batch_read_items: None,
                 transactional_write_cost: 1.0,
                 slots: None,
-                read_cost: "one query, SELECT sum(n) over the S shard rows (an index scan of S rows), not S reads",
-                source: "PostgreSQL documents no per-row write rate: concurrent UPDATEs of one row serialise on \
-                         its row lock, each waiting for the previous one to commit (docs, 'Explicit Locking', \
-                         row-level locks), so a hot row's rate is set by the machine's commit latency (fsync, \
-                         synchronous_commit), not by the database. No default: measure it with `shardplan measure \
-                         --postgres` and plan with --cap-from-measure, or give --cap",
+                read_cost: ReadCostKind::OneSumQuery,
+                source: PresetSource::PostgresRowLocks,
             },
             Store::RedisCluster => StorePreset {
                 store: self,
@@ -159,11 +148,14 @@ impl Store {
                 batch_read_items: None,
                 transactional_write_cost: 1.0,
                 slots: Some(u32::from(crate::model::placement::REDIS_SLOTS)),
-                read_cost: "MGET only within one slot (CROSSSLOT otherwise): a read is one GET per shard, \
-                            pipelined per node",
-                source: "Redis Cluster spec: 16,384 hash slots, CRC16(key) mod 16384, one master per slot; \
-                         per-key cap: redis-benchmark INCR on one key, redis-server 7.0.15 on a shared 2-core \
-                         VM, median 36,108/s of 3 runs, rounded down to 36,000 (set your own with --cap)",
+                read_cost: ReadCostKind::GetPerShard,
+                source: PresetSource::RedisClusterSpec {
+                    benchmark: RedisBenchmark {
+                        server: "7.0.15",
+                        runs: 3,
+                        median_per_second: 36_108.0,
+                    },
+                },
             },
             Store::Sorted => StorePreset {
                 store: self,
@@ -174,10 +166,8 @@ impl Store {
                 batch_read_items: None,
                 transactional_write_cost: 1.0,
                 slots: None,
-                read_cost: "one row read per shard; shard-first keys are not one range, so S point reads",
-                source: "Cloud Bigtable performance docs: roughly 10,000 rows a second of 1 KB reads or writes \
-                         per node; contiguous rows share a tablet on one node until Bigtable splits it, so the \
-                         per-node figure bounds keys in one range",
+                read_cost: ReadCostKind::PointReadPerShard,
+                source: PresetSource::BigtablePerformance { row_kb: 1 },
             },
         }
     }
@@ -199,7 +189,8 @@ pub enum Placement {
 }
 
 /// The figures one store sets. Field names are stable: they are printed.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+// Serialized by `views::store_words`, which words `read_cost` and `source`.
+#[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
 pub struct StorePreset {
     /// The store these figures are for.
     pub store: Store,
@@ -219,10 +210,82 @@ pub struct StorePreset {
     /// Hash slots, for Redis Cluster.
     pub slots: Option<u32>,
     /// In words: what one read of a counter costs when it sums S shards.
-    pub read_cost: &'static str,
+    #[schemars(with = "String")]
+    pub read_cost: ReadCostKind,
     /// Where the figures come from: the store's documentation, or for
     /// Redis the measurement behind [`REDIS_MEASURED_INCR_PER_SECOND`].
-    pub source: &'static str,
+    #[schemars(with = "String")]
+    pub source: PresetSource,
+}
+
+/// What one read of a counter costs when it sums S shards, by how the
+/// store serves or bills reads (the words are `views::store_words`'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadCostKind {
+    /// A read unit per item of up to `item_kb` KB; batch reads of the
+    /// preset's `batch_read_items` (DynamoDB).
+    ReadUnitPerItem {
+        /// The item size one read unit covers, in KB.
+        item_kb: u32,
+    },
+    /// Billed per document read: S shards cost S reads (Firestore).
+    PerDocument,
+    /// One query sums the S shard rows, an index scan, not S reads
+    /// (PostgreSQL).
+    OneSumQuery,
+    /// A multi-key read only within one slot: one GET per shard, pipelined
+    /// per node (Redis Cluster).
+    GetPerShard,
+    /// One point read per shard: shard-first keys are not one range
+    /// (a sorted store).
+    PointReadPerShard,
+}
+
+/// Where a preset's figures come from: the document (with the figures it
+/// states beyond the preset's own), or the measurement. The words are
+/// `views::store_words`'s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PresetSource {
+    /// Amazon DynamoDB's developer guide, as read in `as_of`.
+    DynamodbGuide {
+        /// When the figures were read.
+        as_of: &'static str,
+    },
+    /// Google Cloud Firestore's "Distributed counters" page.
+    FirestoreDistributedCounters,
+    /// PostgreSQL's "Explicit Locking" (row-level locks): no per-row rate.
+    PostgresRowLocks,
+    /// The Redis Cluster specification, and the benchmark behind the cap.
+    RedisClusterSpec {
+        /// The single-key INCR measurement ([`REDIS_MEASURED_INCR_PER_SECOND`]).
+        benchmark: RedisBenchmark,
+    },
+    /// Cloud Bigtable's performance page, for rows of `row_kb` KB.
+    BigtablePerformance {
+        /// The row size the per-node rate is quoted for, in KB.
+        row_kb: u32,
+    },
+}
+
+/// A single-key `redis-benchmark` INCR measurement.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RedisBenchmark {
+    /// The redis-server version measured.
+    pub server: &'static str,
+    /// How many runs.
+    pub runs: u32,
+    /// The runs' median, INCRs a second.
+    pub median_per_second: f64,
+}
+
+/// Where a store limit is documented. The words are `views::store_words`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LimitSource {
+    /// Amazon DynamoDB's service quotas: a table's default throughput.
+    DynamodbServiceQuotas,
+    /// Google Cloud Firestore's quotas and limits: documents a transaction
+    /// or batched write takes.
+    FirestoreQuotas,
 }
 
 /// A quantity of the plan that a store limits.
@@ -236,14 +299,16 @@ pub enum LimitedQuantity {
 }
 
 /// A documented store limit beyond the per-key cap.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+// Serialized by `views::store_words`, which words `source`.
+#[derive(Debug, Clone, Copy, PartialEq, schemars::JsonSchema)]
 pub struct StoreLimit {
     /// What it limits.
     pub quantity: LimitedQuantity,
     /// The limit.
     pub limit: f64,
     /// Where it is documented.
-    pub source: &'static str,
+    #[schemars(with = "String")]
+    pub source: LimitSource,
 }
 
 /// One row of `shardplan stores`.
@@ -276,7 +341,10 @@ mod tests {
         assert_eq!(r.write_cap_per_key, Some(REDIS_MEASURED_INCR_PER_SECOND));
         assert_eq!(Store::Sorted.placement(), Placement::Sorted);
         assert_eq!(all_presets().len(), 5);
-        assert!(all_presets().iter().all(|p| !p.source.is_empty()));
+        assert_eq!(
+            Store::Sorted.preset().source,
+            PresetSource::BigtablePerformance { row_kb: 1 }
+        );
     }
 
     #[test]

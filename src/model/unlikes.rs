@@ -16,7 +16,7 @@ use serde::Serialize;
 use super::exact::ln_p_any_over;
 use super::exact::special::{ln_dpois, ln_pois_sf};
 use super::probability::Probability;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::MAX_COOL_DOWN_LIKES_PER_SHARD;
 use crate::model::validate;
 
@@ -54,12 +54,9 @@ impl Unlikes {
     /// Checks the share: finite, in `[0, 1]`.
     pub fn new(share: f64) -> ParamResult<Self> {
         if !share.is_finite() || !(0.0..=1.0).contains(&share) {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "unlike_share",
-                format!(
-                    "must be a share of likes from 0 to 1 (got {})",
-                    validate::shown(share)
-                ),
+                Problem::NotShareOfLikes(share),
             ));
         }
         Ok(Unlikes { share })
@@ -89,13 +86,12 @@ impl Unlikes {
         let rate = validate::positive("cool_down_rate", rate)?;
         let a = rate * seconds / shards.max(1) as f64;
         if a > MAX_COOL_DOWN_LIKES_PER_SHARD {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "cool_down_seconds",
-                format!(
-                    "gives {} likes per shard over the cool-down (rate x seconds / shards); \
-                     at most {MAX_COOL_DOWN_LIKES_PER_SHARD:e} are summed exactly",
-                    validate::shown(a)
-                ),
+                Problem::CoolDownTooLong {
+                    likes_per_shard: a,
+                    max: MAX_COOL_DOWN_LIKES_PER_SHARD,
+                },
             ));
         }
         let ln_one = ln_u_above_l(a, self.share * a);

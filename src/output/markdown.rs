@@ -50,43 +50,64 @@ fn cells(row: &[String]) -> Vec<String> {
 
 impl Exporter for MarkdownExporter {
     fn render(&self, report: &dyn Report) -> anyhow::Result<Vec<u8>> {
-        let mut out = String::new();
-        for section in report.sections() {
-            match &section {
-                Section::Pairs { title, rows } => {
-                    out.push_str(&format!("### {title}\n\n"));
-                    // The heading carries the title; the table's header row
-                    // just names its two columns.
-                    let grid = Section::Grid {
-                        title: String::new(),
-                        header: vec!["what".into(), "value".into()],
-                        rows: rows.iter().map(|(k, v)| vec![cell(k), cell(v)]).collect(),
-                    };
-                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
-                }
-                Section::Grid {
-                    title,
-                    header,
-                    rows,
-                } => {
-                    out.push_str(&format!("### {title}\n\n"));
-                    let grid = Section::Grid {
-                        title: String::new(),
-                        header: cells(header),
-                        rows: rows.iter().map(|r| cells(r)).collect(),
-                    };
-                    out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
-                }
-                Section::Note(text) | Section::Warning(text) | Section::Failure(text) => {
-                    out.push_str(&format!("> {}", text.replace('\n', "\n> ")))
-                }
-            }
-            out.push_str("\n\n");
-        }
-        let mut bytes = out.trim_end().as_bytes().to_vec();
-        bytes.push(b'\n');
-        Ok(bytes)
+        Ok(sections(&report.sections(), Headings::All).into_bytes())
     }
+}
+
+/// Which sections get their `### title` heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Headings {
+    /// Every titled section.
+    All,
+    /// All but the first: a page puts the sections under a heading of its
+    /// own, which the first section's would only repeat.
+    AfterFirst,
+}
+
+/// `sections` as Markdown: a heading per titled section (as `headings`
+/// says), pipe tables, quoted notes; one newline at the end.
+pub fn sections(sections: &[Section], headings: Headings) -> String {
+    let mut out = String::new();
+    for (i, section) in sections.iter().enumerate() {
+        let heading = |out: &mut String, title: &str| {
+            if i > 0 || headings == Headings::All {
+                out.push_str(&format!("### {title}\n\n"));
+            }
+        };
+        match section {
+            Section::Pairs { title, rows } => {
+                heading(&mut out, title);
+                // The heading carries the title; the table's header row
+                // just names its two columns.
+                let grid = Section::Grid {
+                    title: String::new(),
+                    header: vec!["what".into(), "value".into()],
+                    rows: rows.iter().map(|(k, v)| vec![cell(k), cell(v)]).collect(),
+                };
+                out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
+            }
+            Section::Grid {
+                title,
+                header,
+                rows,
+            } => {
+                heading(&mut out, title);
+                let grid = Section::Grid {
+                    title: String::new(),
+                    header: cells(header),
+                    rows: rows.iter().map(|r| cells(r)).collect(),
+                };
+                out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
+            }
+            Section::Note(text) | Section::Warning(text) | Section::Failure(text) => {
+                out.push_str(&format!("> {}", text.replace('\n', "\n> ")))
+            }
+        }
+        out.push_str("\n\n");
+    }
+    let mut out = out.trim_end().to_string();
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub mod scenarios;
 pub mod schema;
 pub mod simulate;
 pub mod size;
+pub mod store_words;
 pub mod stores;
 pub mod timeline;
 pub mod unlikes;

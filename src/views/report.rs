@@ -5,8 +5,8 @@
 //! the same seed gives the same bytes.
 
 use crate::config::{Inputs, Loaded};
-use crate::output::markdown::MarkdownExporter;
-use crate::output::{fmt, Exporter, Report};
+use crate::output::markdown::{Headings, MarkdownExporter};
+use crate::output::{fmt, Exporter, Report, Section};
 use crate::views::reads::read_cost_section;
 use crate::views::risk::{SweepRow, SweepView};
 use crate::views::simulate::SimulateReport;
@@ -97,12 +97,20 @@ fn markdown(report: &dyn Report) -> anyhow::Result<String> {
     Ok(String::from_utf8(MarkdownExporter.render(report)?)?)
 }
 
-/// As [`markdown`], under a `##` heading of the same name: the first
-/// section's own `###` heading would only repeat it.
+/// As [`markdown`], under a `##` heading of the same name: a first section
+/// titled `heading` goes without its own `###` heading, which would only
+/// repeat it.
 fn markdown_under(heading: &str, report: &dyn Report) -> anyhow::Result<String> {
-    let md = markdown(report)?;
-    let repeat = format!("### {heading}\n\n");
-    Ok(md.strip_prefix(&repeat).unwrap_or(&md).to_string())
+    let sections = report.sections();
+    let repeats = match sections.first() {
+        Some(Section::Pairs { title, .. } | Section::Grid { title, .. }) => title == heading,
+        _ => false,
+    };
+    let headings = match repeats {
+        true => Headings::AfterFirst,
+        false => Headings::All,
+    };
+    Ok(crate::output::markdown::sections(&sections, headings))
 }
 
 /// Prose for Markdown: a bare `<shard>` would be read as an HTML tag and

@@ -51,7 +51,11 @@ impl Report for StoresView {
                 .collect(),
         }];
         for p in &self.0 {
-            out.push(Section::Note(format!("{}: {}", p.store.name(), p.source)));
+            out.push(Section::Note(format!(
+                "{}: {}",
+                p.store.name(),
+                super::store_words::source(p)
+            )));
         }
         out
     }

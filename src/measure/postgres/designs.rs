@@ -18,7 +18,7 @@ use super::config::PgConfig;
 use super::conn::{describe, load_name, open};
 use super::lock_waits::{monitor, LockWaits};
 use super::report::Design;
-use crate::measure::load::{first_real_error, ANOTHER_CLIENT_FAILED};
+use crate::measure::load::{first_real_error, AnotherClientFailed};
 
 /// One bounded write phase.
 pub(super) struct Phase {
@@ -158,7 +158,7 @@ impl Load<'_> {
         barrier.wait();
         let (mut client, statement) = conn?;
         if failed.load(Ordering::Relaxed) {
-            bail!("{ANOTHER_CLIENT_FAILED}");
+            return Err(AnotherClientFailed.into());
         }
         let deadline = Instant::now() + config.duration;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(

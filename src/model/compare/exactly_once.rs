@@ -15,7 +15,7 @@
 use crate::model::defaults::{MAX_RETRIES, MAX_TXN_MS};
 use serde::Serialize;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::store::Store;
 use crate::model::validate;
 
@@ -74,9 +74,12 @@ impl ConflictModel {
         validate::non_negative("rate", rate_per_shard)?;
         validate::non_negative("txn_ms", txn_ms)?;
         if txn_ms > crate::model::defaults::MAX_TXN_MS {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "txn_ms",
-                format!("must be at most {MAX_TXN_MS} ms (got {txn_ms})"),
+                Problem::MillisecondsAbove {
+                    got: txn_ms,
+                    max: MAX_TXN_MS,
+                },
             ));
         }
         validate::positive("--transactional write cost", write_cost)?;
@@ -185,16 +188,19 @@ impl DriftModel {
         validate::non_negative("rate", rate)?;
         in_closed_unit("timeout_rate", timeout_rate)?;
         if timeout_rate >= 1.0 {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "timeout_rate",
-                format!("must be below 1: some increments must succeed (got {timeout_rate})"),
+                Problem::NoIncrementSucceeds(timeout_rate),
             ));
         }
         in_closed_unit("applied_share", applied_share)?;
         if retries > crate::model::defaults::MAX_RETRIES {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "retries",
-                format!("must be a whole number from 0 to {MAX_RETRIES} (got {retries})"),
+                Problem::WholeAbove {
+                    got: retries,
+                    max: MAX_RETRIES,
+                },
             ));
         }
         Ok(DriftModel {
@@ -242,10 +248,7 @@ impl DriftModel {
 
 fn in_closed_unit(what: &'static str, v: f64) -> ParamResult<f64> {
     if !v.is_finite() || !(0.0..=1.0).contains(&v) {
-        return Err(ParamError::other(
-            what,
-            format!("must be a share from 0 to 1 (got {v})"),
-        ));
+        return Err(ParamError::new(what, Problem::NotShare(v)));
     }
     Ok(v)
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::exactly_once::{Conflicts, Drift, DriftModel};
 use super::CompareRow;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::law::TrafficModel;
 use crate::model::read_cost::ReadPlan;
 use crate::model::validate;
@@ -68,9 +68,12 @@ impl CompareInputs {
 fn period(what: &'static str, v: f64) -> ParamResult<f64> {
     validate::positive(what, v)?;
     if v > crate::model::defaults::MAX_PERIOD_SECONDS {
-        return Err(ParamError::other(
+        return Err(ParamError::new(
             what,
-            format!("must be at most {MAX_PERIOD_SECONDS} seconds (got {v})"),
+            Problem::SecondsAbove {
+                got: v,
+                max: MAX_PERIOD_SECONDS,
+            },
         ));
     }
     Ok(v)

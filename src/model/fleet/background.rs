@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::validate;
 use crate::model::zipf::Zipf;
 
@@ -58,9 +58,13 @@ impl Background {
         let reels = validate::count("reels", reels, crate::model::defaults::MAX_REELS)?;
         let total_rate = validate::rate("likes_per_day", total_rate)?;
         if !exponent.is_finite() || !(0.0..=10.0).contains(&exponent) {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "zipf",
-                format!("must be a number from 0 to 10 (got {exponent})"),
+                Problem::NumberOutside {
+                    got: exponent,
+                    lo: 0.0,
+                    hi: 10.0,
+                },
             ));
         }
         Ok(Background {
@@ -74,14 +78,11 @@ impl Background {
     pub fn rates(mut rates: Vec<f64>) -> ParamResult<Self> {
         let what = "rates";
         if rates.is_empty() {
-            return Err(ParamError::other(what, "has no reels (one rate per line)"));
+            return Err(ParamError::new(what, Problem::NoReels));
         }
         validate::count(what, rates.len() as u64, crate::model::defaults::MAX_REELS)?;
         if let Some(bad) = rates.iter().find(|r| !r.is_finite() || **r < 0.0) {
-            return Err(ParamError::other(
-                what,
-                format!("rates must be finite numbers >= 0 (got {bad})"),
-            ));
+            return Err(ParamError::new(what, Problem::BadReelRate(*bad)));
         }
         rates.sort_unstable_by(|a, b| b.total_cmp(a));
         let total_rate: f64 = rates.iter().rev().sum();

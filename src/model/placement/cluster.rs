@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::slots::REDIS_SLOTS;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::MAX_NODES;
 
 /// One master's slot range, inclusive at both ends.
@@ -57,9 +57,12 @@ pub fn cluster_create_ranges(nodes: u32) -> ParamResult<Vec<SlotRange>> {
 
 fn validate_nodes(nodes: u32) -> ParamResult<u32> {
     if nodes == 0 || nodes > crate::model::defaults::MAX_NODES {
-        return Err(ParamError::other(
+        return Err(ParamError::new(
             "nodes",
-            format!("must be a whole number from 1 to {MAX_NODES} (got {nodes})"),
+            Problem::CountOutside {
+                got: u64::from(nodes),
+                max: u64::from(MAX_NODES),
+            },
         ));
     }
     Ok(nodes)

@@ -9,7 +9,7 @@ use super::cluster::Cluster;
 use super::findings::{ClusterRead, PlacementWarning};
 use super::slots::{hash_tag, key_slot};
 use super::template::ShardTemplate;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 
 /// Where one key lands.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -95,10 +95,7 @@ impl KeysReport {
     /// Place keys given as bytes (one shard each), e.g. read from stdin.
     pub fn from_keys(keys: &[Vec<u8>], nodes: Option<u32>) -> ParamResult<Self> {
         if keys.is_empty() {
-            return Err(ParamError::other(
-                "stdin",
-                "needs at least one key, one per line (got none)",
-            ));
+            return Err(ParamError::new("stdin", Problem::NoKeys));
         }
         Self::build(keys, nodes, None)
     }

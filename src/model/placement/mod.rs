@@ -38,19 +38,14 @@ fn listing_bounds(
     let longest = template.key(shards - 1).len() as u64;
     let text = longest * shards * copies;
     if text > MAX_KEY_TEXT_BYTES {
-        let listed = if copies > 1 {
-            " (each listed twice)"
-        } else {
-            ""
-        };
-        return Err(crate::error::ParamError::other(
+        return Err(crate::error::ParamError::new(
             "shards",
-            format!(
-                "{shards} keys of {longest} bytes{listed} are {:.1} MiB of key text; keys lists at \
-                 most 2 MiB (e.g. 20,000 keys of 100 bytes), so give fewer shards or a shorter \
-                 template",
-                text as f64 / (1u64 << 20) as f64
-            ),
+            crate::error::Problem::KeyTextTooLong {
+                shards,
+                longest,
+                copies,
+                bytes: text,
+            },
         ));
     }
     Ok(shards)

@@ -2,7 +2,7 @@
 //! shard, and its shard-first form for sorted stores.
 
 use super::slots::hash_tag;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::MAX_PAD;
 
 /// The placeholder a template marks the shard number with. Angle brackets,
@@ -22,27 +22,30 @@ impl ShardTemplate {
     pub fn new(template: &str, pad: usize) -> ParamResult<Self> {
         let max = crate::model::defaults::MAX_TEMPLATE_BYTES;
         if template.len() > max {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "template",
-                format!(
-                    "must be at most {max} bytes (got {}); a shard key is a few dozen",
-                    template.len()
-                ),
+                Problem::TemplateTooLong {
+                    got: template.len(),
+                    max,
+                },
             ));
         }
         if !template.contains(SHARD_PLACEHOLDER) {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "template",
-                format!(
-                    "must contain the placeholder {SHARD_PLACEHOLDER} where the shard number goes, \
-                     e.g. 'reel:8841:likes:{SHARD_PLACEHOLDER}' (got '{template}')"
-                ),
+                Problem::NoPlaceholder {
+                    placeholder: SHARD_PLACEHOLDER,
+                    template: template.to_string(),
+                },
             ));
         }
         if pad > crate::model::defaults::MAX_PAD {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "pad",
-                format!("must be a width from 0 to {MAX_PAD} digits (got {pad})"),
+                Problem::PadAbove {
+                    got: pad,
+                    max: MAX_PAD,
+                },
             ));
         }
         Ok(ShardTemplate {

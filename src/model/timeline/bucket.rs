@@ -15,7 +15,7 @@
 use crate::model::defaults::MAX_BURST_SECONDS;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 
 /// How full each key's bucket is at second 0.
 #[derive(
@@ -70,12 +70,12 @@ impl StoreConfig {
     /// [`MAX_BURST_SECONDS`]; the error names `store.burst_seconds`.
     pub fn validate(&self) -> ParamResult<()> {
         if self.burst_seconds > crate::model::defaults::MAX_BURST_SECONDS {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "store.burst_seconds",
-                format!(
-                    "must be a whole number of seconds from 0 to {MAX_BURST_SECONDS} (got {})",
-                    self.burst_seconds
-                ),
+                Problem::SecondsOutside {
+                    got: self.burst_seconds,
+                    max: MAX_BURST_SECONDS,
+                },
             ));
         }
         Ok(())

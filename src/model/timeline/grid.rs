@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{monitor, run, TimelinePlan};
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 
 /// One cell of a monitor grid: how threshold, window and TTL change the
 /// writes rejected before the raise takes effect.
@@ -44,7 +44,7 @@ pub fn monitor_grid(
     let base = plan
         .monitor
         .clone()
-        .ok_or_else(|| ParamError::other("monitor", "a monitor grid needs a [monitor] section"))?;
+        .ok_or_else(|| ParamError::new("monitor", Problem::NoMonitorSection))?;
     let mut plans = Vec::new();
     for &threshold in thresholds {
         for &window_seconds in windows {

@@ -31,7 +31,7 @@ pub use report::{TimelineReport, TimelineRow};
 
 pub use grid::{monitor_grid, MonitorGridRow};
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::MAX_SECONDS;
 use crate::model::law::TrafficModel;
 use crate::model::sampler::{chunk_rng, split_uniform};
@@ -113,22 +113,23 @@ impl TimelinePlan {
         // Counts are u64: keep the expected total well inside it.
         let expected = curve.likes_until(seconds as f64);
         if expected > crate::model::defaults::MAX_TOTAL_LIKES {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "seconds",
-                format!(
-                    "the curve gives about {expected:.3e} likes over {seconds} s; a time-line holds at most {:e}",
-                    crate::model::defaults::MAX_TOTAL_LIKES
-                ),
+                Problem::TooManyLikes {
+                    expected,
+                    seconds,
+                    max: crate::model::defaults::MAX_TOTAL_LIKES,
+                },
             ));
         }
         if let Some(m) = &monitor {
             if m.target_shards <= start_shards {
-                return Err(ParamError::other(
+                return Err(ParamError::new(
                     "monitor.target_shards",
-                    format!(
-                        "must be above the starting shard count {start_shards} (got {})",
-                        m.target_shards
-                    ),
+                    Problem::NotAboveStart {
+                        got: m.target_shards,
+                        start: start_shards,
+                    },
                 ));
             }
         }

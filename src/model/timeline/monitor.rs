@@ -22,7 +22,7 @@ use crate::model::defaults::MAX_MONITOR_SECONDS;
 use serde::{Deserialize, Serialize};
 
 use super::resize::ResizeOrder;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::validate;
 
 /// The `[monitor]` scenario section.
@@ -132,21 +132,21 @@ impl MonitorConfig {
             crate::model::defaults::MAX_SHARDS,
         )?;
         if self.settings_ttl_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "monitor.settings_ttl_seconds",
-                format!(
-                    "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
-                    self.settings_ttl_seconds
-                ),
+                Problem::SecondsOutside {
+                    got: self.settings_ttl_seconds,
+                    max: MAX_MONITOR_SECONDS,
+                },
             ));
         }
         if self.delay_seconds > crate::model::defaults::MAX_MONITOR_SECONDS {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "monitor.delay_seconds",
-                format!(
-                    "must be a whole number of seconds from 0 to {MAX_MONITOR_SECONDS} (got {})",
-                    self.delay_seconds
-                ),
+                Problem::SecondsOutside {
+                    got: self.delay_seconds,
+                    max: MAX_MONITOR_SECONDS,
+                },
             ));
         }
         let servers = validate::count(

@@ -84,7 +84,7 @@ pub fn warning_text(w: &Warning) -> String {
             "the plan's {} exceeds the documented limit of {} ({})",
             limited_figure(limit.quantity, *value),
             fmt::num(limit.limit),
-            limit.source
+            crate::views::store_words::limit_source(limit)
         ),
     }
 }

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::like_rows::LIKE_ROWS_PARTITION_LOAD;
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::validate;
 
 /// Seconds in a day: likes a day / this is the mean like rate.
@@ -92,9 +92,9 @@ impl ApproxInputs {
         validate::count("shards", self.shards, crate::model::defaults::MAX_SHARDS)?;
         validate::positive("cap", self.cap)?;
         if !self.seconds.is_finite() || self.seconds < 1.0 {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "duration_seconds",
-                format!("must be at least 1 second (got {} s)", self.seconds),
+                Problem::BelowOneSecond(self.seconds),
             ));
         }
         validate::positive("likes_per_day", self.likes_per_day)?;
@@ -111,30 +111,33 @@ impl ApproxInputs {
         )?;
         validate::count("user_id_bytes", self.user_id_bytes, 200)?;
         if !self.zipf_s.is_finite() || self.zipf_s < 0.0 || self.zipf_s > 10.0 {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "zipf",
-                format!("must be a number from 0 to 10 (got {})", self.zipf_s),
+                Problem::NumberOutside {
+                    got: self.zipf_s,
+                    lo: 0.0,
+                    hi: 10.0,
+                },
             ));
         }
         validate::probability_open("epsilon", self.epsilon)?;
         validate::probability_open("delta", self.delta)?;
         validate::non_negative("shares", self.shares)?;
         if self.shares > crate::model::defaults::MAX_RATE {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "shares",
-                format!(
-                    "must be at most {:e} shares/s (got {})",
-                    crate::model::defaults::MAX_RATE,
-                    self.shares
-                ),
+                Problem::SharesRateAbove {
+                    got: self.shares,
+                    max: crate::model::defaults::MAX_RATE,
+                },
             ));
         }
         if let Some(p) = self.post_likes {
             validate::positive("post_likes", p)?;
             if p > 1e15 {
-                return Err(ParamError::other(
+                return Err(ParamError::new(
                     "post_likes",
-                    format!("must be at most 1e15 (got {p})"),
+                    Problem::Above { got: p, max: 1e15 },
                 ));
             }
         }
@@ -144,12 +147,9 @@ impl ApproxInputs {
         validate::count("servers", self.servers, 10_000_000)?;
         validate::non_negative("cache_seconds", self.cache_seconds)?;
         if self.cache_seconds > SECONDS_PER_DAY {
-            return Err(ParamError::other(
+            return Err(ParamError::new(
                 "cache_seconds",
-                format!(
-                    "must be at most 86400 (one day) (got {})",
-                    self.cache_seconds
-                ),
+                Problem::AboveOneDay(self.cache_seconds),
             ));
         }
         Ok(())

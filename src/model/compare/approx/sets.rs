@@ -56,7 +56,7 @@ pub fn set_bytes_sharded(members: f64, id_bytes: u64, shards: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{ParamError, ParamResult};
+    use crate::error::{ParamError, ParamResult, Problem};
     use crate::model::rng::chunk_rng;
     use crate::model::validate;
     use rand::RngExt;
@@ -103,10 +103,7 @@ mod tests {
     ) -> ParamResult<SetShardCount> {
         validate::count("users", users, 100_000_000)?;
         if !(0.0..=1.0).contains(&repeat) {
-            return Err(ParamError::other(
-                "repeat",
-                format!("must be a share from 0 to 1 (got {repeat})"),
-            ));
+            return Err(ParamError::new("repeat", Problem::NotShare(repeat)));
         }
         validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let mut rng = chunk_rng(seed, 0);

@@ -41,7 +41,7 @@
 use crate::model::defaults::{MAX_RESIZE_LIKES, MAX_TTL_SECONDS};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ParamError, ParamResult};
+use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::validate;
 
 /// The order of the two settings changes in a grow (and in a monitor raise).
@@ -215,10 +215,7 @@ impl ResizeConfig {
         let from = validate::count("resize.from", self.from, crate::model::defaults::MAX_SHARDS)?;
         let to = validate::count("resize.to", self.to, crate::model::defaults::MAX_SHARDS)?;
         if from == to {
-            return Err(ParamError::other(
-                "resize.to",
-                format!("must differ from the shards before to grow or shrink (both are {from})"),
-            ));
+            return Err(ParamError::new("resize.to", Problem::SameShardCount(from)));
         }
         if from < to {
             for (what, v) in [
@@ -226,19 +223,22 @@ impl ResizeConfig {
                 ("resize.likes_after", self.likes_after),
             ] {
                 if v > crate::model::defaults::MAX_RESIZE_LIKES {
-                    return Err(ParamError::other(
+                    return Err(ParamError::new(
                         what,
-                        format!("must be a whole number from 0 to {MAX_RESIZE_LIKES} (got {v})"),
+                        Problem::WholeAbove {
+                            got: v,
+                            max: MAX_RESIZE_LIKES,
+                        },
                     ));
                 }
             }
             if self.settings_ttl_seconds > crate::model::defaults::MAX_TTL_SECONDS {
-                return Err(ParamError::other(
+                return Err(ParamError::new(
                     "resize.settings_ttl_seconds",
-                    format!(
-                        "must be a whole number of seconds from 0 to {MAX_TTL_SECONDS} (got {})",
-                        self.settings_ttl_seconds
-                    ),
+                    Problem::SecondsOutside {
+                        got: self.settings_ttl_seconds,
+                        max: MAX_TTL_SECONDS,
+                    },
                 ));
             }
             return Ok(ResizePlan::Grow(GrowPlan {
@@ -253,20 +253,22 @@ impl ResizeConfig {
         let shard_likes = match &self.shard_likes {
             Some(v) => {
                 if v.len() as u64 != from {
-                    return Err(ParamError::other(
+                    return Err(ParamError::new(
                         "resize.shard_likes",
-                        format!(
-                            "must list one value per old shard: {from} values (got {})",
-                            v.len()
-                        ),
+                        Problem::ValuesPerShard {
+                            got: v.len(),
+                            want: from,
+                        },
                     ));
                 }
                 if v.iter()
                     .any(|&x| x > crate::model::defaults::MAX_RESIZE_LIKES)
                 {
-                    return Err(ParamError::other(
+                    return Err(ParamError::new(
                         "resize.shard_likes",
-                        format!("each value must be a whole number from 0 to {MAX_RESIZE_LIKES}"),
+                        Problem::EachWholeAbove {
+                            max: MAX_RESIZE_LIKES,
+                        },
                     ));
                 }
                 v.clone()
