@@ -3,7 +3,7 @@
 //! the count is Poisson at that rate (a negative binomial count, variance
 //! `rate + rate^2 / K`). Given the second's rate the shard counts are
 //! independent Poissons, so every figure is a Poisson figure integrated
-//! over the rate ([`GammaMix`]).
+//! over the rate (`exact::gamma_mix`).
 
 use rand_distr::{Distribution, Gamma};
 
