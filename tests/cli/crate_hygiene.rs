@@ -98,29 +98,15 @@ fn handlers_take_their_plan_and_nothing_is_process_wide() {
         "src/model/exact/levin/frequencies.rs",
         "src/output/interrupt.rs",
     ];
-    let mut stack = vec![std::path::PathBuf::from(format!("{root}/src"))];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let shown = path
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .to_string();
-            let text = std::fs::read_to_string(&path).unwrap();
-            let statics = text
-                .lines()
-                .filter(|l| l.trim_start().starts_with("static ") || l.contains("OnceLock<"))
-                .count();
-            assert!(
-                statics == 0 || caches.contains(&shown.as_str()),
-                "{shown} holds a process-wide static; hand it down in config::Run"
-            );
-        }
+    for (shown, text) in source_files(root) {
+        let statics = text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("static ") || l.contains("OnceLock<"))
+            .count();
+        assert!(
+            statics == 0 || caches.contains(&shown.as_str()),
+            "{shown} holds a process-wide static; hand it down in config::Run"
+        );
     }
 }
 
