@@ -7,11 +7,12 @@
 //! ([`TrafficModel::law`]) or builds one from its inputs
 //! ([`TrafficModel::build`]). Everything else (the exact engine, the
 //! samplers, sizing, sweeps, time lines, views) asks the law through the
-//! trait and never names a law. The exact engine and the samplers need one
-//! more thing than a formula: how a second's likes split over the shards
-//! ([`Split`]). There are three ways, and every law is one of them, so a
-//! new law that is a fixed count, a Poisson count at a (random) rate, or a
-//! mixture of counts needs no change outside its file and the registry.
+//! trait and never matches on a law's name. The exact engine and the
+//! samplers need one more thing than a formula: how a second's likes split
+//! over the shards ([`Split`]): a fixed count, a Poisson count at a known
+//! or a Gamma rate, or a mixture of counts. Every law is one of these, so
+//! a new law of one of these structures needs no change outside its file
+//! and the registry.
 
 use std::fmt;
 
