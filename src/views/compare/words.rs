@@ -73,6 +73,31 @@ pub fn count_error(e: &CountError) -> String {
 /// The `verdict` column: when to pick the design, or what goes wrong.
 pub fn verdict(v: &Verdict) -> String {
     match v {
+        Verdict::TransactionsConflict { .. }
+        | Verdict::OneKeyOverCap { .. }
+        | Verdict::SimplestExact
+        | Verdict::AddShards { .. }
+        | Verdict::ExactAndLive { .. } => one_key_and_sharded(v),
+        Verdict::ShardTheBuffers { .. }
+        | Verdict::FewestWrites { .. }
+        | Verdict::FlushLessOften { .. }
+        | Verdict::BufferedNotNeeded
+        | Verdict::BufferedKeys { .. } => buffered(v),
+        Verdict::ExactlyOnce { .. } | Verdict::NoHotKey { .. } => logged(v),
+        Verdict::Set { .. }
+        | Verdict::SetSharded
+        | Verdict::LikeRows { .. }
+        | Verdict::Hll
+        | Verdict::HllSharded => unique(v),
+        Verdict::CountMin { .. } | Verdict::Hash | Verdict::HashSharded { .. } => {
+            other_structures(v)
+        }
+    }
+}
+
+/// [`verdict`]'s words for a plain counter on one key or sharded.
+fn one_key_and_sharded(v: &Verdict) -> String {
+    match v {
         Verdict::TransactionsConflict {
             p_conflict,
             attempts_per_like,
@@ -103,6 +128,13 @@ pub fn verdict(v: &Verdict) -> String {
         Verdict::ExactAndLive { shards } => {
             format!("exact and live; each read sums {shards} keys, so cache the sum")
         }
+        _ => unreachable!("one_key_and_sharded words its own verdicts"),
+    }
+}
+
+/// [`verdict`]'s words for buffered writes.
+fn buffered(v: &Verdict) -> String {
+    match v {
         Verdict::ShardTheBuffers { writes, safe } => format!(
             "{} writes/s on one key is over the safe {}: shard the buffers",
             num(*writes),
@@ -126,6 +158,13 @@ pub fn verdict(v: &Verdict) -> String {
             num(*writes),
             num(*safe)
         ),
+        _ => unreachable!("buffered words its own verdicts"),
+    }
+}
+
+/// [`verdict`]'s words for a log and its consumer.
+fn logged(v: &Verdict) -> String {
+    match v {
         Verdict::ExactlyOnce { lag_seconds } => format!(
             "exactly once: total and log position commit together; {} s behind",
             num(*lag_seconds)
@@ -134,6 +173,13 @@ pub fn verdict(v: &Verdict) -> String {
             "no hot key at all; a consumer crash can count {} likes twice",
             num(*replay_likes)
         ),
+        _ => unreachable!("logged words its own verdicts"),
+    }
+}
+
+/// [`verdict`]'s words for structures that count each user once.
+fn unique(v: &Verdict) -> String {
+    match v {
         Verdict::Set {
             fit: f,
             bytes_per_member,
@@ -156,6 +202,13 @@ pub fn verdict(v: &Verdict) -> String {
         Verdict::HllSharded => "spreads PFADD; reads merge S x 16,384 registers (PFCOUNT k1..kS \
                                 needs one slot, so across nodes fetch and merge in the client)"
             .into(),
+        _ => unreachable!("unique words its own verdicts"),
+    }
+}
+
+/// [`verdict`]'s words for a sketch and a hash of counts.
+fn other_structures(v: &Verdict) -> String {
+    match v {
         Verdict::CountMin {
             width,
             depth,
@@ -181,6 +234,7 @@ pub fn verdict(v: &Verdict) -> String {
              alone needs {hashes_for_mean} hashes)",
             fit(f)
         ),
+        _ => unreachable!("other_structures words its own verdicts"),
     }
 }
 
