@@ -25,7 +25,7 @@ pub fn traffic_law(
         Ok(model) => match &d {
             // The dispersion's errors name where it was given.
             Some(d) => {
-                let model = d.check(|_| model)?;
+                let model = model.map_err(|e| d.error(e.problem))?;
                 inputs.record("dispersion", d);
                 Ok(model)
             }

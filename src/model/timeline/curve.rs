@@ -133,7 +133,13 @@ impl RateCurve {
 
     /// The mean rate of second `k` (1-based): likes expected in [k-1, k).
     pub fn second_mean(&self, k: u64) -> f64 {
-        (self.likes_until(k as f64) - self.likes_until(k as f64 - 1.0)).max(0.0)
+        self.second(k).0
+    }
+
+    /// Second `k`'s mean rate and the likes expected up to its end.
+    pub fn second(&self, k: u64) -> (f64, f64) {
+        let until = self.likes_until(k as f64);
+        ((until - self.likes_until(k as f64 - 1.0)).max(0.0), until)
     }
 }
 
@@ -170,7 +176,7 @@ impl CurveTraffic {
     /// Likes in second `k`; call with k = 1, 2, 3, ... in order. The law
     /// draws them ([`crate::model::law::TrafficLaw::second_on_curve`]).
     pub fn likes(&mut self, rng: &mut ChunkRng, k: u64) -> u64 {
-        let (mean, until) = (self.curve.second_mean(k), self.curve.likes_until(k as f64));
+        let (mean, until) = self.curve.second(k);
         self.model
             .law()
             .second_on_curve(mean, until, &mut self.given, rng)
