@@ -64,6 +64,9 @@ pub const DEFAULT_BATCH: u64 = 100;
 pub const DEFAULT_READ_CAP: f64 = 3000.0;
 /// Most likes servers accepted.
 pub const MAX_SERVERS: u64 = 10_000_000;
+/// Most app servers a picker other than `random` or `user-hash` is
+/// simulated with: its second is drawn server by server.
+pub const MAX_PICKER_SERVERS: u64 = 100_000;
 /// Largest batch accepted.
 pub const MAX_BATCH: u64 = 1_000_000;
 

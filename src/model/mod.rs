@@ -14,6 +14,7 @@ pub mod fleet;
 pub mod law;
 pub mod observed;
 pub mod partitions;
+pub mod picker;
 pub mod placement;
 pub mod price;
 pub mod probability;

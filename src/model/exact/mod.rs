@@ -22,6 +22,7 @@ mod point;
 mod quietest;
 mod risk;
 pub(crate) mod special;
+mod sticky;
 mod table;
 mod upper_tail;
 
@@ -30,6 +31,7 @@ pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 pub use crate::error::ExactProblem;
 pub use quietest::QuietestShard;
 pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
+pub use sticky::sticky_ln_sf;
 
 #[cfg(test)]
 mod empirical_tests;

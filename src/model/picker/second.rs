@@ -1,0 +1,125 @@
+//! One simulated second of a picker other than the random ones: the likes
+//! split over the `K` servers as the random picker splits them over shards
+//! (the load balancer is uniform: the same [`ShardSampler`], `K` "shards"),
+//! then each server's likes go where its picker sends them.
+
+use rand::Rng;
+
+use super::{round_robin, sticky, two_choice, Picker, Writers};
+use crate::error::ParamResult;
+use crate::model::law::TrafficModel;
+use crate::model::rng::chunk_rng;
+use crate::model::sampler::ShardSampler;
+use crate::model::validate;
+
+/// Draws a picker's seconds.
+#[derive(Debug, Clone)]
+pub struct PickerSampler {
+    writers: Writers,
+    shards: usize,
+    /// The second's likes and their split over the servers.
+    servers: ShardSampler,
+}
+
+/// What a chunk of seconds keeps from one second to the next.
+#[derive(Debug, Clone)]
+pub struct SecondState {
+    server_likes: Vec<u64>,
+    /// Round-robin: each server's cursor.
+    cursors: Vec<u64>,
+    /// Two-choice: one server's own counts in the second.
+    sent: Vec<u32>,
+}
+
+impl PickerSampler {
+    /// `rate` likes/s by `writers` over `shards` shards.
+    pub fn new(
+        rate: f64,
+        shards: u64,
+        traffic: TrafficModel,
+        writers: Writers,
+    ) -> ParamResult<Self> {
+        let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
+        let servers = ShardSampler::new(rate, writers.servers, traffic)?;
+        Ok(PickerSampler {
+            writers,
+            shards: shards as usize,
+            servers,
+        })
+    }
+
+    /// True where a second depends on the seconds before it (round-robin's
+    /// cursors): a run then carries the state from chunk to chunk.
+    pub fn carries_state(&self) -> bool {
+        self.writers.picker == Picker::RoundRobin
+    }
+
+    /// The cursors the run starts with: independent uniform shards, from
+    /// their own stream of the seed (one no chunk uses).
+    pub fn first_cursors(&self, seed: u64) -> Vec<u64> {
+        use rand::RngExt;
+        if !self.carries_state() {
+            return Vec::new();
+        }
+        let mut rng = chunk_rng(seed, u64::MAX);
+        let s = self.shards as u64;
+        (0..self.writers.servers)
+            .map(|_| rng.random_range(0..s))
+            .collect()
+    }
+
+    /// A chunk's state, starting from `cursors`.
+    pub fn state(&self, cursors: Vec<u64>) -> SecondState {
+        SecondState {
+            server_likes: vec![0; self.writers.servers as usize],
+            cursors,
+            sent: vec![0; self.shards],
+        }
+    }
+
+    /// The cursors a state holds now.
+    pub fn cursors(state: &SecondState) -> &[u64] {
+        &state.cursors
+    }
+
+    /// Fills `counts` (length `S`) with one second's writes per shard and
+    /// returns the likes in it.
+    pub fn sample_second<R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+        state: &mut SecondState,
+        counts: &mut [u64],
+    ) -> u64 {
+        let likes = self.servers.sample_second(rng, &mut state.server_likes);
+        match self.writers.picker {
+            Picker::RoundRobin => {
+                round_robin::spread_second(&state.server_likes, &mut state.cursors, counts)
+            }
+            Picker::Sticky => sticky::spread_second(&state.server_likes, counts),
+            Picker::TwoChoice => {
+                counts.fill(0);
+                for &n in &state.server_likes {
+                    two_choice::add_server_second(rng, n, &mut state.sent, counts);
+                }
+            }
+            // The random pickers split as the shard sampler does.
+            Picker::Random | Picker::UserHash => {
+                counts.fill(0);
+                for &n in &state.server_likes {
+                    crate::model::sampler::add_split_uniform(rng, n, counts);
+                }
+            }
+        }
+        likes
+    }
+
+    /// Draws one second as [`PickerSampler::sample_second`] does, from the
+    /// same stream, but only moves the cursors on (a run's first pass over
+    /// a chunk, which finds where the next chunk's cursors start). Only for
+    /// round-robin: the other pickers keep nothing between seconds.
+    pub fn advance_second<R: Rng + ?Sized>(&self, rng: &mut R, state: &mut SecondState) {
+        debug_assert!(self.carries_state());
+        self.servers.sample_second(rng, &mut state.server_likes);
+        round_robin::advance(&state.server_likes, &mut state.cursors, self.shards as u64);
+    }
+}

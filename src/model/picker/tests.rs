@@ -1,0 +1,23 @@
+use super::*;
+
+#[test]
+fn every_picker_is_named_once_as_serde_names_it() {
+    for (p, name, help) in PICKERS {
+        assert_eq!(p.name(), *name);
+        assert!(!help.is_empty());
+        let json = serde_json::to_string(p).unwrap();
+        assert_eq!(json, format!("\"{name}\""));
+    }
+    assert_eq!(PICKERS.len(), 5);
+}
+
+#[test]
+fn servers_are_checked() {
+    assert_eq!(
+        Writers::new(Picker::Sticky, 0).unwrap_err().param,
+        "servers"
+    );
+    let many = crate::model::defaults::MAX_PICKER_SERVERS + 1;
+    assert!(Writers::new(Picker::TwoChoice, many).is_err());
+    assert!(Writers::new(Picker::Random, many).is_ok());
+}
