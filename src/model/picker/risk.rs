@@ -1,0 +1,248 @@
+//! A picker's chance that the busiest shard goes over the cap: exact where
+//! the law is (the random pickers, sticky), exactly 0 where round-robin's
+//! bound is under the cap for every count the traffic can produce, and an
+//! upper bound otherwise (round-robin past its bound, two-choice:
+//! [`super::bound`]). The per-key risk of the recommendation, the verdict,
+//! `risk`, `sweep` and `size` read it here.
+
+use serde::Serialize;
+
+use super::bound::busiest_over;
+use super::{round_robin, Picker, Writers};
+use crate::error::{ParamError, ParamResult};
+use crate::model::exact::{ln_p_any_over, sticky_ln_sf, ExactProblem, OverCap};
+use crate::model::law::{Split, TrafficModel};
+
+/// How a picker's chance of going over is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyMethod {
+    /// From the busiest shard's exact law.
+    Exact,
+    /// Exactly 0: round-robin's busiest can never pass the cap.
+    NeverOver,
+    /// An upper bound (a union over the shards of one shard's exact law,
+    /// doubled for a fixed count).
+    UpperBound,
+}
+
+/// The chance the busiest shard goes over the cap in one second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyOverCap {
+    /// `ln P(busiest > cap)` in one second (`-inf` when exactly 0).
+    pub ln_p_per_second: f64,
+    /// How it is known.
+    pub method: KeyMethod,
+    /// Round-robin: the most one shard can take in the traffic's busiest
+    /// second, where the traffic has one (fixed, empirical).
+    pub busiest_bound: Option<u64>,
+}
+
+impl KeyOverCap {
+    /// `ln P(any second over the cap during `seconds` seconds)` (seconds
+    /// independent; round-robin's are not, but its bound and its 0 hold
+    /// second by second, so the union over seconds bounds them).
+    pub fn ln_p_any(&self, seconds: f64) -> f64 {
+        match self.method {
+            KeyMethod::UpperBound => (self.ln_p_per_second + seconds.ln()).min(0.0),
+            _ => ln_p_any_over(self.ln_p_per_second, seconds),
+        }
+    }
+}
+
+/// The most likes a second can have under `traffic` at `rate`, where the
+/// law caps it (a fixed count, the observed seconds).
+pub fn most_likes(traffic: TrafficModel, rate: f64) -> Option<u64> {
+    match traffic.split(rate) {
+        Split::Count(n) => Some(n),
+        Split::Counts(law) => law.most(),
+        Split::Poisson(_) | Split::GammaRate { .. } => None,
+    }
+}
+
+/// The chance the busiest of `shards` shards goes over `cap` in a second
+/// of `rate` likes/s written by `writers`. Errors name `rate`, `shards`
+/// and `picker` (where there is no figure).
+pub fn key_over_cap(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+) -> ParamResult<KeyOverCap> {
+    let c = cap.floor().min(u64::MAX as f64) as u64;
+    let exact = |ln_p| KeyOverCap {
+        ln_p_per_second: ln_p,
+        method: KeyMethod::Exact,
+        busiest_bound: None,
+    };
+    match writers.picker {
+        Picker::Random | Picker::UserHash => Ok(exact(
+            OverCap::compute(rate, shards, cap, 1.0, traffic)?.ln_p_per_second,
+        )),
+        Picker::Sticky => match sticky_ln_sf(rate, shards, writers.servers, traffic, c)? {
+            Some(ln_p) => Ok(exact(ln_p)),
+            None => Err(no_figure(writers.picker, traffic)),
+        },
+        Picker::RoundRobin => {
+            let rate = traffic.rate("rate", rate)?;
+            let bound = most_likes(traffic, rate)
+                .map(|n| round_robin::busiest_bound(n, shards, writers.servers));
+            if bound.is_some_and(|b| b <= c) {
+                return Ok(KeyOverCap {
+                    ln_p_per_second: f64::NEG_INFINITY,
+                    method: KeyMethod::NeverOver,
+                    busiest_bound: bound,
+                });
+            }
+            let laws = move |most: u64| Some(round_robin_laws(shards, most));
+            let mut over = bounded(rate, shards, c, traffic, writers, &laws)?;
+            over.busiest_bound = bound;
+            Ok(over)
+        }
+        // Two-choice's busiest has no law here: its servers' counts form
+        // a profile whose exact chain outgrows memory past a few shards,
+        // and simple couplings bound it no better than random's.
+        Picker::TwoChoice => Err(no_figure(writers.picker, traffic)),
+    }
+}
+
+/// Round-robin's per-server law of one shard's likes: `floor(m/S)`, plus
+/// one with chance `(m mod S)/S` (the cursor is uniform).
+fn round_robin_laws(shards: u64, most: u64) -> Vec<Vec<f64>> {
+    (0..=most)
+        .map(|m| {
+            let (q, r) = ((m / shards) as usize, m % shards);
+            let mut law = vec![0.0; q + 2];
+            law[q] = 1.0 - r as f64 / shards as f64;
+            law[q + 1] = r as f64 / shards as f64;
+            law
+        })
+        .collect()
+}
+
+/// The union bound of [`super::bound`], for Poisson and fixed traffic.
+fn bounded(
+    rate: f64,
+    shards: u64,
+    c: u64,
+    traffic: TrafficModel,
+    writers: Writers,
+    laws: &super::bound::PerServer,
+) -> ParamResult<KeyOverCap> {
+    let k = writers.servers;
+    let p = match traffic.split(rate) {
+        Split::Poisson(rate) => busiest_over(rate / k as f64, k, shards, c, laws),
+        // A fixed count: at most twice the Poisson chance at its mean.
+        Split::Count(n) => busiest_over(n as f64 / k as f64, k, shards, c, laws).map(|p| 2.0 * p),
+        Split::GammaRate { .. } | Split::Counts(_) => None,
+    };
+    let p = p.ok_or_else(|| no_figure(writers.picker, traffic))?;
+    Ok(KeyOverCap {
+        ln_p_per_second: p.min(1.0).ln(),
+        method: KeyMethod::UpperBound,
+        busiest_bound: None,
+    })
+}
+
+fn no_figure(picker: Picker, traffic: TrafficModel) -> ParamError {
+    let problem = ExactProblem::NoPickerFigure {
+        picker: picker.name(),
+        traffic: traffic.law().kind().name(),
+    };
+    ParamError::new("picker", problem.into())
+}
+
+/// `ln P(any second over the cap during the run)` and how it is known.
+pub fn ln_p_any_over_cap(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+) -> ParamResult<(f64, KeyMethod)> {
+    let over = key_over_cap(rate, shards, cap, traffic, writers)?;
+    Ok((over.ln_p_any(seconds), over.method))
+}
+
+/// The fewest shards (at most `max_shards`) whose chance of any second
+/// over the cap during the run is within `risk` (exact, or by the bound).
+pub fn shards_for_risk(
+    rate: f64,
+    cap: f64,
+    seconds: f64,
+    risk: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    max_shards: u64,
+) -> ParamResult<u64> {
+    if writers.picker.splits_like_random() {
+        return crate::model::exact::shards_for_risk(rate, cap, seconds, risk, traffic, max_shards);
+    }
+    let risk = crate::model::validate::probability_open("risk", risk)?;
+    let ln_risk = risk.ln();
+    let found = crate::model::search::fewest_shards(max_shards, |s| {
+        Ok::<_, ParamError>(
+            ln_p_any_over_cap(rate, s, cap, seconds, traffic, writers)?.0 <= ln_risk,
+        )
+    })?;
+    found.ok_or_else(|| {
+        let unmet = ExactProblem::RiskUnmet {
+            max_shards,
+            rate,
+            cap,
+            seconds,
+            risk,
+        };
+        ParamError::new("risk", unmet.into())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TrafficModel::{Fixed, Poisson};
+
+    fn w(picker: Picker, servers: u64) -> Writers {
+        Writers::new(picker, servers).unwrap()
+    }
+
+    #[test]
+    fn random_pickers_are_today_s_exact_figure() {
+        let today = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Fixed).unwrap();
+        for p in [Picker::Random, Picker::UserHash] {
+            let o = key_over_cap(14_000.0, 17, 1000.0, Fixed, w(p, 40)).unwrap();
+            assert_eq!(o.ln_p_per_second, today.ln_p_per_second);
+            assert_eq!(o.method, KeyMethod::Exact);
+        }
+    }
+
+    #[test]
+    fn round_robin_never_goes_over_under_its_bound() {
+        let o = key_over_cap(14_000.0, 15, 1000.0, Fixed, w(Picker::RoundRobin, 40)).unwrap();
+        assert_eq!(o.method, KeyMethod::NeverOver);
+        assert_eq!(o.ln_p_per_second, f64::NEG_INFINITY);
+        assert_eq!(o.busiest_bound, Some(970));
+        // Poisson traffic has no busiest second: a bound, tiny at 15.
+        let o = key_over_cap(14_000.0, 15, 1000.0, Poisson, w(Picker::RoundRobin, 40)).unwrap();
+        assert_eq!(o.method, KeyMethod::UpperBound);
+        assert!(o.ln_p_per_second < (1e-9f64).ln(), "{}", o.ln_p_per_second);
+        let n = shards_for_risk(
+            14_000.0,
+            1000.0,
+            14_400.0,
+            0.01,
+            Fixed,
+            w(Picker::RoundRobin, 40),
+            1000,
+        );
+        assert_eq!(n.unwrap(), 15);
+    }
+
+    #[test]
+    fn two_choice_has_no_figure_and_says_so() {
+        let e = key_over_cap(14_000.0, 16, 1000.0, Fixed, w(Picker::TwoChoice, 40)).unwrap_err();
+        assert_eq!(e.param, "picker");
+    }
+}
