@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::parse::{number, whole_number, whole_seconds, whole_seconds_or_zero};
-use super::values::{choice, STORES, TRAFFIC};
+use super::values::{choice, PICKERS, STORES, TRAFFIC};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults as d;
 use crate::model::law::TrafficKind;
@@ -191,6 +191,15 @@ pub struct Traffic {
     pub dispersion: Option<f64>,
 }
 
+/// `--picker`: how each app server picks a shard.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PickerArg {
+    #[arg(long, value_parser = choice(PICKERS), ignore_case = true,
+        help = "How each app server (--servers) picks the shard of a like: random, \
+                round-robin, two-choice, sticky or user-hash (default random)")]
+    pub picker: Option<crate::model::picker::Picker>,
+}
+
 /// `--seconds`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Seconds {
@@ -289,12 +298,20 @@ pub struct Nodes {
 
 // ---- Reads and the monitor ---------------------------------------------
 
+/// `--servers`: the app (likes) servers.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Servers {
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("App (likes) servers: each writes with --picker and caches the sum \
+            (default {})", d::DEFAULT_SERVERS))]
+    pub servers: Option<u64>,
+}
+
 /// `--servers` and `--cache-seconds`: the likes servers caching the sum.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Cache {
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
-        help = format!("Likes servers, each caching the sum (default {})", d::DEFAULT_SERVERS))]
-    pub servers: Option<u64>,
+    #[command(flatten)]
+    pub servers: Servers,
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = number,
         help = format!("Seconds each server caches the sum; 0 = no cache (default {})",
             d::DEFAULT_CACHE_SECONDS))]

@@ -65,6 +65,9 @@ pub const STORES: &[Choice<Store>] = &[
 /// `--traffic`: the laws' registry.
 pub const TRAFFIC: &[Choice<TrafficKind>] = crate::model::law::LAWS;
 
+/// `--picker`.
+pub const PICKERS: &[Choice<crate::model::picker::Picker>] = crate::model::picker::PICKERS;
+
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[
     (
@@ -162,6 +165,9 @@ mod tests {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in TRAFFIC {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in PICKERS {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in SAMPLERS {

@@ -3,6 +3,7 @@
 use crate::config::options::{RiskOptions, SweepOptions};
 use crate::model::exact::{self, Risk};
 use crate::model::law::TrafficModel;
+use crate::model::picker::risk::KeyMethod;
 use crate::model::read_cost::ReadPlan;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
@@ -135,9 +136,11 @@ fn judge_rows(
     let judged_at = inputs.planned_rate();
     for row in rows {
         // The row's own figure is the key check's when it ran at the
-        // planned rate over the same spell and law.
-        let known = (row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds)
-            .then_some(row.risk.ln_p_any_over_cap);
+        // planned rate
+        // over the same spell and law, for writers that split as random.
+        let same = row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds;
+        let known = (same && inputs.writers.picker.splits_like_random())
+            .then_some((row.risk.ln_p_any_over_cap, KeyMethod::Exact));
         let e = inputs.judge(row.risk.shards, &rec, known)?;
         row.judge(e.verdict(rec.shards, judged_at));
     }

@@ -9,6 +9,7 @@ use crate::cli::{PlanArgs, ReadArgs, SizingArgs};
 use crate::error::InputResult;
 use crate::model::defaults::{DEFAULT_RISK, MAX_NODES, MAX_PARTITIONS};
 use crate::model::law::TrafficKind;
+use crate::model::picker::{Picker, Writers};
 use crate::model::placement::ShardTemplate;
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{
@@ -51,6 +52,13 @@ pub struct PlanFlags<'a> {
     pub listed_keys: Option<&'a [Vec<u8>]>,
     /// `keys --pad`: the template's shard numbers zero-padded to this width.
     pub pad: usize,
+}
+
+impl PlanFlags<'_> {
+    /// `--picker`, where the command offers it.
+    fn picker(&self) -> Option<Picker> {
+        self.plan.and_then(|p| p.picker.picker)
+    }
 }
 
 impl<'a> PlanFlags<'a> {
@@ -137,7 +145,9 @@ impl Resolver {
             }
             None => None,
         };
+        let writers = self.writers(flags.picker(), reads.servers)?;
         let inputs = PlanInputs {
+            writers,
             sizing: sizing.plan,
             risk: risk.map(target),
             key_check: target(accepted(self, "key_risk")),
@@ -154,6 +164,20 @@ impl Resolver {
             inputs,
             recommendation,
         })
+    }
+
+    /// The writers: `--picker` over the scenario's `picker` over `random`,
+    /// with the app servers the read path resolved (`--servers`). Recorded
+    /// where given.
+    fn writers(&mut self, flag: Option<Picker>, servers: u64) -> InputResult<Writers> {
+        let picker = Sourced::flag("--picker", flag)
+            .or(self.field("picker", &self.scenario.scenario.picker));
+        let Some(picker) = picker else {
+            return Ok(Writers::random(servers));
+        };
+        self.inputs
+            .record("picker", &picker.clone().map(Picker::name));
+        Writers::new(picker.value, servers).map_err(|e| self.blame(e))
     }
 
     /// Redis Cluster nodes weigh in only when the store is redis-cluster

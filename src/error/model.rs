@@ -73,8 +73,9 @@ pub enum ExactProblem {
     #[error(
         "{picker} writers under {traffic} traffic have no exact or bounded chance of going \
          over the cap here; `shardplan simulate --picker {picker}` gives their Monte Carlo \
-         figures (exact or bounded: random, user-hash and sticky under fixed, poisson and \
-         gamma-poisson traffic; round-robin and two-choice under fixed and poisson traffic)"
+         figures (sticky has an exact one under fixed, poisson and gamma-poisson traffic; \
+         round-robin a bound under fixed and poisson traffic, and 0 under empirical traffic \
+         whose busiest second its bound keeps under the cap)"
     )]
     NoPickerFigure {
         /// The picker's name.

@@ -35,7 +35,10 @@ impl RiskOptions {
         let mut r = Resolver::for_load(run, &args.scenario, "risk")?;
         r.observe(&args.observed, Some(&args.sizing))?;
         let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
-        let plan = r.plan(&args.sizing, &Default::default(), flags)?;
+        // The read path is the scenario's, but for the app servers writing.
+        let mut reads = crate::cli::ReadArgs::default();
+        reads.cache.servers = args.servers.clone();
+        let plan = r.plan(&args.sizing, &reads, flags)?;
         let seconds = r.duration(args.span.duration.seconds())?;
         let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
         let rate = r.rate(args.rate.one()?, plan.sizing.peak.peak, traffic)?;

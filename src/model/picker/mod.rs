@@ -29,6 +29,7 @@ pub mod risk;
 pub mod round_robin;
 mod second;
 pub mod sticky;
+pub mod table;
 pub mod two_choice;
 mod writer;
 

@@ -100,10 +100,72 @@ pub fn key_over_cap(
             over.busiest_bound = bound;
             Ok(over)
         }
-        // Two-choice's busiest has no law here: its servers' counts form
-        // a profile whose exact chain outgrows memory past a few shards,
-        // and simple couplings bound it no better than random's.
-        Picker::TwoChoice => Err(no_figure(writers.picker, traffic)),
+        Picker::TwoChoice => {
+            let rate = traffic.rate("rate", rate)?;
+            Ok(KeyOverCap {
+                ln_p_per_second: two_choice_ln_bound(rate, shards, c, traffic),
+                method: KeyMethod::UpperBound,
+                busiest_bound: None,
+            })
+        }
+    }
+}
+
+/// Two-choice's bound: `S` times the Chernoff bound of one shard's count
+/// under random picks. Each server's two-choice counts are majorized by its
+/// one-choice counts (Azar, Broder, Karlin and Upfal, *Balanced
+/// allocations*, 1999, Theorem 3.5, any tie rule), so for every `t >= 0`
+/// the sum over shards of `e^(t x)`, a Schur-convex function, is smaller
+/// in expectation; the shards being exchangeable, so is each shard's
+/// `E e^(t X_kj)`. Servers are independent given their counts, so one
+/// shard's moment generating function is at most random's, and with it the
+/// Chernoff bound `inf_t E e^(t X) e^(-t (c+1))`. The union over shards and
+/// over the traffic's law (integrated for gamma-poisson, summed over the
+/// observed counts for empirical) gives the busiest's bound.
+fn two_choice_ln_bound(rate: f64, shards: u64, c: u64, traffic: TrafficModel) -> f64 {
+    let a = (c + 1) as f64;
+    let s = shards as f64;
+    // ln P(X >= a) <= -I(a): Poisson(mu) and Binomial(n, 1/S) rate functions.
+    let poisson = |mu: f64| {
+        if a <= mu {
+            0.0
+        } else {
+            (s.ln() - (mu - a + a * (a / mu).ln())).min(0.0)
+        }
+    };
+    let binomial = |n: u64| {
+        let (n, p) = (n as f64, 1.0 / s);
+        if a > n {
+            f64::NEG_INFINITY
+        } else if a <= n * p {
+            0.0
+        } else {
+            let x = a / n;
+            let rest = if x < 1.0 {
+                (1.0 - x) * ((1.0 - x) / (1.0 - p)).ln()
+            } else {
+                0.0
+            };
+            let kl = x * (x / p).ln() + rest;
+            (s.ln() - n * kl).min(0.0)
+        }
+    };
+    match traffic.split(rate) {
+        Split::Count(n) => binomial(n),
+        Split::Poisson(rate) => poisson(rate / s),
+        Split::GammaRate { mean, shape } => {
+            let mix = crate::model::exact::gamma_mix::GammaMix::new(mean, shape);
+            mix.ln_expect(|l| poisson(l / s)).min(0.0)
+        }
+        Split::Counts(law) => {
+            let terms: Vec<f64> = law
+                .counts()
+                .iter()
+                .zip(law.weights())
+                .map(|(&n, &w)| w.ln() + binomial(n))
+                .collect();
+            crate::model::law::empirical::ln_sum(&terms).min(0.0)
+        }
     }
 }
 
@@ -241,8 +303,18 @@ mod tests {
     }
 
     #[test]
-    fn two_choice_has_no_figure_and_says_so() {
-        let e = key_over_cap(14_000.0, 16, 1000.0, Fixed, w(Picker::TwoChoice, 40)).unwrap_err();
-        assert_eq!(e.param, "picker");
+    fn two_choice_is_bounded_by_random_s_chernoff_bound() {
+        // Binomial(14,000, 1/17) over 1,000: the Chernoff bound is above the
+        // exact tail, and 17 x it above the exact busiest.
+        let exact = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Fixed).unwrap();
+        let two = key_over_cap(14_000.0, 17, 1000.0, Fixed, w(Picker::TwoChoice, 40)).unwrap();
+        assert_eq!(two.method, KeyMethod::UpperBound);
+        assert!(two.ln_p_per_second > exact.ln_p_per_second);
+        assert!(two.ln_p_per_second < exact.ln_p_per_second + 6.0);
+        // Poisson: S e^(-I(a)) by hand.
+        let (mu, a) = (14_000.0 / 17.0, 1001.0f64);
+        let want = 17f64.ln() - (mu - a + a * (a / mu).ln());
+        let two = key_over_cap(14_000.0, 17, 1000.0, Poisson, w(Picker::TwoChoice, 40)).unwrap();
+        assert!((two.ln_p_per_second - want).abs() < 1e-9);
     }
 }

@@ -181,5 +181,7 @@ fn compare(d: &mut Doc) -> Map<String, Value> {
     let mut doc = rows(Value::Object(row));
     set(&mut doc, "recommendation", d.recommendation(), false);
     set(&mut doc, "verdict", d.verdict(), false);
+    let pickers = list(d.sub::<crate::model::picker::table::PickerRow>());
+    set(&mut doc, "pickers", pickers, false);
     doc
 }
