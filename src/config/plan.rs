@@ -92,26 +92,7 @@ impl Resolver {
     ) -> InputResult<Plan> {
         let (sizing, reads) = self.sizing_and_reads(sizing, reads)?;
         let risk = self.risk(flags.plan.and_then(|p| p.risk.risk), None)?;
-        let partitions = Sourced::flag(
-            "--partitions",
-            flags.plan.and_then(|p| p.partitions.partitions),
-        )
-        .or(self.field("partitions", &self.scenario.scenario.partitions));
-        if let Some(p) = &partitions {
-            p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
-            if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
-                return Err(p.error(format!(
-                    "applies to a hashed store; {} {}",
-                    store.name(),
-                    match store.placement() {
-                        Placement::Slots =>
-                            "places keys by hash slot and node (see `shardplan keys`)",
-                        Placement::Rows => "keeps every row on one server, with no partitions",
-                        _ => "places keys by key order (see `shardplan keys`)",
-                    }
-                )));
-            }
-        }
+        let partitions = self.partitions(&flags, &sizing)?;
         let cluster = self.cluster_inputs(&flags, &sizing)?;
         // The per-key cap is always checked over the hot spell, so the
         // spell and the traffic law are always resolved; each risk without
@@ -164,6 +145,36 @@ impl Resolver {
             inputs,
             recommendation,
         })
+    }
+
+    /// `--partitions` over the scenario's `partitions`, checked: only a
+    /// hashed store has partitions.
+    fn partitions(
+        &mut self,
+        flags: &PlanFlags,
+        sizing: &Sizing,
+    ) -> InputResult<Option<Sourced<u64>>> {
+        let partitions = Sourced::flag(
+            "--partitions",
+            flags.plan.and_then(|p| p.partitions.partitions),
+        )
+        .or(self.field("partitions", &self.scenario.scenario.partitions));
+        if let Some(p) = &partitions {
+            p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
+            if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
+                return Err(p.error(format!(
+                    "applies to a hashed store; {} {}",
+                    store.name(),
+                    match store.placement() {
+                        Placement::Slots =>
+                            "places keys by hash slot and node (see `shardplan keys`)",
+                        Placement::Rows => "keeps every row on one server, with no partitions",
+                        _ => "places keys by key order (see `shardplan keys`)",
+                    }
+                )));
+            }
+        }
+        Ok(partitions)
     }
 
     /// The writers: `--picker` over the scenario's `picker` over `random`,
