@@ -20,7 +20,7 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
     (
         &["sweep"],
-        "rate,shards,cap,seconds,traffic,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,underflow,busiest_mean_per_second,busiest_p999_per_second,busiest_over_run_median,busiest_over_run_q01,busiest_over_run_q99,p_over_cap_rel_error,exact,reads_uncached_per_second,reads_cached_per_second,holds,fails,recommended_shards",
+        "rate,shards,cap,seconds,traffic,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,underflow,busiest_mean_per_second,busiest_p999_per_second,busiest_over_run_median,busiest_over_run_q01,busiest_over_run_q99,p_over_cap_rel_error,exact,reads_uncached_per_second,reads_cached_per_second,holds,fails,recommended_shards,picker,picker_p_any_over_cap,picker_ln_p_any_over_cap,picker_method",
     ),
     (
         &["compare"],

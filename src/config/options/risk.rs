@@ -22,6 +22,8 @@ pub struct RiskOptions {
     pub seconds: f64,
     /// The traffic law.
     pub traffic: TrafficModel,
+    /// The seed of a picker's simulation (the scenario's, else the default).
+    pub seed: u64,
     /// What the exact figure will cost, checked against the one-day limit.
     pub cost: Estimate,
     /// The inputs, frozen.
@@ -47,6 +49,11 @@ impl RiskOptions {
             "the recommendation (shardplan size)",
         );
         let shards = r.shards(args.shards.one()?, sized);
+        // A picker other than the random ones is simulated beside its figure.
+        let seed = match plan.inputs.writers.picker.splits_like_random() {
+            true => crate::model::defaults::DEFAULT_SEED,
+            false => r.seed(None),
+        };
         let output = Output::new(run, &args.out, args.check.check)?;
         // Empirical traffic's cost is its law's (the distinct counts).
         let long = match traffic.empirical() {
@@ -62,6 +69,7 @@ impl RiskOptions {
             shards,
             seconds,
             traffic,
+            seed,
             cost,
             resolved: r.finish(),
             output,

@@ -261,6 +261,97 @@ pub fn shards_for_risk(
     })
 }
 
+/// `risk`'s figures for a picker other than the random ones: its chance
+/// of going over (exact, exactly 0 or bounded, where there is one) and a
+/// seeded simulation of the run (at most [`PICKER_RISK_SECONDS`]).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct PickerRisk {
+    /// How each app server picks a shard.
+    pub picker: Picker,
+    /// App servers writing.
+    pub servers: u64,
+    /// P(the busiest shard goes over the cap in one second); `None` where
+    /// there is no exact figure or bound.
+    pub p_over_cap_per_second: Option<f64>,
+    /// Its natural log.
+    pub ln_p_over_cap_per_second: Option<f64>,
+    /// P(at least one second over the cap during the run).
+    pub p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub ln_p_any_over_cap: Option<f64>,
+    /// How those are known.
+    pub method: Option<KeyMethod>,
+    /// Round-robin: the most one shard can take in the busiest second the
+    /// traffic can have.
+    pub busiest_bound: Option<u64>,
+    /// Seconds simulated.
+    pub simulated_seconds: u64,
+    /// The simulation's seed.
+    pub seed: u64,
+    /// The busiest shard's mean writes a second, simulated.
+    pub busiest_mean: f64,
+    /// Its 99.9th percentile, simulated.
+    pub busiest_p999: u64,
+    /// Its most over the simulated seconds.
+    pub busiest_max: u64,
+    /// Simulated seconds over the cap.
+    pub seconds_over_cap: u64,
+    /// 95% Wilson interval of P(a second over), simulated.
+    pub p_over_cap_ci95: [f64; 2],
+}
+
+/// Most seconds `risk` simulates a picker for (two-choice draws every
+/// like: about a second of CPU at the reference load).
+pub const PICKER_RISK_SECONDS: u64 = 20_000;
+
+/// The picker's risk over a run of `seconds` at `rate` likes/s over
+/// `shards` shards; the simulation from `seed`.
+pub fn picker_risk(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    seed: u64,
+) -> ParamResult<PickerRisk> {
+    use crate::model::simulation::{self, SamplerKind, SimPlan};
+    let over = key_over_cap(rate, shards, cap, traffic, writers).ok();
+    let simulated = (seconds.ceil() as u64).clamp(1, PICKER_RISK_SECONDS);
+    let sim = SimPlan::new(
+        traffic.rate("rate", rate)?,
+        shards,
+        cap,
+        simulated,
+        traffic,
+        seed,
+    )?
+    .with_writers(writers)?
+    .with_sampler(SamplerKind::Multinomial, false)?;
+    let tally =
+        simulation::run(&sim, None, &|_| {}).expect("a run without rows has no output to fail");
+    let h = &tally.busiest;
+    let over_n = h.count_above(sim.cap);
+    let (lo, hi) =
+        crate::model::stats::wilson_interval(over_n, simulated, crate::model::stats::Z95);
+    let ln_any = over.map(|o| o.ln_p_any(seconds));
+    Ok(PickerRisk {
+        picker: writers.picker,
+        servers: writers.servers,
+        p_over_cap_per_second: over.map(|o| o.ln_p_per_second.exp()),
+        ln_p_over_cap_per_second: over.map(|o| o.ln_p_per_second),
+        p_any_over_cap: ln_any.map(f64::exp),
+        ln_p_any_over_cap: ln_any,
+        method: over.map(|o| o.method),
+        busiest_bound: over.and_then(|o| o.busiest_bound),
+        simulated_seconds: simulated,
+        seed,
+        busiest_mean: h.mean().unwrap_or(0.0),
+        busiest_p999: h.quantile(0.999).unwrap_or(0),
+        busiest_max: h.max().unwrap_or(0),
+        seconds_over_cap: over_n,
+        p_over_cap_ci95: [lo, hi],
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

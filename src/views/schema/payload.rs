@@ -96,6 +96,8 @@ fn risk(d: &mut Doc) -> Map<String, Value> {
     set(&mut risk, "observed_traffic", d.observed(), true);
     set(&mut risk, "unlikes", d.unlikes(), true);
     set(&mut risk, "verdict", d.verdict(), false);
+    let picker = d.sub::<crate::model::picker::risk::PickerRisk>();
+    set(&mut risk, "picker_risk", picker, true);
     risk
 }
 
