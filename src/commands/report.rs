@@ -39,7 +39,7 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
             .observed
             .as_deref()
             .map(crate::views::observed::ObservedTraffic::new),
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &o.plan.sizing.peak, rec.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &o.plan, rec.shards)?,
         version: env!("CARGO_PKG_VERSION"),
         command: o.command,
         sweep,

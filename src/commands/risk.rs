@@ -51,7 +51,7 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
     };
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &plan.sizing.peak, o.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, o.shards)?,
     };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(o.output.check, holds, &line)
@@ -126,7 +126,7 @@ pub fn run_sweep(o: SweepOptions) -> anyhow::Result<()> {
     let most = o.counts.iter().copied().max().unwrap_or(1);
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &plan.sizing.peak, most)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, most)?,
     };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(
