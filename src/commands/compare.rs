@@ -8,10 +8,6 @@ use crate::model::compare::usage::design_usage;
 use crate::model::picker::table::picker_rows;
 use crate::views::compare::CompareReport;
 
-/// Seconds each picker is simulated for `compare`'s table (at most the hot
-/// spell): enough for its p99, well under a second for every picker.
-const PICKER_SECONDS: u64 = 2000;
-
 pub fn run(o: CompareOptions) -> anyhow::Result<()> {
     let (r, inputs, plan) = (&o.resolved, &o.designs, o.plan);
     let verdict = super::plan_verdict(&plan, inputs.shards).map_err(|e| r.blame(e))?;
@@ -43,7 +39,8 @@ pub fn run(o: CompareOptions) -> anyhow::Result<()> {
     }
     // The pickers side by side: a short seeded run of each at the count.
     let seed = crate::model::defaults::DEFAULT_SEED;
-    let seconds = PICKER_SECONDS.min(inputs.duration_seconds.ceil() as u64);
+    let seconds =
+        crate::model::picker::table::TABLE_SECONDS.min(inputs.duration_seconds.ceil() as u64);
     let pickers =
         picker_rows(&plan.inputs, inputs.shards, seconds, seed).map_err(|e| r.blame(e))?;
     let report = CompareReport {

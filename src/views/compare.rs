@@ -7,7 +7,7 @@
 mod drift;
 mod exactness;
 mod inputs;
-mod pickers;
+pub(crate) mod pickers;
 mod strategies;
 mod transactions;
 pub mod words;

@@ -10,6 +10,10 @@ use crate::model::picker::risk::KeyMethod;
 use crate::model::recommendation::PlanInputs;
 use crate::model::simulation::{self, SamplerKind, SimPlan};
 
+/// Seconds each picker is simulated for the table (at most the hot spell):
+/// enough for its p99, well under a second for every picker.
+pub const TABLE_SECONDS: u64 = 2000;
+
 /// One picker's figures.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct PickerRow {

@@ -50,7 +50,7 @@ fn picker_row(r: &PickerRow) -> Vec<String> {
 
 /// The table, a row a picker; the title names the simulated count, length
 /// and servers.
-pub(super) fn section(rows: &[PickerRow], seed: u64) -> Option<Section> {
+pub(crate) fn section(rows: &[PickerRow], seed: u64) -> Option<Section> {
     let first = rows.first()?;
     Some(Section::Grid {
         title: format!(
