@@ -21,15 +21,15 @@ fn method(m: Option<KeyMethod>) -> &'static str {
 fn needs(r: &PickerRow) -> String {
     let n = r.needs;
     let mut words = vec![match n.server_state {
-        ServerState::None => "nothing kept",
-        ServerState::Cursor => "a cursor per server",
-        ServerState::CountsPerSecond => "a count per shard per server, each second",
+        ServerState::None => "no state",
+        ServerState::Cursor => "a cursor",
+        ServerState::CountsPerSecond => "counts per shard, per second",
     }];
     if n.user_id {
-        words.push("the user's id");
+        words.push("user ids");
     }
     if n.servers_divide_shards {
-        words.push("servers a multiple of the shards");
+        words.push("K a multiple of S");
     }
     words.join("; ")
 }
@@ -54,19 +54,19 @@ pub(crate) fn section(rows: &[PickerRow], seed: u64) -> Option<Section> {
     let first = rows.first()?;
     Some(Section::Grid {
         title: format!(
-            "Pickers ({} servers; simulated at {} shards for {} s, seed {seed})",
+            "Pickers ({} servers; the busiest shard simulated at {} shards for {} s, seed {seed})",
             fmt::count(first.servers),
             fmt::count(first.shards),
             fmt::count(first.seconds),
         ),
         header: [
             "picker",
-            "shards needed",
-            "risk",
-            "busiest mean",
+            "shards",
+            "their risk",
+            "mean",
             "p99",
             "max",
-            "seconds over",
+            "s over",
             "needs",
         ]
         .map(String::from)
