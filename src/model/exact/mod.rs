@@ -30,7 +30,9 @@ pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 
 pub use crate::error::ExactProblem;
 pub use quietest::QuietestShard;
-pub use risk::{ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk};
+pub use risk::{
+    fewest_meeting, ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk,
+};
 pub use sticky::sticky_ln_sf;
 
 #[cfg(test)]

@@ -213,11 +213,25 @@ pub fn shards_for_risk(
     model: TrafficModel,
     max_shards: u64,
 ) -> ParamResult<u64> {
+    let ln_any = |s| ln_p_any_over_cap(rate, s, cap, seconds, model);
+    fewest_meeting((rate, cap, seconds), risk, max_shards, ln_any)
+}
+
+/// The fewest shards (at most `max_shards`) whose `ln_any(shards)`, the
+/// log of P(any second over the cap during the run), is within `risk`
+/// (which falls as shards are added); the error names `risk` where no count
+/// does. The one search behind every per-key sizing, whatever the picker.
+pub fn fewest_meeting(
+    (rate, cap, seconds): (f64, f64, f64),
+    risk: f64,
+    max_shards: u64,
+    ln_any: impl Fn(u64) -> ParamResult<f64>,
+) -> ParamResult<u64> {
     let risk = validate::probability_open("risk", risk)?;
     let max_shards = validate::count("max_shards", max_shards, crate::model::defaults::MAX_SHARDS)?;
     let ln_risk = risk.ln();
     let found = crate::model::search::fewest_shards(max_shards, |s| {
-        Ok::<_, ParamError>(ln_p_any_over_cap(rate, s, cap, seconds, model)? <= ln_risk)
+        Ok::<_, ParamError>(ln_any(s)? <= ln_risk)
     })?;
     found.ok_or_else(|| {
         let unmet = super::ExactProblem::RiskUnmet {

@@ -242,23 +242,8 @@ pub fn shards_for_risk(
     if writers.picker.splits_like_random() {
         return crate::model::exact::shards_for_risk(rate, cap, seconds, risk, traffic, max_shards);
     }
-    let risk = crate::model::validate::probability_open("risk", risk)?;
-    let ln_risk = risk.ln();
-    let found = crate::model::search::fewest_shards(max_shards, |s| {
-        Ok::<_, ParamError>(
-            ln_p_any_over_cap(rate, s, cap, seconds, traffic, writers)?.0 <= ln_risk,
-        )
-    })?;
-    found.ok_or_else(|| {
-        let unmet = ExactProblem::RiskUnmet {
-            max_shards,
-            rate,
-            cap,
-            seconds,
-            risk,
-        };
-        ParamError::new("risk", unmet.into())
-    })
+    let ln_any = |s| Ok(ln_p_any_over_cap(rate, s, cap, seconds, traffic, writers)?.0);
+    crate::model::exact::fewest_meeting((rate, cap, seconds), risk, max_shards, ln_any)
 }
 
 /// `risk`'s figures for a picker other than the random ones: its chance
