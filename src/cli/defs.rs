@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::parse::{number, whole_number, whole_seconds, whole_seconds_or_zero};
-use super::values::{choice, STORES, TRAFFIC};
+use super::values::{choice, PICKERS, STORES, TRAFFIC};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults as d;
 use crate::model::law::TrafficKind;
@@ -189,6 +189,16 @@ pub struct Traffic {
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = number,
         help = "Gamma-poisson traffic's shape K: variance rate + rate^2 / K (smaller is burstier)")]
     pub dispersion: Option<f64>,
+}
+
+/// `--picker`: how each app server picks the shard a like goes to.
+#[derive(Debug, Clone, Default, Args)]
+pub struct PickerArg {
+    #[arg(long, value_parser = choice(PICKERS), ignore_case = true,
+        help = "How each app server picks a shard: a uniformly random one, round-robin (a cursor \
+                per server), two-choice (the one it used less this second of two drawn), sticky \
+                (server k to shard k mod S) or user-hash (a hash of the user's id) (default random)")]
+    pub picker: Option<crate::model::picker::Picker>,
 }
 
 /// `--seconds`.

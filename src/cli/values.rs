@@ -5,6 +5,7 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use crate::model::law::TrafficKind;
+use crate::model::picker::Picker;
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
@@ -64,6 +65,9 @@ pub const STORES: &[Choice<Store>] = &[
 
 /// `--traffic`: the laws' registry.
 pub const TRAFFIC: &[Choice<TrafficKind>] = crate::model::law::LAWS;
+
+/// `--picker`: the pickers' registry.
+pub const PICKERS: &[Choice<Picker>] = crate::model::picker::PICKERS;
 
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[
