@@ -17,7 +17,7 @@ use super::cluster::Target;
 use super::config::MeasureConfig;
 use super::pickers::{client_rng, Chooser, Pick};
 use super::report::Latency;
-use super::shard_load::{Sampler, Seconds};
+use super::shard_load::{FirstStop, Sampler, Seconds};
 
 /// Reads every shard key's count once (one MGET, or pipelined GETs when
 /// the keys span a cluster's slots), from a connection of its own.
@@ -147,6 +147,7 @@ pub(super) fn load_phase(
         keys: Arc::new(keys.to_vec()),
         written,
         pick,
+        stops: FirstStop::new(),
         phase,
         duration,
         max: config.max_ops.unwrap_or(u64::MAX),
@@ -197,6 +198,8 @@ struct Load<'a> {
     keys: Arc<Vec<String>>,
     written: &'a [AtomicU64],
     pick: Pick<'a>,
+    /// When the first client stopped (the sampling's end).
+    stops: FirstStop,
     phase: u64,
     duration: Duration,
     /// `max_ops`, or no limit.
@@ -275,14 +278,16 @@ impl Load<'_> {
                 self.written[k].fetch_add(1, Ordering::Relaxed);
             }
         }
+        self.stops.stop();
         w.finished = Instant::now();
         Ok(w)
     }
 
     /// Waits for the clients, telling `tick` the INCRs acknowledged per
     /// second so far every tick and, with `sample`, reading every key's
-    /// count at the start and each whole second while every client is still
-    /// writing. A failed read stops the clients and is the phase's error.
+    /// count at the start and each whole second while every client writes
+    /// ([`Sampler::step`]). A failed read stops the clients and is the
+    /// phase's error.
     fn watch(
         &self,
         handles: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<Worker>>],
@@ -293,23 +298,26 @@ impl Load<'_> {
         let mut told = start;
         let mut sampler = Sampler::new(start);
         let mut failure = None;
-        while !handles.iter().all(|h| h.is_finished()) {
-            let mut wait = POLL;
+        loop {
+            let done = handles.iter().all(|h| h.is_finished());
             if let Some(read) = sample.as_deref_mut() {
-                let now = Instant::now();
-                if now >= sampler.due() && !handles.iter().any(|h| h.is_finished()) {
-                    match read() {
-                        Ok(counts) => sampler.record(now, counts),
-                        Err(e) => {
-                            self.failed.store(true, Ordering::Relaxed);
-                            failure = Some(e.context("sampling the shard keys' counts"));
-                            sample = None;
-                        }
+                match sampler.step(&self.stops, read) {
+                    Ok(true) => {}
+                    Ok(false) => sample = None,
+                    Err(e) => {
+                        self.failed.store(true, Ordering::Relaxed);
+                        failure = Some(e.context("sampling the shard keys' counts"));
+                        sample = None;
                     }
                 }
-                wait = wait.min(sampler.due().saturating_duration_since(Instant::now()));
             }
-            std::thread::sleep(wait);
+            if done {
+                break;
+            }
+            std::thread::sleep(match sample {
+                Some(_) => sampler.wait(POLL),
+                None => POLL,
+            });
             if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
                 told = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);

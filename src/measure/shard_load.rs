@@ -3,10 +3,12 @@
 //! each whole second. During each sharded phase every shard's count is read
 //! at the phase's start and at each whole second after it (one MGET, or one
 //! SELECT, from a connection of its own); consecutive samples differenced
-//! give each shard's writes in that second. A second counts only if every
-//! client was still writing when its closing sample was read, so the last,
-//! partial second of a phase is left out.
+//! give each shard's writes in that second. A second counts only if no
+//! client stopped writing before its end (less [`STOP_SLACK`]), so a phase's
+//! last, partial second is left out, and only if both its samples were read
+//! on time ([`SAMPLE_SLACK`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The busiest shard's writes a second, over the seconds sampled.
@@ -97,6 +99,42 @@ impl Seconds {
 /// count more than a second's writes as one.
 pub(crate) const SAMPLE_SLACK: Duration = Duration::from_millis(50);
 
+/// How long before a second's end a client may have stopped and the second
+/// still count: each client stops at its own deadline, from its own start
+/// after the barrier, microseconds apart.
+pub(crate) const STOP_SLACK: Duration = Duration::from_millis(1);
+
+/// When the first client of a phase stopped writing.
+pub(crate) struct FirstStop {
+    epoch: Instant,
+    /// Nanoseconds from `epoch`; `u64::MAX` while every client writes.
+    nanos: AtomicU64,
+}
+
+impl FirstStop {
+    /// Every client writing, from now.
+    pub(crate) fn new() -> FirstStop {
+        FirstStop {
+            epoch: Instant::now(),
+            nanos: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// A client stops writing now.
+    pub(crate) fn stop(&self) {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        self.nanos.fetch_min(now, Ordering::Relaxed);
+    }
+
+    /// Whether every client wrote until `t` (less [`STOP_SLACK`]).
+    fn writing_until(&self, t: Instant) -> bool {
+        let until = t
+            .saturating_duration_since(self.epoch)
+            .saturating_sub(STOP_SLACK);
+        self.nanos.load(Ordering::Relaxed) >= until.as_nanos() as u64
+    }
+}
+
 /// One phase's sampling: when the next sample is due, the last one read
 /// on time, and the seconds found so far.
 pub(crate) struct Sampler {
@@ -122,6 +160,30 @@ impl Sampler {
     /// When the next sample is due.
     pub(crate) fn due(&self) -> Instant {
         self.start + Duration::from_secs(self.next)
+    }
+
+    /// Reads the counts with `read` when a sample is due and every client
+    /// wrote until its time: `Ok(false)` once one stopped before (no second
+    /// can count any more), else `Ok(true)`.
+    pub(crate) fn step(
+        &mut self,
+        stops: &FirstStop,
+        read: &mut dyn FnMut() -> anyhow::Result<Vec<i64>>,
+    ) -> anyhow::Result<bool> {
+        let now = Instant::now();
+        if now < self.due() {
+            return Ok(true);
+        }
+        if !stops.writing_until(self.due()) {
+            return Ok(false);
+        }
+        self.record(now, read()?);
+        Ok(true)
+    }
+
+    /// How long to sleep before the next sample, at most `poll`.
+    pub(crate) fn wait(&self, poll: Duration) -> Duration {
+        poll.min(self.due().saturating_duration_since(Instant::now()))
     }
 
     /// The counts of a sample whose read began at `read_at` (at or after
@@ -201,5 +263,38 @@ mod tests {
         total.extend(s);
         assert_eq!(total.busiest.len(), 6);
         assert_eq!(total.writes, 82);
+    }
+
+    #[test]
+    fn a_client_that_stopped_ends_the_sampling() {
+        let three_ago = Instant::now() - Duration::from_secs(3);
+        let stops = FirstStop {
+            epoch: three_ago,
+            nanos: AtomicU64::new(u64::MAX),
+        };
+        let mut sampler = Sampler::new(three_ago);
+        sampler.next = 2; // due a second ago
+        let mut reads = 0;
+        let mut read = || {
+            reads += 1;
+            Ok(vec![reads])
+        };
+        // Every client writing: read (late, so it opens no second).
+        assert!(sampler.step(&stops, &mut read).unwrap());
+        assert_eq!(sampler.due(), three_ago + Duration::from_secs(4));
+        // Not due yet: nothing read.
+        assert!(sampler.step(&stops, &mut read).unwrap());
+        // A client stopped 1.5 s in: a sample due at 2 s ends the sampling
+        // unread; one due at 1 s (within the slack of it, or before) reads.
+        stops.nanos.store(1_500_000_000, Ordering::Relaxed);
+        sampler.next = 2;
+        assert!(!sampler.step(&stops, &mut read).unwrap());
+        assert!(stops.writing_until(three_ago + Duration::from_millis(1501)));
+        assert!(!stops.writing_until(three_ago + Duration::from_millis(1502)));
+        assert_eq!(reads, 1);
+        let fresh = FirstStop::new();
+        assert!(fresh.writing_until(Instant::now() + Duration::from_secs(1)));
+        fresh.stop();
+        assert!(!fresh.writing_until(Instant::now() + Duration::from_secs(1)));
     }
 }

@@ -23,7 +23,7 @@ use super::lock_waits::{monitor, LockWaits};
 use super::report::Design;
 use crate::measure::load::{first_real_error, AnotherClientFailed};
 use crate::measure::pickers::{client_rng, writers, Chooser, Pick};
-use crate::measure::shard_load::{Sampler, Seconds};
+use crate::measure::shard_load::{FirstStop, Sampler, Seconds};
 
 /// How often the phase's own thread looks whether the clients are done,
 /// between the samples of the rows' counts.
@@ -92,6 +92,7 @@ pub(super) fn load_phase(
         config,
         design,
         pick: Pick::of(&writers),
+        stops: FirstStop::new(),
         phase,
         max: config.max_ops.unwrap_or(u64::MAX),
         claimed: AtomicU64::new(0),
@@ -152,6 +153,8 @@ struct Load<'a> {
     design: Design,
     /// How a `sharded-rows` write picks its row.
     pick: Pick<'a>,
+    /// When the first client stopped (the sampling's end).
+    stops: FirstStop,
     phase: u64,
     /// `max_ops`, or no limit.
     max: u64,
@@ -241,12 +244,14 @@ impl Load<'_> {
                 .saturating_record(us);
             sent += 1;
         }
+        self.stops.stop();
         Ok((sent, Instant::now()))
     }
 
     /// Reads every shard row's count with `sql` on `conn` at `start` and
-    /// each whole second after it while every client is still writing. A
-    /// failed read stops the clients and is the phase's error.
+    /// each whole second after it while every client writes
+    /// ([`Sampler::step`]). A failed read stops the clients and is the
+    /// phase's error.
     fn sample(
         &self,
         conn: &mut postgres::Client,
@@ -255,16 +260,22 @@ impl Load<'_> {
         start: Instant,
     ) -> anyhow::Result<Seconds> {
         let mut sampler = Sampler::new(start);
-        while !handles.iter().any(|h| h.is_finished()) {
-            let now = Instant::now();
-            if now >= sampler.due() {
-                let rows = conn.query(sql, &[]).map_err(|e| {
+        let mut read = || -> anyhow::Result<Vec<i64>> {
+            let rows = conn
+                .query(sql, &[])
+                .map_err(|e| anyhow!("sampling the shard rows' counts: {}", describe(&e)))?;
+            Ok(rows.iter().map(|r| r.get::<_, i64>(0)).collect())
+        };
+        loop {
+            let done = handles.iter().all(|h| h.is_finished());
+            match sampler.step(&self.stops, &mut read) {
+                Ok(true) if !done => std::thread::sleep(sampler.wait(POLL)),
+                Ok(_) => break,
+                Err(e) => {
                     self.failed.store(true, Ordering::Relaxed);
-                    anyhow!("sampling the shard rows' counts: {}", describe(&e))
-                })?;
-                sampler.record(now, rows.iter().map(|r| r.get::<_, i64>(0)).collect());
+                    return Err(e);
+                }
             }
-            std::thread::sleep(POLL.min(sampler.due().saturating_duration_since(Instant::now())));
         }
         Ok(sampler.seconds())
     }
