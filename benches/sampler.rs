@@ -2,7 +2,7 @@
 //! simulated second (`ShardSampler::sample_second`, `split_uniform`, one
 //! conditional binomial), the exact-table sampler per simulated second and
 //! the time to build its tables, the histogram merge that joins chunk
-//! results, and a whole `simulate::run`.
+//! results, a whole `simulate::run`, and one second of each picker.
 //! Timing lives here, not in `cargo test`: CI machines are too noisy.
 //! Run with `cargo bench --bench sampler`; see docs/performance.md.
 
@@ -192,12 +192,33 @@ fn run(c: &mut Criterion) {
     g.finish();
 }
 
+/// One simulated second of each picker drawn server by server (issue 34):
+/// 14,000 likes/s, 40 app servers, 20 shards, fixed traffic. Random and
+/// user-hash seconds are `sample_second`'s (above).
+fn picker_second(c: &mut Criterion) {
+    use shardplan::model::picker::{PickerSampler, Writers, PICKERS};
+    let mut g = c.benchmark_group("picker_second");
+    g.throughput(Throughput::Elements(1));
+    for &(picker, name, _) in PICKERS.iter().filter(|p| !p.0.splits_like_random()) {
+        let writers = Writers::new(picker, 40).expect("valid servers");
+        let sampler =
+            PickerSampler::new(14_000.0, 20, TrafficModel::Fixed, writers).expect("valid case");
+        let mut rng = chunk_rng(1, 0);
+        let mut state = sampler.state(sampler.first_cursors(1));
+        let mut counts = vec![0u64; 20];
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(sampler.sample_second(&mut rng, &mut state, &mut counts)))
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = micro;
     config = Criterion::default()
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = sample_second, split, binomial, merge
+    targets = sample_second, split, binomial, merge, picker_second
 }
 criterion_group!(tables, table_build, table_seconds);
 criterion_group!(whole, run);

@@ -80,6 +80,8 @@ pub struct RiskArgs {
     #[command(flatten)]
     pub shards: Shards,
     #[command(flatten)]
+    pub servers: super::defs::Servers,
+    #[command(flatten)]
     pub span: RiskSpan,
     #[command(flatten)]
     pub plan: PlanArgs,

@@ -191,13 +191,12 @@ pub struct Traffic {
     pub dispersion: Option<f64>,
 }
 
-/// `--picker`: how each app server picks the shard a like goes to.
+/// `--picker`: how each app server picks a shard.
 #[derive(Debug, Clone, Default, Args)]
 pub struct PickerArg {
     #[arg(long, value_parser = choice(PICKERS), ignore_case = true,
-        help = "How each app server picks a shard: a uniformly random one, round-robin (a cursor \
-                per server), two-choice (the one it used less this second of two drawn), sticky \
-                (server k to shard k mod S) or user-hash (a hash of the user's id) (default random)")]
+        help = "How each app server (--servers) picks the shard of a like: random, \
+                round-robin, two-choice, sticky or user-hash (default random)")]
     pub picker: Option<crate::model::picker::Picker>,
 }
 
@@ -299,12 +298,20 @@ pub struct Nodes {
 
 // ---- Reads and the monitor ---------------------------------------------
 
+/// `--servers`: the app (likes) servers.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Servers {
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("App (likes) servers: each writes with --picker and caches the sum \
+            (default {})", d::DEFAULT_SERVERS))]
+    pub servers: Option<u64>,
+}
+
 /// `--servers` and `--cache-seconds`: the likes servers caching the sum.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Cache {
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
-        help = format!("Likes servers, each caching the sum (default {})", d::DEFAULT_SERVERS))]
-    pub servers: Option<u64>,
+    #[command(flatten)]
+    pub servers: Servers,
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = number,
         help = format!("Seconds each server caches the sum; 0 = no cache (default {})",
             d::DEFAULT_CACHE_SECONDS))]

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Cache, Cap, Duration, Explain, Monitor, Nodes, Output, Partitions, Quiet, Rate, Risk, Seconds,
-    Seed, SettingsTtl, Shards, StoreArg, Template, Threads, Traffic,
+    Cache, Cap, Duration, Explain, Monitor, Nodes, Output, Partitions, PickerArg, Quiet, Rate,
+    Risk, Seconds, Seed, SettingsTtl, Shards, StoreArg, Template, Threads, Traffic,
 };
 use super::parse::{whole_number, whole_seconds};
 use super::values::{choice, BURST_STARTS, SAMPLERS};
@@ -154,6 +154,8 @@ pub struct PlanArgs {
     pub template: Template,
     #[command(flatten)]
     pub nodes: Nodes,
+    #[command(flatten)]
+    pub picker: PickerArg,
     /// Redis Cluster: writes/s one master accepts (default: the per-key cap).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "WRITES_PER_S", allow_negative_numbers = true)]
     pub node_cap: Option<f64>,

@@ -5,7 +5,6 @@
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use crate::model::law::TrafficKind;
-use crate::model::picker::Picker;
 use crate::model::simulation::SamplerKind;
 use crate::model::store::Store;
 use crate::model::timeline::bucket::BurstStart;
@@ -66,8 +65,8 @@ pub const STORES: &[Choice<Store>] = &[
 /// `--traffic`: the laws' registry.
 pub const TRAFFIC: &[Choice<TrafficKind>] = crate::model::law::LAWS;
 
-/// `--picker`: the pickers' registry.
-pub const PICKERS: &[Choice<Picker>] = crate::model::picker::PICKERS;
+/// `--picker`.
+pub const PICKERS: &[Choice<crate::model::picker::Picker>] = crate::model::picker::PICKERS;
 
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[
@@ -166,6 +165,9 @@ mod tests {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in TRAFFIC {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in PICKERS {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in SAMPLERS {

@@ -5,6 +5,7 @@ use crate::config::options::CompareOptions;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
 use crate::model::compare::usage::design_usage;
+use crate::model::picker::table::picker_rows;
 use crate::views::compare::CompareReport;
 
 pub fn run(o: CompareOptions) -> anyhow::Result<()> {
@@ -36,11 +37,19 @@ pub fn run(o: CompareOptions) -> anyhow::Result<()> {
             .prices
             .costs(&design_usage(row, inputs).per_like(writes_per_like));
     }
+    // The pickers side by side: a short seeded run of each at the count.
+    let seed = crate::model::defaults::DEFAULT_SEED;
+    let seconds =
+        crate::model::picker::table::TABLE_SECONDS.min(inputs.duration_seconds.ceil() as u64);
+    let pickers =
+        picker_rows(&plan.inputs, inputs.shards, seconds, seed).map_err(|e| r.blame(e))?;
     let report = CompareReport {
         scenario: r.scenario.clone(),
         comparison,
         recommendation: plan.recommendation,
         verdict,
+        pickers,
+        picker_seed: seed,
         wide: o.wide,
     };
     super::emit(o.output.set, &report, &r.inputs, o.output.explain)

@@ -96,9 +96,10 @@ pub fn unlikes_block(
         &crate::config::Inputs,
         Option<crate::config::unlikes::UnlikePlan>,
     ),
-    peak: &crate::config::sizing::Peak,
+    plan: &crate::config::plan::Plan,
     shards: u64,
 ) -> crate::error::InputResult<Option<crate::views::unlikes::UnlikesBlock>> {
+    let (peak, picker) = (&plan.sizing.peak, plan.inputs.writers.picker);
     // A cool-down too long for the exact sum names the input the user set.
     let blame = |e: crate::error::ParamError| {
         let given = ["cool_down_rate", "cool_down_seconds"]
@@ -114,7 +115,11 @@ pub fn unlikes_block(
         }
     };
     unlikes
-        .map(|u| crate::views::unlikes::UnlikesBlock::new(&u, peak, shards).map_err(blame))
+        .map(|u| {
+            crate::views::unlikes::UnlikesBlock::new(&u, peak, shards)
+                .map(|b| b.with_picker(picker))
+                .map_err(blame)
+        })
         .transpose()
 }
 

@@ -5,6 +5,7 @@
 use crate::config::options::{ReportFolder, ReportOptions, SimulationPlan};
 use crate::config::simulation::FlatSimulation;
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
+use crate::model::picker::table::TABLE_SECONDS;
 use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::TimelinePlan;
 use crate::views::charts::{self, Downsampler};
@@ -31,7 +32,17 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
         SimulationPlan::Flat(sim) => flat_run(&o, sim)?,
         SimulationPlan::Timeline(plan) => time_line(&o, plan)?,
     };
+    // The pickers' runs share the report's seed (`--seed`).
+    let seed = match &o.simulation {
+        SimulationPlan::Flat(sim) => sim.plan.seed,
+        SimulationPlan::Timeline(plan) => plan.seed,
+    };
+    let seconds = TABLE_SECONDS.min(o.plan.inputs.key_check.seconds.ceil() as u64);
+    let pickers =
+        crate::model::picker::table::picker_rows(&o.plan.inputs, rec.shards, seconds, seed)
+            .map_err(|e| r.blame(e))?;
     let doc = ReportDoc {
+        pickers: (pickers, seed),
         scenario: &o.scenario,
         inputs: &r.inputs,
         size,
@@ -39,7 +50,7 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
             .observed
             .as_deref()
             .map(crate::views::observed::ObservedTraffic::new),
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &o.plan.sizing.peak, rec.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &o.plan, rec.shards)?,
         version: env!("CARGO_PKG_VERSION"),
         command: o.command,
         sweep,

@@ -3,6 +3,7 @@
 use crate::config::options::{RiskOptions, SweepOptions};
 use crate::model::exact::{self, Risk};
 use crate::model::law::TrafficModel;
+use crate::model::picker::risk::{ln_p_any_over_cap, picker_risk, KeyMethod};
 use crate::model::read_cost::ReadPlan;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
@@ -24,7 +25,21 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
     spinner.finish_and_clear();
     let verdict = super::plan_verdict(plan, o.shards).map_err(|e| r.blame(e))?;
     let (holds, line) = (verdict.holds, crate::views::verdict::line(&verdict));
-    let view = RiskView(risk, Some(plan.recommendation.clone()));
+    let writers = plan.inputs.writers;
+    let picker = match writers.picker.splits_like_random() {
+        true => None,
+        false => Some(
+            picker_risk(
+                (o.rate, o.shards, cap),
+                o.seconds,
+                o.traffic,
+                writers,
+                o.seed,
+            )
+            .map_err(|e| r.blame(e))?,
+        ),
+    };
+    let view = RiskView(risk, Some(plan.recommendation.clone()), picker);
     let view = crate::views::verdict::WithVerdict {
         report: &view,
         verdict: Some(verdict),
@@ -36,7 +51,7 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
     };
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &plan.sizing.peak, o.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, o.shards)?,
     };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(o.output.check, holds, &line)
@@ -63,6 +78,10 @@ pub fn sweep_rows(
                 holds: None,
                 fails: Vec::new(),
                 recommended_shards: None,
+                picker: None,
+                picker_p_any_over_cap: None,
+                picker_ln_p_any_over_cap: None,
+                picker_method: None,
                 verdict: None,
             }
         })
@@ -107,7 +126,7 @@ pub fn run_sweep(o: SweepOptions) -> anyhow::Result<()> {
     let most = o.counts.iter().copied().max().unwrap_or(1);
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &plan.sizing.peak, most)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, most)?,
     };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(
@@ -135,11 +154,23 @@ fn judge_rows(
     let judged_at = inputs.planned_rate();
     for row in rows {
         // The row's own figure is the key check's when it ran at the
-        // planned rate over the same spell and law.
-        let known = (row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds)
-            .then_some(row.risk.ln_p_any_over_cap);
+        // planned rate
+        // over the same spell and law, for writers that split as random.
+        let same = row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds;
+        let known = (same && inputs.writers.picker.splits_like_random())
+            .then_some((row.risk.ln_p_any_over_cap, KeyMethod::Exact));
         let e = inputs.judge(row.risk.shards, &rec, known)?;
         row.judge(e.verdict(rec.shards, judged_at));
+        let w = inputs.writers;
+        if !w.picker.splits_like_random() {
+            let r = &row.risk;
+            let (ln, method) = ln_p_any_over_cap(r.rate, r.shards, r.cap, r.seconds, r.traffic, w)
+                .map_or((None, None), |(ln, m)| (Some(ln), Some(m)));
+            row.picker = Some(w.picker);
+            row.picker_p_any_over_cap = ln.map(f64::exp);
+            row.picker_ln_p_any_over_cap = ln;
+            row.picker_method = method;
+        }
     }
     Ok(())
 }

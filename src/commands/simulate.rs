@@ -53,7 +53,7 @@ fn flat(
     };
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &sim.sizing.peak, sim.plan.shards)?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), &sim.recommended, sim.plan.shards)?,
     };
     let verdict = report.verdict.as_ref().expect("a flat run is judged");
     let line = crate::views::verdict::line(verdict);

@@ -38,11 +38,7 @@ pub fn run(o: SizeOptions) -> anyhow::Result<()> {
     };
     let view = WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(
-            (&r.inputs, r.unlikes),
-            &plan.sizing.peak,
-            row.recommendation.shards,
-        )?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, row.recommendation.shards)?,
     };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(o.output.check, holds, &headline)

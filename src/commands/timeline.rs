@@ -68,11 +68,7 @@ pub fn run_simulate(
     // A time line's shard count moves; the chance is for the count it starts on.
     let view = crate::views::unlikes::WithUnlikes {
         report: &view,
-        unlikes: super::unlikes_block(
-            (&r.inputs, r.unlikes),
-            &planned.sizing.peak,
-            plan.start_shards,
-        )?,
+        unlikes: super::unlikes_block((&r.inputs, r.unlikes), planned, plan.start_shards)?,
     };
     super::emit(output.set, &view, &r.inputs, output.explain)?;
     super::check(output.check, holds, &line)

@@ -225,7 +225,7 @@ impl Resolver {
         s: &Scenario,
         f: &FleetSection,
     ) -> InputResult<ReadPlan> {
-        let servers = Sourced::flag("--servers", a.cache.servers)
+        let servers = Sourced::flag("--servers", a.cache.servers.servers)
             .or(self.field("fleet.servers", &f.servers))
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));
@@ -347,6 +347,7 @@ impl Resolver {
                     reads,
                     store: None,
                     write_cost: None,
+                    writers: crate::model::picker::Writers::random(reads.servers),
                 };
                 let rec = inputs.recommend().map_err(|e| for_reel(&reel.name, e))?;
                 reel.shards = Some(rec.shards);

@@ -9,6 +9,7 @@ use crate::cli::{PlanArgs, ReadArgs, SizingArgs};
 use crate::error::InputResult;
 use crate::model::defaults::{DEFAULT_RISK, MAX_NODES, MAX_PARTITIONS};
 use crate::model::law::TrafficKind;
+use crate::model::picker::{Picker, Writers};
 use crate::model::placement::ShardTemplate;
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{
@@ -53,6 +54,13 @@ pub struct PlanFlags<'a> {
     pub pad: usize,
 }
 
+impl PlanFlags<'_> {
+    /// `--picker`, where the command offers it.
+    fn picker(&self) -> Option<Picker> {
+        self.plan.and_then(|p| p.picker.picker)
+    }
+}
+
 impl<'a> PlanFlags<'a> {
     /// The flags from a command's plan group, hot spell and traffic law.
     pub fn new(
@@ -84,26 +92,7 @@ impl Resolver {
     ) -> InputResult<Plan> {
         let (sizing, reads) = self.sizing_and_reads(sizing, reads)?;
         let risk = self.risk(flags.plan.and_then(|p| p.risk.risk), None)?;
-        let partitions = Sourced::flag(
-            "--partitions",
-            flags.plan.and_then(|p| p.partitions.partitions),
-        )
-        .or(self.field("partitions", &self.scenario.scenario.partitions));
-        if let Some(p) = &partitions {
-            p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
-            if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
-                return Err(p.error(format!(
-                    "applies to a hashed store; {} {}",
-                    store.name(),
-                    match store.placement() {
-                        Placement::Slots =>
-                            "places keys by hash slot and node (see `shardplan keys`)",
-                        Placement::Rows => "keeps every row on one server, with no partitions",
-                        _ => "places keys by key order (see `shardplan keys`)",
-                    }
-                )));
-            }
-        }
+        let partitions = self.partitions(&flags, &sizing)?;
         let cluster = self.cluster_inputs(&flags, &sizing)?;
         // The per-key cap is always checked over the hot spell, so the
         // spell and the traffic law are always resolved; each risk without
@@ -137,7 +126,9 @@ impl Resolver {
             }
             None => None,
         };
+        let writers = self.writers(flags.picker(), reads.servers)?;
         let inputs = PlanInputs {
+            writers,
             sizing: sizing.plan,
             risk: risk.map(target),
             key_check: target(accepted(self, "key_risk")),
@@ -154,6 +145,50 @@ impl Resolver {
             inputs,
             recommendation,
         })
+    }
+
+    /// `--partitions` over the scenario's `partitions`, checked: only a
+    /// hashed store has partitions.
+    fn partitions(
+        &mut self,
+        flags: &PlanFlags,
+        sizing: &Sizing,
+    ) -> InputResult<Option<Sourced<u64>>> {
+        let partitions = Sourced::flag(
+            "--partitions",
+            flags.plan.and_then(|p| p.partitions.partitions),
+        )
+        .or(self.field("partitions", &self.scenario.scenario.partitions));
+        if let Some(p) = &partitions {
+            p.check(|v| validate::count("partitions", *v, MAX_PARTITIONS))?;
+            if let Some(store) = sizing.store.filter(|s| s.placement() != Placement::Hashed) {
+                return Err(p.error(format!(
+                    "applies to a hashed store; {} {}",
+                    store.name(),
+                    match store.placement() {
+                        Placement::Slots =>
+                            "places keys by hash slot and node (see `shardplan keys`)",
+                        Placement::Rows => "keeps every row on one server, with no partitions",
+                        _ => "places keys by key order (see `shardplan keys`)",
+                    }
+                )));
+            }
+        }
+        Ok(partitions)
+    }
+
+    /// The writers: `--picker` over the scenario's `picker` over `random`,
+    /// with the app servers the read path resolved (`--servers`). Recorded
+    /// where given.
+    fn writers(&mut self, flag: Option<Picker>, servers: u64) -> InputResult<Writers> {
+        let picker = Sourced::flag("--picker", flag)
+            .or(self.field("picker", &self.scenario.scenario.picker));
+        let Some(picker) = picker else {
+            return Ok(Writers::random(servers));
+        };
+        self.inputs
+            .record("picker", &picker.clone().map(Picker::name));
+        Writers::new(picker.value, servers).map_err(|e| self.blame(e))
     }
 
     /// Redis Cluster nodes weigh in only when the store is redis-cluster

@@ -28,7 +28,7 @@ impl Resolver {
         let views = Sourced::flag("--views", a.views)
             .or(self.field("views", &s.views))
             .unwrap_or(Sourced::default(DEFAULT_VIEWS));
-        let servers = Sourced::flag("--servers", a.cache.servers)
+        let servers = Sourced::flag("--servers", a.cache.servers.servers)
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));
         let cache = Sourced::flag("--cache-seconds", a.cache.cache_seconds)

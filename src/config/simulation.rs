@@ -60,6 +60,7 @@ impl Resolver {
         self.inputs
             .record("sampler", &sampler.clone().map(SamplerKind::name));
         let plan = SimPlan::new(rate, shards, sizing.plan.cap, seconds, traffic, seed)
+            .and_then(|p| p.with_writers(recommended.inputs.writers))
             .and_then(|p| p.with_sampler(sampler.value, per_second))
             .map_err(|e| self.blame(e))?;
         self.inputs.record(

@@ -279,7 +279,7 @@ impl Resolver {
         let target = Sourced::flag("--target-shards", t.monitor_at.target_shards)
             .or(self.field("monitor.target_shards", &m.target_shards))
             .unwrap_or(Sourced::default(DEFAULT_TARGET_SHARDS));
-        let servers = Sourced::flag("--servers", sim.reads.cache.servers)
+        let servers = Sourced::flag("--servers", sim.reads.cache.servers.servers)
             .or(self.field("monitor.servers", &m.servers))
             .or(self.field("servers", &s.servers))
             .unwrap_or(Sourced::default(DEFAULT_SERVERS));

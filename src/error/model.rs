@@ -68,6 +68,27 @@ pub enum ExactProblem {
         /// Its last.
         hi: u64,
     },
+    /// A picker whose busiest shard has neither an exact law nor a bound
+    /// under this traffic (`model::picker::risk`).
+    #[error(
+        "{picker} writers under {traffic} traffic have no exact or bounded chance of going \
+         over the cap here; `shardplan simulate --picker {picker}` gives their Monte Carlo \
+         figures (sticky has an exact one under fixed, poisson and gamma-poisson traffic; \
+         round-robin a bound under fixed and poisson traffic, and 0 under empirical traffic \
+         whose busiest second its bound keeps under the cap)"
+    )]
+    NoPickerFigure {
+        /// The picker's name.
+        picker: &'static str,
+        /// The traffic law's name.
+        traffic: &'static str,
+    },
+    /// A picker simulated server by server with the exact-table sampler.
+    #[error(
+        "exact-table draws the random picker's busiest shard; {0} writers are drawn server by \
+         server: use --sampler auto or multinomial"
+    )]
+    PickerNoTable(&'static str),
     /// The exact-table sampler under empirical traffic.
     #[error(
         "exact-table has no quietest-shard table for empirical traffic; use \

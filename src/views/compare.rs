@@ -7,6 +7,7 @@
 mod drift;
 mod exactness;
 mod inputs;
+pub(crate) mod pickers;
 mod strategies;
 mod transactions;
 pub mod words;
@@ -27,6 +28,10 @@ pub struct CompareReport {
     pub recommendation: Recommendation,
     /// The plan's verdict at the sharded rows' count.
     pub verdict: crate::model::verdict::Verdict,
+    /// The pickers side by side, simulated from `picker_seed`.
+    pub pickers: Vec<crate::model::picker::table::PickerRow>,
+    /// The seed of the pickers' simulations.
+    pub picker_seed: u64,
     /// Every column in the table and Markdown (`--wide`); the compact
     /// default leaves out the per-second chance, uncached reads, lag, crash
     /// loss and double count. CSV, TSV and JSON always carry every field.
@@ -70,6 +75,7 @@ impl Report for CompareReport {
             "rows": self.rows(),
             "recommendation": row(&self.recommendation),
             "verdict": row(&self.verdict),
+            "pickers": self.pickers.iter().map(row).collect::<Vec<_>>(),
         })
     }
 
@@ -81,6 +87,7 @@ impl Report for CompareReport {
             inputs::section(&self.scenario, i),
             strategies::section(&c.rows, self.wide, i.duration_seconds),
         ];
+        sections.extend(pickers::section(&self.pickers, self.picker_seed));
         if !self.wide {
             sections.extend(strategies::verdicts_and_wide_note(&c.rows));
         }

@@ -22,6 +22,15 @@ fn spell(risk: f64, r: &Recommendation) -> String {
     )
 }
 
+/// The writers, where they are not the random picker: ", round-robin
+/// writers (40 servers)".
+pub fn writers(w: crate::model::picker::Writers) -> String {
+    match w.picker {
+        crate::model::picker::Picker::Random => String::new(),
+        p => format!(", {} writers ({} servers)", p.name(), fmt::count(w.servers)),
+    }
+}
+
 /// The chance counted at the count, with "exact" or "upper bound".
 fn counted(r: &Recommendation) -> Option<String> {
     let (p, ln) = (r.p_any_over_cap?, r.ln_p_any_over_cap?);
@@ -159,9 +168,10 @@ fn key_risk_words(r: &Recommendation) -> String {
         None => "no count up to the limit is".into(),
     };
     let within = format!(
-        "{fewest} with P(any second over {}/s per key) <= {}",
+        "{fewest} with P(any second over {}/s per key) <= {}{}",
         fmt::num(r.cap_per_key),
-        spell(r.key_risk, r)
+        spell(r.key_risk, r),
+        writers(r.writers)
     );
     match r.risk {
         Some(_) => within,

@@ -74,6 +74,8 @@ pub struct ReportDoc<'a> {
     pub placement: Option<Placement>,
     /// `--measure FILE`: the file as given and what it measured.
     pub measurement: Option<(String, crate::measure::Measurement)>,
+    /// The pickers side by side at the recommended count, and their seed.
+    pub pickers: (Vec<crate::model::picker::table::PickerRow>, u64),
 }
 
 impl ReportDoc<'_> {
@@ -221,6 +223,7 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
         Simulation::Flat { report, chart } => flat_simulation(&mut page, report, chart)?,
         Simulation::Timeline { view, chart } => timeline_simulation(&mut page, view, chart)?,
     }
+    pickers(&mut page, &doc.pickers)?;
     read_cost(&mut page, &doc.size)?;
     if let Some(p) = &doc.placement {
         page.push("## Key placement");
@@ -326,6 +329,26 @@ fn timeline_simulation(
 
 /// The read cost at the recommended count, and the cost at the user's
 /// prices when given.
+/// How the app servers pick a shard, side by side (`shardplan compare`'s
+/// table).
+fn pickers(
+    page: &mut Page,
+    (rows, seed): &(Vec<crate::model::picker::table::PickerRow>, u64),
+) -> anyhow::Result<()> {
+    let Some(section) = super::compare::pickers::section(rows, *seed) else {
+        return Ok(());
+    };
+    page.push("## How writers pick a shard");
+    page.push(
+        "Each like reaches one app server, which picks the shard: the shards each picker needs \
+         at the plan's per-key risk (exact, exactly 0 where round-robin's bound is under the \
+         cap, or an upper bound), and a seeded simulation of each at the recommended count \
+         (`shardplan compare`; docs/pickers.md).",
+    );
+    page.push(&markdown(&Sections(vec![section]))?);
+    Ok(())
+}
+
 fn read_cost(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
     let rec = &size.recommendation;
     page.push("## Read cost");

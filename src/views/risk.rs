@@ -85,8 +85,75 @@ pub fn risk_pairs(r: &Risk) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// `risk`'s view of one exact result.
-pub struct RiskView(pub Risk, pub Option<Recommendation>);
+/// `risk`'s view of one exact result, and a picker's figures beside it
+/// where the writers are not the random ones.
+pub struct RiskView(
+    pub Risk,
+    pub Option<Recommendation>,
+    pub Option<crate::model::picker::risk::PickerRisk>,
+);
+
+/// A picker's figures in lines: its chance of going over and its
+/// simulation.
+fn picker_pairs(p: &crate::model::picker::risk::PickerRisk) -> Vec<(&'static str, String)> {
+    use crate::model::picker::risk::KeyMethod;
+    let how = |m: Option<KeyMethod>| match m {
+        Some(KeyMethod::Exact) => " (exact)",
+        Some(KeyMethod::NeverOver) => " (exact: never over)",
+        Some(KeyMethod::UpperBound) => " (upper bound)",
+        None => "",
+    };
+    let chance = |p: Option<f64>, ln: Option<f64>, m| match (p, ln) {
+        (Some(p), Some(ln)) => format!("{}{}", fmt::prob_ln(p, ln), how(m)),
+        _ => "no exact figure or bound for this traffic: see the simulation".into(),
+    };
+    let mut out = vec![
+        (
+            "writers",
+            format!("{}, {} servers", p.picker.name(), fmt::count(p.servers)),
+        ),
+        (
+            "P(the busiest shard goes over the cap in one second)",
+            chance(
+                p.p_over_cap_per_second,
+                p.ln_p_over_cap_per_second,
+                p.method,
+            ),
+        ),
+        (
+            "P(at least one second over the cap during the run)",
+            chance(p.p_any_over_cap, p.ln_p_any_over_cap, p.method),
+        ),
+    ];
+    if let Some(b) = p.busiest_bound {
+        out.push(("busiest shard, at most (round-robin)", fmt::count(b)));
+    }
+    out.extend([
+        (
+            "simulated",
+            format!("{} s, seed {}", fmt::count(p.simulated_seconds), p.seed),
+        ),
+        (
+            "busiest shard per second, simulated",
+            format!(
+                "mean {:.2}, p99.9 {}, max {}",
+                p.busiest_mean,
+                fmt::count(p.busiest_p999),
+                fmt::count(p.busiest_max)
+            ),
+        ),
+        (
+            "seconds over the cap, simulated",
+            format!(
+                "{} (P(a second over) 95% between {} and {})",
+                fmt::count(p.seconds_over_cap),
+                fmt::prob(p.p_over_cap_ci95[0]),
+                fmt::prob(p.p_over_cap_ci95[1])
+            ),
+        ),
+    ]);
+    out
+}
 
 impl Report for RiskView {
     fn rows(&self) -> Vec<Value> {
@@ -98,15 +165,25 @@ impl Report for RiskView {
         if let Some(rec) = &self.1 {
             v["recommendation"] = row(rec);
         }
+        if let Some(p) = &self.2 {
+            v["picker_risk"] = row(p);
+        }
         v
     }
 
     fn sections(&self) -> Vec<Section> {
         let mut out = Vec::new();
-        out.push(Section::pairs(
-            "Risk of going over the cap",
-            risk_pairs(&self.0),
-        ));
+        let title = match self.2 {
+            Some(_) => "Risk of going over the cap, random picker",
+            None => "Risk of going over the cap",
+        };
+        out.push(Section::pairs(title, risk_pairs(&self.0)));
+        if let Some(p) = &self.2 {
+            out.push(Section::pairs(
+                &format!("Risk of going over the cap, {} writers", p.picker.name()),
+                picker_pairs(p),
+            ));
+        }
         if self.0.underflow {
             out.push(Section::Note(
                 "A probability above is below f64's range: JSON and CSV hold 0 with underflow = true; read its ln_ field."
@@ -131,6 +208,15 @@ pub struct SweepRow {
     pub fails: Vec<crate::model::verdict::Check>,
     /// The plan's recommended count at the row's rate.
     pub recommended_shards: Option<u64>,
+    /// The writers' picker, where it is not the random one (the figures
+    /// above are the random picker's law).
+    pub picker: Option<crate::model::picker::Picker>,
+    /// P(any second over the cap during the run) under the picker.
+    pub picker_p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub picker_ln_p_any_over_cap: Option<f64>,
+    /// How the picker's figure is known.
+    pub picker_method: Option<crate::model::picker::risk::KeyMethod>,
     /// The verdict itself (its words; `--check`'s line).
     #[serde(skip)]
     pub verdict: Option<crate::model::verdict::Verdict>,
@@ -169,24 +255,12 @@ impl Report for SweepView {
                 first.risk.traffic.name(),
                 fmt::num(first.risk.seconds)
             ),
-            header: [
-                "likes/s",
-                "shards",
-                "P(second over cap)",
-                "P(any over, run)",
-                "busiest mean",
-                "busiest p99.9",
-                "reads/s no cache",
-                "reads/s cached",
-                "verdict",
-            ]
-            .map(String::from)
-            .to_vec(),
+            header: sweep_header(first.picker),
             rows: self
                 .0
                 .iter()
                 .map(|r| {
-                    vec![
+                    let mut cells = vec![
                         fmt::num(r.risk.rate),
                         r.risk.shards.to_string(),
                         fmt::probability(
@@ -216,9 +290,49 @@ impl Report for SweepView {
                             }
                             None => "-".into(),
                         },
-                    ]
+                    ];
+                    if r.picker.is_some() {
+                        cells.insert(4, picker_cell(r));
+                    }
+                    cells
                 })
                 .collect(),
         }]
+    }
+}
+
+/// The sweep's header: a column for the picker's chance where one is given.
+fn sweep_header(picker: Option<crate::model::picker::Picker>) -> Vec<String> {
+    let mut h: Vec<String> = [
+        "likes/s",
+        "shards",
+        "P(second over cap)",
+        "P(any over, run)",
+        "busiest mean",
+        "busiest p99.9",
+        "reads/s no cache",
+        "reads/s cached",
+        "verdict",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(p) = picker {
+        h.insert(4, format!("P(any over), {}", p.name()));
+    }
+    h
+}
+
+/// The picker's chance over the run, with "bound" where it is one.
+fn picker_cell(r: &SweepRow) -> String {
+    use crate::model::picker::risk::KeyMethod;
+    match (r.picker_p_any_over_cap, r.picker_ln_p_any_over_cap) {
+        (Some(p), Some(ln)) => {
+            let shown = fmt::probability(Probability::new(p, ln), Underflow::Starred);
+            match r.picker_method {
+                Some(KeyMethod::UpperBound) => format!("<= {shown}"),
+                _ => shown,
+            }
+        }
+        _ => "-".into(),
     }
 }

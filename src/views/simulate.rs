@@ -23,6 +23,10 @@ pub struct SimulateRow {
     pub cap: u64,
     pub seconds: u64,
     pub traffic: &'static str,
+    /// How each app server picks a shard.
+    pub picker: crate::model::picker::Picker,
+    /// App servers writing.
+    pub servers: u64,
     pub seed: u64,
     pub likes_total: u128,
     pub busiest_max: u64,
@@ -96,6 +100,8 @@ impl SimulateReport {
                 cap: plan.cap,
                 seconds: n,
                 traffic: plan.traffic.name(),
+                picker: plan.writers().picker,
+                servers: plan.writers().servers,
                 seed: plan.seed,
                 likes_total: tally.likes,
                 busiest_max: h.max().unwrap_or(0),
@@ -297,11 +303,15 @@ fn run_section(r: &SimulateRow) -> Section {
             (
                 "load",
                 format!(
-                    "{} likes/s ({}) over {}, cap {} writes/s",
+                    "{} likes/s ({}) over {}, cap {} writes/s{}",
                     fmt::num(r.rate),
                     r.traffic,
                     crate::views::verdict::shards(r.shards),
-                    fmt::count(r.cap)
+                    fmt::count(r.cap),
+                    crate::views::recommendation::writers(crate::model::picker::Writers {
+                        picker: r.picker,
+                        servers: r.servers,
+                    })
                 ),
             ),
             ("simulated seconds", fmt::count(r.seconds)),

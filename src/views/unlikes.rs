@@ -28,8 +28,15 @@ pub struct UnlikesBlock {
     pub unlike_peak: f64,
     /// Planned peak writes/s: what every per-key figure counts.
     pub write_peak: f64,
-    /// The chance of a shard below zero after the cool-down.
+    /// The chance of a shard below zero after the cool-down, unlikes on
+    /// random shards.
     pub negative_shards: NegativeShards,
+    /// How the app servers pick a shard.
+    pub picker: crate::model::picker::Picker,
+    /// Shards expected below zero after the cool-down under that picker:
+    /// 0 where an unlike lands on its like's shard (user-hash), else the
+    /// random placement's figure.
+    pub expected_negative_shards_with_picker: f64,
 }
 
 impl UnlikesBlock {
@@ -45,8 +52,19 @@ impl UnlikesBlock {
             like_peak: peak.likes,
             unlike_peak: ((peak.peak - peak.likes) * 1e6).round() / 1e6,
             write_peak: peak.peak,
+            expected_negative_shards_with_picker: negative.expected_negative_shards,
             negative_shards: negative,
+            picker: crate::model::picker::Picker::Random,
         })
+    }
+
+    /// The block for writers that pick with `picker`.
+    pub fn with_picker(mut self, picker: crate::model::picker::Picker) -> Self {
+        self.picker = picker;
+        if picker.unlike_follows_like() {
+            self.expected_negative_shards_with_picker = 0.0;
+        }
+        self
     }
 
     /// The section and its warning.
@@ -66,7 +84,7 @@ impl UnlikesBlock {
                 fmt::num(self.write_peak)
             ),
         };
-        let rows = vec![
+        let mut rows = vec![
             (
                 "unlikes",
                 format!(
@@ -99,14 +117,31 @@ impl UnlikesBlock {
                 ),
             ),
         ];
-        vec![
-            Section::pairs("Unlikes", rows),
-            Section::Warning(
-                "A shard can read below zero (DECR on an empty key returns -1): only the sum of \
-                 the shards is the count, so never show or check one shard on its own."
-                    .to_string(),
+        if !self.picker.unlike_follows_like() {
+            return vec![
+                Section::pairs("Unlikes", rows),
+                Section::Warning(
+                    "A shard can read below zero (DECR on an empty key returns -1): only the sum \
+                     of the shards is the count, so never show or check one shard on its own."
+                        .to_string(),
+                ),
+            ];
+        }
+        rows[0].1 = format!(
+            "{} of likes, each a decrement on its like's shard (user-hash): a write against \
+             the cap",
+            fmt::percent(self.unlike_share)
+        );
+        rows[4].0 = "P(some shard below zero), random picks";
+        rows.push((
+            "shards below zero, user-hash",
+            format!(
+                "none, exactly: an unlike follows its like to the same shard (random picks: {} \
+                 expected, the line above)",
+                fmt::num(self.negative_shards.expected_negative_shards)
             ),
-        ]
+        ));
+        vec![Section::pairs("Unlikes", rows)]
     }
 }
 

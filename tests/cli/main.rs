@@ -23,6 +23,7 @@ mod interrupt;
 mod json_schemas;
 mod long_runs;
 mod output_policy;
+mod pickers;
 mod placement;
 mod prices;
 mod readme_page;

@@ -22,6 +22,8 @@ pub struct RiskOptions {
     pub seconds: f64,
     /// The traffic law.
     pub traffic: TrafficModel,
+    /// The seed of a picker's simulation (the scenario's, else the default).
+    pub seed: u64,
     /// What the exact figure will cost, checked against the one-day limit.
     pub cost: Estimate,
     /// The inputs, frozen.
@@ -35,7 +37,10 @@ impl RiskOptions {
         let mut r = Resolver::for_load(run, &args.scenario, "risk")?;
         r.observe(&args.observed, Some(&args.sizing))?;
         let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
-        let plan = r.plan(&args.sizing, &Default::default(), flags)?;
+        // The read path is the scenario's, but for the app servers writing.
+        let mut reads = crate::cli::ReadArgs::default();
+        reads.cache.servers = args.servers.clone();
+        let plan = r.plan(&args.sizing, &reads, flags)?;
         let seconds = r.duration(args.span.duration.seconds())?;
         let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
         let rate = r.rate(args.rate.one()?, plan.sizing.peak.peak, traffic)?;
@@ -44,6 +49,11 @@ impl RiskOptions {
             "the recommendation (shardplan size)",
         );
         let shards = r.shards(args.shards.one()?, sized);
+        // A picker other than the random ones is simulated beside its figure.
+        let seed = match plan.inputs.writers.picker.splits_like_random() {
+            true => crate::model::defaults::DEFAULT_SEED,
+            false => r.seed(None),
+        };
         let output = Output::new(run, &args.out, args.check.check)?;
         // Empirical traffic's cost is its law's (the distinct counts).
         let long = match traffic.empirical() {
@@ -59,6 +69,7 @@ impl RiskOptions {
             shards,
             seconds,
             traffic,
+            seed,
             cost,
             resolved: r.finish(),
             output,

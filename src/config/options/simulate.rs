@@ -5,7 +5,7 @@ use super::{Output, Resolved};
 use crate::cli::SimulateArgs;
 use crate::config::plan::{Plan, PlanFlags};
 use crate::config::simulation::FlatSimulation;
-use crate::config::{Kind, Resolver, Run};
+use crate::config::{Kind, Resolver, Run, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::model::timeline::TimelinePlan;
 use crate::output::sink::{is_stdout, Destination};
@@ -70,6 +70,14 @@ fn timeline(r: &mut Resolver, args: &SimulateArgs) -> InputResult<SimulateMode> 
         r.observe(&args.observed, Some(&args.sim.sizing))?;
     } else {
         crate::config::observed::refuse_on_timeline(&args.observed)?;
+    }
+    let picker = Sourced::flag("--picker", args.plan.picker.picker)
+        .or(r.field("picker", &r.scenario.scenario.picker));
+    if let Some(p) = picker.filter(|p| !p.value.splits_like_random()) {
+        return Err(p.error(
+            "is simulated on a flat load; a time line draws each key's likes at random \
+             (accepted there: random, user-hash)",
+        ));
     }
     let plan = r.timeline(&args.sim, &args.timeline)?;
     let flags = PlanFlags::new(&args.plan, &args.duration, &args.sim.traffic);

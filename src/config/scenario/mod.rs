@@ -83,8 +83,11 @@ pub struct Scenario {
     pub seed: Option<u64>,
     /// Views of the count per second.
     pub views: Option<f64>,
-    /// Likes servers, each caching the sum.
+    /// App (likes) servers: each writes with the picker and caches the sum.
     pub servers: Option<u64>,
+    /// How each app server picks the shard a like goes to (random,
+    /// round-robin, two-choice, sticky, user-hash).
+    pub picker: Option<crate::model::picker::Picker>,
     /// Seconds each server caches the sum.
     pub cache_seconds: Option<f64>,
     /// Items one batch read fetches.

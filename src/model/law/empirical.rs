@@ -58,6 +58,11 @@ pub struct EmpiricalLaw {
 }
 
 impl EmpiricalLaw {
+    /// The most likes any observed second had.
+    pub fn most(&self) -> Option<u64> {
+        self.counts.last().copied()
+    }
+
     /// The law of `(count, seconds with that count)` pairs, in any order
     /// (equal counts are grouped). Errors name `traffic`: no seconds, or a
     /// count past [`MAX_EMPIRICAL_COUNT`].

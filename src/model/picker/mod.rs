@@ -24,9 +24,12 @@ use crate::error::ParamResult;
 use crate::model::defaults::{MAX_PICKER_SERVERS, MAX_SERVERS};
 use crate::model::validate;
 
+pub mod bound;
+pub mod risk;
 pub mod round_robin;
 mod second;
 pub mod sticky;
+pub mod table;
 pub mod two_choice;
 mod writer;
 

@@ -7,6 +7,7 @@ use rand::Rng;
 
 use super::{round_robin, sticky, two_choice, Picker, Writers};
 use crate::error::ParamResult;
+use crate::model::cost::SecondDraws;
 use crate::model::law::TrafficModel;
 use crate::model::rng::chunk_rng;
 use crate::model::sampler::ShardSampler;
@@ -74,6 +75,32 @@ impl PickerSampler {
             server_likes: vec![0; self.writers.servers as usize],
             cursors,
             sent: vec![0; self.shards],
+        }
+    }
+
+    /// What a second draws, for the cost model: the servers' split, then
+    /// two uniform picks a like for two-choice; round-robin draws each
+    /// second twice (its two passes), and spreading costs about a table
+    /// draw a server and a shard.
+    pub fn draws(&self, rate: f64) -> SecondDraws {
+        let SecondDraws::EveryShard {
+            table_draws,
+            picks,
+            binomials,
+        } = self.servers.draws()
+        else {
+            unreachable!("the servers' split draws every server");
+        };
+        let spread = (self.writers.servers + self.shards as u64) as f64;
+        let (times, extra_picks) = match self.writers.picker {
+            Picker::RoundRobin => (2.0, 0.0),
+            Picker::TwoChoice => (1.0, 2.0 * rate),
+            _ => (1.0, 0.0),
+        };
+        SecondDraws::EveryShard {
+            table_draws: times * table_draws + spread,
+            picks: times * picks + extra_picks,
+            binomials: times * binomials,
         }
     }
 

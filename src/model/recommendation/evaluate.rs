@@ -5,6 +5,7 @@ use super::NodeRisk;
 use super::{constraints, planned_rate, warnings, Binding, PlanInputs, Recommendation};
 use crate::error::ParamResult;
 use crate::model::partitions::{PartitionRiskAt, RiskMethod};
+use crate::model::picker::risk::KeyMethod;
 use crate::model::verdict::failing;
 
 impl PlanInputs {
@@ -28,7 +29,7 @@ impl PlanInputs {
         &self,
         shards: u64,
         rec: &Recommendation,
-        known_key_ln: Option<f64>,
+        known_key_ln: Option<(f64, KeyMethod)>,
     ) -> ParamResult<Recommendation> {
         let mut e = self.evaluate_with(
             shards,
@@ -54,12 +55,13 @@ impl PlanInputs {
         binding: Binding,
         rule: u64,
         key: Option<u64>,
-        known_key_ln: Option<f64>,
+        known_key_ln: Option<(f64, KeyMethod)>,
     ) -> ParamResult<Recommendation> {
         let at = self.risks_at(shards, rule, known_key_ln)?;
         let (counted, judged) = (at.counted(self.partitions_bind()), at.judged());
         let AtCount {
             key_ln,
+            key_method,
             rule_ln,
             part,
             node,
@@ -80,6 +82,9 @@ impl PlanInputs {
             p_any_over_cap_exact: counted.map(|c| c.1),
             key_p_any_over_cap: Some(key_ln.exp()),
             key_ln_p_any_over_cap: Some(key_ln),
+            key_risk_method: key_method,
+            writers: self.writers,
+            picker: self.writers.picker,
             rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
             rule_of_thumb_ln_p_any_over_cap: rule_ln,
             partition_p_any_over_cap: part.as_ref().map(|p| p.0.p_any_over_cap),
@@ -119,10 +124,15 @@ impl PlanInputs {
     /// Every risk at `shards`: per key (and at the rule of thumb's count,
     /// beside an accepted risk), shared partitions and nodes, each with
     /// its own comparison.
-    fn risks_at(&self, shards: u64, rule: u64, known_key_ln: Option<f64>) -> ParamResult<AtCount> {
-        let key_ln = match known_key_ln {
-            Some(ln) => ln,
-            None => self.ln_key_risk(self.sizing.peak, shards, self.key_check)?,
+    fn risks_at(
+        &self,
+        shards: u64,
+        rule: u64,
+        known_key_ln: Option<(f64, KeyMethod)>,
+    ) -> ParamResult<AtCount> {
+        let (key_ln, key_method) = match known_key_ln {
+            Some(known) => known,
+            None => self.key_risk(self.sizing.peak, shards, self.key_check)?,
         };
         let rule_ln = match self.risk {
             Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
@@ -138,6 +148,7 @@ impl PlanInputs {
         });
         Ok(AtCount {
             key_ln,
+            key_method,
             rule_ln,
             part,
             node,
@@ -149,6 +160,7 @@ impl PlanInputs {
 /// meets its target.
 struct AtCount {
     key_ln: f64,
+    key_method: KeyMethod,
     rule_ln: Option<f64>,
     part: Option<(PartitionRiskAt, bool)>,
     node: Option<(NodeRisk, bool)>,
@@ -160,7 +172,7 @@ impl AtCount {
     /// one is.
     fn counted(&self, partitions_bind: bool) -> Option<(f64, bool)> {
         [
-            Some((self.key_ln, true)),
+            Some((self.key_ln, self.key_method != KeyMethod::UpperBound)),
             self.part
                 .as_ref()
                 .filter(|_| partitions_bind)

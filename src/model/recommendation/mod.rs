@@ -33,9 +33,10 @@ pub use warnings::Warning;
 
 use crate::error::ParamResult;
 use crate::model::defaults::MAX_SHARDS;
-use crate::model::exact::{ln_p_any_over_cap, shards_for_risk};
 use crate::model::law::TrafficModel;
 use crate::model::partitions::PartitionRisk;
+use crate::model::picker::risk::{ln_p_any_over_cap, shards_for_risk, KeyMethod};
+use crate::model::picker::Writers;
 use crate::model::read_cost::{ReadCost, ReadPlan};
 use crate::model::sizing::SizingPlan;
 use crate::model::store::Store;
@@ -86,6 +87,9 @@ pub struct PlanInputs {
     pub store: Option<Store>,
     /// Write units a transactional like costs (`None`: not transactional).
     pub write_cost: Option<f64>,
+    /// How the app servers pick a shard, and how many write: the per-key
+    /// risk is the picker's ([`crate::model::picker::risk`]).
+    pub writers: Writers,
 }
 
 /// Which constraint sets the count.
@@ -150,6 +154,15 @@ pub struct Recommendation {
     pub key_p_any_over_cap: Option<f64>,
     /// Its natural log (finite where the probability underflows).
     pub key_ln_p_any_over_cap: Option<f64>,
+    /// How the per-key figure is known: exact, exactly 0 (round-robin under
+    /// its bound) or an upper bound.
+    pub key_risk_method: KeyMethod,
+    /// The writers the per-key figures are for (their picker serialized;
+    /// the servers are the read path's).
+    #[serde(skip)]
+    pub writers: Writers,
+    /// How the app servers pick a shard.
+    pub picker: crate::model::picker::Picker,
     /// P(any second over the per-key cap) at the rule-of-thumb count, shown
     /// beside the risk-based count; `None` without a risk.
     pub rule_of_thumb_p_any_over_cap: Option<f64>,
@@ -265,12 +278,19 @@ impl PlanInputs {
 
     /// `ln P(any second over the per-key cap)` at `shards` and `rate`.
     fn ln_key_risk(&self, rate: f64, shards: u64, t: RiskTarget) -> ParamResult<f64> {
+        Ok(self.key_risk(rate, shards, t)?.0)
+    }
+
+    /// `ln P(any second over the per-key cap)` at `shards` and `rate`, by
+    /// the plan's picker, and how it is known.
+    fn key_risk(&self, rate: f64, shards: u64, t: RiskTarget) -> ParamResult<(f64, KeyMethod)> {
         ln_p_any_over_cap(
             planned_rate(rate, t.traffic),
             shards,
             self.sizing.cap,
             t.seconds,
             t.traffic,
+            self.writers,
         )
     }
 
@@ -295,6 +315,7 @@ impl PlanInputs {
             t.seconds,
             t.risk,
             t.traffic,
+            self.writers,
             MAX_SHARDS,
         );
         // An accepted risk sizes the count (an error names it); the default

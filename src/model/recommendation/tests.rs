@@ -14,6 +14,7 @@ fn inputs(peak: f64, cap: f64, safe: f64) -> PlanInputs {
         reads: ReadPlan::new(50_000.0, 40, 2.0, Some(100), Some(3_000.0)).unwrap(),
         store: None,
         write_cost: None,
+        writers: crate::model::picker::Writers::random(40),
     }
 }
 

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use crate::model::exact::BusiestShard;
 use crate::model::law::TrafficModel;
+use crate::model::picker::{PickerSampler, Writers};
 use crate::model::sampler::{chunk_rng, ShardSampler};
 use crate::model::stats::Histogram;
 use crate::model::validate;
@@ -75,6 +76,10 @@ pub struct SimPlan {
     pub seed: u64,
     sampler: ShardSampler,
     tables: Option<Arc<ExactTables>>,
+    /// Writers other than the random pickers: each second drawn server by
+    /// server ([`PickerSampler`]).
+    picker: Option<PickerSampler>,
+    writers: Writers,
 }
 
 impl SimPlan {
@@ -103,12 +108,45 @@ impl SimPlan {
             seed,
             sampler,
             tables: None,
+            picker: None,
+            writers: Writers::random(crate::model::defaults::DEFAULT_SERVERS),
         })
+    }
+
+    /// The writers: a picker other than the random ones draws each second
+    /// server by server (and has no exact table). Call before
+    /// [`SimPlan::with_sampler`].
+    pub fn with_writers(mut self, writers: Writers) -> ParamResult<Self> {
+        self.writers = writers;
+        self.picker = match writers.picker.splits_like_random() {
+            true => None,
+            false => Some(PickerSampler::new(
+                self.rate,
+                self.shards,
+                self.traffic,
+                writers,
+            )?),
+        };
+        Ok(self)
+    }
+
+    /// The writers simulated.
+    pub fn writers(&self) -> Writers {
+        self.writers
     }
 
     /// Chooses how seconds are drawn. `per_second` runs need the joint
     /// counts of each second, so they always use the multinomial sampler.
     pub fn with_sampler(mut self, kind: SamplerKind, per_second: bool) -> ParamResult<Self> {
+        if self.picker.is_some() {
+            if kind == SamplerKind::ExactTable {
+                let no_table =
+                    crate::model::exact::ExactProblem::PickerNoTable(self.writers.picker.name());
+                return Err(ParamError::new("sampler", no_table.into()));
+            }
+            self.tables = None;
+            return Ok(self);
+        }
         let use_table = match kind {
             // Empirical traffic has no quietest-shard table: every
             // shard's count, from one observed second each.
@@ -146,6 +184,9 @@ impl SimPlan {
     /// The exact distribution of the busiest shard per second: the one the
     /// table sampler uses, or a new one when it is cheap to build.
     pub fn exact_busiest(&self) -> Option<BusiestShard> {
+        if self.picker.is_some() {
+            return None;
+        }
         match &self.tables {
             Some(t) => Some(t.exact.clone()),
             None if self.exact_is_cheap() => {
@@ -158,9 +199,10 @@ impl SimPlan {
     /// What the run will cost (`per_second`: every second written as a
     /// row), by the cost model.
     pub fn cost(&self, per_second: bool) -> crate::model::cost::Estimate {
-        let draws = match self.tables {
-            Some(_) => crate::model::cost::SecondDraws::ExactTable,
-            None => self.sampler.draws(),
+        let draws = match (&self.tables, &self.picker) {
+            (Some(_), _) => crate::model::cost::SecondDraws::ExactTable,
+            (None, Some(p)) => p.draws(self.rate),
+            (None, None) => self.sampler.draws(),
         };
         crate::model::cost::flat_simulation(self.seconds, draws, per_second)
     }
@@ -227,18 +269,29 @@ impl SimTally {
     }
 }
 
-fn run_chunk(plan: &SimPlan, chunk: u64, rows: Option<&mut Vec<SecondRow>>) -> SimTally {
+/// Runs one chunk; `cursors` are round-robin's at the chunk's start (empty
+/// for every other sampler).
+fn run_chunk(
+    plan: &SimPlan,
+    chunk: u64,
+    cursors: Vec<u64>,
+    rows: Option<&mut Vec<SecondRow>>,
+) -> SimTally {
     if let (Some(tables), None) = (&plan.tables, &rows) {
         return run_chunk_table(plan, tables, chunk);
     }
     let mut rng = chunk_rng(plan.seed, chunk);
     let mut counts = vec![0u64; plan.shards as usize];
+    let mut state = plan.picker.as_ref().map(|p| p.state(cursors));
     let (start, end) = plan.chunk_range(chunk);
     let mut tally = SimTally::default();
     let mut quietest_min = u64::MAX;
     let mut rows = rows;
     for second in start..end {
-        let likes = plan.sampler.sample_second(&mut rng, &mut counts);
+        let likes = match (&plan.picker, state.as_mut()) {
+            (Some(p), Some(state)) => p.sample_second(&mut rng, state, &mut counts),
+            _ => plan.sampler.sample_second(&mut rng, &mut counts),
+        };
         let (mut busiest, mut quietest) = (0u64, u64::MAX);
         for &c in &counts {
             busiest = busiest.max(c);
@@ -270,11 +323,18 @@ pub fn run(
     on_chunk: &(dyn Fn(u64) + Sync),
 ) -> anyhow::Result<SimTally> {
     let chunks = plan.chunks();
+    if plan
+        .picker
+        .as_ref()
+        .is_some_and(PickerSampler::carries_state)
+    {
+        return run_carried(plan, per_second, on_chunk);
+    }
     match per_second {
         None => Ok((0..chunks)
             .into_par_iter()
             .map(|c| {
-                let t = run_chunk(plan, c, None);
+                let t = run_chunk(plan, c, Vec::new(), None);
                 on_chunk(t.seconds);
                 t
             })
@@ -289,7 +349,7 @@ pub fn run(
                     .into_par_iter()
                     .map(|c| {
                         let mut rows = Vec::with_capacity(CHUNK_SECONDS as usize);
-                        let t = run_chunk(plan, c, Some(&mut rows));
+                        let t = run_chunk(plan, c, Vec::new(), Some(&mut rows));
                         on_chunk(t.seconds);
                         (t, rows)
                     })
@@ -306,6 +366,75 @@ pub fn run(
             Ok(total)
         }
     }
+}
+
+/// A run whose seconds carry state (round-robin's cursors), in batches
+/// of chunks: a first pass draws each chunk's servers' likes and moves the
+/// cursors on (in parallel, from the chunk's own stream), the cursors are
+/// chained from chunk to chunk in order, and a second pass runs each chunk
+/// from its cursors, redrawing the same stream. The result is the run with
+/// the cursors carried over every second, the same for any thread count;
+/// memory is one batch's cursors, whatever `--seconds`.
+fn run_carried(
+    plan: &SimPlan,
+    per_second: Option<&mut dyn Write>,
+    on_chunk: &(dyn Fn(u64) + Sync),
+) -> anyhow::Result<SimTally> {
+    let picker = plan.picker.as_ref().expect("a carried run has a picker");
+    let mut writer = per_second.map(csv::Writer::from_writer);
+    let mut cursors = picker.first_cursors(plan.seed);
+    let mut total = SimTally::default();
+    let (chunks, mut first) = (plan.chunks(), 0);
+    while first < chunks {
+        let last = (first + ROW_BATCH_CHUNKS).min(chunks);
+        let moves: Vec<Vec<u64>> = (first..last)
+            .into_par_iter()
+            .map(|c| chunk_moves(plan, picker, c))
+            .collect();
+        let mut starts = Vec::with_capacity(moves.len());
+        for m in &moves {
+            starts.push(cursors.clone());
+            let s = plan.shards;
+            cursors
+                .iter_mut()
+                .zip(m)
+                .for_each(|(c, d)| *c = (*c + d) % s);
+        }
+        let keep_rows = writer.is_some();
+        let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
+            .zip(starts)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|(c, start)| {
+                let mut rows = Vec::new();
+                let t = run_chunk(plan, c, start, keep_rows.then_some(&mut rows));
+                on_chunk(t.seconds);
+                (t, rows)
+            })
+            .collect();
+        for (t, rows) in done {
+            if let Some(w) = writer.as_mut() {
+                rows.iter().try_for_each(|r| w.serialize(r))?;
+            }
+            total = total.merge(t);
+        }
+        first = last;
+    }
+    if let Some(mut w) = writer {
+        w.flush()?;
+    }
+    Ok(total)
+}
+
+/// How far a chunk moves each server's cursor (mod S), from its stream.
+fn chunk_moves(plan: &SimPlan, picker: &PickerSampler, chunk: u64) -> Vec<u64> {
+    let mut rng = chunk_rng(plan.seed, chunk);
+    let mut state = picker.state(vec![0; plan.writers.servers as usize]);
+    let (start, end) = plan.chunk_range(chunk);
+    for _ in start..end {
+        picker.advance_second(&mut rng, &mut state);
+    }
+    PickerSampler::cursors(&state).to_vec()
 }
 
 mod tables;

@@ -58,3 +58,68 @@ fn rejects_bad_plans() {
     let e = SimPlan::new(14_000.0, 20, 999.5, 10, TrafficModel::Fixed, 1).unwrap_err();
     assert_eq!(e.param, "cap");
 }
+
+mod pickers {
+    use super::*;
+    use crate::model::picker::{Picker, Writers};
+
+    fn picked(picker: Picker, servers: u64, shards: u64, seconds: u64) -> SimPlan {
+        SimPlan::new(14_000.0, shards, 1000.0, seconds, TrafficModel::Fixed, 34)
+            .and_then(|p| p.with_writers(Writers::new(picker, servers).unwrap()))
+            .and_then(|p| p.with_sampler(SamplerKind::Auto, false))
+            .unwrap()
+    }
+
+    #[test]
+    fn round_robin_carries_its_cursors_the_same_on_any_thread_count() {
+        // More than one batch of chunks, so cursors cross batches too.
+        let p = picked(Picker::RoundRobin, 40, 20, 20 * CHUNK_SECONDS + 7);
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        };
+        let a = pool(1).install(|| run(&p, None, &|_| {}).unwrap());
+        let b = pool(2).install(|| run(&p, None, &|_| {}).unwrap());
+        assert_eq!(a, b);
+        assert_eq!(a.likes, 14_000 * a.seconds as u128);
+        // Never past the bound: 700 + 40 x 19 / 20 = 738.
+        assert!(a.busiest.max().unwrap() <= 738);
+        // Rows and tally agree, as for the random picker.
+        let mut buf = Vec::new();
+        let t = run(&p, Some(&mut buf), &|_| {}).unwrap();
+        assert_eq!(t, a);
+    }
+
+    #[test]
+    fn sticky_matches_its_exact_law() {
+        // 30 servers on 20 shards: P(over 1,000) = 0.116567 exactly
+        // (exact::sticky). Over 40,000 seconds the estimate's standard
+        // error is sqrt(0.1166 x 0.8834 / 40,000) = 0.0016; 5 of them.
+        let p = picked(Picker::Sticky, 30, 20, 40_000);
+        let t = run(&p, None, &|_| {}).unwrap();
+        let f = t.busiest.count_above(1000) as f64 / t.seconds as f64;
+        assert!((f - 0.116567).abs() < 5.0 * 0.0016, "{f}");
+    }
+
+    #[test]
+    fn two_choice_keeps_the_busiest_near_the_mean() {
+        // Two choices per like: the busiest shard's mean sits far below the
+        // random picker's 749.9 (exact), within a few of 700 + servers'
+        // rounding; 4,096 seconds pin its mean to well under 1.
+        let t = run(&picked(Picker::TwoChoice, 40, 20, 4096), None, &|_| {}).unwrap();
+        let mean = t.busiest.mean().unwrap();
+        assert!(mean < 720.0, "{mean}");
+        assert_eq!(t.likes, 14_000 * 4096);
+    }
+
+    #[test]
+    fn exact_table_is_refused_for_a_picker() {
+        let e = SimPlan::new(14_000.0, 20, 1000.0, 10, TrafficModel::Fixed, 1)
+            .and_then(|p| p.with_writers(Writers::new(Picker::Sticky, 30).unwrap()))
+            .and_then(|p| p.with_sampler(SamplerKind::ExactTable, false))
+            .unwrap_err();
+        assert_eq!(e.param, "sampler");
+    }
+}

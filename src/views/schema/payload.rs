@@ -96,6 +96,8 @@ fn risk(d: &mut Doc) -> Map<String, Value> {
     set(&mut risk, "observed_traffic", d.observed(), true);
     set(&mut risk, "unlikes", d.unlikes(), true);
     set(&mut risk, "verdict", d.verdict(), false);
+    let picker = d.sub::<crate::model::picker::risk::PickerRisk>();
+    set(&mut risk, "picker_risk", picker, true);
     risk
 }
 
@@ -187,5 +189,7 @@ fn compare(d: &mut Doc) -> Map<String, Value> {
     let mut doc = rows(Value::Object(row));
     set(&mut doc, "recommendation", d.recommendation(), false);
     set(&mut doc, "verdict", d.verdict(), false);
+    let pickers = list(d.sub::<crate::model::picker::table::PickerRow>());
+    set(&mut doc, "pickers", pickers, false);
     doc
 }

@@ -1,0 +1,173 @@
+//! An upper bound on the chance the busiest shard goes over the cap in a
+//! second, for pickers whose busiest shard has no closed law (round-robin
+//! past its deterministic bound, two-choice).
+//!
+//! 1. **Poisson servers.** With Poisson traffic at `rate`, each of the `K`
+//!    servers gets an independent Poisson(`rate / K`) count. Given its count
+//!    `m`, server `k` gives one shard `X_k` likes with a law `f_m` of its own
+//!    (round-robin: `floor(m/S)`, plus one with chance `(m mod S)/S`, its
+//!    cursor being uniform and independent of the others'; two-choice: a
+//!    uniformly chosen entry of its profile, `two_choice::one_shard_pmfs`).
+//!    So one shard's load is the sum of `K` independent copies of the
+//!    mixture `g = sum_m P(m) f_m`: its law is `g`'s `K`-fold convolution.
+//! 2. **The busiest shard:** `P(max > c) <= S P(one shard > c)` (the union
+//!    bound; tight where the chance is small, which is where it matters).
+//! 3. **Fixed traffic** (`n` likes): adding a like to a server only ever
+//!    adds to the shards' counts (its picks before are unchanged), so
+//!    `P(one shard > c | n likes)` grows with `n`; a Poisson(`n`) total is
+//!    at least `n` with chance at least 1/2, so the fixed chance is at most
+//!    twice the Poisson one (Mitzenmacher and Upfal, *Probability and
+//!    Computing*, 5.4).
+//!
+//! The convolution keeps only counts `0..=c` and one "over" bucket, so a
+//! bound costs `O(c^2 log K)`; counts of likes past the Poisson law's
+//! `1e-40` tail go to "over" too. Everything dropped is counted as over,
+//! so the result stays an upper bound.
+
+use crate::model::exact::special::{ln_dpois, ln_pois_sf};
+
+/// The per-server laws of one shard's likes, for `m = 0..=most`.
+pub type PerServer = dyn Fn(u64) -> Option<Vec<Vec<f64>>>;
+
+/// Largest `(c + 1)^2 log2(2K)` the convolution takes on (about a second).
+const MAX_WORK: f64 = 4e8;
+
+/// `P(max > c)` bounded as in the module docs, for `servers` servers each
+/// with Poisson(`per_server_rate`) likes, over `shards` shards; `pmfs(most)`
+/// gives the per-server laws up to `most` likes. `None` where the work is
+/// too large or the per-server laws are not available.
+pub fn busiest_over(
+    per_server_rate: f64,
+    servers: u64,
+    shards: u64,
+    c: u64,
+    pmfs: &PerServer,
+) -> Option<f64> {
+    let work = ((c + 1) as f64).powi(2) * (2.0 * servers as f64).log2();
+    if work > MAX_WORK {
+        return None;
+    }
+    // Counts past `most` have less than 1e-40 of the mass: "over".
+    let most = most_likes(per_server_rate);
+    let laws = pmfs(most)?;
+    let c_len = c as usize + 1;
+    let mut one = vec![0.0; c_len];
+    let mut over = ln_pois_sf(most, per_server_rate).exp();
+    for (m, law) in laws.iter().enumerate() {
+        let w = ln_dpois(m as u64, per_server_rate).exp();
+        for (x, &p) in law.iter().enumerate() {
+            if x < c_len {
+                one[x] += w * p;
+            } else {
+                over += w * p;
+            }
+        }
+    }
+    let (_, sum_over) = power(&one, over, servers);
+    Some((shards as f64 * sum_over).min(1.0))
+}
+
+/// The most likes per server the bound follows: the Poisson law's tail
+/// past it is below 1e-40.
+fn most_likes(rate: f64) -> u64 {
+    let mut m = (rate + 10.0 * rate.sqrt() + 10.0) as u64;
+    while ln_pois_sf(m, rate) > -92.1 {
+        m += 1 + m / 16;
+    }
+    m
+}
+
+/// The `k`-fold convolution of a law on `0..=c` with an "over" mass:
+/// returns the law on `0..=c` and the mass over `c`.
+fn power(law: &[f64], over: f64, k: u64) -> (Vec<f64>, f64) {
+    let mut result = (unit(law.len()), 0.0);
+    let mut base = (law.to_vec(), over);
+    let mut k = k;
+    while k > 0 {
+        if k & 1 == 1 {
+            result = convolve(&result, &base);
+        }
+        k >>= 1;
+        if k > 0 {
+            base = convolve(&base, &base);
+        }
+    }
+    result
+}
+
+fn unit(len: usize) -> Vec<f64> {
+    let mut u = vec![0.0; len];
+    u[0] = 1.0;
+    u
+}
+
+/// Two independent counts' sum, on `0..=c` and over: anything with a part
+/// over `c`, or adding past it, is over.
+fn convolve(a: &(Vec<f64>, f64), b: &(Vec<f64>, f64)) -> (Vec<f64>, f64) {
+    let len = a.0.len();
+    let mut out = vec![0.0; len];
+    for (i, &x) in a.0.iter().enumerate().filter(|(_, &x)| x > 0.0) {
+        for (o, &y) in out[i..].iter_mut().zip(&b.0) {
+            *o += x * y;
+        }
+    }
+    // Over: over in either, or adding past c. Every term is a sum of
+    // positive parts (no "1 - inside"), so a tiny chance keeps its digits.
+    let (ma, mb): (f64, f64) = (a.0.iter().sum(), b.0.iter().sum());
+    // b_from[t] = P(b >= t), summed from the top.
+    let mut b_from = vec![0.0; len + 1];
+    for t in (0..len).rev() {
+        b_from[t] = b_from[t + 1] + b.0[t];
+    }
+    let past: f64 =
+        a.0.iter()
+            .enumerate()
+            .map(|(i, &x)| x * b_from[len - i])
+            .sum();
+    let over = a.1 * (mb + b.1) + ma * b.1 + past;
+    (out, over)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::exact::special::ln_pois_sf;
+
+    /// The random picker's per-server law: Binomial(m, 1/S).
+    fn random_laws(shards: u64) -> Box<PerServer> {
+        Box::new(move |most| {
+            let p = 1.0 / shards as f64;
+            Some(
+                (0..=most)
+                    .map(|m| {
+                        let mut law = vec![0.0; m as usize + 1];
+                        let mut t = (1.0 - p).powi(m as i32);
+                        for (x, slot) in law.iter_mut().enumerate() {
+                            *slot = t;
+                            let x = x as f64;
+                            t *= (m as f64 - x) / (x + 1.0) * p / (1.0 - p);
+                        }
+                        law
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    #[test]
+    fn the_random_picker_gives_poisson_shards() {
+        // Under random picks one shard's load is Poisson(rate / S): the
+        // convolution must give S x its tail.
+        let (rate, servers, shards, c) = (2_000.0, 10u64, 20u64, 130u64);
+        let got = busiest_over(
+            rate / servers as f64,
+            servers,
+            shards,
+            c,
+            &*random_laws(shards),
+        )
+        .unwrap();
+        let want = shards as f64 * ln_pois_sf(c, rate / shards as f64).exp();
+        assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
+    }
+}

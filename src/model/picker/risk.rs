@@ -1,0 +1,411 @@
+//! A picker's chance that the busiest shard goes over the cap: exact where
+//! the law is (the random pickers, sticky), exactly 0 where round-robin's
+//! bound is under the cap for every count the traffic can produce, and an
+//! upper bound otherwise (round-robin past its bound, two-choice:
+//! [`super::bound`]). The per-key risk of the recommendation, the verdict,
+//! `risk`, `sweep` and `size` read it here.
+
+use serde::Serialize;
+
+use super::bound::busiest_over;
+use super::{round_robin, Picker, Writers};
+use crate::error::{ParamError, ParamResult};
+use crate::model::exact::{ln_p_any_over, sticky_ln_sf, ExactProblem, OverCap};
+use crate::model::law::{Split, TrafficModel};
+
+/// How a picker's chance of going over is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyMethod {
+    /// From the busiest shard's exact law.
+    Exact,
+    /// Exactly 0: round-robin's busiest can never pass the cap.
+    NeverOver,
+    /// An upper bound (a union over the shards of one shard's exact law,
+    /// doubled for a fixed count).
+    UpperBound,
+}
+
+/// The chance the busiest shard goes over the cap in one second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyOverCap {
+    /// `ln P(busiest > cap)` in one second (`-inf` when exactly 0).
+    pub ln_p_per_second: f64,
+    /// How it is known.
+    pub method: KeyMethod,
+    /// Round-robin: the most one shard can take in the traffic's busiest
+    /// second, where the traffic has one (fixed, empirical).
+    pub busiest_bound: Option<u64>,
+}
+
+impl KeyOverCap {
+    /// `ln P(any second over the cap during `seconds` seconds)` (seconds
+    /// independent; round-robin's are not, but its bound and its 0 hold
+    /// second by second, so the union over seconds bounds them).
+    pub fn ln_p_any(&self, seconds: f64) -> f64 {
+        match self.method {
+            KeyMethod::UpperBound => (self.ln_p_per_second + seconds.ln()).min(0.0),
+            _ => ln_p_any_over(self.ln_p_per_second, seconds),
+        }
+    }
+}
+
+/// The most likes a second can have under `traffic` at `rate`, where the
+/// law caps it (a fixed count, the observed seconds).
+pub fn most_likes(traffic: TrafficModel, rate: f64) -> Option<u64> {
+    match traffic.split(rate) {
+        Split::Count(n) => Some(n),
+        Split::Counts(law) => law.most(),
+        Split::Poisson(_) | Split::GammaRate { .. } => None,
+    }
+}
+
+/// The chance the busiest of `shards` shards goes over `cap` in a second
+/// of `rate` likes/s written by `writers`. Errors name `rate`, `shards`
+/// and `picker` (where there is no figure).
+pub fn key_over_cap(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+) -> ParamResult<KeyOverCap> {
+    let c = cap.floor().min(u64::MAX as f64) as u64;
+    let exact = |ln_p| KeyOverCap {
+        ln_p_per_second: ln_p,
+        method: KeyMethod::Exact,
+        busiest_bound: None,
+    };
+    match writers.picker {
+        Picker::Random | Picker::UserHash => Ok(exact(
+            OverCap::compute(rate, shards, cap, 1.0, traffic)?.ln_p_per_second,
+        )),
+        Picker::Sticky => match sticky_ln_sf(rate, shards, writers.servers, traffic, c)? {
+            Some(ln_p) => Ok(exact(ln_p)),
+            None => Err(no_figure(writers.picker, traffic)),
+        },
+        Picker::RoundRobin => {
+            let rate = traffic.rate("rate", rate)?;
+            let bound = most_likes(traffic, rate)
+                .map(|n| round_robin::busiest_bound(n, shards, writers.servers));
+            if bound.is_some_and(|b| b <= c) {
+                return Ok(KeyOverCap {
+                    ln_p_per_second: f64::NEG_INFINITY,
+                    method: KeyMethod::NeverOver,
+                    busiest_bound: bound,
+                });
+            }
+            let laws = move |most: u64| Some(round_robin_laws(shards, most));
+            let mut over = bounded(rate, shards, c, traffic, writers, &laws)?;
+            over.busiest_bound = bound;
+            Ok(over)
+        }
+        Picker::TwoChoice => {
+            let rate = traffic.rate("rate", rate)?;
+            Ok(KeyOverCap {
+                ln_p_per_second: two_choice_ln_bound(rate, shards, c, traffic),
+                method: KeyMethod::UpperBound,
+                busiest_bound: None,
+            })
+        }
+    }
+}
+
+/// Two-choice's bound: `S` times the Chernoff bound of one shard's count
+/// under random picks. Each server's two-choice counts are majorized by its
+/// one-choice counts (Azar, Broder, Karlin and Upfal, *Balanced
+/// allocations*, 1999, Theorem 3.5, any tie rule), so for every `t >= 0`
+/// the sum over shards of `e^(t x)`, a Schur-convex function, is smaller
+/// in expectation; the shards being exchangeable, so is each shard's
+/// `E e^(t X_kj)`. Servers are independent given their counts, so one
+/// shard's moment generating function is at most random's, and with it the
+/// Chernoff bound `inf_t E e^(t X) e^(-t (c+1))`. The union over shards and
+/// over the traffic's law (integrated for gamma-poisson, summed over the
+/// observed counts for empirical) gives the busiest's bound.
+fn two_choice_ln_bound(rate: f64, shards: u64, c: u64, traffic: TrafficModel) -> f64 {
+    let a = (c + 1) as f64;
+    let s = shards as f64;
+    // ln P(X >= a) <= -I(a): Poisson(mu) and Binomial(n, 1/S) rate functions.
+    let poisson = |mu: f64| {
+        if a <= mu {
+            0.0
+        } else {
+            (s.ln() - (mu - a + a * (a / mu).ln())).min(0.0)
+        }
+    };
+    let binomial = |n: u64| {
+        let (n, p) = (n as f64, 1.0 / s);
+        if a > n {
+            f64::NEG_INFINITY
+        } else if a <= n * p {
+            0.0
+        } else {
+            let x = a / n;
+            let rest = if x < 1.0 {
+                (1.0 - x) * ((1.0 - x) / (1.0 - p)).ln()
+            } else {
+                0.0
+            };
+            let kl = x * (x / p).ln() + rest;
+            (s.ln() - n * kl).min(0.0)
+        }
+    };
+    match traffic.split(rate) {
+        Split::Count(n) => binomial(n),
+        Split::Poisson(rate) => poisson(rate / s),
+        Split::GammaRate { mean, shape } => {
+            let mix = crate::model::exact::gamma_mix::GammaMix::new(mean, shape);
+            mix.ln_expect(|l| poisson(l / s)).min(0.0)
+        }
+        Split::Counts(law) => {
+            let terms: Vec<f64> = law
+                .counts()
+                .iter()
+                .zip(law.weights())
+                .map(|(&n, &w)| w.ln() + binomial(n))
+                .collect();
+            crate::model::law::empirical::ln_sum(&terms).min(0.0)
+        }
+    }
+}
+
+/// Round-robin's per-server law of one shard's likes: `floor(m/S)`, plus
+/// one with chance `(m mod S)/S` (the cursor is uniform).
+fn round_robin_laws(shards: u64, most: u64) -> Vec<Vec<f64>> {
+    (0..=most)
+        .map(|m| {
+            let (q, r) = ((m / shards) as usize, m % shards);
+            let mut law = vec![0.0; q + 2];
+            law[q] = 1.0 - r as f64 / shards as f64;
+            law[q + 1] = r as f64 / shards as f64;
+            law
+        })
+        .collect()
+}
+
+/// The union bound of [`super::bound`], for Poisson and fixed traffic.
+fn bounded(
+    rate: f64,
+    shards: u64,
+    c: u64,
+    traffic: TrafficModel,
+    writers: Writers,
+    laws: &super::bound::PerServer,
+) -> ParamResult<KeyOverCap> {
+    let k = writers.servers;
+    let p = match traffic.split(rate) {
+        Split::Poisson(rate) => busiest_over(rate / k as f64, k, shards, c, laws),
+        // A fixed count: at most twice the Poisson chance at its mean.
+        Split::Count(n) => busiest_over(n as f64 / k as f64, k, shards, c, laws).map(|p| 2.0 * p),
+        Split::GammaRate { .. } | Split::Counts(_) => None,
+    };
+    let p = p.ok_or_else(|| no_figure(writers.picker, traffic))?;
+    Ok(KeyOverCap {
+        ln_p_per_second: p.min(1.0).ln(),
+        method: KeyMethod::UpperBound,
+        busiest_bound: None,
+    })
+}
+
+fn no_figure(picker: Picker, traffic: TrafficModel) -> ParamError {
+    let problem = ExactProblem::NoPickerFigure {
+        picker: picker.name(),
+        traffic: traffic.law().kind().name(),
+    };
+    ParamError::new("picker", problem.into())
+}
+
+/// `ln P(any second over the cap during the run)` and how it is known.
+pub fn ln_p_any_over_cap(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+) -> ParamResult<(f64, KeyMethod)> {
+    let over = key_over_cap(rate, shards, cap, traffic, writers)?;
+    Ok((over.ln_p_any(seconds), over.method))
+}
+
+/// The fewest shards (at most `max_shards`) whose chance of any second
+/// over the cap during the run is within `risk` (exact, or by the bound).
+pub fn shards_for_risk(
+    rate: f64,
+    cap: f64,
+    seconds: f64,
+    risk: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    max_shards: u64,
+) -> ParamResult<u64> {
+    if writers.picker.splits_like_random() {
+        return crate::model::exact::shards_for_risk(rate, cap, seconds, risk, traffic, max_shards);
+    }
+    let risk = crate::model::validate::probability_open("risk", risk)?;
+    let ln_risk = risk.ln();
+    let found = crate::model::search::fewest_shards(max_shards, |s| {
+        Ok::<_, ParamError>(
+            ln_p_any_over_cap(rate, s, cap, seconds, traffic, writers)?.0 <= ln_risk,
+        )
+    })?;
+    found.ok_or_else(|| {
+        let unmet = ExactProblem::RiskUnmet {
+            max_shards,
+            rate,
+            cap,
+            seconds,
+            risk,
+        };
+        ParamError::new("risk", unmet.into())
+    })
+}
+
+/// `risk`'s figures for a picker other than the random ones: its chance
+/// of going over (exact, exactly 0 or bounded, where there is one) and a
+/// seeded simulation of the run (at most [`PICKER_RISK_SECONDS`]).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct PickerRisk {
+    /// How each app server picks a shard.
+    pub picker: Picker,
+    /// App servers writing.
+    pub servers: u64,
+    /// P(the busiest shard goes over the cap in one second); `None` where
+    /// there is no exact figure or bound.
+    pub p_over_cap_per_second: Option<f64>,
+    /// Its natural log.
+    pub ln_p_over_cap_per_second: Option<f64>,
+    /// P(at least one second over the cap during the run).
+    pub p_any_over_cap: Option<f64>,
+    /// Its natural log.
+    pub ln_p_any_over_cap: Option<f64>,
+    /// How those are known.
+    pub method: Option<KeyMethod>,
+    /// Round-robin: the most one shard can take in the busiest second the
+    /// traffic can have.
+    pub busiest_bound: Option<u64>,
+    /// Seconds simulated.
+    pub simulated_seconds: u64,
+    /// The simulation's seed.
+    pub seed: u64,
+    /// The busiest shard's mean writes a second, simulated.
+    pub busiest_mean: f64,
+    /// Its 99.9th percentile, simulated.
+    pub busiest_p999: u64,
+    /// Its most over the simulated seconds.
+    pub busiest_max: u64,
+    /// Simulated seconds over the cap.
+    pub seconds_over_cap: u64,
+    /// 95% Wilson interval of P(a second over), simulated.
+    pub p_over_cap_ci95: [f64; 2],
+}
+
+/// Most seconds `risk` simulates a picker for (two-choice draws every
+/// like: about a second of CPU at the reference load).
+pub const PICKER_RISK_SECONDS: u64 = 20_000;
+
+/// The picker's risk over a run of `seconds` at `rate` likes/s over
+/// `shards` shards; the simulation from `seed`.
+pub fn picker_risk(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    seed: u64,
+) -> ParamResult<PickerRisk> {
+    use crate::model::simulation::{self, SamplerKind, SimPlan};
+    let over = key_over_cap(rate, shards, cap, traffic, writers).ok();
+    let simulated = (seconds.ceil() as u64).clamp(1, PICKER_RISK_SECONDS);
+    let sim = SimPlan::new(
+        traffic.rate("rate", rate)?,
+        shards,
+        cap,
+        simulated,
+        traffic,
+        seed,
+    )?
+    .with_writers(writers)?
+    .with_sampler(SamplerKind::Multinomial, false)?;
+    let tally =
+        simulation::run(&sim, None, &|_| {}).expect("a run without rows has no output to fail");
+    let h = &tally.busiest;
+    let over_n = h.count_above(sim.cap);
+    let (lo, hi) =
+        crate::model::stats::wilson_interval(over_n, simulated, crate::model::stats::Z95);
+    let ln_any = over.map(|o| o.ln_p_any(seconds));
+    Ok(PickerRisk {
+        picker: writers.picker,
+        servers: writers.servers,
+        p_over_cap_per_second: over.map(|o| o.ln_p_per_second.exp()),
+        ln_p_over_cap_per_second: over.map(|o| o.ln_p_per_second),
+        p_any_over_cap: ln_any.map(f64::exp),
+        ln_p_any_over_cap: ln_any,
+        method: over.map(|o| o.method),
+        busiest_bound: over.and_then(|o| o.busiest_bound),
+        simulated_seconds: simulated,
+        seed,
+        busiest_mean: h.mean().unwrap_or(0.0),
+        busiest_p999: h.quantile(0.999).unwrap_or(0),
+        busiest_max: h.max().unwrap_or(0),
+        seconds_over_cap: over_n,
+        p_over_cap_ci95: [lo, hi],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TrafficModel::{Fixed, Poisson};
+
+    fn w(picker: Picker, servers: u64) -> Writers {
+        Writers::new(picker, servers).unwrap()
+    }
+
+    #[test]
+    fn random_pickers_are_today_s_exact_figure() {
+        let today = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Fixed).unwrap();
+        for p in [Picker::Random, Picker::UserHash] {
+            let o = key_over_cap(14_000.0, 17, 1000.0, Fixed, w(p, 40)).unwrap();
+            assert_eq!(o.ln_p_per_second, today.ln_p_per_second);
+            assert_eq!(o.method, KeyMethod::Exact);
+        }
+    }
+
+    #[test]
+    fn round_robin_never_goes_over_under_its_bound() {
+        let o = key_over_cap(14_000.0, 15, 1000.0, Fixed, w(Picker::RoundRobin, 40)).unwrap();
+        assert_eq!(o.method, KeyMethod::NeverOver);
+        assert_eq!(o.ln_p_per_second, f64::NEG_INFINITY);
+        assert_eq!(o.busiest_bound, Some(970));
+        // Poisson traffic has no busiest second: a bound, tiny at 15.
+        let o = key_over_cap(14_000.0, 15, 1000.0, Poisson, w(Picker::RoundRobin, 40)).unwrap();
+        assert_eq!(o.method, KeyMethod::UpperBound);
+        assert!(o.ln_p_per_second < (1e-9f64).ln(), "{}", o.ln_p_per_second);
+        let n = shards_for_risk(
+            14_000.0,
+            1000.0,
+            14_400.0,
+            0.01,
+            Fixed,
+            w(Picker::RoundRobin, 40),
+            1000,
+        );
+        assert_eq!(n.unwrap(), 15);
+    }
+
+    #[test]
+    fn two_choice_is_bounded_by_random_s_chernoff_bound() {
+        // Binomial(14,000, 1/17) over 1,000: the Chernoff bound is above the
+        // exact tail, and 17 x it above the exact busiest.
+        let exact = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Fixed).unwrap();
+        let two = key_over_cap(14_000.0, 17, 1000.0, Fixed, w(Picker::TwoChoice, 40)).unwrap();
+        assert_eq!(two.method, KeyMethod::UpperBound);
+        assert!(two.ln_p_per_second > exact.ln_p_per_second);
+        assert!(two.ln_p_per_second < exact.ln_p_per_second + 6.0);
+        // Poisson: S e^(-I(a)) by hand.
+        let (mu, a) = (14_000.0 / 17.0, 1001.0f64);
+        let want = 17f64.ln() - (mu - a + a * (a / mu).ln());
+        let two = key_over_cap(14_000.0, 17, 1000.0, Poisson, w(Picker::TwoChoice, 40)).unwrap();
+        assert!((two.ln_p_per_second - want).abs() < 1e-9);
+    }
+}

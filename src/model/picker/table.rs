@@ -1,0 +1,89 @@
+//! The pickers side by side for one plan: the shards each needs at the
+//! plan's per-key risk (exact, exactly 0 or bounded: [`super::risk`]) and a
+//! seeded simulation of each at one count (its busiest shard's mean, p99
+//! and maximum), with what each asks of the app servers.
+
+use serde::Serialize;
+
+use super::{Needs, Picker, Writers, PICKERS};
+use crate::model::picker::risk::KeyMethod;
+use crate::model::recommendation::PlanInputs;
+use crate::model::simulation::{self, SamplerKind, SimPlan};
+
+/// Seconds each picker is simulated for the table (at most the hot spell):
+/// enough for its p99, well under a second for every picker.
+pub const TABLE_SECONDS: u64 = 2000;
+
+/// One picker's figures.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct PickerRow {
+    /// The picker.
+    pub picker: Picker,
+    /// App servers writing.
+    pub servers: u64,
+    /// The fewest shards meeting the plan's per-key risk; `None` where no
+    /// count up to the limit does.
+    pub shards_needed: Option<u64>,
+    /// How the risk at that count is known.
+    pub method: Option<KeyMethod>,
+    /// The count simulated (the plan's).
+    pub shards: u64,
+    /// Seconds simulated at it.
+    pub seconds: u64,
+    /// The busiest shard's mean writes a second, simulated.
+    pub busiest_mean: f64,
+    /// Its 99th percentile, simulated.
+    pub busiest_p99: u64,
+    /// Its most over the simulated seconds.
+    pub busiest_max: u64,
+    /// Simulated seconds over the cap.
+    pub seconds_over_cap: u64,
+    /// What the picker asks of the servers.
+    pub needs: Needs,
+}
+
+/// Every picker for `inputs` (its servers kept), simulated at `shards` for
+/// `seconds` seconds from `seed`.
+pub fn picker_rows(
+    inputs: &PlanInputs,
+    shards: u64,
+    seconds: u64,
+    seed: u64,
+) -> crate::error::ParamResult<Vec<PickerRow>> {
+    let t = inputs.key_check;
+    let rate = inputs.planned_rate();
+    PICKERS
+        .iter()
+        .map(|&(picker, _, _)| {
+            let writers = Writers::new(picker, inputs.writers.servers)?;
+            let plan = PlanInputs {
+                writers,
+                ..inputs.clone()
+            };
+            let needed = plan.recommend().ok().and_then(|r| r.key_risk_shards);
+            let method = match needed {
+                Some(s) => Some(plan.evaluate(s)?.key_risk_method),
+                None => None,
+            };
+            let sim = SimPlan::new(rate, shards, inputs.sizing.cap, seconds, t.traffic, seed)?
+                .with_writers(writers)?
+                .with_sampler(SamplerKind::Multinomial, false)?;
+            let tally = simulation::run(&sim, None, &|_| {})
+                .expect("a run without rows has no output to fail");
+            let h = &tally.busiest;
+            Ok(PickerRow {
+                picker,
+                servers: writers.servers,
+                shards_needed: needed,
+                method,
+                shards,
+                seconds,
+                busiest_mean: h.mean().unwrap_or(0.0),
+                busiest_p99: h.quantile(0.99).unwrap_or(0),
+                busiest_max: h.max().unwrap_or(0),
+                seconds_over_cap: h.count_above(sim.cap),
+                needs: picker.needs(),
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,187 @@
+//! How writers pick a shard (issue 34), end to end: each picker sized,
+//! simulated, judged and compared as a user types it.
+
+use crate::common::{bad_input, json_of, shardplan};
+
+/// `size`'s JSON (flat: the recommendation's fields at the top).
+fn size(picker: &str, servers: &str) -> serde_json::Value {
+    json_of(&[
+        "size",
+        "--peak",
+        "14000",
+        "--risk",
+        "0.01",
+        "--duration",
+        "4h",
+        "--picker",
+        picker,
+        "--servers",
+        servers,
+    ])
+}
+
+#[test]
+fn size_recommends_per_picker() {
+    // Random: 17 shards, exact (the per-key risk alone).
+    let r = &size("random", "40");
+    assert_eq!(r["shards"], 17);
+    assert_eq!(r["key_risk_method"], "exact");
+    // Round-robin, 40 servers: 15 shards can never pass 1,000 (at most
+    // 933.3 + 40 x 14/15 = 970): exactly 0.
+    let r = &size("round-robin", "40");
+    assert_eq!(r["shards"], 15);
+    assert_eq!(r["key_risk_method"], "never_over");
+    assert_eq!(r["key_p_any_over_cap"], 0.0);
+    assert_eq!(r["picker"], "round-robin");
+    // Sticky, 30 servers: a count that splits the servers unevenly leaves
+    // shards with two servers' likes (933/s); 30 shards take one each.
+    let r = &size("sticky", "30");
+    assert_eq!(r["shards"], 30);
+    assert_eq!(r["key_risk_method"], "exact");
+    // Sticky with 40 servers: 20 shards split them evenly (the random law).
+    assert_eq!(size("sticky", "40")["shards"], 20);
+    // Two-choice: bounded by random's Chernoff bound (an upper bound).
+    let r = &size("two-choice", "40");
+    assert_eq!(r["key_risk_method"], "upper_bound");
+    assert_eq!(r["shards"], 17);
+    // User-hash: random's law.
+    assert_eq!(size("user-hash", "40")["shards"], 17);
+}
+
+#[test]
+fn simulate_each_picker_the_same_on_any_thread_count() {
+    for picker in ["round-robin", "two-choice", "sticky", "user-hash"] {
+        let run = |threads: &str| {
+            let out = shardplan()
+                .args(["simulate", "--seconds", "9000", "--picker", picker])
+                .args(["--threads", threads, "--format", "json"])
+                .assert()
+                .success();
+            out.get_output().stdout.clone()
+        };
+        assert_eq!(run("1"), run("2"), "{picker}");
+    }
+    let j = json_of(&["simulate", "--seconds", "5000", "--picker", "round-robin"]);
+    assert_eq!(j["picker"], "round-robin");
+    // 700 + 40 x 19 / 20 = 738 at most, every second.
+    assert!(j["busiest_max"].as_u64().unwrap() <= 738);
+    assert_eq!(j["sampler"], "multinomial");
+}
+
+#[test]
+fn sticky_simulation_agrees_with_its_exact_law() {
+    // 30 servers on 20 shards: P(a second over 1,000) = 0.116567 exactly
+    // (model::exact::sticky, checked by brute force on small cases). The
+    // 95% Wilson interval of 20,000 seconds must hold it (a 5% chance of a
+    // false failure would be too much: widen to 4 standard errors,
+    // sqrt(0.1166 x 0.8834 / 20,000) = 0.00227).
+    let j = json_of(&[
+        "simulate",
+        "--seconds",
+        "20000",
+        "--picker",
+        "sticky",
+        "--servers",
+        "30",
+        "--shards",
+        "20",
+    ]);
+    let p = j["p_over_cap_per_second"].as_f64().unwrap();
+    assert!((p - 0.116567).abs() < 4.0 * 0.00227, "{p}");
+}
+
+#[test]
+fn risk_shows_the_picker_beside_the_random_law() {
+    let j = json_of(&["risk", "--shards", "15", "--picker", "round-robin"]);
+    let p = &j["picker_risk"];
+    assert_eq!(p["method"], "never_over");
+    assert_eq!(p["busiest_bound"], 970);
+    assert_eq!(p["p_any_over_cap"], 0.0);
+    assert!(p["busiest_max"].as_u64().unwrap() <= 970);
+    // The random law's figures stay as they were.
+    assert!(j["p_over_cap_per_second"].as_f64().unwrap() > 0.1);
+    let j = json_of(&["risk", "--shards", "17", "--picker", "two-choice"]);
+    assert_eq!(j["picker_risk"]["method"], "upper_bound");
+    // No picker: no picker block.
+    assert!(json_of(&["risk", "--shards", "17"])
+        .get("picker_risk")
+        .is_none());
+}
+
+#[test]
+fn sweep_and_compare_show_the_pickers() {
+    let rows = json_of(&[
+        "sweep",
+        "--shards",
+        "14..16",
+        "--rate",
+        "14000",
+        "--picker",
+        "round-robin",
+    ]);
+    let methods: Vec<&str> = rows["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["picker_method"].as_str().unwrap())
+        .collect();
+    assert_eq!(methods, ["upper_bound", "never_over", "never_over"]);
+    let c = json_of(&["compare"]);
+    let names: Vec<&str> = c["pickers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["picker"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["random", "round-robin", "two-choice", "sticky", "user-hash"]
+    );
+    assert_eq!(c["pickers"][1]["shards_needed"], 15);
+}
+
+#[test]
+fn a_scenario_names_its_picker() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rr.toml");
+    std::fs::write(
+        &file,
+        "peak = 14000\nsafe = 700\nrisk = 0.01\npicker = \"round-robin\"\n",
+    )
+    .unwrap();
+    let j = json_of(&["size", "--scenario", file.to_str().unwrap()]);
+    assert_eq!(j["shards"], 15);
+    assert_eq!(j["inputs"]["picker"]["value"], "round-robin");
+    // The flag outranks it.
+    let j = json_of(&[
+        "size",
+        "--scenario",
+        file.to_str().unwrap(),
+        "--picker",
+        "random",
+    ]);
+    assert_eq!(j["shards"], 17);
+}
+
+#[test]
+fn bad_pickers_are_refused() {
+    bad_input(&["size", "--picker", "roundrobin"], "--picker");
+    bad_input(
+        &["size", "--picker", "sticky", "--servers", "0"],
+        "--servers",
+    );
+    bad_input(
+        &[
+            "simulate",
+            "--scenario",
+            "viral-evening",
+            "--picker",
+            "round-robin",
+        ],
+        "--picker",
+    );
+    bad_input(
+        &["simulate", "--picker", "sticky", "--sampler", "exact-table"],
+        "--sampler",
+    );
+}
