@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Check, Duration, Explain, Output, Quiet, Rate, Seed, SettingsTtl, Shards, Template, Trials,
+    Check, Duration, Explain, Output, PickerArg, Quiet, Rate, Seed, SettingsTtl, Shards, Template,
+    Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -362,6 +363,9 @@ pub struct MeasureArgs {
     pub clients: u64,
     #[command(flatten)]
     pub duration: Duration,
+    // --picker: each client is one app server (server index = client index).
+    #[command(flatten)]
+    pub picker: PickerArg,
     /// How many times each phase is measured, one-key and sharded alternating, after a
     /// short warm-up (1: no interval).
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, default_value_t = defaults::DEFAULT_MEASURE_RUNS)]

@@ -8,6 +8,7 @@ use crate::model::defaults::{
     MAX_CLIENTS, MAX_DURATION, MAX_MEASURE_RUNS, MAX_OPS, MAX_PIPELINE, MAX_READS, MAX_SHARDS,
     MAX_TIMEOUT, MIN_TIMEOUT,
 };
+use crate::model::picker::Picker;
 use crate::model::placement::ShardTemplate;
 use crate::model::validate;
 
@@ -49,12 +50,15 @@ pub struct MeasureConfig {
     /// Seeds the per-client shard choice (no flag; 1 from
     /// [`MeasureConfig::new`]).
     pub seed: u64,
+    /// `--picker`: how each client, as app server `c` (its index), picks
+    /// the shard key of each INCR (random from [`MeasureConfig::new`]).
+    pub picker: Picker,
 }
 
 impl MeasureConfig {
     /// Validate the required flags; `runs` (5), `keep`, `overwrite`,
-    /// `reads` (100) and `seed` (1) take defaults and can be set on the
-    /// result.
+    /// `reads` (100), `seed` (1) and `picker` (random) take defaults and
+    /// can be set on the result.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         redis: &str,
@@ -86,6 +90,7 @@ impl MeasureConfig {
             timeout: crate::model::defaults::RESPONSE_TIMEOUT,
             reads: crate::model::defaults::DEFAULT_MEASURE_READS,
             seed: crate::model::defaults::DEFAULT_MEASURE_SEED,
+            picker: Picker::Random,
         };
         config.validate()?;
         Ok(config)

@@ -1,5 +1,9 @@
-//! The write load: C threads, each with its own connection, INCR random
-//! keys until the deadline or the op limit; per-INCR latency in a histogram.
+//! The write load: C threads, each with its own connection, INCR keys
+//! until the deadline or the op limit; per-INCR latency in a histogram.
+//! Each INCR's key is drawn uniformly at random, or, on the shard keys with
+//! a `--picker` other than `random`, chosen by the client's own app-server
+//! picker ([`Pick`]). In a sharded phase the phase's own thread reads every
+//! shard key's count each second ([`super::shard_load`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Barrier, Mutex};
@@ -7,12 +11,37 @@ use std::time::{Duration, Instant};
 
 use anyhow::anyhow;
 use hdrhistogram::Histogram;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 
 use super::cluster::Target;
 use super::config::MeasureConfig;
+use super::pickers::{client_rng, Chooser, Pick};
 use super::report::Latency;
+use super::shard_load::{FirstStop, Sampler, Seconds};
+
+/// Reads every shard key's count once (one MGET, or pipelined GETs when
+/// the keys span a cluster's slots), from a connection of its own.
+pub(super) type ReadCounts<'a> = &'a mut dyn FnMut() -> anyhow::Result<Vec<i64>>;
+
+/// The keys of a phase, what each holds by this run's count, and how each
+/// INCR picks one.
+pub(super) struct PhaseKeys<'a> {
+    pub(super) keys: &'a [String],
+    /// `written[i]`: the INCRs of `keys[i]` the server acknowledged.
+    pub(super) written: &'a [AtomicU64],
+    pub(super) pick: Pick<'a>,
+}
+
+impl<'a> PhaseKeys<'a> {
+    /// `keys`, each INCR's drawn uniformly (the one-key phase).
+    pub(super) fn uniform(keys: &'a [String], written: &'a [AtomicU64]) -> Self {
+        PhaseKeys {
+            keys,
+            written,
+            pick: Pick::Uniform,
+        }
+    }
+}
 
 /// What a client returns when another client's connection failed first: an
 /// echo of that failure, not a cause.
@@ -43,6 +72,8 @@ pub(super) struct Phase {
     /// Per-INCR latency in microseconds (with pipelining, each INCR of a
     /// batch is charged the batch's round trip).
     histogram: Histogram<u64>,
+    /// The whole seconds sampled (none when the phase was not sampled).
+    pub(super) sampled: Seconds,
 }
 
 impl Phase {
@@ -60,6 +91,7 @@ impl Phase {
             sent: 0,
             seconds: 0.0,
             histogram: new_histogram(),
+            sampled: Seconds::default(),
         }
     }
 
@@ -84,7 +116,7 @@ fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("constant histogram bounds are valid")
 }
 
-/// C threads, each with its own connection, INCR random keys of `keys`
+/// C threads, each with its own connection, INCR keys of `phase_keys`
 /// for `duration` or until `max_ops` INCRs have been claimed.
 ///
 /// `written[i]` counts the INCRs of `keys[i]` the server acknowledged. It
@@ -92,22 +124,30 @@ fn new_histogram() -> Histogram<u64> {
 /// key should hold also when the phase fails or is interrupted half way.
 /// `phase` seeds the clients' key choice; `tick` is told the INCRs
 /// acknowledged per second so far, every
-/// [`MEASURE_PROGRESS_TICK`](crate::model::defaults::MEASURE_PROGRESS_TICK).
+/// [`MEASURE_PROGRESS_TICK`](crate::model::defaults::MEASURE_PROGRESS_TICK);
+/// `sample`, if any, reads every key's count each second.
 pub(super) fn load_phase(
     config: &MeasureConfig,
     target: &Target,
-    keys: &[String],
-    written: &[AtomicU64],
+    phase_keys: PhaseKeys<'_>,
     phase: u64,
     duration: Duration,
     tick: &dyn Fn(f64),
+    sample: Option<ReadCounts<'_>>,
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
+    let PhaseKeys {
+        keys,
+        written,
+        pick,
+    } = phase_keys;
     let load = Load {
         config,
         target,
         keys: Arc::new(keys.to_vec()),
         written,
+        pick,
+        stops: FirstStop::new(),
         phase,
         duration,
         max: config.max_ops.unwrap_or(u64::MAX),
@@ -121,7 +161,7 @@ pub(super) fn load_phase(
         histogram: Mutex::new(new_histogram()),
     };
 
-    let (start, results) = std::thread::scope(|scope| {
+    let (start, results, sampled) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..clients)
             .map(|c| {
                 let load = &load;
@@ -130,7 +170,7 @@ pub(super) fn load_phase(
             .collect();
         load.barrier.wait();
         let start = Instant::now();
-        load.tell_progress(&handles, start, tick);
+        let sampled = load.watch(&handles, start, tick, sample);
         let results: Vec<anyhow::Result<Worker>> = handles
             .into_iter()
             .map(|h| {
@@ -138,9 +178,11 @@ pub(super) fn load_phase(
                     .unwrap_or_else(|_| Err(anyhow!("a load thread panicked")))
             })
             .collect();
-        (start, results)
+        (start, results, sampled)
     });
-    load.phase_of(start, results)
+    let mut phase = load.phase_of(start, results)?;
+    phase.sampled = sampled?;
+    Ok(phase)
 }
 
 /// One client's share of a phase: the INCRs it sent and when it finished.
@@ -155,6 +197,9 @@ struct Load<'a> {
     target: &'a Target,
     keys: Arc<Vec<String>>,
     written: &'a [AtomicU64],
+    pick: Pick<'a>,
+    /// When the first client stopped (the sampling's end).
+    stops: FirstStop,
     phase: u64,
     duration: Duration,
     /// `max_ops`, or no limit.
@@ -168,8 +213,8 @@ struct Load<'a> {
 
 impl Load<'_> {
     /// Client `c`: connect, wait for the others at the barrier, then INCR
-    /// batches of random keys until the deadline, the op limit, a failure
-    /// (its own or another client's) or a signal.
+    /// batches of keys until the deadline, the op limit, a failure (its own
+    /// or another client's) or a signal.
     fn client(&self, c: usize) -> anyhow::Result<Worker> {
         let (claimed, acked, failed, barrier, keys, histogram) = (
             &self.claimed,
@@ -191,10 +236,9 @@ impl Load<'_> {
         if failed.load(Ordering::Relaxed) {
             return Err(AnotherClientFailed.into());
         }
-        let deadline = Instant::now() + self.duration;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-            config.seed ^ (self.phase << 32) ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        );
+        let mut chooser = Chooser::new(&self.pick, c, self.phase);
+        let deadline = chooser.started() + self.duration;
+        let mut rng = client_rng(config.seed, self.phase, c);
         let mut w = Worker {
             sent: 0,
             finished: Instant::now(),
@@ -212,7 +256,12 @@ impl Load<'_> {
             }
             let n = batch_size.min(max - first);
             batch.clear();
-            batch.extend((0..n).map(|_| rng.random_range(0..keys.len())));
+            for i in 0..n {
+                batch.push(match chooser.pick(&mut rng, w.sent + i) {
+                    Some(shard) => shard as usize,
+                    None => rng.random_range(0..keys.len()),
+                });
+            }
             let t = Instant::now();
             if let Err(e) = conn.incr(&keys, &batch) {
                 failed.store(true, Ordering::Relaxed);
@@ -229,26 +278,55 @@ impl Load<'_> {
                 self.written[k].fetch_add(1, Ordering::Relaxed);
             }
         }
+        self.stops.stop();
         w.finished = Instant::now();
         Ok(w)
     }
 
     /// Waits for the clients, telling `tick` the INCRs acknowledged per
-    /// second so far every tick.
-    fn tell_progress(
+    /// second so far every tick and, with `sample`, reading every key's
+    /// count at the start and each whole second while every client writes
+    /// ([`Sampler::step`]). A failed read stops the clients and is the
+    /// phase's error.
+    fn watch(
         &self,
         handles: &[std::thread::ScopedJoinHandle<'_, anyhow::Result<Worker>>],
         start: Instant,
         tick: &dyn Fn(f64),
-    ) {
+        mut sample: Option<ReadCounts<'_>>,
+    ) -> anyhow::Result<Seconds> {
         let mut told = start;
-        while !handles.iter().all(|h| h.is_finished()) {
-            std::thread::sleep(POLL);
+        let mut sampler = Sampler::new(start);
+        let mut failure = None;
+        loop {
+            let done = handles.iter().all(|h| h.is_finished());
+            if let Some(read) = sample.as_deref_mut() {
+                match sampler.step(&self.stops, read) {
+                    Ok(true) => {}
+                    Ok(false) => sample = None,
+                    Err(e) => {
+                        self.failed.store(true, Ordering::Relaxed);
+                        failure = Some(e.context("sampling the shard keys' counts"));
+                        sample = None;
+                    }
+                }
+            }
+            if done {
+                break;
+            }
+            std::thread::sleep(match sample {
+                Some(_) => sampler.wait(POLL),
+                None => POLL,
+            });
             if told.elapsed() >= crate::model::defaults::MEASURE_PROGRESS_TICK {
                 told = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 tick(self.acked.load(Ordering::Relaxed) as f64 / secs);
             }
+        }
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(sampler.seconds()),
         }
     }
 
@@ -266,6 +344,7 @@ impl Load<'_> {
                 .histogram
                 .into_inner()
                 .unwrap_or_else(|e| e.into_inner()),
+            sampled: Seconds::default(),
         };
         let mut end = start;
         // Report the first real error, not the "another client failed" echoes.

@@ -1,13 +1,16 @@
 //! Drive a real Redis (standalone or cluster) with the shard keys.
 //!
 //! Two bounded write phases run from C concurrent connections: INCRs on one
-//! key, then INCRs on S shard keys chosen uniformly at random; after a short
+//! key, then INCRs on S shard keys chosen uniformly at random (or, with
+//! `--picker`, each client as one app server with its picker); after a short
 //! warm-up they alternate `--runs` times (`runs.rs`). Each phase stops by
 //! itself at the deadline or after `--max-ops` INCRs. The report gives each
 //! phase's ops/s and latency percentiles over the runs (mean, standard
 //! deviation, 95% interval; `summary.rs`), per master node the INCRs and the
 //! CPU seconds of each phase with the node's idle CPU subtracted (`cpu.rs`),
-//! the shard sum against the INCRs sent, and the read path: S pipelined GETs
+//! the shard sum against the INCRs sent, how the load fell on the shard keys
+//! (each one's total, the busiest a second, sampled each second:
+//! `shard_load.rs`), and the read path: S pipelined GETs
 //! (grouped per node by the cluster client) against one MGET of S keys
 //! sharing a slot. Shard keys that do not reach every node are found before
 //! the load starts (with the placement check `keys --check` uses).
@@ -28,10 +31,12 @@ mod keys;
 mod load;
 pub mod machine;
 mod measurement;
+mod pickers;
 pub mod postgres;
 mod reads;
 mod report;
 mod runs;
+mod shard_load;
 mod summary;
 mod url;
 
@@ -53,6 +58,7 @@ pub use config::{parse_duration, MeasureConfig};
 pub use measurement::{measurement_from_json, read_measurement, Measurement, RedisSummary};
 pub use report::{Latency, MeasureReport, MeasureWarning, MgetKeys, NodeOps, ReadPath};
 pub use runs::{Progress, Stage};
+pub use shard_load::{BusiestPerSecond, ShardLoad};
 pub use summary::{PhaseSpread, RunResult, Spread};
 pub use url::{redact, with_password};
 
@@ -218,6 +224,7 @@ fn measure(
     let single_value = admin.get_values(std::slice::from_ref(&keys.single))?[0];
     let values = admin.get_values(shard_keys)?;
     let shard_sum: i64 = values.iter().sum();
+    let shard_load = shard_load::ShardLoad::new(values.clone(), &runs.sampled);
     let nodes = node_figures(target, keys, &runs, probe.idle_rates());
 
     let (single, sharded) = (&runs.single, &runs.sharded);
@@ -235,6 +242,7 @@ fn measure(
     let back = ReadBack {
         single_value,
         shard_sum,
+        shard_load,
         counts_match,
         nodes,
         warnings,
@@ -248,6 +256,7 @@ fn measure(
 struct ReadBack {
     single_value: i64,
     shard_sum: i64,
+    shard_load: ShardLoad,
     counts_match: bool,
     nodes: Vec<NodeOps>,
     warnings: Vec<MeasureWarning>,
@@ -316,6 +325,8 @@ fn report(
         keys_restored: 0,
         run_results: runs.results,
         machine: crate::measure::machine::Machine::here(None),
+        picker: config.picker,
+        shard_load: back.shard_load,
     }
 }
 

@@ -235,6 +235,12 @@ pub struct MeasureReport {
     pub keys_restored: u64,
     /// Where it ran (the client's machine; no server version).
     pub machine: crate::measure::machine::Machine,
+    /// How each client, as one app server, picked the shard key of each
+    /// INCR in the warm-up and the sharded phases (`--picker`).
+    pub picker: crate::model::picker::Picker,
+    /// How the sharded phases' INCRs fell on the shard keys, by the
+    /// server's own counts.
+    pub shard_load: super::ShardLoad,
 }
 
 #[cfg(test)]

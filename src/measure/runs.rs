@@ -2,18 +2,26 @@
 //! times a one-key phase and a sharded phase, alternating (run 1 one key,
 //! run 1 sharded, run 2 one key, ...), so a slow stretch of a shared
 //! machine falls on both. Each phase is bracketed by a sample of every
-//! node's INFO (CPU seconds and INCRs served).
+//! node's INFO (CPU seconds and INCRs served). With a `--picker` other than
+//! `random`, client `c` is app server `c` on the shard keys, its picker
+//! kept from the warm-up through every sharded phase; every sharded phase
+//! samples the shard keys' counts each second.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::cluster::Target;
 use super::config::MeasureConfig;
+use super::conn::Conn;
 use super::cpu::{shares, NodeDelta, Probe};
 use super::keys::RunKeys;
-use super::load::{load_phase, Phase};
+use super::load::{load_phase, Phase, PhaseKeys};
+use super::pickers::{writers, Pick};
+use super::shard_load::Seconds;
 use super::summary::RunResult;
 use super::Written;
 use crate::model::defaults::MEASURE_WARMUP;
+use crate::model::picker::Writer;
 
 /// Which part of the run is going on, for a progress line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +64,8 @@ pub(super) struct Runs {
     /// Each shard key's INCRs in the measured sharded phases (not the
     /// warm-up's).
     pub(super) shard_counts: Vec<u64>,
+    /// The whole seconds sampled in the sharded phases.
+    pub(super) sampled: Seconds,
 }
 
 impl Runs {
@@ -73,6 +83,7 @@ impl Runs {
             single_nodes: vec![zero; nodes],
             sharded_nodes: vec![zero; nodes],
             shard_counts: Vec::new(),
+            sampled: Seconds::default(),
         }
     }
 
@@ -108,7 +119,6 @@ pub(super) fn measure_runs(
     probe: &mut Probe,
     progress: &(dyn Fn(&Progress) + Sync),
 ) -> anyhow::Result<Runs> {
-    let single_key = std::slice::from_ref(&keys.single);
     let runs = config.runs;
     let tell = |stage, run| {
         move |ops_per_second| {
@@ -120,15 +130,19 @@ pub(super) fn measure_runs(
             })
         }
     };
+    let writers = writers(config.picker, config.clients, config.shards, config.seed);
+    let shard_keys = || shard_phase(keys, written, &writers);
+    let mut sampler = target.open()?;
+    let mut read_counts = shard_counts(&mut sampler, keys);
     tell(Stage::Warmup, 0)(0.0);
     let warmup = load_phase(
         config,
         target,
-        &keys.shard,
-        &written.shards,
+        shard_keys(),
         u64::MAX,
         config.duration.min(MEASURE_WARMUP),
         &tell(Stage::Warmup, 0),
+        None,
     )?;
     let after_warmup: Vec<u64> = counts(&written.shards);
     let mut out = Runs::new(runs, warmup.sent, target.nodes.len());
@@ -142,26 +156,27 @@ pub(super) fn measure_runs(
         let single = load_phase(
             config,
             target,
-            single_key,
-            &written.single,
+            PhaseKeys::uniform(std::slice::from_ref(&keys.single), &written.single),
             2 * run,
             config.duration,
             &tell(Stage::Single, run),
+            None,
         )?;
         let middle = probe.sample()?;
         tell(Stage::Sharded, run)(0.0);
-        let sharded = load_phase(
+        let mut sharded = load_phase(
             config,
             target,
-            &keys.shard,
-            &written.shards,
+            shard_keys(),
             2 * run + 1,
             config.duration,
             &tell(Stage::Sharded, run),
+            Some(&mut read_counts),
         )?;
         let after = probe.sample()?;
         let single_load = probe.delta(&before, &middle);
         let sharded_load = probe.delta(&middle, &after);
+        out.sampled.extend(std::mem::take(&mut sharded.sampled));
         out.add_run(run, &single, &sharded, &single_load, &sharded_load);
     }
     out.shard_counts = counts(&written.shards)
@@ -170,6 +185,33 @@ pub(super) fn measure_runs(
         .map(|(now, then)| now - then)
         .collect();
     Ok(out)
+}
+
+/// Every shard key's count, read on the sampler's own connection: one MGET
+/// (pipelined GETs, grouped per node, where the keys span a cluster's
+/// slots).
+fn shard_counts<'a>(
+    sampler: &'a mut Conn,
+    keys: &'a RunKeys,
+) -> impl FnMut() -> anyhow::Result<Vec<i64>> + 'a {
+    move || match keys.spans_slots {
+        false => sampler.mget(&keys.shard),
+        true => sampler.get_values(&keys.shard),
+    }
+}
+
+/// The shard keys as a phase writes them: with the clients' pickers, if
+/// any.
+fn shard_phase<'a>(
+    keys: &'a RunKeys,
+    written: &'a Written,
+    writers: &'a [Mutex<Writer>],
+) -> PhaseKeys<'a> {
+    PhaseKeys {
+        keys: &keys.shard,
+        written: &written.shards,
+        pick: Pick::of(writers),
+    }
 }
 
 fn counts(written: &[AtomicU64]) -> Vec<u64> {

@@ -1,7 +1,8 @@
 //! `measure`'s view: the headline (each phase's busiest node's share of the
 //! Redis CPU, with the throughput beside it), the two write phases over the
-//! runs, CPU and INCRs per node, each run, and the read path. CSV gets one
-//! flat row (the per-node and per-run lists stay in JSON).
+//! runs, the load on the shard keys beside the model's figure, CPU and
+//! INCRs per node, each run, and the read path. CSV gets one flat row (the
+//! per-node and per-run lists and the per-key totals stay in JSON).
 
 mod words;
 
@@ -9,12 +10,37 @@ use serde_json::{Map, Value};
 
 use crate::measure::MeasureReport;
 use crate::output::{fmt, row, Report, Section};
+use crate::views::shard_load::{self, ShardLoadModel};
 
 pub use words::warning_text;
 use words::{cpu, phase_line, ratio_line, runs_line};
 
 /// `measure`'s report as tables, Markdown, one CSV row and JSON.
 pub struct MeasureView(pub MeasureReport);
+
+impl MeasureView {
+    /// The model's busiest shard a second for the run's picker, shard
+    /// keys and clients, at the measured rate.
+    pub fn model(&self) -> ShardLoadModel {
+        let r = &self.0;
+        ShardLoadModel::of(r.picker, &r.shard_load, r.sharded_ops_per_second, r.clients)
+    }
+
+    /// The load on the shard keys, beside the model's figure.
+    fn shard_load(&self) -> Section {
+        let r = &self.0;
+        shard_load::section(
+            r.picker,
+            r.clients,
+            &r.shard_load,
+            &self.model(),
+            &shard_load::Words {
+                shards: "keys",
+                totals_when: "the server's counts after the last sharded phase, warm-up included",
+            },
+        )
+    }
+}
 
 /// `v`'s nested objects as `outer_inner` columns, and each `[low, high]`
 /// interval as `_low` and `_high`.
@@ -47,6 +73,8 @@ impl Report for MeasureView {
         };
         m.remove("nodes");
         m.remove("run_results");
+        m.remove("shard_load");
+        m.extend(shard_load::csv_columns(&self.0.shard_load, &self.model()));
         let warnings = self.0.warnings.len();
         m.insert("warnings".into(), warnings.into());
         // The left keys' names stay in JSON; CSV counts them.
@@ -69,6 +97,7 @@ impl Report for MeasureView {
         let mut v = row(&self.0);
         let words: Vec<String> = self.0.warnings.iter().map(warning_text).collect();
         v["warnings"] = words.into();
+        v["shard_load_model"] = row(&self.model());
         v
     }
 
@@ -124,6 +153,7 @@ impl Report for MeasureView {
                     ("clean-up", words::cleanup(r)),
                 ],
             ),
+            self.shard_load(),
             nodes(r),
             runs(r),
             words::read_path(r),

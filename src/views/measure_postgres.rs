@@ -1,16 +1,34 @@
 //! `measure --postgres`'s view: the three designs side by side with their
-//! lock waits and count checks, and the machine it ran on. CSV gets one
-//! row per design.
+//! lock waits and count checks, the load on the shard rows beside the
+//! model's figure, and the machine it ran on. CSV gets one row per design.
 
 use serde_json::Value;
 
 use crate::measure::machine::Machine;
-use crate::measure::postgres::{DesignResult, PgMeasureReport};
+use crate::measure::postgres::{Design, DesignResult, PgMeasureReport};
 use crate::model::defaults::LOCK_SAMPLE_MAX_GAP;
 use crate::output::{fmt, row, Report, Section};
+use crate::views::shard_load::{self, ShardLoadModel};
 
 /// `measure --postgres`'s report as tables, Markdown, CSV rows and JSON.
 pub struct PgMeasureView(pub PgMeasureReport);
+
+impl PgMeasureView {
+    /// The model's busiest row a second for the run's picker, rows and
+    /// clients, at the `sharded-rows` design's measured rate; `None` when
+    /// that design was not measured.
+    pub fn model(&self) -> Option<ShardLoadModel> {
+        let r = &self.0;
+        let d = r.design(Design::ShardedRows)?;
+        let load = r.shard_load.as_ref()?;
+        Some(ShardLoadModel::of(
+            r.picker,
+            load,
+            d.ops_per_second_mean,
+            r.clients,
+        ))
+    }
+}
 
 impl Report for PgMeasureView {
     fn rows(&self) -> Vec<Value> {
@@ -20,6 +38,12 @@ impl Report for PgMeasureView {
         if let Value::Object(m) = &mut head {
             m.remove("designs");
             machine = m.remove("machine").unwrap_or(Value::Null);
+            // The run's shard load as flat columns; the per-row totals
+            // stay in JSON.
+            m.remove("shard_load");
+            if let (Some(load), Some(model)) = (&self.0.shard_load, self.model()) {
+                m.extend(shard_load::csv_columns(load, &model));
+            }
         }
         self.0
             .designs
@@ -42,7 +66,9 @@ impl Report for PgMeasureView {
     }
 
     fn json(&self) -> Value {
-        row(&self.0)
+        let mut v = row(&self.0);
+        v["shard_load_model"] = row(&self.model());
+        v
     }
 
     fn sections(&self) -> Vec<Section> {
@@ -52,27 +78,46 @@ impl Report for PgMeasureView {
                 "Measured on a real PostgreSQL",
                 vec![
                     ("server", r.postgres.clone()),
-                    ("clients / shard rows", format!("{} / {}", r.clients, r.shards)),
+                    (
+                        "clients / shard rows",
+                        format!("{} / {}", r.clients, r.shards),
+                    ),
                     (
                         "schema",
                         format!(
                             "{} (run id {}), {}",
                             r.schema,
                             r.run_id,
-                            if r.schema_dropped { "dropped" } else { "NOT dropped" }
+                            if r.schema_dropped {
+                                "dropped"
+                            } else {
+                                "NOT dropped"
+                            }
                         ),
                     ),
                     ("machine", machine_line(&r.machine)),
                 ],
             ),
             designs_grid(&r.designs),
-            Section::Note(
-                "Lock waits: samples of this run's connections in pg_stat_activity waiting on a lock \
+        ];
+        if let (Some(load), Some(model)) = (&r.shard_load, self.model()) {
+            out.push(shard_load::section(
+                r.picker,
+                r.clients,
+                load,
+                &model,
+                &shard_load::Words {
+                    shards: "rows",
+                    totals_when: "the server's counts after the sharded-rows phase",
+                },
+            ));
+        }
+        out.push(Section::Note(
+            "Lock waits: samples of this run's connections in pg_stat_activity waiting on a lock \
                  (wait_event_type = Lock), summed over the samples; one hot row makes every writer \
                  wait for the one before it to commit."
-                    .into(),
-            ),
-        ];
+                .into(),
+        ));
         let promised = LOCK_SAMPLE_MAX_GAP.as_secs_f64() * 1e3;
         let gap = r
             .designs
@@ -152,7 +197,8 @@ pub fn machine_line(m: &Machine) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::postgres::Design;
+    use crate::measure::ShardLoad;
+    use crate::model::picker::Picker;
     use crate::output::csv::CsvExporter;
     use crate::output::table::TableExporter;
     use crate::output::Exporter;
@@ -194,6 +240,16 @@ mod tests {
                 logical_cpus: 2,
                 server_version: Some("15.4".into()),
             },
+            picker: Picker::Sticky,
+            shard_load: Some(ShardLoad {
+                totals: [vec![63; 8], vec![0; 56]].concat(),
+                total_min: 0,
+                total_max: 63,
+                total_spread: 63,
+                seconds_sampled: 0,
+                busiest_per_second: None,
+                mean_per_shard_per_second: None,
+            }),
         }
     }
 
@@ -216,6 +272,11 @@ mod tests {
             "single-row",
             "650 (100)",
             "500 of 500 writes: match",
+            "sticky: each of the 8 clients is one app server",
+            "min 0, max 63, max - min 63 over 64 rows",
+            // 8 sticky servers on 64 rows: the fullest row takes one
+            // server's 3,000 / 8 writes a second.
+            "375 a second: the fullest shard's share of 8 sticky servers on 64 shards",
         ] {
             assert!(text.contains(needle), "{needle}: {text}");
         }
@@ -239,5 +300,17 @@ mod tests {
         assert!(lines[0].starts_with("store,postgres,run_id"), "{csv}");
         assert!(lines[0].contains("machine_server_version"), "{csv}");
         assert!(lines[1].contains("single-row") && lines[3].contains("like-rows"));
+        assert!(lines[0].contains("shard_load_total_spread"), "{csv}");
+        assert!(lines[0].contains("shard_load_model_figure"), "{csv}");
+        assert!(!lines[0].contains("totals"), "{csv}");
+        let json = PgMeasureView(sample(500)).json();
+        assert_eq!(json["shard_load_model"]["figure"], "sticky_fullest_shard");
+        assert_eq!(json["picker"], "sticky");
+        // A file written before pickers reads back with the defaults.
+        let mut old = row(&sample(500));
+        old.as_object_mut().unwrap().remove("picker");
+        old.as_object_mut().unwrap().remove("shard_load");
+        let back: PgMeasureReport = serde_json::from_value(old).unwrap();
+        assert_eq!((back.picker, back.shard_load), (Picker::Random, None));
     }
 }

@@ -20,6 +20,7 @@ pub mod resize;
 pub mod risk;
 pub mod scenarios;
 pub mod schema;
+pub mod shard_load;
 pub mod simulate;
 pub mod size;
 pub mod store_words;

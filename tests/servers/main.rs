@@ -14,3 +14,4 @@ mod redis_cpu;
 mod redis_faults;
 mod redis_fixtures;
 mod redis_measure;
+mod redis_pickers;

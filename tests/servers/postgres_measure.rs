@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::common::one_at_a_time;
 use crate::common::postgres::{Pg, PASSWORD};
 use shardplan::measure::postgres::{run, Design, PgConfig, PgMeasureReport};
+use shardplan::model::picker::Picker;
 
 /// Enough clients that the one hot row always has a queue.
 const CLIENTS: u64 = 12;
@@ -98,6 +99,31 @@ fn every_design_counts_the_hot_row_waits_and_the_schema_goes() {
         assert_eq!(d.writes_acknowledged, 300, "{d:?}");
     }
     assert!(pg.schemas("shardplan_").is_empty());
+}
+
+#[test]
+fn round_robin_clients_leave_the_shard_rows_within_one_write_per_client() {
+    let _one = one_at_a_time();
+    let pg = Pg::start();
+    let mut c = config(&pg, Duration::from_millis(1200), None);
+    c.clients = 4;
+    c.shards = 16;
+    c.picker = Picker::RoundRobin;
+    let r = run(&c).unwrap();
+    check_counts(&r);
+    assert_eq!(r.picker, Picker::RoundRobin);
+    let load = r.shard_load.as_ref().expect("sharded-rows was measured");
+    assert_eq!(load.totals.len(), 16);
+    let sharded = r.design(Design::ShardedRows).unwrap();
+    assert_eq!(
+        load.totals.iter().sum::<i64>(),
+        sharded.writes_acknowledged as i64
+    );
+    // Each client's cursor moves one row a write: its writes differ by at
+    // most one between any two rows, so the totals by at most one a client.
+    assert!(load.total_spread <= 4, "{load:?}");
+    assert!(load.seconds_sampled >= 1, "{load:?}");
+    eprintln!("postgres round-robin: {load:?}");
 }
 
 fn shardplan() -> Command {

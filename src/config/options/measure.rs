@@ -13,6 +13,7 @@ use crate::model::defaults::{
     DEFAULT_MEASURE_RUNS, DEFAULT_MEASURE_SHARDS, DEFAULT_MEASURE_TEMPLATE,
     DEFAULT_MEASURE_TIMEOUT,
 };
+use crate::model::picker::Picker;
 
 /// `shardplan measure`, resolved: one store's run.
 pub enum MeasureOptions {
@@ -62,6 +63,7 @@ impl RedisOptions {
             args.template.template.as_deref(),
         )?;
         config.runs = args.runs;
+        config.picker = picker(&args).value;
         config.keep = args.keep;
         config.overwrite = args.overwrite;
         config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
@@ -190,6 +192,7 @@ impl PostgresOptions {
             config.password = env_password.clone();
         }
         config.schema = args.schema.clone();
+        config.picker = picker(&args).value;
         config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
         config.validate()?;
         let mut inputs = Inputs::default();
@@ -266,8 +269,8 @@ impl Secrets {
     }
 }
 
-/// The load both stores' runs share, in `inputs`: shards, clients and
-/// each phase's duration.
+/// The load both stores' runs share, in `inputs`: shards, clients, each
+/// phase's duration and the picker.
 fn record_load(inputs: &mut Inputs, args: &MeasureArgs) -> InputResult<()> {
     inputs.record(
         "shards",
@@ -285,7 +288,17 @@ fn record_load(inputs: &mut Inputs, args: &MeasureArgs) -> InputResult<()> {
             DEFAULT_MEASURE_DURATION.into(),
         ),
     );
+    inputs.record("picker", &picker(args));
     Ok(())
+}
+
+/// `--picker`, else random (measure reads no scenario): how each client,
+/// as one app server, picks a shard.
+fn picker(args: &MeasureArgs) -> Sourced<Picker> {
+    match args.picker.picker {
+        Some(p) => Sourced::from_flag("--picker", p),
+        None => Sourced::new(Picker::default(), Source::Default),
+    }
 }
 
 /// `--timeout`, in `inputs`.

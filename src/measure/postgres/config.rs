@@ -7,6 +7,7 @@ use crate::error::{InputError, InputResult};
 use crate::model::defaults::{
     CONNECT_TIMEOUT, DEFAULT_MEASURE_SEED, MAX_CLIENTS, MAX_OPS, MAX_SHARDS, RESPONSE_TIMEOUT,
 };
+use crate::model::picker::Picker;
 use crate::model::validate;
 
 /// A validated `shardplan measure --postgres` invocation.
@@ -31,6 +32,9 @@ pub struct PgConfig {
     pub timeout: Duration,
     /// Seeds each client's shard choice (no flag).
     pub seed: u64,
+    /// `--picker`: how each client, as app server `c` (its index), picks
+    /// the row of each `sharded-rows` write (random from [`PgConfig::new`]).
+    pub picker: Picker,
 }
 
 impl std::fmt::Debug for PgConfig {
@@ -44,12 +48,14 @@ impl std::fmt::Debug for PgConfig {
             .field("duration", &self.duration)
             .field("max_ops", &self.max_ops)
             .field("timeout", &self.timeout)
+            .field("picker", &self.picker)
             .finish_non_exhaustive()
     }
 }
 
 impl PgConfig {
-    /// A config with the default timeout and seed and no schema name.
+    /// A config with the default timeout, seed and picker (random) and no
+    /// schema name.
     pub fn new(
         url: &str,
         shards: u64,
@@ -67,6 +73,7 @@ impl PgConfig {
             max_ops,
             timeout: RESPONSE_TIMEOUT,
             seed: DEFAULT_MEASURE_SEED,
+            picker: Picker::Random,
         };
         config.validate()?;
         Ok(config)

@@ -1,16 +1,19 @@
 //! One design's write phase: C threads, each with its own connection
 //! (named for the lock-wait monitor), write until the deadline or the op
 //! limit; each write is one autocommitted statement, timed into a
-//! histogram. The monitor samples lock waits beside them.
+//! histogram. The monitor samples lock waits beside them. In the
+//! `sharded-rows` phase each client picks its row with `--picker` (client
+//! `c` as app server `c`), and the phase's own thread reads every row's
+//! count each second with one SELECT from a connection of its own.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Barrier, Mutex};
-use std::time::Instant;
+use std::thread::ScopedJoinHandle;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
 use hdrhistogram::Histogram;
-use rand::{RngExt, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 
 use crate::model::defaults::{LOCK_SAMPLE_INTERVAL, MEASURE_LIKES_POST_ID};
 
@@ -19,6 +22,12 @@ use super::conn::{describe, load_name, open};
 use super::lock_waits::{monitor, LockWaits};
 use super::report::Design;
 use crate::measure::load::{first_real_error, AnotherClientFailed};
+use crate::measure::pickers::{client_rng, writers, Chooser, Pick};
+use crate::measure::shard_load::{FirstStop, Sampler, Seconds};
+
+/// How often the phase's own thread looks whether the clients are done,
+/// between the samples of the rows' counts.
+const POLL: Duration = Duration::from_millis(10);
 
 /// One bounded write phase.
 pub(super) struct Phase {
@@ -30,6 +39,8 @@ pub(super) struct Phase {
     pub(super) histogram: Histogram<u64>,
     /// What the lock-wait monitor saw.
     pub(super) waits: LockWaits,
+    /// The whole seconds sampled (`sharded-rows` only).
+    pub(super) sampled: Seconds,
 }
 
 /// The one write of `design` in `schema`.
@@ -43,6 +54,12 @@ fn write_sql(design: Design, schema: &str) -> String {
             format!("INSERT INTO {schema}.likes (user_id, post_id) VALUES ($1, $2)")
         }
     }
+}
+
+/// Every shard row's count, in row order: the per-second samples and the
+/// final totals of `sharded-rows`.
+pub(super) fn shard_rows_sql(schema: &str) -> String {
+    format!("SELECT n FROM {schema}.counter_shards ORDER BY id")
 }
 
 /// The read of the whole count of `design` in `schema`.
@@ -66,9 +83,16 @@ pub(super) fn load_phase(
     phase: u64,
 ) -> anyhow::Result<Phase> {
     let clients = config.clients as usize;
+    let sharded = design == Design::ShardedRows;
+    let writers = match sharded {
+        true => writers(config.picker, config.clients, config.shards, config.seed),
+        false => Vec::new(),
+    };
     let load = Load {
         config,
         design,
+        pick: Pick::of(&writers),
+        stops: FirstStop::new(),
         phase,
         max: config.max_ops.unwrap_or(u64::MAX),
         claimed: AtomicU64::new(0),
@@ -85,8 +109,13 @@ pub(super) fn load_phase(
     };
     let stop = AtomicBool::new(false);
     let mut watcher = open(config, &format!("{}-monitor", load.app))?;
+    let mut sampler = match sharded {
+        true => Some(open(config, &format!("{}-sampler", load.app))?),
+        false => None,
+    };
+    let rows_sql = shard_rows_sql(schema);
 
-    let (start, results, waits) = std::thread::scope(|scope| {
+    let (start, results, waits, sampled) = std::thread::scope(|scope| {
         let waits = scope.spawn(|| monitor(&mut watcher, &load.app, LOCK_SAMPLE_INTERVAL, &stop));
         let handles: Vec<_> = (0..clients)
             .map(|c| {
@@ -96,6 +125,10 @@ pub(super) fn load_phase(
             .collect();
         load.barrier.wait();
         let start = Instant::now();
+        let sampled = match sampler.as_mut() {
+            Some(conn) => load.sample(conn, &rows_sql, &handles, start),
+            None => Ok(Seconds::default()),
+        };
         let results: Vec<anyhow::Result<(u64, Instant)>> = handles
             .into_iter()
             .map(|h| {
@@ -107,15 +140,21 @@ pub(super) fn load_phase(
         let waits = waits
             .join()
             .unwrap_or_else(|_| Err(anyhow!("the lock-wait monitor panicked")));
-        (start, results, waits)
+        (start, results, waits, sampled)
     });
-    load.phase_of(start, results, waits)
+    let mut phase = load.phase_of(start, results, waits)?;
+    phase.sampled = sampled?;
+    Ok(phase)
 }
 
 /// What the clients of one design's phase share.
 struct Load<'a> {
     config: &'a PgConfig,
     design: Design,
+    /// How a `sharded-rows` write picks its row.
+    pick: Pick<'a>,
+    /// When the first client stopped (the sampling's end).
+    stops: FirstStop,
     phase: u64,
     /// `max_ops`, or no limit.
     max: u64,
@@ -160,10 +199,9 @@ impl Load<'_> {
         if failed.load(Ordering::Relaxed) {
             return Err(AnotherClientFailed.into());
         }
-        let deadline = Instant::now() + config.duration;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(
-            config.seed ^ (self.phase << 32) ^ (c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        );
+        let mut chooser = Chooser::new(&self.pick, c, self.phase);
+        let deadline = chooser.started() + config.duration;
+        let mut rng = client_rng(config.seed, self.phase, c);
         let mut sent = 0u64;
         while !failed.load(Ordering::Relaxed)
             && Instant::now() < deadline
@@ -176,7 +214,10 @@ impl Load<'_> {
             let done = match design {
                 Design::SingleRow => client.execute(&statement, &[&1i32]),
                 Design::ShardedRows => {
-                    let row = rng.random_range(0..config.shards) as i32;
+                    let row = match chooser.pick(&mut rng, sent) {
+                        Some(shard) => shard,
+                        None => rng.random_range(0..config.shards),
+                    } as i32;
                     client.execute(&statement, &[&row])
                 }
                 Design::LikeRows => {
@@ -203,7 +244,40 @@ impl Load<'_> {
                 .saturating_record(us);
             sent += 1;
         }
+        self.stops.stop();
         Ok((sent, Instant::now()))
+    }
+
+    /// Reads every shard row's count with `sql` on `conn` at `start` and
+    /// each whole second after it while every client writes
+    /// ([`Sampler::step`]). A failed read stops the clients and is the
+    /// phase's error.
+    fn sample(
+        &self,
+        conn: &mut postgres::Client,
+        sql: &str,
+        handles: &[ScopedJoinHandle<'_, anyhow::Result<(u64, Instant)>>],
+        start: Instant,
+    ) -> anyhow::Result<Seconds> {
+        let mut sampler = Sampler::new(start);
+        let mut read = || -> anyhow::Result<Vec<i64>> {
+            let rows = conn
+                .query(sql, &[])
+                .map_err(|e| anyhow!("sampling the shard rows' counts: {}", describe(&e)))?;
+            Ok(rows.iter().map(|r| r.get::<_, i64>(0)).collect())
+        };
+        loop {
+            let done = handles.iter().all(|h| h.is_finished());
+            match sampler.step(&self.stops, &mut read) {
+                Ok(true) if !done => std::thread::sleep(sampler.wait(POLL)),
+                Ok(_) => break,
+                Err(e) => {
+                    self.failed.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(sampler.seconds())
     }
 
     /// The phase from its clients' results and the monitor's: the writes
@@ -239,6 +313,7 @@ impl Load<'_> {
                 .into_inner()
                 .unwrap_or_else(|e| e.into_inner()),
             waits: waits?,
+            sampled: Seconds::default(),
         })
     }
 }

@@ -5,11 +5,14 @@
 //! a failure or Ctrl-C), three bounded write phases run back to back from C
 //! concurrent connections: `single-row` (every write updates one row: they
 //! queue on its row lock), `sharded-rows` (each write updates one of S rows
-//! at random; read with `sum(n)`) and `like-rows` (each like inserts a row
-//! unique on user and post; read with `count(*)`). A separate connection
-//! samples `pg_stat_activity` every few milliseconds for this run's
-//! backends waiting on a lock. Each design's count read back must equal the
-//! writes the server acknowledged. Nothing outside the schema is touched.
+//! at random, or as `--picker` picks it; read with `sum(n)`) and
+//! `like-rows` (each like inserts a row unique on user and post; read with
+//! `count(*)`). A separate connection samples `pg_stat_activity` every few
+//! milliseconds for this run's backends waiting on a lock; another reads
+//! the shard rows' counts each second of `sharded-rows`, for the busiest
+//! row a second, and each row's total is read after it. Each design's
+//! count read back must equal the writes the server acknowledged. Nothing
+//! outside the schema is touched.
 
 mod config;
 mod conn;
@@ -25,7 +28,8 @@ use anyhow::anyhow;
 use crate::error::SchemaInterrupted;
 use crate::measure::machine::Machine;
 
-use designs::{count_sql, load_phase};
+use crate::measure::shard_load::ShardLoad;
+use designs::{count_sql, load_phase, shard_rows_sql};
 
 pub use config::{redact, PgConfig};
 pub use report::{Design, DesignResult, PgMeasureReport};
@@ -83,11 +87,21 @@ fn measure(
         .map_err(|e| anyhow!("asking the server's version: {}", conn::describe(&e)))?
         .get(0);
     let mut results = Vec::new();
+    let mut shard_load = None;
     for (i, design) in Design::ALL.into_iter().enumerate() {
         if crate::output::interrupt::received().is_some() {
             break;
         }
         let phase = load_phase(config, run_id, schema, design, i as u64)?;
+        if design == Design::ShardedRows {
+            let totals: Vec<i64> = admin
+                .query(&shard_rows_sql(schema), &[])
+                .map_err(|e| anyhow!("reading the shard rows: {}", conn::describe(&e)))?
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            shard_load = Some(ShardLoad::new(totals, &phase.sampled));
+        }
         let t = Instant::now();
         let count_read: i64 = admin
             .query_one(&count_sql(design, schema), &[])
@@ -128,5 +142,7 @@ fn measure(
         counts_match: results.iter().all(|d| d.counts_match),
         designs: results,
         machine: Machine::here(Some(version)),
+        picker: config.picker,
+        shard_load,
     })
 }

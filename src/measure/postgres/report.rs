@@ -93,6 +93,16 @@ pub struct PgMeasureReport {
     pub counts_match: bool,
     /// Where it ran.
     pub machine: Machine,
+    /// How each client, as one app server, picked the row of each
+    /// `sharded-rows` write (`--picker`; `random` in files written before
+    /// it was recorded).
+    #[serde(default)]
+    pub picker: crate::model::picker::Picker,
+    /// How the `sharded-rows` writes fell on the rows, by the server's own
+    /// counts; `null` when that design was not measured (a run stopped
+    /// before it, or a file written before it was recorded).
+    #[serde(default)]
+    pub shard_load: Option<crate::measure::ShardLoad>,
 }
 
 impl PgMeasureReport {

@@ -1,7 +1,9 @@
 use super::*;
 use crate::measure::{
-    Latency, MeasureWarning, MgetKeys, NodeOps, PhaseSpread, ReadPath, RunResult, Spread,
+    BusiestPerSecond, Latency, MeasureWarning, MgetKeys, NodeOps, PhaseSpread, ReadPath, RunResult,
+    ShardLoad, Spread,
 };
+use crate::model::picker::Picker;
 use crate::model::placement::PlacementWarning;
 use crate::output::csv::CsvExporter;
 use crate::output::json::JsonExporter;
@@ -118,7 +120,32 @@ pub(super) fn sample(counts_match: bool) -> MeasureReport {
         keys_restored: 0,
         run_results,
         machine: crate::measure::machine::Machine::here(None),
+        picker: Picker::Random,
+        // The phases were shorter than a second: none sampled.
+        shard_load: ShardLoad {
+            totals: vec![776, 775, 774, 775],
+            total_min: 774,
+            total_max: 776,
+            total_spread: 2,
+            seconds_sampled: 0,
+            busiest_per_second: None,
+            mean_per_shard_per_second: None,
+        },
     }
+}
+
+/// [`sample`] with round-robin clients over 3 seconds sampled.
+fn round_robin() -> MeasureReport {
+    let mut r = sample(true);
+    r.picker = Picker::RoundRobin;
+    r.shard_load.seconds_sampled = 3;
+    r.shard_load.busiest_per_second = Some(BusiestPerSecond {
+        mean: 3002.2,
+        p99: 3004,
+        max: 3004,
+    });
+    r.shard_load.mean_per_shard_per_second = Some(3000.0);
+    r
 }
 
 fn render(e: &dyn Exporter, r: MeasureReport) -> String {
@@ -276,4 +303,65 @@ fn csv_is_one_flat_row_and_json_the_whole_report() {
     ] {
         assert!(json["nodes"][0].get(field).is_some(), "{field}");
     }
+}
+
+#[test]
+fn the_load_on_the_shards_is_beside_the_models_figure() {
+    let text = table(sample(true));
+    for needle in [
+        "Load on the shards",
+        "random: each write to a uniformly random shard",
+        "min 774, max 776, max - min 2 over 4 keys",
+        "no whole second sampled",
+        "3,000 a second: the mean per shard at 12,000 likes/s",
+    ] {
+        assert!(text.contains(needle), "{needle}:\n{text}");
+    }
+    let text = table(round_robin());
+    for needle in [
+        "round-robin: each of the 8 clients is one app server",
+        "mean 3,002.2, p99 3,004, max 3,004 over 3 seconds sampled",
+        // 3,000 + 8 x 3 / 4 = 3,006.
+        "at most 3,006 a second: round-robin's bound at 12,000 likes/s",
+    ] {
+        assert!(text.contains(needle), "{needle}:\n{text}");
+    }
+    let json: Value = serde_json::from_str(&render(&JsonExporter, round_robin())).unwrap();
+    assert_eq!(json["picker"], "round-robin");
+    assert_eq!(
+        json["shard_load"]["totals"],
+        serde_json::json!([776, 775, 774, 775])
+    );
+    assert_eq!(json["shard_load"]["busiest_per_second"]["p99"], 3004);
+    assert_eq!(json["shard_load_model"]["figure"], "round_robin_bound");
+    assert_eq!(json["shard_load_model"]["busiest_per_second"], 3006.0);
+    // CSV: the same columns with and without a second sampled; the totals
+    // stay in JSON.
+    let header = |r: MeasureReport| {
+        let csv = render(&CsvExporter { delimiter: b',' }, r);
+        let mut reader = ::csv::Reader::from_reader(csv.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let row = reader.records().next().unwrap().unwrap();
+        let cells: Vec<(String, String)> = header
+            .iter()
+            .zip(row.iter())
+            .map(|(h, c)| (h.to_string(), c.to_string()))
+            .collect();
+        cells
+    };
+    let (none, three) = (header(sample(true)), header(round_robin()));
+    let names = |c: &[(String, String)]| c.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&none), names(&three));
+    let cell = |c: &[(String, String)], k: &str| {
+        c.iter()
+            .find(|x| x.0 == k)
+            .unwrap_or_else(|| panic!("no {k}"))
+            .1
+            .clone()
+    };
+    assert_eq!(cell(&none, "shard_load_busiest_per_second_p99"), "");
+    assert_eq!(cell(&three, "shard_load_busiest_per_second_p99"), "3004");
+    assert_eq!(cell(&three, "shard_load_total_spread"), "2");
+    assert_eq!(cell(&three, "shard_load_model_figure"), "round_robin_bound");
+    assert!(!names(&three).iter().any(|n| n.contains("totals")));
 }

@@ -159,12 +159,18 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
 
 /// `measure`: --redis or --postgres, two documents told apart by their
 /// fields (the PostgreSQL one's `store` is pinned). Redis's typed
-/// warnings are in words (views::measure::warning_text).
+/// warnings are in words (views::measure::warning_text); both carry the
+/// model's figure beside the load on the shards (views::shard_load).
 fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
+    use crate::views::shard_load::ShardLoadModel;
     let mut redis = d.object::<crate::measure::MeasureReport>();
     set(&mut redis, "warnings", strings(), false);
+    let model = d.sub::<ShardLoadModel>();
+    set(&mut redis, "shard_load_model", model, false);
     let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
     set(&mut pg, "store", json!({ "const": "postgres" }), false);
+    let model = d.sub::<Option<ShardLoadModel>>();
+    set(&mut pg, "shard_load_model", model, false);
     vec![redis, pg]
 }
 
