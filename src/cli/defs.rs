@@ -195,8 +195,8 @@ pub struct Traffic {
 #[derive(Debug, Clone, Default, Args)]
 pub struct PickerArg {
     #[arg(long, value_parser = choice(PICKERS), ignore_case = true,
-        help = "How each app server (--servers) picks the shard of a like: random, \
-                round-robin, two-choice, sticky or user-hash (default random)")]
+        help = "How each app server (--servers; measure: each client) picks the shard of a \
+                like: random, round-robin, two-choice, sticky or user-hash (default random)")]
     pub picker: Option<crate::model::picker::Picker>,
 }
 
