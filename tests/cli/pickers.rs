@@ -184,4 +184,16 @@ fn bad_pickers_are_refused() {
         &["simulate", "--picker", "sticky", "--sampler", "exact-table"],
         "--sampler",
     );
+    bad_input(
+        &[
+            "chart",
+            "--kind",
+            "risk",
+            "--picker",
+            "round-robin",
+            "-o",
+            "-",
+        ],
+        "--picker",
+    );
 }

@@ -131,6 +131,7 @@ fn refuse_other_kinds(args: &ChartArgs) -> InputResult<()> {
         refuse(p.template.template.is_some(), "--template", why)?;
         refuse(p.nodes.nodes.is_some(), "--nodes", why)?;
         refuse(p.node_cap.is_some(), "--node-cap", why)?;
+        refuse(p.picker.picker.is_some(), "--picker", why)?;
         refuse(
             args.check.check,
             "--check",
@@ -172,6 +173,15 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     let why = "on --kind risk: the chart is exact, over --duration";
     refuse(sim.seconds.seconds.is_some(), "--seconds", why)?;
     refuse(sim.sampler.is_some(), "--sampler", why)?;
+    refuse(
+        args.plan
+            .picker
+            .picker
+            .is_some_and(|p| !p.splits_like_random()),
+        "--picker",
+        "on --kind risk: it draws the random picker's exact curve (sweep --picker gives each \
+         count's chance under a picker)",
+    )?;
     refuse(
         args.timeline.any(),
         "--kind risk",
