@@ -9,8 +9,9 @@ mod words;
 use serde_json::{Map, Value};
 
 use crate::measure::MeasureReport;
+use crate::model::picker::expected::ShardLoadModel;
 use crate::output::{fmt, row, Report, Section};
-use crate::views::shard_load::{self, ShardLoadModel};
+use crate::views::shard_load;
 
 pub use words::warning_text;
 use words::{cpu, phase_line, ratio_line, runs_line};
@@ -23,7 +24,7 @@ impl MeasureView {
     /// keys and clients, at the measured rate.
     pub fn model(&self) -> ShardLoadModel {
         let r = &self.0;
-        ShardLoadModel::of(r.picker, &r.shard_load, r.sharded_ops_per_second, r.clients)
+        shard_load::model_of(r.picker, &r.shard_load, r.sharded_ops_per_second, r.clients)
     }
 
     /// The load on the shard keys, beside the model's figure.

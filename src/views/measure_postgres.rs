@@ -7,8 +7,9 @@ use serde_json::Value;
 use crate::measure::machine::Machine;
 use crate::measure::postgres::{Design, DesignResult, PgMeasureReport};
 use crate::model::defaults::LOCK_SAMPLE_MAX_GAP;
+use crate::model::picker::expected::ShardLoadModel;
 use crate::output::{fmt, row, Report, Section};
-use crate::views::shard_load::{self, ShardLoadModel};
+use crate::views::shard_load;
 
 /// `measure --postgres`'s report as tables, Markdown, CSV rows and JSON.
 pub struct PgMeasureView(pub PgMeasureReport);
@@ -21,7 +22,7 @@ impl PgMeasureView {
         let r = &self.0;
         let d = r.design(Design::ShardedRows)?;
         let load = r.shard_load.as_ref()?;
-        Some(ShardLoadModel::of(
+        Some(shard_load::model_of(
             r.picker,
             load,
             d.ops_per_second_mean,

@@ -6,136 +6,47 @@
 use serde_json::{Map, Value};
 
 use crate::measure::ShardLoad;
-use crate::model::picker::{round_robin, sticky, Picker};
+use crate::model::picker::expected::{ModelFigure, RateFrom, ShardLoadModel};
+use crate::model::picker::Picker;
 use crate::output::{fmt, row, Section};
 
-/// Which of the model's figures a `ShardLoadModel` is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ModelFigure {
-    /// Round-robin's bound: of `n` likes in any second from `K` round-robin
-    /// servers no shard takes more than `floor((n + K'(S - 1)) / S)`, with
-    /// `K' = min(K, n)` (`model::picker::round_robin::busiest_bound`).
-    RoundRobinBound,
-    /// Sticky: the fullest shard's share, `ceil(K / S)` of the `K` servers
-    /// (`model::picker::sticky::groups`), if every server sends alike:
-    /// `n x ceil(K / S) / K`.
-    StickyFullestShard,
-    /// The mean per shard, `n / S` (random, two-choice, user-hash): the
-    /// busiest shard of a second is above it by how unevenly the second
-    /// split.
-    MeanPerShard,
+/// The figure for a run's `picker` over `shards` shards from `servers`
+/// servers, at the rate of the seconds sampled in `load`, else at the
+/// phases' mean rate `phase_rate`.
+pub fn model_of(picker: Picker, load: &ShardLoad, phase_rate: f64, servers: u64) -> ShardLoadModel {
+    let shards = load.totals.len() as u64;
+    let (n, from) = match load.mean_per_shard_per_second {
+        Some(mean) => (mean * shards as f64, RateFrom::SecondsSampled),
+        None => (phase_rate, RateFrom::PhaseMean),
+    };
+    ShardLoadModel::new(picker, n, from, shards, servers)
 }
 
-/// Which measured rate [`ShardLoadModel`]'s figure is computed at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum RateFrom {
-    /// The seconds sampled: their writes / their count (`shard_load`'s
-    /// `mean_per_shard_per_second` x S), the seconds the busiest figures
-    /// come from. Round-robin's bound at this rate bounds the busiest
-    /// shard's mean over them.
-    SecondsSampled,
-    /// The sharded phases' mean rate (Redis: `sharded_ops_per_second`;
-    /// PostgreSQL: the `sharded-rows` design's `ops_per_second_mean`),
-    /// when no whole second was sampled.
-    PhaseMean,
-}
-
-/// The model's figure for the busiest shard a second at the measured rate,
-/// for the run's picker, shards and clients (one app server each).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
-pub struct ShardLoadModel {
-    /// Which figure it is.
-    pub figure: ModelFigure,
-    /// The likes a second it is computed at (see `rate_from`).
-    pub likes_per_second: f64,
-    /// Where `likes_per_second` comes from.
-    pub rate_from: RateFrom,
-    /// App servers: the run's clients.
-    pub servers: u64,
-    /// The figure: likes a second on the busiest shard (round-robin: at
-    /// most this many).
-    pub busiest_per_second: f64,
-}
-
-impl ShardLoadModel {
-    /// The figure for a run's `picker` over `shards` shards from `servers`
-    /// servers, at the rate of the seconds sampled in `load`, else at the
-    /// phases' mean rate `phase_rate`.
-    pub fn of(picker: Picker, load: &ShardLoad, phase_rate: f64, servers: u64) -> Self {
-        let shards = load.totals.len() as u64;
-        let (n, from) = match load.mean_per_shard_per_second {
-            Some(mean) => (mean * shards as f64, RateFrom::SecondsSampled),
-            None => (phase_rate, RateFrom::PhaseMean),
-        };
-        Self::new(picker, n, from, shards, servers)
-    }
-
-    /// The figure for `picker` at `likes_per_second` over `shards` shards
-    /// from `servers` servers.
-    pub fn new(
-        picker: Picker,
-        likes_per_second: f64,
-        rate_from: RateFrom,
-        shards: u64,
-        servers: u64,
-    ) -> Self {
-        let n = likes_per_second.max(0.0);
-        let (figure, busiest) = match picker {
-            Picker::RoundRobin => (
-                ModelFigure::RoundRobinBound,
-                round_robin::busiest_bound(n.round() as u64, shards, servers) as f64,
-            ),
-            Picker::Sticky => {
-                // The fuller group comes first.
-                let most = sticky::groups(shards, servers)
-                    .first()
-                    .map_or(0, |g| g.servers_each);
-                (
-                    ModelFigure::StickyFullestShard,
-                    n * most as f64 / servers as f64,
-                )
-            }
-            Picker::Random | Picker::TwoChoice | Picker::UserHash => {
-                (ModelFigure::MeanPerShard, n / shards as f64)
-            }
-        };
-        ShardLoadModel {
-            figure,
-            likes_per_second: n,
-            rate_from,
-            servers,
-            busiest_per_second: busiest,
+/// The figure in words.
+fn model_words(m: &ShardLoadModel, shards: u64) -> String {
+    let at = format!(
+        "{} likes/s (the {})",
+        fmt::num(m.likes_per_second.round()),
+        match m.rate_from {
+            RateFrom::SecondsSampled => "seconds sampled",
+            RateFrom::PhaseMean => "phases' mean",
         }
-    }
-
-    /// The figure in words.
-    fn words(&self, shards: u64) -> String {
-        let at = format!(
-            "{} likes/s (the {})",
-            fmt::num(self.likes_per_second.round()),
-            match self.rate_from {
-                RateFrom::SecondsSampled => "seconds sampled",
-                RateFrom::PhaseMean => "phases' mean",
-            }
-        );
-        let per = fmt::num((self.busiest_per_second * 10.0).round() / 10.0);
-        match self.figure {
-            ModelFigure::RoundRobinBound => format!(
-                "at most {per} a second: round-robin's bound at {at} from {} servers",
-                self.servers
-            ),
-            ModelFigure::StickyFullestShard => format!(
-                "{per} a second: the fullest shard's share of {} sticky servers on {shards} \
-                 shards, at {at}, if every server sends alike",
-                self.servers
-            ),
-            ModelFigure::MeanPerShard => format!(
-                "{per} a second: the mean per shard at {at}; the busiest of a second is above \
-                 it by how unevenly the second splits"
-            ),
-        }
+    );
+    let per = fmt::num((m.busiest_per_second * 10.0).round() / 10.0);
+    match m.figure {
+        ModelFigure::RoundRobinBound => format!(
+            "at most {per} a second: round-robin's bound at {at} from {} servers",
+            m.servers
+        ),
+        ModelFigure::StickyFullestShard => format!(
+            "{per} a second: the fullest shard's share of {} sticky servers on {shards} \
+             shards, at {at}, if every server sends alike",
+            m.servers
+        ),
+        ModelFigure::MeanPerShard => format!(
+            "{per} a second: the mean per shard at {at}; the busiest of a second is above \
+             it by how unevenly the second splits"
+        ),
     }
 }
 
@@ -225,7 +136,7 @@ pub fn section(
                 ),
             ),
             ("busiest shard a second", busiest),
-            ("model", model.words(shards)),
+            ("model", model_words(model, shards)),
         ],
     )
 }
@@ -253,7 +164,7 @@ mod tests {
                 (ModelFigure::MeanPerShard, 700.0)
             );
         }
-        assert!(rr.words(20).starts_with("at most 738 a second"));
+        assert!(model_words(&rr, 20).starts_with("at most 738 a second"));
         // The seconds sampled's rate where there are any.
         let mut load = ShardLoad {
             totals: vec![10; 20],
@@ -264,13 +175,13 @@ mod tests {
             busiest_per_second: None,
             mean_per_shard_per_second: Some(690.0),
         };
-        let m = ShardLoadModel::of(Picker::RoundRobin, &load, 14_000.0, 40);
+        let m = model_of(Picker::RoundRobin, &load, 14_000.0, 40);
         assert_eq!(
             (m.likes_per_second, m.rate_from),
             (13_800.0, RateFrom::SecondsSampled)
         );
         load.mean_per_shard_per_second = None;
-        let m = ShardLoadModel::of(Picker::RoundRobin, &load, 14_000.0, 40);
+        let m = model_of(Picker::RoundRobin, &load, 14_000.0, 40);
         assert_eq!(
             (m.likes_per_second, m.rate_from),
             (14_000.0, RateFrom::PhaseMean)

@@ -25,6 +25,7 @@ use crate::model::defaults::{MAX_PICKER_SERVERS, MAX_SERVERS};
 use crate::model::validate;
 
 pub mod bound;
+pub mod expected;
 pub mod risk;
 pub mod round_robin;
 mod second;

@@ -162,7 +162,7 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
 /// warnings are in words (views::measure::warning_text); both carry the
 /// model's figure beside the load on the shards (views::shard_load).
 fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
-    use crate::views::shard_load::ShardLoadModel;
+    use crate::model::picker::expected::ShardLoadModel;
     let mut redis = d.object::<crate::measure::MeasureReport>();
     set(&mut redis, "warnings", strings(), false);
     let model = d.sub::<ShardLoadModel>();
