@@ -39,10 +39,7 @@ pub fn run(o: CompareOptions) -> anyhow::Result<()> {
     }
     // The pickers side by side: a short seeded run of each at the count.
     let seed = crate::model::defaults::DEFAULT_SEED;
-    let seconds =
-        crate::model::picker::table::TABLE_SECONDS.min(inputs.duration_seconds.ceil() as u64);
-    let pickers =
-        picker_rows(&plan.inputs, inputs.shards, seconds, seed).map_err(|e| r.blame(e))?;
+    let pickers = picker_rows(&plan.inputs, inputs.shards, seed).map_err(|e| r.blame(e))?;
     let report = CompareReport {
         scenario: r.scenario.clone(),
         comparison,

@@ -5,7 +5,6 @@
 use crate::config::options::{ReportFolder, ReportOptions, SimulationPlan};
 use crate::config::simulation::FlatSimulation;
 use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
-use crate::model::picker::table::TABLE_SECONDS;
 use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::TimelinePlan;
 use crate::views::charts::{self, Downsampler};
@@ -37,10 +36,8 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
         SimulationPlan::Flat(sim) => sim.plan.seed,
         SimulationPlan::Timeline(plan) => plan.seed,
     };
-    let seconds = TABLE_SECONDS.min(o.plan.inputs.key_check.seconds.ceil() as u64);
-    let pickers =
-        crate::model::picker::table::picker_rows(&o.plan.inputs, rec.shards, seconds, seed)
-            .map_err(|e| r.blame(e))?;
+    let pickers = crate::model::picker::table::picker_rows(&o.plan.inputs, rec.shards, seed)
+        .map_err(|e| r.blame(e))?;
     let doc = ReportDoc {
         pickers: (pickers, seed),
         scenario: &o.scenario,

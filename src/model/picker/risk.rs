@@ -298,21 +298,16 @@ pub fn picker_risk(
     writers: Writers,
     seed: u64,
 ) -> ParamResult<PickerRisk> {
-    use crate::model::simulation::{self, SamplerKind, SimPlan};
     let over = key_over_cap(rate, shards, cap, traffic, writers).ok();
     let simulated = (seconds.ceil() as u64).clamp(1, PICKER_RISK_SECONDS);
-    let sim = SimPlan::new(
-        traffic.rate("rate", rate)?,
-        shards,
-        cap,
+    let rate = traffic.rate("rate", rate)?;
+    let (sim, tally) = crate::model::simulation::run_writers(
+        (rate, shards, cap),
         simulated,
         traffic,
+        writers,
         seed,
-    )?
-    .with_writers(writers)?
-    .with_sampler(SamplerKind::Multinomial, false)?;
-    let tally =
-        simulation::run(&sim, None, &|_| {}).expect("a run without rows has no output to fail");
+    )?;
     let h = &tally.busiest;
     let over_n = h.count_above(sim.cap);
     let (lo, hi) =

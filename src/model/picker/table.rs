@@ -6,9 +6,10 @@
 use serde::Serialize;
 
 use super::{Needs, Picker, Writers, PICKERS};
-use crate::model::picker::risk::KeyMethod;
+use crate::model::defaults::MAX_SHARDS;
+use crate::model::picker::risk::{key_over_cap, shards_for_risk, KeyMethod};
 use crate::model::recommendation::PlanInputs;
-use crate::model::simulation::{self, SamplerKind, SimPlan};
+use crate::model::simulation::run_writers;
 
 /// Seconds each picker is simulated for the table (at most the hot spell):
 /// enough for its p99, well under a second for every picker.
@@ -42,34 +43,28 @@ pub struct PickerRow {
     pub needs: Needs,
 }
 
-/// Every picker for `inputs` (its servers kept), simulated at `shards` for
-/// `seconds` seconds from `seed`.
+/// Every picker for `inputs` (its servers kept): the fewest shards meeting
+/// the per-key check (the recommendation's `key_risk_shards`), and a run
+/// at `shards` from `seed` for [`TABLE_SECONDS`], or the hot spell where
+/// shorter.
 pub fn picker_rows(
     inputs: &PlanInputs,
     shards: u64,
-    seconds: u64,
     seed: u64,
 ) -> crate::error::ParamResult<Vec<PickerRow>> {
     let t = inputs.key_check;
-    let rate = inputs.planned_rate();
+    let (rate, cap) = (inputs.planned_rate(), inputs.sizing.cap);
+    let seconds = TABLE_SECONDS.min(t.seconds.ceil() as u64);
     PICKERS
         .iter()
         .map(|&(picker, _, _)| {
             let writers = Writers::new(picker, inputs.writers.servers)?;
-            let plan = PlanInputs {
-                writers,
-                ..inputs.clone()
-            };
-            let needed = plan.recommend().ok().and_then(|r| r.key_risk_shards);
-            let method = match needed {
-                Some(s) => Some(plan.evaluate(s)?.key_risk_method),
-                None => None,
-            };
-            let sim = SimPlan::new(rate, shards, inputs.sizing.cap, seconds, t.traffic, seed)?
-                .with_writers(writers)?
-                .with_sampler(SamplerKind::Multinomial, false)?;
-            let tally = simulation::run(&sim, None, &|_| {})
-                .expect("a run without rows has no output to fail");
+            let needed =
+                shards_for_risk(rate, cap, t.seconds, t.risk, t.traffic, writers, MAX_SHARDS).ok();
+            let method = needed
+                .map(|s| key_over_cap(rate, s, cap, t.traffic, writers).map(|o| o.method))
+                .transpose()?;
+            let (sim, tally) = run_writers((rate, shards, cap), seconds, t.traffic, writers, seed)?;
             let h = &tally.busiest;
             Ok(PickerRow {
                 picker,

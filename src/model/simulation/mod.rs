@@ -368,6 +368,23 @@ pub fn run(
     }
 }
 
+/// A short seeded run of `writers` at `rate` likes/s over `shards` shards
+/// for `seconds` seconds, every shard's count drawn each second (what
+/// `risk`'s picker block and the table of pickers simulate).
+pub fn run_writers(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: u64,
+    traffic: TrafficModel,
+    writers: Writers,
+    seed: u64,
+) -> ParamResult<(SimPlan, SimTally)> {
+    let plan = SimPlan::new(rate, shards, cap, seconds, traffic, seed)?
+        .with_writers(writers)?
+        .with_sampler(SamplerKind::Multinomial, false)?;
+    let tally = run(&plan, None, &|_| {}).expect("a run without rows has no output to fail");
+    Ok((plan, tally))
+}
+
 /// A run whose seconds carry state (round-robin's cursors), in batches
 /// of chunks: a first pass draws each chunk's servers' likes and moves the
 /// cursors on (in parallel, from the chunk's own stream), the cursors are
