@@ -152,24 +152,29 @@ fn judge_rows(
         }
     };
     let judged_at = inputs.planned_rate();
+    let w = inputs.writers;
+    let random = w.picker.splits_like_random();
     for row in rows {
-        // The row's own figure is the key check's when it ran at the
-        // planned rate
-        // over the same spell and law, for writers that split as random.
-        let same = row.risk.rate == judged_at && row.risk.seconds == inputs.key_check.seconds;
-        let known = (same && inputs.writers.picker.splits_like_random())
-            .then_some((row.risk.ln_p_any_over_cap, KeyMethod::Exact));
-        let e = inputs.judge(row.risk.shards, &rec, known)?;
+        let r = &row.risk;
+        // Another picker's own chance over the run, beside the random law's.
+        let picked = match random {
+            true => None,
+            false => ln_p_any_over_cap(r.rate, r.shards, r.cap, r.seconds, r.traffic, w).ok(),
+        };
+        // The row's figure (the random law's, or the picker's) is the key
+        // check's when it ran at the planned rate over the same spell.
+        let same = r.rate == judged_at && r.seconds == inputs.key_check.seconds;
+        let known = match random {
+            true => Some((r.ln_p_any_over_cap, KeyMethod::Exact)),
+            false => picked,
+        };
+        let e = inputs.judge(r.shards, &rec, known.filter(|_| same))?;
         row.judge(e.verdict(rec.shards, judged_at));
-        let w = inputs.writers;
-        if !w.picker.splits_like_random() {
-            let r = &row.risk;
-            let (ln, method) = ln_p_any_over_cap(r.rate, r.shards, r.cap, r.seconds, r.traffic, w)
-                .map_or((None, None), |(ln, m)| (Some(ln), Some(m)));
+        if !random {
             row.picker = Some(w.picker);
-            row.picker_p_any_over_cap = ln.map(f64::exp);
-            row.picker_ln_p_any_over_cap = ln;
-            row.picker_method = method;
+            row.picker_p_any_over_cap = picked.map(|p| p.0.exp());
+            row.picker_ln_p_any_over_cap = picked.map(|p| p.0);
+            row.picker_method = picked.map(|p| p.1);
         }
     }
     Ok(())
