@@ -48,7 +48,7 @@ pub fn busiest_over(
         return None;
     }
     // Counts past `most` have less than 1e-40 of the mass: "over".
-    let most = most_likes(per_server_rate);
+    let most = tail_end(per_server_rate);
     let laws = pmfs(most)?;
     let c_len = c as usize + 1;
     let mut one = vec![0.0; c_len];
@@ -69,7 +69,7 @@ pub fn busiest_over(
 
 /// The most likes per server the bound follows: the Poisson law's tail
 /// past it is below 1e-40.
-fn most_likes(rate: f64) -> u64 {
+fn tail_end(rate: f64) -> u64 {
     let mut m = (rate + 10.0 * rate.sqrt() + 10.0) as u64;
     while ln_pois_sf(m, rate) > -92.1 {
         m += 1 + m / 16;

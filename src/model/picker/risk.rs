@@ -1,8 +1,8 @@
 //! A picker's chance that the busiest shard goes over the cap: exact where
 //! the law is (the random pickers, sticky), exactly 0 where round-robin's
 //! bound is under the cap for every count the traffic can produce, and an
-//! upper bound otherwise (round-robin past its bound, two-choice:
-//! [`super::bound`]). The per-key risk of the recommendation, the verdict,
+//! upper bound otherwise (round-robin past its bound: [`super::bound`];
+//! two-choice: random's Chernoff bound). The per-key risk of the recommendation, the verdict,
 //! `risk`, `sweep` and `size` read it here.
 
 use serde::Serialize;
@@ -21,8 +21,9 @@ pub enum KeyMethod {
     Exact,
     /// Exactly 0: round-robin's busiest can never pass the cap.
     NeverOver,
-    /// An upper bound (a union over the shards of one shard's exact law,
-    /// doubled for a fixed count).
+    /// An upper bound: a union over the shards (round-robin: of one shard's
+    /// exact law under Poisson servers, doubled for a fixed count;
+    /// two-choice: of random's Chernoff bound for one shard).
     UpperBound,
 }
 
@@ -52,7 +53,7 @@ impl KeyOverCap {
 
 /// The most likes a second can have under `traffic` at `rate`, where the
 /// law caps it (a fixed count, the observed seconds).
-pub fn most_likes(traffic: TrafficModel, rate: f64) -> Option<u64> {
+fn most_likes(traffic: TrafficModel, rate: f64) -> Option<u64> {
     match traffic.split(rate) {
         Split::Count(n) => Some(n),
         Split::Counts(law) => law.most(),
