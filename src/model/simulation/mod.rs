@@ -328,7 +328,8 @@ pub fn run(
         .as_ref()
         .is_some_and(PickerSampler::carries_state)
     {
-        return run_carried(plan, per_second, on_chunk);
+        let cursors = plan.picker.as_ref().map(|p| p.first_cursors(plan.seed));
+        return run_batches(plan, per_second, on_chunk, cursors);
     }
     match per_second {
         None => Ok((0..chunks)
@@ -339,32 +340,7 @@ pub fn run(
                 t
             })
             .reduce(SimTally::default, SimTally::merge)),
-        Some(out) => {
-            let mut writer = csv::Writer::from_writer(out);
-            let mut total = SimTally::default();
-            let mut first = 0;
-            while first < chunks {
-                let last = (first + ROW_BATCH_CHUNKS).min(chunks);
-                let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
-                    .into_par_iter()
-                    .map(|c| {
-                        let mut rows = Vec::with_capacity(CHUNK_SECONDS as usize);
-                        let t = run_chunk(plan, c, Vec::new(), Some(&mut rows));
-                        on_chunk(t.seconds);
-                        (t, rows)
-                    })
-                    .collect();
-                for (t, rows) in done {
-                    for r in &rows {
-                        writer.serialize(r)?;
-                    }
-                    total = total.merge(t);
-                }
-                first = last;
-            }
-            writer.flush()?;
-            Ok(total)
-        }
+        rows => run_batches(plan, rows, on_chunk, None),
     }
 }
 
@@ -385,45 +361,39 @@ pub fn run_writers(
     Ok((plan, tally))
 }
 
-/// A run whose seconds carry state (round-robin's cursors), in batches
-/// of chunks: a first pass draws each chunk's servers' likes and moves the
-/// cursors on (in parallel, from the chunk's own stream), the cursors are
-/// chained from chunk to chunk in order, and a second pass runs each chunk
-/// from its cursors, redrawing the same stream. The result is the run with
-/// the cursors carried over every second, the same for any thread count;
-/// memory is one batch's cursors, whatever `--seconds`.
-fn run_carried(
+/// Runs the chunks in order, in batches of [`ROW_BATCH_CHUNKS`]: a batch's
+/// chunks in parallel, then their per-second rows (with `per_second`)
+/// written in order, so memory is one batch's, whatever `--seconds`.
+///
+/// A run whose seconds carry state (round-robin's `cursors`) chains them
+/// from chunk to chunk: a first pass draws each chunk's servers' likes and
+/// moves the cursors on (in parallel, from the chunk's own stream), the
+/// moves are chained in order, and the second pass runs each chunk from its
+/// cursors, redrawing the same stream. The result is the run with the
+/// cursors carried over every second, the same for any thread count.
+fn run_batches(
     plan: &SimPlan,
     per_second: Option<&mut dyn Write>,
     on_chunk: &(dyn Fn(u64) + Sync),
+    mut cursors: Option<Vec<u64>>,
 ) -> anyhow::Result<SimTally> {
-    let picker = plan.picker.as_ref().expect("a carried run has a picker");
     let mut writer = per_second.map(csv::Writer::from_writer);
-    let mut cursors = picker.first_cursors(plan.seed);
     let mut total = SimTally::default();
     let (chunks, mut first) = (plan.chunks(), 0);
     while first < chunks {
         let last = (first + ROW_BATCH_CHUNKS).min(chunks);
-        let moves: Vec<Vec<u64>> = (first..last)
-            .into_par_iter()
-            .map(|c| chunk_moves(plan, picker, c))
-            .collect();
-        let mut starts = Vec::with_capacity(moves.len());
-        for m in &moves {
-            starts.push(cursors.clone());
-            let s = plan.shards;
-            cursors
-                .iter_mut()
-                .zip(m)
-                .for_each(|(c, d)| *c = (*c + d) % s);
-        }
+        let starts = match cursors.as_mut() {
+            Some(c) => chain_cursors(plan, first..last, c),
+            None => vec![Vec::new(); (last - first) as usize],
+        };
         let keep_rows = writer.is_some();
         let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
             .zip(starts)
             .collect::<Vec<_>>()
             .into_par_iter()
             .map(|(c, start)| {
-                let mut rows = Vec::new();
+                let mut rows =
+                    Vec::with_capacity(if keep_rows { CHUNK_SECONDS as usize } else { 0 });
                 let t = run_chunk(plan, c, start, keep_rows.then_some(&mut rows));
                 on_chunk(t.seconds);
                 (t, rows)
@@ -441,6 +411,32 @@ fn run_carried(
         w.flush()?;
     }
     Ok(total)
+}
+
+/// Each chunk's starting cursors in `chunks`, from `cursors` (the first
+/// chunk's), which are moved on past the last.
+fn chain_cursors(
+    plan: &SimPlan,
+    chunks: std::ops::Range<u64>,
+    cursors: &mut [u64],
+) -> Vec<Vec<u64>> {
+    let picker = plan.picker.as_ref().expect("cursors come with a picker");
+    let moves: Vec<Vec<u64>> = chunks
+        .into_par_iter()
+        .map(|c| chunk_moves(plan, picker, c))
+        .collect();
+    let s = plan.shards;
+    moves
+        .iter()
+        .map(|m| {
+            let start = cursors.to_vec();
+            cursors
+                .iter_mut()
+                .zip(m)
+                .for_each(|(c, d)| *c = (*c + d) % s);
+            start
+        })
+        .collect()
 }
 
 /// How far a chunk moves each server's cursor (mod S), from its stream.
