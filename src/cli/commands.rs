@@ -13,7 +13,7 @@ use super::groups::{
     TimelineArgs,
 };
 use super::parse::whole_number;
-use super::values::{choice, FOLDS, ORDERS, READS, STEP_ORDERS};
+use super::values::{choice, DESIGNS, FAULTS, FOLDS, ORDERS, READS, STEP_ORDERS};
 use crate::model::defaults;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 
@@ -381,6 +381,37 @@ pub struct MeasureArgs {
     pub pipeline: u64,
     #[command(flatten)]
     pub template: Template,
+    /// Measure what one counter design loses when something fails, instead of comparing
+    /// one key with the shard keys (docs/measure.md, "Durability").
+    #[arg(long, value_parser = choice(DESIGNS), ignore_case = true,
+        conflicts_with_all = ["postgres", "runs", "max_ops", "pipeline", "overwrite", "picker"])]
+    pub design: Option<crate::measure::durability::Design>,
+    #[command(flatten)]
+    pub rate: Rate,
+    /// With --design buffered: how often each writer sends what it holds (default 1s).
+    #[arg(long, value_name = "DURATION", requires = "design")]
+    pub flush: Option<String>,
+    /// With --design: when the fault strikes, from the start of the writes, e.g. 2s.
+    #[arg(long, value_name = "DURATION", requires = "design")]
+    pub fault_at: Option<String>,
+    /// The fault: a command run by sh -c at --fault-at while the writes go on, e.g.
+    /// 'kill -9 12345'.
+    #[arg(
+        long,
+        value_name = "CMD",
+        requires = "fault_at",
+        conflicts_with = "fault"
+    )]
+    pub fault_command: Option<String>,
+    /// The fault: kill-writer kills one buffered writer with what it holds, at --fault-at.
+    #[arg(long, value_parser = choice(FAULTS), requires = "fault_at")]
+    pub fault: Option<crate::measure::durability::FaultKind>,
+    /// With --design: send WAIT N after each write, so it counts once N replicas have it.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number, requires = "design")]
+    pub wait_replicas: Option<u64>,
+    /// With --design log: rebuild the count from the streams after the run and compare.
+    #[arg(long, requires = "design")]
+    pub rebuild: bool,
     /// Leave the keys in place afterwards.
     #[arg(long)]
     pub keep: bool,

@@ -68,6 +68,14 @@ pub const TRAFFIC: &[Choice<TrafficKind>] = crate::model::law::LAWS;
 /// `--picker`.
 pub const PICKERS: &[Choice<crate::model::picker::Picker>] = crate::model::picker::PICKERS;
 
+/// `measure --design`.
+pub const DESIGNS: &[Choice<crate::measure::durability::Design>] =
+    crate::measure::durability::DESIGNS;
+
+/// `measure --fault`.
+pub const FAULTS: &[Choice<crate::measure::durability::FaultKind>] =
+    crate::measure::durability::FAULTS;
+
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[
     (
@@ -168,6 +176,9 @@ mod tests {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in PICKERS {
+            assert_eq!(v.name(), *name);
+        }
+        for (v, name, _) in DESIGNS {
             assert_eq!(v.name(), *name);
         }
         for (v, name, _) in SAMPLERS {

@@ -2,7 +2,7 @@
 //! ([`RedisOptions`]) holds the validated [`MeasureConfig`](crate::measure::MeasureConfig),
 //! the run gives a report, the view renders it.
 
-use crate::config::options::{MeasureOptions, RedisOptions};
+use crate::config::options::{DurabilityOptions, MeasureOptions, RedisOptions};
 use crate::measure;
 use crate::views::measure::MeasureView;
 
@@ -11,7 +11,49 @@ pub fn run(o: MeasureOptions) -> anyhow::Result<()> {
     match o {
         MeasureOptions::Redis(o) => run_redis(o),
         MeasureOptions::Postgres(o) => super::measure_postgres::run(o),
+        MeasureOptions::Durability(o) => run_durability(o),
     }
+}
+
+/// One design's durability run (progress on a terminal), its report to
+/// every output, then exit 1 when the count cannot be reconciled with the
+/// likes sent.
+fn run_durability(o: DurabilityOptions) -> anyhow::Result<()> {
+    let config = &o.config;
+    // Ctrl-C stops the writes; the keys are deleted before the exit.
+    crate::output::interrupt::defer_exit();
+    let spinner = crate::output::progress::spinner(
+        format!(
+            "measuring the {} design: {} s of writes at {} likes/s{}",
+            config.design.name(),
+            config.base.duration.as_secs_f64(),
+            crate::output::fmt::num(config.rate),
+            match &config.fault {
+                Some(f) => format!(", a fault at {} s", f.at.as_secs_f64()),
+                None => String::new(),
+            }
+        ),
+        !o.output.quiet,
+    );
+    let report = measure::durability::run(config);
+    spinner.finish_and_clear();
+    let report = report?;
+    let d = report.durability;
+    super::emit(
+        o.output.set,
+        &crate::views::durability::DurabilityView(report),
+        &o.inputs,
+        o.output.explain,
+    )?;
+    if !d.reconciled {
+        return Err(crate::error::CountMismatch(format!(
+            "the server counted {} likes, more than the {} acknowledged and {} unknown together: \
+             likes were applied twice or another client wrote the keys",
+            d.counted, d.acknowledged, d.unknown
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// Says any placement warning, runs the warm-up, the alternating phases

@@ -25,9 +25,9 @@ pub(super) struct Node {
     /// `host:port`, as reported.
     pub(super) addr: String,
     /// The host to connect to.
-    host: String,
+    pub(super) host: String,
     /// The port to connect to.
-    port: u16,
+    pub(super) port: u16,
     /// Hash slots the node owns.
     pub(super) slots: u64,
 }
@@ -45,9 +45,9 @@ pub(super) struct Target {
     /// Node index for each of the 16384 slots.
     slot_node: Vec<usize>,
     /// The parsed `--redis` URL; its credentials are reused for every node.
-    info: ConnectionInfo,
+    pub(super) info: ConnectionInfo,
     /// `--timeout`: how long a reply may take.
-    wait: Duration,
+    pub(super) wait: Duration,
 }
 
 /// `cannot connect to URL: why`, the why in words ("connection refused",
@@ -133,6 +133,11 @@ impl Target {
         })
     }
 
+    /// Whether the deployment is a cluster (`--cluster`).
+    pub(super) fn is_cluster(&self) -> bool {
+        self.cluster.is_some()
+    }
+
     /// The index in `nodes` of the node serving `slot`.
     pub(super) fn node_of(&self, slot: u16) -> usize {
         self.slot_node[slot as usize]
@@ -174,7 +179,7 @@ impl Target {
 
 /// CLUSTER SLOTS replies `[[start, end, [ip, port, id, ...], replicas...], ...]`;
 /// masters only (replicas do not take writes).
-fn parse_cluster_slots(raw: &Value) -> anyhow::Result<(Vec<Node>, Vec<usize>)> {
+pub(super) fn parse_cluster_slots(raw: &Value) -> anyhow::Result<(Vec<Node>, Vec<usize>)> {
     let int = |v: &Value| match v {
         Value::Int(i) => Some(*i),
         _ => None,

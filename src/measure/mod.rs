@@ -26,6 +26,7 @@ mod cluster;
 mod config;
 mod conn;
 mod cpu;
+pub mod durability;
 mod errors;
 mod keys;
 mod load;
@@ -327,6 +328,10 @@ fn report(
         machine: crate::measure::machine::Machine::here(None),
         picker: config.picker,
         shard_load: back.shard_load,
+        durability: durability::Durability::clean(
+            single.sent + sharded.sent + runs.warmup_sent,
+            back.single_value + back.shard_sum,
+        ),
     }
 }
 

@@ -241,6 +241,9 @@ pub struct MeasureReport {
     /// How the sharded phases' INCRs fell on the shard keys, by the
     /// server's own counts.
     pub shard_load: super::ShardLoad,
+    /// Every INCR accounted for: all acknowledged (the comparison stops at
+    /// the first error), set against the keys' values read back.
+    pub durability: super::durability::Durability,
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod durability;
 pub mod fleet;
 pub mod inputs;
 pub mod measure;

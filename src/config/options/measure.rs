@@ -6,6 +6,9 @@ use super::Output;
 use crate::cli::MeasureArgs;
 use crate::config::{Inputs, Run, Source, Sourced};
 use crate::error::{InputError, InputResult};
+use crate::measure::durability::{
+    Design, DurabilityConfig, Fault, FaultAction, FaultKind, DEFAULT_DURABILITY_RATE,
+};
 use crate::measure::postgres::{self, PgConfig};
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
@@ -21,12 +24,24 @@ pub enum MeasureOptions {
     Redis(RedisOptions),
     /// `--postgres URL`.
     Postgres(PostgresOptions),
+    /// `--redis URL --design D`: one design's durability run.
+    Durability(DurabilityOptions),
 }
 
 impl MeasureOptions {
     pub fn new(args: MeasureArgs, run: &Run) -> InputResult<Self> {
+        if args.rate.rate.is_some() && args.design.is_none() {
+            return Err(InputError::new(
+                "--rate",
+                "sets the writes of a durability run; add --design (the other runs write as \
+                 fast as the server takes)",
+            ));
+        }
         Ok(match args.postgres.clone() {
             Some(url) => MeasureOptions::Postgres(PostgresOptions::new(args, url, run)?),
+            None if args.design.is_some() => {
+                MeasureOptions::Durability(DurabilityOptions::new(args, run)?)
+            }
             None => MeasureOptions::Redis(RedisOptions::new(args, run)?),
         })
     }
@@ -68,7 +83,7 @@ impl RedisOptions {
         config.overwrite = args.overwrite;
         config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
         config.validate()?;
-        let inputs = redis_inputs(&args, &redis, password_source)?;
+        let inputs = redis_inputs(&args, &redis, password_source, args.design.is_some())?;
         Ok(RedisOptions {
             config,
             inputs,
@@ -124,6 +139,7 @@ fn redis_inputs(
     args: &MeasureArgs,
     redis: &str,
     password_source: Option<Source>,
+    durability: bool,
 ) -> InputResult<Inputs> {
     let mut inputs = Inputs::default();
     inputs.record(
@@ -137,12 +153,14 @@ fn redis_inputs(
     // the default is reported as the default.
     inputs.record("cluster", &sourced("--cluster", args.cluster, false));
     record_load(&mut inputs, args)?;
-    inputs.record("runs", &sourced("--runs", args.runs, DEFAULT_MEASURE_RUNS));
     record_timeout(&mut inputs, args);
-    inputs.record(
-        "pipeline",
-        &sourced("--pipeline", args.pipeline, DEFAULT_MEASURE_PIPELINE),
-    );
+    if !durability {
+        inputs.record("runs", &sourced("--runs", args.runs, DEFAULT_MEASURE_RUNS));
+        inputs.record(
+            "pipeline",
+            &sourced("--pipeline", args.pipeline, DEFAULT_MEASURE_PIPELINE),
+        );
+    }
     inputs.record(
         "template",
         &match &args.template.template {
@@ -152,6 +170,106 @@ fn redis_inputs(
     );
     record_max_ops(&mut inputs, args);
     Ok(inputs)
+}
+
+/// `measure --redis URL --design D`, resolved.
+pub struct DurabilityOptions {
+    /// The run, password included.
+    pub config: DurabilityConfig,
+    /// Every input, with its source.
+    pub inputs: Inputs,
+    /// Where the result goes.
+    pub output: Output,
+}
+
+impl DurabilityOptions {
+    /// The Redis run's flags, then the durability run's own; a flag with no
+    /// effect on the chosen design is refused.
+    fn new(args: MeasureArgs, run: &Run) -> InputResult<Self> {
+        let design = args.design.unwrap_or(Design::Sharded);
+        refuse_unused(&args, design)?;
+        let redis = RedisOptions::new(args.clone(), run)?;
+        let mut inputs = redis.inputs;
+        let mut config = DurabilityConfig::new(redis.config, design)?;
+        inputs.record("design", &Sourced::from_flag("--design", design.name()));
+        let rate = args.rate.one()?;
+        if let Some(rate) = rate {
+            config.rate = rate;
+        }
+        inputs.record(
+            "rate",
+            &match rate {
+                Some(r) => Sourced::from_flag("--rate", r),
+                None => Sourced::new(DEFAULT_DURABILITY_RATE, Source::Default),
+            },
+        );
+        if let Some(f) = &args.flush {
+            config.flush = measure::parse_duration("--flush", f)?;
+            inputs.record("flush", &Sourced::from_flag("--flush", f.clone()));
+        }
+        config.fault = fault(&args)?;
+        config.wait_replicas = args.wait_replicas;
+        config.rebuild = args.rebuild;
+        for (name, flag, given) in [
+            ("fault_at", "--fault-at", args.fault_at.clone()),
+            (
+                "fault_command",
+                "--fault-command",
+                args.fault_command.clone(),
+            ),
+            (
+                "wait_replicas",
+                "--wait-replicas",
+                args.wait_replicas.map(|n| n.to_string()),
+            ),
+        ] {
+            if let Some(v) = given {
+                inputs.record(name, &Sourced::from_flag(flag, v));
+            }
+        }
+        config.validate()?;
+        Ok(DurabilityOptions {
+            config,
+            inputs,
+            output: redis.output,
+        })
+    }
+}
+
+/// The flags `design` has no use for.
+fn refuse_unused(args: &MeasureArgs, design: Design) -> InputResult<()> {
+    if design == Design::Single && args.shards.shards.is_some() {
+        return Err(InputError::new(
+            "--shards",
+            "the single design writes one key; drop --shards or pick another --design",
+        ));
+    }
+    if design != Design::Buffered && args.flush.is_some() {
+        return Err(InputError::new(
+            "--flush",
+            "is how often a buffered writer sends what it holds; add --design buffered",
+        ));
+    }
+    Ok(())
+}
+
+/// `--fault-at` with its fault.
+fn fault(args: &MeasureArgs) -> InputResult<Option<Fault>> {
+    let Some(at) = &args.fault_at else {
+        return Ok(None);
+    };
+    let at = measure::parse_duration("--fault-at", at)?;
+    let action = match (&args.fault_command, args.fault) {
+        (Some(c), _) => FaultAction::Command(c.clone()),
+        (None, Some(FaultKind::KillWriter)) => FaultAction::KillWriter,
+        (None, None) => {
+            return Err(InputError::new(
+                "--fault-at",
+                "needs the fault: --fault-command CMD or --fault kill-writer",
+            ))
+        }
+    };
+    Ok(Some(Fault { at, action }))
 }
 
 /// `measure --postgres`, resolved.

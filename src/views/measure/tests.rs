@@ -131,6 +131,7 @@ pub(super) fn sample(counts_match: bool) -> MeasureReport {
             busiest_per_second: None,
             mean_per_shard_per_second: None,
         },
+        durability: crate::measure::durability::Durability::clean(3100, 3100),
     }
 }
 

@@ -157,8 +157,9 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
     f
 }
 
-/// `measure`: --redis or --postgres, two documents told apart by their
-/// fields (the PostgreSQL one's `store` is pinned). Redis's typed
+/// `measure`: --redis, --postgres or --redis --design, three documents
+/// told apart by their fields (the PostgreSQL one's `store` is pinned, the
+/// durability run's `design` required). Redis's typed
 /// warnings are in words (views::measure::warning_text); both carry the
 /// model's figure beside the load on the shards (views::shard_load).
 fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
@@ -171,7 +172,8 @@ fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
     set(&mut pg, "store", json!({ "const": "postgres" }), false);
     let model = d.sub::<Option<ShardLoadModel>>();
     set(&mut pg, "shard_load_model", model, false);
-    vec![redis, pg]
+    let design = d.object::<crate::measure::durability::DurabilityReport>();
+    vec![redis, pg, design]
 }
 
 /// `compare`: a row a design, the count error and the verdict in words

@@ -1,0 +1,375 @@
+//! The writers of a durability run: each one app instance with its own
+//! connections ([`Router`]), creating likes at its share of `--rate` and
+//! writing them by the design, directly (INCR, XADD) or buffered (INCRBY
+//! every `--flush`). Each records where every like it created ended.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use rand::RngExt;
+use redis::{Cmd, Value};
+
+use super::accounting::Tally;
+use super::node::{Router, Sent};
+use super::{Design, DurabilityConfig};
+use crate::measure::cluster::Target;
+use crate::measure::pickers::client_rng;
+use crate::model::placement::key_slot;
+
+/// The phase number that seeds the writers' key choice (the comparison
+/// run's phases use 0 and up).
+const DURABILITY_PHASE: u64 = 0xD0;
+/// How long a writer that reached no node waits before its next like, so a
+/// dead cluster is not hammered with connects.
+const UNREACHABLE_PAUSE: Duration = Duration::from_millis(10);
+
+/// What the writers (and the log's consumer) share.
+pub(super) struct Shared<'a> {
+    pub(super) config: &'a DurabilityConfig,
+    pub(super) target: &'a Target,
+    /// The counter keys, and their slots.
+    pub(super) counters: Vec<String>,
+    /// The log design's streams (one a counter key, in its slot).
+    pub(super) streams: Vec<String>,
+    pub(super) slots: Vec<u16>,
+    pub(super) tally: Tally,
+    pub(super) avail: Avail,
+    /// From a like's creation to its place in the count, in microseconds.
+    pub(super) lags: Mutex<Histogram<u64>>,
+    /// Write requests sent (INCR, INCRBY or XADD).
+    pub(super) requests: AtomicU64,
+    /// Buffered: likes held when the writes ended.
+    pub(super) held_at_end: AtomicU64,
+    pub(super) start: Instant,
+    pub(super) end: Instant,
+    /// Set by `--fault kill-writer`: writer 0 dies with its buffer.
+    pub(super) kill_writer: AtomicBool,
+    /// Set when every writer has stopped.
+    pub(super) writers_done: AtomicBool,
+}
+
+impl<'a> Shared<'a> {
+    pub(super) fn new(
+        config: &'a DurabilityConfig,
+        target: &'a Target,
+        counters: Vec<String>,
+    ) -> Self {
+        let streams: Vec<String> = match config.design {
+            Design::Log => counters.iter().map(|k| stream_of(k)).collect(),
+            _ => Vec::new(),
+        };
+        let slots = counters.iter().map(|k| key_slot(k.as_bytes())).collect();
+        let start = Instant::now();
+        let n = counters.len();
+        Shared {
+            config,
+            target,
+            counters,
+            streams,
+            slots,
+            tally: Tally::default(),
+            avail: Avail::new(n, start),
+            lags: Mutex::new(new_histogram()),
+            requests: AtomicU64::new(0),
+            held_at_end: AtomicU64::new(0),
+            start,
+            end: start + config.base.duration,
+            kill_writer: AtomicBool::new(false),
+            writers_done: AtomicBool::new(false),
+        }
+    }
+
+    /// When writer `c`'s `j`-th like is due: the writers' likes interleave
+    /// evenly at `--rate` in all.
+    fn due(&self, c: usize, j: u64) -> Instant {
+        let clients = self.config.base.clients as f64;
+        let every = clients / self.config.rate;
+        self.start + Duration::from_secs_f64(every * (j as f64 + c as f64 / clients))
+    }
+
+    /// Adds a writer's lags to the run's.
+    fn merge_lags(&self, local: &Histogram<u64>) {
+        let mut h = self.lags.lock().unwrap_or_else(|e| e.into_inner());
+        // Same bounds on both: adding cannot fail.
+        let _ = h.add(local);
+    }
+
+    /// Whether writers should stop: the end of the writes, or a signal.
+    fn over(&self, at: Instant) -> bool {
+        at >= self.end || crate::output::interrupt::received().is_some()
+    }
+}
+
+/// The stream of counter key `key`: its whole name is the hash tag, so the
+/// stream shares the counter's slot (and node) and the consumer's MULTI
+/// may touch both.
+pub(super) fn stream_of(key: &str) -> String {
+    format!("{{{key}}}:log")
+}
+
+/// 1 µs to 1 h at 3 significant digits.
+pub(super) fn new_histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("constant histogram bounds are valid")
+}
+
+/// Per key: since when its writes fail, and the longest such time.
+pub(super) struct Avail {
+    start: Instant,
+    /// Nanoseconds from `start` + 1 of the first failure not yet followed
+    /// by a success; 0 when none.
+    since: Vec<AtomicU64>,
+    hit: Vec<AtomicBool>,
+    longest_ns: AtomicU64,
+}
+
+impl Avail {
+    fn new(keys: usize, start: Instant) -> Avail {
+        Avail {
+            start,
+            since: (0..keys).map(|_| AtomicU64::new(0)).collect(),
+            hit: (0..keys).map(|_| AtomicBool::new(false)).collect(),
+            longest_ns: AtomicU64::new(0),
+        }
+    }
+
+    fn now_ns(&self) -> u64 {
+        self.start.elapsed().as_nanos() as u64 + 1
+    }
+
+    pub(super) fn failed(&self, key: usize) {
+        self.hit[key].store(true, Ordering::Relaxed);
+        let _ = self.since[key].compare_exchange(
+            0,
+            self.now_ns(),
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        );
+    }
+
+    pub(super) fn succeeded(&self, key: usize) {
+        let since = self.since[key].swap(0, Ordering::Relaxed);
+        if since != 0 {
+            self.longest_ns
+                .fetch_max(self.now_ns() - since, Ordering::Relaxed);
+        }
+    }
+
+    /// The figures at `end`, the windows still open closed there.
+    pub(super) fn at(&self, end: Instant) -> super::Unavailable {
+        let end_ns = end.duration_since(self.start).as_nanos() as u64 + 1;
+        let mut longest = self.longest_ns.load(Ordering::Relaxed);
+        let mut unrecovered = 0;
+        for s in &self.since {
+            let since = s.load(Ordering::Relaxed);
+            if since != 0 {
+                unrecovered += 1;
+                longest = longest.max(end_ns.saturating_sub(since));
+            }
+        }
+        super::Unavailable {
+            keys: self
+                .hit
+                .iter()
+                .filter(|h| h.load(Ordering::Relaxed))
+                .count() as u64,
+            longest_seconds: longest as f64 / 1e9,
+            unrecovered,
+        }
+    }
+}
+
+/// Sleeps until `at`.
+fn sleep_until(at: Instant) {
+    let now = Instant::now();
+    if at > now {
+        std::thread::sleep(at - now);
+    }
+}
+
+/// How one write went, for the tallies.
+enum Write {
+    Applied,
+    Refused(String),
+    NoReply,
+    Unreachable,
+}
+
+/// Sends `cmd` to key `k`'s master, with `WAIT n` after it when asked.
+fn write(s: &Shared, router: &mut Router, k: usize, cmd: Cmd) -> Write {
+    let mut cmds = vec![cmd];
+    if let Some(n) = s.config.wait_replicas {
+        let ms = s.config.base.timeout.as_millis() as u64;
+        cmds.push(redis::cmd("WAIT").arg(n).arg(ms).clone());
+    }
+    Tally::add(&s.requests, 1);
+    match router.send(s.slots[k], &cmds) {
+        Sent::Replies(v) => {
+            if let (Some(n), Some(Value::Int(got))) = (s.config.wait_replicas, v.get(1)) {
+                if (*got as u64) < n {
+                    Tally::add(&s.tally.wait_short, 1);
+                }
+            }
+            Write::Applied
+        }
+        Sent::Refused(code) => Write::Refused(code),
+        Sent::NoReply => Write::NoReply,
+        Sent::Unreachable => Write::Unreachable,
+    }
+}
+
+/// Writer `c` of a direct design: each like is one INCR (or XADD, carrying
+/// its creation time for the consumer's lag), sent when due.
+pub(super) fn direct(s: &Shared, c: usize) {
+    let mut router = Router::new(s.target);
+    let mut rng = client_rng(s.config.base.seed, DURABILITY_PHASE, c);
+    let mut lags = new_histogram();
+    let log = s.config.design == Design::Log;
+    for j in 0.. {
+        let due = s.due(c, j);
+        if s.over(due) {
+            break;
+        }
+        sleep_until(due);
+        let k = rng.random_range(0..s.counters.len());
+        Tally::add(&s.tally.sent, 1);
+        let cmd = if log {
+            let micros = crate::measure::durability::consumer::now_micros();
+            redis::cmd("XADD")
+                .arg(&s.streams[k])
+                .arg("*")
+                .arg("t")
+                .arg(micros)
+                .clone()
+        } else {
+            redis::cmd("INCR").arg(&s.counters[k]).clone()
+        };
+        let outcome = write(s, &mut router, k, cmd);
+        if let Write::Applied = outcome {
+            if !log {
+                lags.saturating_record(due.elapsed().as_micros().max(1) as u64);
+            }
+        }
+        settle(s, k, 1, outcome);
+    }
+    s.merge_lags(&lags);
+}
+
+/// Counts `n` likes of key `k` by how their write went.
+fn settle(s: &Shared, k: usize, n: u64, outcome: Write) {
+    let t = &s.tally;
+    match outcome {
+        Write::Applied => {
+            Tally::add(&t.acknowledged, n);
+            s.avail.succeeded(k);
+        }
+        Write::Refused(code) => {
+            Tally::add(&t.failed, n);
+            t.error(&code);
+            s.avail.failed(k);
+        }
+        Write::NoReply => {
+            Tally::add(&t.unknown, n);
+            t.error("no reply");
+            s.avail.failed(k);
+        }
+        Write::Unreachable => {
+            Tally::add(&t.failed, n);
+            t.error("connection refused");
+            s.avail.failed(k);
+            std::thread::sleep(UNREACHABLE_PAUSE);
+        }
+    }
+}
+
+/// One buffered writer's memory: per counter key, the creation time of
+/// each like not yet sent.
+struct Buffer {
+    likes: Vec<Vec<Instant>>,
+    held: u64,
+}
+
+/// Writer `c` of the buffered design: adds each like to its memory when
+/// due and sends one INCRBY per key every `--flush` (the writers' flushes
+/// spread over the interval). A refused INCRBY stays in the buffer for the
+/// next flush (nothing was applied); one without a reply is unknown. At
+/// the end it flushes what it holds, unless `--fault kill-writer` killed it
+/// (writer 0): then what it held is lost.
+pub(super) fn buffered(s: &Shared, c: usize) {
+    let mut router = Router::new(s.target);
+    let mut rng = client_rng(s.config.base.seed, DURABILITY_PHASE, c);
+    let mut lags = new_histogram();
+    let mut buf = Buffer {
+        likes: vec![Vec::new(); s.counters.len()],
+        held: 0,
+    };
+    let flush = s.config.flush;
+    let clients = s.config.base.clients as f64;
+    let mut next_flush = s.start + flush.mul_f64(1.0 + c as f64 / clients);
+    let mut j = 0;
+    loop {
+        if c == 0 && s.kill_writer.load(Ordering::Relaxed) {
+            Tally::add(&s.tally.lost_in_buffers, buf.held);
+            s.merge_lags(&lags);
+            return;
+        }
+        let due = s.due(c, j);
+        if s.over(due) {
+            break;
+        }
+        if next_flush <= due {
+            sleep_until(next_flush);
+            send_buffer(s, &mut router, &mut buf, &mut lags, false);
+            next_flush += flush;
+            continue;
+        }
+        sleep_until(due.min(next_flush));
+        j += 1;
+        let k = rng.random_range(0..s.counters.len());
+        buf.likes[k].push(due);
+        buf.held += 1;
+        Tally::add(&s.tally.sent, 1);
+    }
+    Tally::add(&s.held_at_end, buf.held);
+    send_buffer(s, &mut router, &mut buf, &mut lags, true);
+    s.merge_lags(&lags);
+}
+
+/// One INCRBY per key with likes held; on the `last` flush a refused one
+/// counts as failed instead of staying for the next.
+fn send_buffer(
+    s: &Shared,
+    router: &mut Router,
+    buf: &mut Buffer,
+    lags: &mut Histogram<u64>,
+    last: bool,
+) {
+    for k in 0..buf.likes.len() {
+        let n = buf.likes[k].len() as u64;
+        if n == 0 {
+            continue;
+        }
+        let cmd = redis::cmd("INCRBY").arg(&s.counters[k]).arg(n).clone();
+        let outcome = write(s, router, k, cmd);
+        let keep = matches!(outcome, Write::Refused(_) | Write::Unreachable) && !last;
+        if let Write::Applied = outcome {
+            for t in &buf.likes[k] {
+                lags.saturating_record(t.elapsed().as_micros().max(1) as u64);
+            }
+        }
+        if keep {
+            // Not applied: tried again at the next flush.
+            let t = &s.tally;
+            match &outcome {
+                Write::Refused(code) => t.error(code),
+                _ => t.error("connection refused"),
+            }
+            s.avail.failed(k);
+            continue;
+        }
+        settle(s, k, n, outcome);
+        buf.likes[k].clear();
+        buf.held -= n;
+    }
+}
