@@ -22,6 +22,7 @@ mod hostile_input;
 mod interrupt;
 mod json_schemas;
 mod long_runs;
+mod measure_design;
 mod output_policy;
 mod pickers;
 mod placement;

@@ -11,6 +11,7 @@ mod postgres_flags;
 mod postgres_frozen;
 mod postgres_measure;
 mod redis_cpu;
+mod redis_durability;
 mod redis_faults;
 mod redis_fixtures;
 mod redis_measure;

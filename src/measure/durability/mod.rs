@@ -151,7 +151,7 @@ impl DurabilityConfig {
     pub fn validate(&self) -> InputResult<()> {
         self.base.validate()?;
         validate::positive("rate", self.rate)
-            .map_err(|e| InputError::new("--rate", e.to_string()))?;
+            .map_err(|e| InputError::new("--rate", InputError::from(e).message))?;
         if self.rate > MAX_DURABILITY_RATE {
             return Err(InputError::new(
                 "--rate",
@@ -170,7 +170,7 @@ impl DurabilityConfig {
         }
         if let Some(n) = self.wait_replicas {
             validate::count("wait_replicas", n, MAX_WAIT_REPLICAS)
-                .map_err(|e| InputError::new("--wait-replicas", e.to_string()))?;
+                .map_err(|e| InputError::new("--wait-replicas", InputError::from(e).message))?;
         }
         if let Some(f) = &self.fault {
             self.validate_fault(f)?;

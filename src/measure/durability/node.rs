@@ -71,6 +71,11 @@ impl Router {
         }
     }
 
+    /// How long a reply may take, for the connections opened from now on.
+    pub(super) fn set_wait(&mut self, wait: Duration) {
+        self.wait = wait;
+    }
+
     /// Send `cmds` to the master of `slot` as one round trip.
     pub(super) fn send(&mut self, slot: u16, cmds: &[Cmd]) -> Sent {
         let mut asking: Option<usize> = None;

@@ -25,6 +25,10 @@ const DURABILITY_PHASE: u64 = 0xD0;
 /// dead cluster is not hammered with connects.
 const UNREACHABLE_PAUSE: Duration = Duration::from_millis(10);
 
+/// Redis answers a WAIT that ran out on a timer tick (`hz` 10: every
+/// 100 ms), after its timeout.
+const WAIT_TICK: Duration = Duration::from_millis(200);
+
 /// What the writers (and the log's consumer) share.
 pub(super) struct Shared<'a> {
     pub(super) config: &'a DurabilityConfig,
@@ -87,6 +91,17 @@ impl<'a> Shared<'a> {
         let clients = self.config.base.clients as f64;
         let every = clients / self.config.rate;
         self.start + Duration::from_secs_f64(every * (j as f64 + c as f64 / clients))
+    }
+
+    /// A writer's router. With `--wait-replicas`, WAIT takes up to
+    /// `--timeout` itself, and the server answers it on its next timer
+    /// tick: a reply may then take twice the timeout and a tick.
+    pub(super) fn router(&self) -> Router {
+        let mut router = Router::new(self.target);
+        if self.config.wait_replicas.is_some() {
+            router.set_wait(self.config.base.timeout * 2 + WAIT_TICK);
+        }
+        router
     }
 
     /// Adds a writer's lags to the run's.
@@ -222,7 +237,7 @@ fn write(s: &Shared, router: &mut Router, k: usize, cmd: Cmd) -> Write {
 /// Writer `c` of a direct design: each like is one INCR (or XADD, carrying
 /// its creation time for the consumer's lag), sent when due.
 pub(super) fn direct(s: &Shared, c: usize) {
-    let mut router = Router::new(s.target);
+    let mut router = s.router();
     let mut rng = client_rng(s.config.base.seed, DURABILITY_PHASE, c);
     let mut lags = new_histogram();
     let log = s.config.design == Design::Log;
@@ -297,7 +312,7 @@ struct Buffer {
 /// the end it flushes what it holds, unless `--fault kill-writer` killed it
 /// (writer 0): then what it held is lost.
 pub(super) fn buffered(s: &Shared, c: usize) {
-    let mut router = Router::new(s.target);
+    let mut router = s.router();
     let mut rng = client_rng(s.config.base.seed, DURABILITY_PHASE, c);
     let mut lags = new_histogram();
     let mut buf = Buffer {

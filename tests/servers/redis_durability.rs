@@ -1,0 +1,246 @@
+//! `measure --design` against real Redis servers: each design without a
+//! fault loses nothing; a buffered writer killed mid-interval loses exactly
+//! what it held; the log's rebuild equals its counter; and a master killed
+//! with `kill -9` in a 3-master, 3-replica cluster, after which the run
+//! goes on through the failover and accounts for every like, against the
+//! keys read back here with redis-cli.
+
+use std::path::Path;
+
+use crate::common;
+use crate::common::redis::*;
+
+/// `shardplan measure ARGS --redis URL --keep -o FILE`, its JSON (checked
+/// against the schema) and its exit code.
+fn measure_json(args: &[&str], url: &str, dir: &Path) -> (serde_json::Value, i32) {
+    let json = dir.join("run.json");
+    let out = common::shardplan()
+        .arg("measure")
+        .args(args)
+        .args(["--keep", "--redis", url, "-o"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|_| {
+        panic!(
+            "no report from {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let errors = common::schema_errors("measure", &v);
+    assert!(errors.is_empty(), "{errors:?}");
+    (v, code)
+}
+
+fn u(v: &serde_json::Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("not a count: {v}"))
+}
+
+/// The counter keys' sum, read here: on a cluster through `redis-cli -c`.
+fn sum_of_keys(port: u16, cluster: bool, v: &serde_json::Value) -> i64 {
+    v["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .filter(|k| !k.ends_with(":log"))
+        .map(|k| {
+            let mut args = vec!["GET", k];
+            if cluster {
+                args.insert(0, "-c");
+            }
+            redis_cli(port, &args).trim().parse::<i64>().unwrap_or(0)
+        })
+        .sum()
+}
+
+/// Every like in exactly one ending, by the writers' records.
+fn assert_every_like_placed(d: &serde_json::Value) {
+    assert_eq!(
+        u(&d["sent"]),
+        u(&d["acknowledged"]) + u(&d["failed"]) + u(&d["unknown"]) + u(&d["lost_in_buffers"]),
+        "{d}"
+    );
+}
+
+#[test]
+fn each_design_without_a_fault_loses_nothing() {
+    let s = Servers::spawn(1, false);
+    let dir = tempfile::tempdir().unwrap();
+    for design in ["single", "sharded", "buffered", "log"] {
+        let mut args = vec!["--design", design, "--duration", "1500ms", "--clients", "4"];
+        args.extend(["--rate", "1000"]);
+        if design != "single" {
+            args.extend(["--shards", "8"]);
+        }
+        if design == "buffered" {
+            args.extend(["--flush", "500ms"]);
+        }
+        if design == "log" {
+            args.push("--rebuild");
+        }
+        let (v, code) = measure_json(&args, &s.url(), dir.path());
+        assert_eq!(code, 0, "{design}");
+        let d = &v["durability"];
+        assert_every_like_placed(d);
+        // 1,000 likes/s for 1.5 s: every one of them created and applied.
+        assert_eq!(u(&d["sent"]), 1500, "{design}: {d}");
+        assert_eq!(u(&d["acknowledged"]), 1500, "{design}: {d}");
+        assert_eq!(d["counted"], 1500, "{design}: {d}");
+        assert_eq!(sum_of_keys(s.ports[0], false, &v), 1500, "{design}");
+        assert_eq!(
+            (u(&d["lost_at_least"]), d["reconciled"].as_bool()),
+            (0, Some(true))
+        );
+        assert_eq!(v["design"], design);
+        if design == "log" {
+            assert_eq!(v["rebuild"]["rebuilt"], 1500);
+            assert_eq!(v["rebuild"]["matches"], true);
+        }
+        if design == "buffered" {
+            // Every like waits for its writer's flush: at most the flush
+            // interval (500 ms) plus a round trip, and about half of it in
+            // the median.
+            let p50 = v["lag"]["p50_ms"].as_f64().unwrap();
+            assert!((100.0..=500.0).contains(&p50), "{p50}");
+        }
+        redis_cli(s.ports[0], &["FLUSHALL"]);
+    }
+}
+
+#[test]
+fn a_buffered_writer_killed_mid_interval_loses_exactly_what_it_held() {
+    let s = Servers::spawn(1, false);
+    let dir = tempfile::tempdir().unwrap();
+    // Writer 0 of 4 flushes at 1 s, 2 s, ...; killed at 1.5 s it holds the
+    // likes of the half second since its flush: 1,000 likes/s over 4
+    // writers is 250 a second each, so about 125.
+    let args = [
+        "--design",
+        "buffered",
+        "--shards",
+        "8",
+        "--clients",
+        "4",
+        "--rate",
+        "1000",
+        "--duration",
+        "2500ms",
+        "--fault-at",
+        "1500ms",
+        "--fault",
+        "kill-writer",
+    ];
+    let (v, code) = measure_json(&args, &s.url(), dir.path());
+    assert_eq!(code, 0);
+    let d = &v["durability"];
+    assert_every_like_placed(d);
+    let held = u(&d["lost_in_buffers"]);
+    assert!((100..=150).contains(&held), "{held}");
+    // Nothing else lost: the count is exactly the acknowledged likes, and
+    // the keys read here agree.
+    assert_eq!(d["counted"].as_i64().unwrap() as u64, u(&d["acknowledged"]));
+    assert_eq!(
+        sum_of_keys(s.ports[0], false, &v),
+        d["counted"].as_i64().unwrap()
+    );
+    assert_eq!(u(&d["sent"]), u(&d["acknowledged"]) + held);
+    assert_eq!(v["fault"]["kind"], "kill-writer");
+}
+
+#[test]
+fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
+    let mut s = Servers::spawn_cluster_with_replicas(3, 1, 1000);
+    let dir = tempfile::tempdir().unwrap();
+    // The master of one of the first shard keys dies 1 s into a 6 s run;
+    // its replica takes over about 2 to 3 s later (node timeout 1 s).
+    let probe = "shardplan-durability-probe";
+    let (index, port) = s.master_of_key(probe);
+    let pid = s.children[index].id();
+    let url = format!(
+        "redis://127.0.0.1:{}",
+        s.live_ports().into_iter().find(|&p| p != port).unwrap()
+    );
+    let kill = format!("kill -9 {pid}");
+    let args = [
+        "--cluster",
+        "--design",
+        "sharded",
+        "--shards",
+        "16",
+        "--clients",
+        "4",
+        "--rate",
+        "1000",
+        "--duration",
+        "6s",
+        "--fault-at",
+        "1s",
+        "--fault-command",
+        &kill,
+        "--timeout",
+        "500ms",
+    ];
+    let (v, code) = measure_json(&args, &url, dir.path());
+    assert_eq!(code, 0, "{v}");
+    // The child was killed by the command: reap it.
+    let _ = s.children[index].wait();
+    let d = &v["durability"];
+    eprintln!(
+        "failover run: {d} unavailable {} errors {}",
+        v["unavailable"], v["errors"]
+    );
+    assert_every_like_placed(d);
+    assert_eq!(u(&d["sent"]), 6000);
+    // The master's keys were unavailable for the failover, and every other
+    // key kept taking writes.
+    let longest = v["unavailable"]["longest_seconds"].as_f64().unwrap();
+    assert!((0.5..6.0).contains(&longest), "{longest}");
+    assert!(u(&d["failed"]) + u(&d["unknown"]) > 0, "{d}");
+    assert_eq!(v["unavailable"]["unrecovered"], 0);
+    // The run's count is the keys' sum read here, and it reconciles:
+    // acknowledged - lost <= counted <= acknowledged + unknown.
+    let live = s.live_ports()[0];
+    let counted = d["counted"].as_i64().unwrap();
+    assert_eq!(sum_of_keys(live, true, &v), counted);
+    assert_eq!(d["reconciled"], true);
+    assert!(counted as u64 <= u(&d["acknowledged"]) + u(&d["unknown"]));
+    assert_eq!(
+        u(&d["lost_at_least"]),
+        u(&d["acknowledged"]).saturating_sub(counted as u64)
+    );
+    assert_eq!(v["fault"]["exit_code"], 0);
+}
+
+#[test]
+fn wait_replicas_counts_the_writes_no_replica_confirmed() {
+    // A standalone server has no replica: every WAIT 1 times out (after
+    // --timeout, 50 ms) with 0, so every acknowledged write is short.
+    let s = Servers::spawn(1, false);
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--design",
+        "sharded",
+        "--shards",
+        "4",
+        "--clients",
+        "4",
+        "--rate",
+        "40",
+        "--duration",
+        "1s",
+        "--wait-replicas",
+        "1",
+        "--timeout",
+        "50ms",
+    ];
+    let (v, code) = measure_json(&args, &s.url(), dir.path());
+    assert_eq!(code, 0);
+    let d = &v["durability"];
+    assert_eq!(u(&d["acknowledged"]), 40, "{v}");
+    assert_eq!(v["wait_replicas"], 1);
+    assert_eq!(v["wait_short"], 40);
+    assert_eq!(d["counted"], 40);
+}
