@@ -13,7 +13,7 @@ use super::groups::{
     TimelineArgs,
 };
 use super::parse::whole_number;
-use super::values::{choice, DESIGNS, FAULTS, FOLDS, ORDERS, READS, STEP_ORDERS};
+use super::values::{choice, DESIGNS, FAULTS, FOLDS, ORDERS, READS, STEP_ORDERS, SYNC_COMMITS};
 use crate::model::defaults;
 use crate::model::timeline::resize::{FoldMode, ReadMode, ResizeOrder, StepOrder};
 
@@ -345,8 +345,12 @@ pub struct MeasureArgs {
     pub redis: Option<String>,
     /// Measure PostgreSQL instead, e.g. postgres://app@127.0.0.1:5432/likes: a single
     /// counter row, S sharded rows and like rows (password: PGPASSWORD or the URL).
-    #[arg(long, value_name = "URL", conflicts_with_all = ["cluster", "template", "pipeline", "password_file", "overwrite", "keep"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["cluster", "template", "pipeline",
+        "password_file", "overwrite", "keep", "flush", "wait_replicas", "rebuild", "fault"])]
     pub postgres: Option<String>,
+    /// With --postgres: the writers' synchronous_commit (default: the server's setting).
+    #[arg(long, value_name = "SETTING", value_parser = choice(SYNC_COMMITS), requires = "postgres")]
+    pub synchronous_commit: Option<crate::measure::postgres::SyncCommit>,
     /// With --postgres: the schema to create and drop (default shardplan_<run id>).
     #[arg(long, value_name = "NAME", conflicts_with = "redis")]
     pub schema: Option<String>,
@@ -384,7 +388,7 @@ pub struct MeasureArgs {
     /// Measure what one counter design loses when something fails, instead of comparing
     /// one key with the shard keys (docs/measure.md, "Durability").
     #[arg(long, value_parser = choice(DESIGNS), ignore_case = true,
-        conflicts_with_all = ["postgres", "runs", "max_ops", "pipeline", "overwrite", "picker"])]
+        conflicts_with_all = ["runs", "max_ops", "pipeline", "overwrite", "picker"])]
     pub design: Option<crate::measure::durability::Design>,
     #[command(flatten)]
     pub rate: Rate,

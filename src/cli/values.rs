@@ -76,6 +76,10 @@ pub const DESIGNS: &[Choice<crate::measure::durability::Design>] =
 pub const FAULTS: &[Choice<crate::measure::durability::FaultKind>] =
     crate::measure::durability::FAULTS;
 
+/// `measure --synchronous-commit`.
+pub const SYNC_COMMITS: &[Choice<crate::measure::postgres::SyncCommit>] =
+    crate::measure::postgres::SYNC_COMMITS;
+
 /// `--sampler`.
 pub const SAMPLERS: &[Choice<SamplerKind>] = &[
     (

@@ -2,7 +2,9 @@
 //! ([`RedisOptions`]) holds the validated [`MeasureConfig`](crate::measure::MeasureConfig),
 //! the run gives a report, the view renders it.
 
-use crate::config::options::{DurabilityOptions, MeasureOptions, RedisOptions};
+use crate::config::options::{
+    DurabilityOptions, MeasureOptions, PgDurabilityOptions, RedisOptions,
+};
 use crate::measure;
 use crate::views::measure::MeasureView;
 
@@ -12,6 +14,10 @@ pub fn run(o: MeasureOptions) -> anyhow::Result<()> {
         MeasureOptions::Redis(o) => run_redis(o),
         MeasureOptions::Postgres(o) => super::measure_postgres::run(o),
         MeasureOptions::Durability(o) => run_durability(o),
+        MeasureOptions::PgDurability(o) => {
+            let secrets = o.secrets.clone();
+            run_pg_durability(o).map_err(|e| secrets.scrub(e))
+        }
     }
 }
 
@@ -37,13 +43,40 @@ fn run_durability(o: DurabilityOptions) -> anyhow::Result<()> {
     );
     let report = measure::durability::run(config);
     spinner.finish_and_clear();
-    let report = report?;
+    emit_durability(report?, o.output, &o.inputs)
+}
+
+/// One design's durability run on PostgreSQL.
+fn run_pg_durability(o: PgDurabilityOptions) -> anyhow::Result<()> {
+    let config = &o.config;
+    crate::output::interrupt::defer_exit();
+    let spinner = crate::output::progress::spinner(
+        format!(
+            "measuring the {} design on PostgreSQL: {} s of writes at {} likes/s",
+            config.design.name(),
+            config.base.duration.as_secs_f64(),
+            crate::output::fmt::num(config.rate),
+        ),
+        !o.output.quiet,
+    );
+    let report = measure::postgres::durability::run(config);
+    spinner.finish_and_clear();
+    emit_durability(report?, o.output, &o.inputs)
+}
+
+/// A durability run's report to every output; exit 1 when the count
+/// cannot be reconciled with the likes sent.
+fn emit_durability(
+    report: measure::durability::DurabilityReport,
+    output: crate::config::options::Output,
+    inputs: &crate::config::Inputs,
+) -> anyhow::Result<()> {
     let d = report.durability;
     super::emit(
-        o.output.set,
+        output.set,
         &crate::views::durability::DurabilityView(report),
-        &o.inputs,
-        o.output.explain,
+        inputs,
+        output.explain,
     )?;
     if !d.reconciled {
         return Err(crate::error::CountMismatch(format!(

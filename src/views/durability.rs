@@ -81,7 +81,7 @@ fn run(r: &DurabilityReport) -> Section {
     let mut rows = vec![
         (
             "server",
-            format!("{}{}", r.redis, if r.cluster { " (cluster)" } else { "" }),
+            format!("{}{}", r.server, if r.cluster { " (cluster)" } else { "" }),
         ),
         ("design", design_line(r)),
         (
@@ -105,6 +105,9 @@ fn run(r: &DurabilityReport) -> Section {
             ),
         ),
     ];
+    if let Some(sc) = &r.synchronous_commit {
+        rows.push(("synchronous_commit", sc.clone()));
+    }
     if let Some(held) = r.held_at_end {
         rows.push((
             "held at the end",
@@ -155,7 +158,11 @@ fn run(r: &DurabilityReport) -> Section {
             )
         },
     ));
-    Section::pairs("Durability measured on a real Redis", rows)
+    let title = match r.store.as_str() {
+        "postgres" => "Durability measured on a real PostgreSQL",
+        _ => "Durability measured on a real Redis",
+    };
+    Section::pairs(title, rows)
 }
 
 fn design_line(r: &DurabilityReport) -> String {
@@ -163,7 +170,13 @@ fn design_line(r: &DurabilityReport) -> String {
         1 => "1 key".to_string(),
         n => format!("{n} keys"),
     };
+    let rows = match r.shards {
+        1 => "1 row".to_string(),
+        n => format!("{n} rows"),
+    };
     match r.design {
+        Design::Single if r.store == "postgres" => "single: UPDATE of 1 row".into(),
+        Design::Sharded if r.store == "postgres" => format!("sharded: UPDATE of one of {rows}"),
         Design::Single => "single: INCR of 1 key".into(),
         Design::Sharded => format!("sharded: INCR of one of {keys}"),
         Design::Buffered => format!(

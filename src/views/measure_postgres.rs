@@ -96,6 +96,10 @@ impl Report for PgMeasureView {
                             }
                         ),
                     ),
+                    (
+                        "synchronous_commit",
+                        r.synchronous_commit.clone().unwrap_or_else(|| "-".into()),
+                    ),
                     ("machine", machine_line(&r.machine)),
                 ],
             ),
@@ -219,6 +223,9 @@ mod tests {
             count_read,
             read_ms: 0.5,
             counts_match: count_read == 500,
+            durability: Some(crate::measure::durability::Durability::clean(
+                500, count_read,
+            )),
         };
         PgMeasureReport {
             store: "postgres".into(),
@@ -234,6 +241,7 @@ mod tests {
                 design(Design::LikeRows, 2500.0, 0, 500),
             ],
             counts_match: count_read == 500,
+            synchronous_commit: Some("on".into()),
             machine: Machine {
                 hostname: Some("box".into()),
                 os: "Debian GNU/Linux 12 (bookworm)".into(),

@@ -169,6 +169,30 @@ impl Pg {
         );
     }
 
+    /// A shell command that crashes the server (`pg_ctl stop -m
+    /// immediate`) and starts it again on the same port, as `--fault-command`
+    /// runs it.
+    pub fn crash_and_restart_command(&self) -> String {
+        let data = self.data();
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.dir.path().display()
+        );
+        let log = self.dir.path().join("log");
+        let pg_ctl = self.pg_ctl.display();
+        let inner = format!(
+            "{pg_ctl} stop -m immediate -w -D {data} && {pg_ctl} start -w -t 30 -D {data} -l {log} -o '{options}'",
+            data = data.display(),
+            log = log.display()
+        );
+        if is_root() {
+            format!("runuser -u postgres -- sh -c \"{inner}\" >/dev/null")
+        } else {
+            format!("sh -c \"{inner}\" >/dev/null")
+        }
+    }
+
     pub fn start() -> Pg {
         let initdb = find_tool("initdb");
         let pg_ctl = find_tool("pg_ctl");

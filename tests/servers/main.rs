@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod postgres_durability;
 mod postgres_flags;
 mod postgres_frozen;
 mod postgres_measure;

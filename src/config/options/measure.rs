@@ -9,6 +9,7 @@ use crate::error::{InputError, InputResult};
 use crate::measure::durability::{
     Design, DurabilityConfig, Fault, FaultAction, FaultKind, DEFAULT_DURABILITY_RATE,
 };
+use crate::measure::postgres::durability::PgDurabilityConfig;
 use crate::measure::postgres::{self, PgConfig};
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
@@ -26,6 +27,8 @@ pub enum MeasureOptions {
     Postgres(PostgresOptions),
     /// `--redis URL --design D`: one design's durability run.
     Durability(DurabilityOptions),
+    /// `--postgres URL --design D`: one design's durability run.
+    PgDurability(PgDurabilityOptions),
 }
 
 impl MeasureOptions {
@@ -38,6 +41,9 @@ impl MeasureOptions {
             ));
         }
         Ok(match args.postgres.clone() {
+            Some(url) if args.design.is_some() => {
+                MeasureOptions::PgDurability(PgDurabilityOptions::new(args, url, run)?)
+            }
             Some(url) => MeasureOptions::Postgres(PostgresOptions::new(args, url, run)?),
             None if args.design.is_some() => {
                 MeasureOptions::Durability(DurabilityOptions::new(args, run)?)
@@ -236,6 +242,58 @@ impl DurabilityOptions {
     }
 }
 
+/// `measure --postgres URL --design D`, resolved.
+pub struct PgDurabilityOptions {
+    /// The run, password included.
+    pub config: PgDurabilityConfig,
+    /// The passwords no message may show.
+    pub secrets: Secrets,
+    /// Every input, with its source.
+    pub inputs: Inputs,
+    /// Where the result goes.
+    pub output: Output,
+}
+
+impl PgDurabilityOptions {
+    /// The PostgreSQL run's flags, then the durability run's own.
+    fn new(args: MeasureArgs, url: String, run: &Run) -> InputResult<Self> {
+        let design = args.design.unwrap_or(Design::Sharded);
+        refuse_unused(&args, design)?;
+        let pg = PostgresOptions::new(args.clone(), url, run)?;
+        let secrets = pg.secrets.clone();
+        let mut inputs = pg.inputs;
+        let mut config =
+            PgDurabilityConfig::new(pg.config, design).map_err(|e| secrets.scrub_input(e))?;
+        inputs.record("design", &Sourced::from_flag("--design", design.name()));
+        let rate = args.rate.one()?;
+        config.rate = rate.unwrap_or(DEFAULT_DURABILITY_RATE);
+        inputs.record(
+            "rate",
+            &match rate {
+                Some(r) => Sourced::from_flag("--rate", r),
+                None => Sourced::new(DEFAULT_DURABILITY_RATE, Source::Default),
+            },
+        );
+        config.fault = fault(&args)?;
+        if let Some(at) = &args.fault_at {
+            inputs.record("fault_at", &Sourced::from_flag("--fault-at", at.clone()));
+        }
+        if let Some(c) = &args.fault_command {
+            inputs.record(
+                "fault_command",
+                &Sourced::from_flag("--fault-command", c.clone()),
+            );
+        }
+        config.validate().map_err(|e| secrets.scrub_input(e))?;
+        Ok(PgDurabilityOptions {
+            config,
+            secrets,
+            inputs,
+            output: pg.output,
+        })
+    }
+}
+
 /// The flags `design` has no use for.
 fn refuse_unused(args: &MeasureArgs, design: Design) -> InputResult<()> {
     if design == Design::Single && args.shards.shards.is_some() {
@@ -311,9 +369,16 @@ impl PostgresOptions {
         }
         config.schema = args.schema.clone();
         config.picker = picker(&args).value;
+        config.synchronous_commit = args.synchronous_commit;
         config.timeout = measure::parse_duration("--timeout", &args.timeout)?;
         config.validate()?;
         let mut inputs = Inputs::default();
+        if let Some(sc) = args.synchronous_commit {
+            inputs.record(
+                "synchronous_commit",
+                &Sourced::from_flag("--synchronous-commit", sc.name()),
+            );
+        }
         inputs.record(
             "postgres",
             &Sourced::from_flag("--postgres", postgres::redact(url)),

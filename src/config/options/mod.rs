@@ -26,7 +26,9 @@ pub use chart::{ChartOptions, ChartPlan, RiskChart, RiskSweep};
 pub use compare::CompareOptions;
 pub use docs::{CompletionsOptions, ManOptions, SchemaOptions};
 pub use fleet::FleetOptions;
-pub use measure::{DurabilityOptions, MeasureOptions, PostgresOptions, RedisOptions};
+pub use measure::{
+    DurabilityOptions, MeasureOptions, PgDurabilityOptions, PostgresOptions, RedisOptions,
+};
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use report::{ReportFolder, ReportOptions, SimulationPlan};
 pub use resize::ResizeOptions;

@@ -9,40 +9,40 @@ use std::sync::Mutex;
 
 /// The run's tallies, shared by its writers.
 #[derive(Debug, Default)]
-pub(super) struct Tally {
+pub(crate) struct Tally {
     /// Likes the writers created (sent, or added to a buffer).
-    pub(super) sent: AtomicU64,
+    pub(crate) sent: AtomicU64,
     /// Likes a reply said were applied.
-    pub(super) acknowledged: AtomicU64,
+    pub(crate) acknowledged: AtomicU64,
     /// Likes a reply said were not applied, or that could not be sent at
     /// all (no node took the connection).
-    pub(super) failed: AtomicU64,
+    pub(crate) failed: AtomicU64,
     /// Likes in flight when a connection died: applied or not, nobody
     /// knows.
-    pub(super) unknown: AtomicU64,
+    pub(crate) unknown: AtomicU64,
     /// Likes a killed writer held in memory.
-    pub(super) lost_in_buffers: AtomicU64,
+    pub(crate) lost_in_buffers: AtomicU64,
     /// Writes acknowledged by fewer replicas than `--wait-replicas` asked.
-    pub(super) wait_short: AtomicU64,
+    pub(crate) wait_short: AtomicU64,
     /// Each kind of error seen, and how often.
     errors: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Tally {
     /// Add `n` to `counter`.
-    pub(super) fn add(counter: &AtomicU64, n: u64) {
+    pub(crate) fn add(counter: &AtomicU64, n: u64) {
         counter.fetch_add(n, Ordering::Relaxed);
     }
 
     /// One more error of kind `kind` (a server error code such as
     /// `CLUSTERDOWN`, or `no reply`, `connection refused`).
-    pub(super) fn error(&self, kind: &str) {
+    pub(crate) fn error(&self, kind: &str) {
         let mut errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
         *errors.entry(kind.to_string()).or_insert(0) += 1;
     }
 
     /// The errors seen, most frequent first.
-    pub(super) fn errors(&self) -> Vec<ErrorCount> {
+    pub(crate) fn errors(&self) -> Vec<ErrorCount> {
         let errors = self.errors.lock().unwrap_or_else(|e| e.into_inner());
         let mut out: Vec<ErrorCount> = errors
             .iter()
@@ -56,7 +56,7 @@ impl Tally {
     }
 
     /// The accounting against `counted`, the server's final count.
-    pub(super) fn against(&self, counted: i64) -> Durability {
+    pub(crate) fn against(&self, counted: i64) -> Durability {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         Durability::new(
             Outcomes {
@@ -84,16 +84,18 @@ pub struct ErrorCount {
 
 /// Where the likes ended, by the writers' own records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(super) struct Outcomes {
-    pub(super) sent: u64,
-    pub(super) acknowledged: u64,
-    pub(super) failed: u64,
-    pub(super) unknown: u64,
-    pub(super) lost_in_buffers: u64,
+pub(crate) struct Outcomes {
+    pub(crate) sent: u64,
+    pub(crate) acknowledged: u64,
+    pub(crate) failed: u64,
+    pub(crate) unknown: u64,
+    pub(crate) lost_in_buffers: u64,
 }
 
 /// Every like of a run accounted for, beside the server's count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Durability {
     /// Likes the writers created (sent directly, or added to a buffer).
     pub sent: u64,

@@ -6,14 +6,15 @@
 //! MULTI was applied is no longer pending.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use anyhow::bail;
 use redis::Value;
 
 use super::accounting::Tally;
 use super::node::{Router, Sent};
-use super::writers::{new_histogram, Shared};
+use super::pace::{new_histogram, now_micros};
+use super::writers::Shared;
 
 /// The consumer group's name.
 const GROUP: &str = "shardplan";
@@ -21,14 +22,6 @@ const GROUP: &str = "shardplan";
 const BATCH: usize = 1000;
 /// How long the consumer may go on after the writes to drain the streams.
 const DRAIN_LIMIT: Duration = Duration::from_secs(30);
-
-/// Microseconds since the Unix epoch, on this machine's clock (the writers
-/// and the consumer share it).
-pub(super) fn now_micros() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_micros() as u64)
-}
 
 /// Creates the group on every stream (and the streams), before the writes.
 pub(super) fn create_groups(s: &Shared, router: &mut Router) -> anyhow::Result<()> {

@@ -44,7 +44,7 @@ const COMMAND_GRACE: Duration = Duration::from_secs(60);
 /// Waits until `at` after `start` (or until `stop` is set), then strikes:
 /// sets `kill_writer`, or runs the command. `None` when the writes ended
 /// first.
-pub(super) fn strike(
+pub(crate) fn strike(
     action: &FaultAction,
     start: Instant,
     at: Duration,
@@ -106,7 +106,7 @@ fn run_command(command: &str, at_seconds: f64) -> FaultReport {
 
 /// How long the run waits for a fault command still running when the
 /// writes end.
-pub(super) fn grace() -> Duration {
+pub(crate) fn grace() -> Duration {
     COMMAND_GRACE
 }
 

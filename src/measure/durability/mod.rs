@@ -17,10 +17,11 @@
 //! consumer group aggregates into the counter keys in a MULTI with its
 //! XACK).
 
-mod accounting;
+pub(crate) mod accounting;
 mod consumer;
-mod fault;
+pub(crate) mod fault;
 mod node;
+pub(crate) mod pace;
 mod run;
 mod writers;
 
@@ -150,14 +151,7 @@ impl DurabilityConfig {
     /// Check every field; each error names the flag that sets it.
     pub fn validate(&self) -> InputResult<()> {
         self.base.validate()?;
-        validate::positive("rate", self.rate)
-            .map_err(|e| InputError::new("--rate", InputError::from(e).message))?;
-        if self.rate > MAX_DURABILITY_RATE {
-            return Err(InputError::new(
-                "--rate",
-                format!("must be at most {MAX_DURABILITY_RATE} likes a second"),
-            ));
-        }
+        check_rate(self.rate)?;
         let duration = self.base.duration;
         if self.flush < Duration::from_millis(10) || self.flush > duration {
             return Err(InputError::new(
@@ -173,7 +167,7 @@ impl DurabilityConfig {
                 .map_err(|e| InputError::new("--wait-replicas", InputError::from(e).message))?;
         }
         if let Some(f) = &self.fault {
-            self.validate_fault(f)?;
+            check_fault(f, duration, self.design)?;
         }
         if self.rebuild && self.design != Design::Log {
             return Err(InputError::new(
@@ -183,28 +177,43 @@ impl DurabilityConfig {
         }
         Ok(())
     }
+}
 
-    fn validate_fault(&self, f: &Fault) -> InputResult<()> {
-        if f.at >= self.base.duration {
-            return Err(InputError::new(
-                "--fault-at",
-                format!(
-                    "must be before the end of the writes (--duration {} s)",
-                    self.base.duration.as_secs_f64()
-                ),
-            ));
-        }
-        match &f.action {
-            FaultAction::KillWriter if self.design != Design::Buffered => Err(InputError::new(
-                "--fault",
-                "kill-writer kills a buffered writer with what it holds; add --design buffered",
-            )),
-            FaultAction::Command(c) if c.trim().is_empty() => Err(InputError::new(
-                "--fault-command",
-                "is empty; give the command to run, e.g. 'kill -9 PID'",
-            )),
-            _ => Ok(()),
-        }
+/// `--rate`: more than 0, at most [`MAX_DURABILITY_RATE`].
+pub fn check_rate(rate: f64) -> InputResult<()> {
+    validate::positive("rate", rate)
+        .map_err(|e| InputError::new("--rate", InputError::from(e).message))?;
+    if rate > MAX_DURABILITY_RATE {
+        return Err(InputError::new(
+            "--rate",
+            format!("must be at most {MAX_DURABILITY_RATE} likes a second"),
+        ));
+    }
+    Ok(())
+}
+
+/// A fault strikes before the end of the writes; `kill-writer` needs the
+/// buffered design; a command is not empty.
+pub fn check_fault(f: &Fault, duration: Duration, design: Design) -> InputResult<()> {
+    if f.at >= duration {
+        return Err(InputError::new(
+            "--fault-at",
+            format!(
+                "must be before the end of the writes (--duration {} s)",
+                duration.as_secs_f64()
+            ),
+        ));
+    }
+    match &f.action {
+        FaultAction::KillWriter if design != Design::Buffered => Err(InputError::new(
+            "--fault",
+            "kill-writer kills a buffered writer with what it holds; add --design buffered",
+        )),
+        FaultAction::Command(c) if c.trim().is_empty() => Err(InputError::new(
+            "--fault-command",
+            "is empty; give the command to run, e.g. 'kill -9 PID'",
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -245,10 +254,15 @@ pub struct Rebuild {
 /// What a `measure --design` run found.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct DurabilityReport {
-    /// `--redis`, any password redacted.
-    pub redis: String,
-    /// `--cluster`.
+    /// `redis` or `postgres`.
+    pub store: String,
+    /// `--redis` or `--postgres`, any password redacted.
+    pub server: String,
+    /// `--cluster` (Redis).
     pub cluster: bool,
+    /// PostgreSQL: the writers' `synchronous_commit`, as the server
+    /// reported it (`--synchronous-commit`, else the server's setting).
+    pub synchronous_commit: Option<String>,
     /// `--design`.
     pub design: Design,
     /// Counter keys written (1 for `single`).
@@ -289,7 +303,7 @@ pub struct DurabilityReport {
     pub durability: Durability,
     /// The random id in the keys' names (`None` with `--template`).
     pub run_id: Option<String>,
-    /// The counter keys (and streams for `log`).
+    /// The counter keys (and streams for `log`); PostgreSQL: the table.
     pub keys: Vec<String>,
     /// `--keep`.
     pub keys_kept: bool,

@@ -208,8 +208,10 @@ fn report(s: &Shared, keys: &RunKeys, all: Vec<String>, o: Outcome) -> Durabilit
     let ms = |q: f64| lags.value_at_quantile(q) as f64 / 1e3;
     let requests = s.requests.load(Ordering::Relaxed) as f64;
     DurabilityReport {
-        redis: redact(&config.base.redis),
+        store: "redis".into(),
+        server: redact(&config.base.redis),
         cluster: config.base.cluster,
+        synchronous_commit: None,
         design: config.design,
         shards: s.counters.len() as u64,
         clients: config.base.clients,

@@ -13,6 +13,7 @@ use redis::{Cmd, Value};
 
 use super::accounting::Tally;
 use super::node::{Router, Sent};
+use super::pace::{new_histogram, sleep_until, Avail};
 use super::{Design, DurabilityConfig};
 use crate::measure::cluster::Target;
 use crate::measure::pickers::client_rng;
@@ -88,9 +89,7 @@ impl<'a> Shared<'a> {
     /// When writer `c`'s `j`-th like is due: the writers' likes interleave
     /// evenly at `--rate` in all.
     fn due(&self, c: usize, j: u64) -> Instant {
-        let clients = self.config.base.clients as f64;
-        let every = clients / self.config.rate;
-        self.start + Duration::from_secs_f64(every * (j as f64 + c as f64 / clients))
+        super::pace::due(self.start, self.config.rate, self.config.base.clients, c, j)
     }
 
     /// A writer's router. With `--wait-replicas`, WAIT takes up to
@@ -122,85 +121,6 @@ impl<'a> Shared<'a> {
 /// may touch both.
 pub(super) fn stream_of(key: &str) -> String {
     format!("{{{key}}}:log")
-}
-
-/// 1 µs to 1 h at 3 significant digits.
-pub(super) fn new_histogram() -> Histogram<u64> {
-    Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("constant histogram bounds are valid")
-}
-
-/// Per key: since when its writes fail, and the longest such time.
-pub(super) struct Avail {
-    start: Instant,
-    /// Nanoseconds from `start` + 1 of the first failure not yet followed
-    /// by a success; 0 when none.
-    since: Vec<AtomicU64>,
-    hit: Vec<AtomicBool>,
-    longest_ns: AtomicU64,
-}
-
-impl Avail {
-    fn new(keys: usize, start: Instant) -> Avail {
-        Avail {
-            start,
-            since: (0..keys).map(|_| AtomicU64::new(0)).collect(),
-            hit: (0..keys).map(|_| AtomicBool::new(false)).collect(),
-            longest_ns: AtomicU64::new(0),
-        }
-    }
-
-    fn now_ns(&self) -> u64 {
-        self.start.elapsed().as_nanos() as u64 + 1
-    }
-
-    pub(super) fn failed(&self, key: usize) {
-        self.hit[key].store(true, Ordering::Relaxed);
-        let _ = self.since[key].compare_exchange(
-            0,
-            self.now_ns(),
-            Ordering::Relaxed,
-            Ordering::Relaxed,
-        );
-    }
-
-    pub(super) fn succeeded(&self, key: usize) {
-        let since = self.since[key].swap(0, Ordering::Relaxed);
-        if since != 0 {
-            self.longest_ns
-                .fetch_max(self.now_ns() - since, Ordering::Relaxed);
-        }
-    }
-
-    /// The figures at `end`, the windows still open closed there.
-    pub(super) fn at(&self, end: Instant) -> super::Unavailable {
-        let end_ns = end.duration_since(self.start).as_nanos() as u64 + 1;
-        let mut longest = self.longest_ns.load(Ordering::Relaxed);
-        let mut unrecovered = 0;
-        for s in &self.since {
-            let since = s.load(Ordering::Relaxed);
-            if since != 0 {
-                unrecovered += 1;
-                longest = longest.max(end_ns.saturating_sub(since));
-            }
-        }
-        super::Unavailable {
-            keys: self
-                .hit
-                .iter()
-                .filter(|h| h.load(Ordering::Relaxed))
-                .count() as u64,
-            longest_seconds: longest as f64 / 1e9,
-            unrecovered,
-        }
-    }
-}
-
-/// Sleeps until `at`.
-fn sleep_until(at: Instant) {
-    let now = Instant::now();
-    if at > now {
-        std::thread::sleep(at - now);
-    }
 }
 
 /// How one write went, for the tallies.
@@ -250,7 +170,7 @@ pub(super) fn direct(s: &Shared, c: usize) {
         let k = rng.random_range(0..s.counters.len());
         Tally::add(&s.tally.sent, 1);
         let cmd = if log {
-            let micros = crate::measure::durability::consumer::now_micros();
+            let micros = super::pace::now_micros();
             redis::cmd("XADD")
                 .arg(&s.streams[k])
                 .arg("*")

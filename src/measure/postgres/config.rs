@@ -35,6 +35,61 @@ pub struct PgConfig {
     /// `--picker`: how each client, as app server `c` (its index), picks
     /// the row of each `sharded-rows` write (random from [`PgConfig::new`]).
     pub picker: Picker,
+    /// `--synchronous-commit`: the writers' `synchronous_commit` (`None`:
+    /// the server's setting).
+    pub synchronous_commit: Option<SyncCommit>,
+}
+
+/// PostgreSQL's `synchronous_commit` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncCommit {
+    /// Wait for the commit's WAL to be flushed (and for synchronous
+    /// standbys, if any).
+    On,
+    /// Acknowledge before the WAL is flushed: a crash may lose the last
+    /// commits (up to three times `wal_writer_delay`).
+    Off,
+    /// Wait for the local flush only.
+    Local,
+    /// Wait for synchronous standbys to have written (not flushed) it.
+    RemoteWrite,
+    /// Wait for synchronous standbys to have applied it.
+    RemoteApply,
+}
+
+/// `--synchronous-commit`'s values, their names and what each waits for.
+pub const SYNC_COMMITS: &[(SyncCommit, &str, &str)] = &[
+    (
+        SyncCommit::On,
+        "on",
+        "A commit is acknowledged once its WAL is flushed",
+    ),
+    (
+        SyncCommit::Off,
+        "off",
+        "A commit is acknowledged before its WAL is flushed",
+    ),
+    (SyncCommit::Local, "local", "Wait for the local flush only"),
+    (
+        SyncCommit::RemoteWrite,
+        "remote_write",
+        "Wait for synchronous standbys to write it",
+    ),
+    (
+        SyncCommit::RemoteApply,
+        "remote_apply",
+        "Wait for synchronous standbys to apply it",
+    ),
+];
+
+impl SyncCommit {
+    /// The setting's name, as PostgreSQL spells it.
+    pub fn name(self) -> &'static str {
+        SYNC_COMMITS
+            .iter()
+            .find(|v| v.0 == self)
+            .map_or("", |v| v.1)
+    }
 }
 
 impl std::fmt::Debug for PgConfig {
@@ -74,6 +129,7 @@ impl PgConfig {
             timeout: RESPONSE_TIMEOUT,
             seed: DEFAULT_MEASURE_SEED,
             picker: Picker::Random,
+            synchronous_commit: None,
         };
         config.validate()?;
         Ok(config)
@@ -111,10 +167,11 @@ impl PgConfig {
         // Linux: a sent statement nobody acknowledges fails the connection.
         c.tcp_user_timeout(self.timeout);
         // The server cancels any statement (a lock wait too) over --timeout.
-        c.options(&format!(
-            "-c statement_timeout={}",
-            self.timeout.as_millis().max(1)
-        ));
+        let mut options = format!("-c statement_timeout={}", self.timeout.as_millis().max(1));
+        if let Some(sc) = self.synchronous_commit {
+            options += &format!(" -c synchronous_commit={}", sc.name());
+        }
+        c.options(&options);
         Ok(c)
     }
 }

@@ -17,6 +17,7 @@
 mod config;
 mod conn;
 mod designs;
+pub mod durability;
 mod lock_waits;
 mod report;
 mod schema;
@@ -31,7 +32,7 @@ use crate::measure::machine::Machine;
 use crate::measure::shard_load::ShardLoad;
 use designs::{count_sql, load_phase, shard_rows_sql};
 
-pub use config::{redact, PgConfig};
+pub use config::{redact, PgConfig, SyncCommit, SYNC_COMMITS};
 pub use report::{Design, DesignResult, PgMeasureReport};
 
 /// Run the three designs against the server in `config`.
@@ -75,6 +76,14 @@ pub fn run(config: &PgConfig) -> anyhow::Result<PgMeasureReport> {
     }
 }
 
+/// A setting of the session, as `SHOW` gives it.
+pub(super) fn show(admin: &mut postgres::Client, setting: &str) -> anyhow::Result<String> {
+    Ok(admin
+        .query_one(&format!("SHOW {setting}"), &[])
+        .map_err(|e| anyhow!("asking the server's {setting}: {}", conn::describe(&e)))?
+        .get(0))
+}
+
 /// The three phases and their counts, in the schema [`run`] created.
 fn measure(
     config: &PgConfig,
@@ -86,6 +95,7 @@ fn measure(
         .query_one("SHOW server_version", &[])
         .map_err(|e| anyhow!("asking the server's version: {}", conn::describe(&e)))?
         .get(0);
+    let synchronous_commit = show(admin, "synchronous_commit")?;
     let mut results = Vec::new();
     let mut shard_load = None;
     for (i, design) in Design::ALL.into_iter().enumerate() {
@@ -129,6 +139,9 @@ fn measure(
             count_read,
             read_ms,
             counts_match: count_read == phase.sent as i64,
+            durability: Some(crate::measure::durability::Durability::clean(
+                phase.sent, count_read,
+            )),
         });
     }
     Ok(PgMeasureReport {
@@ -140,6 +153,7 @@ fn measure(
         shards: config.shards,
         clients: config.clients,
         counts_match: results.iter().all(|d| d.counts_match),
+        synchronous_commit: Some(synchronous_commit),
         designs: results,
         machine: Machine::here(Some(version)),
         picker: config.picker,

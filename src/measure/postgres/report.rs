@@ -67,6 +67,11 @@ pub struct DesignResult {
     pub read_ms: f64,
     /// `count_read == writes_acknowledged`.
     pub counts_match: bool,
+    /// Every write accounted for: all acknowledged (the run stops at the
+    /// first error), set against the count read back (`None` in a file
+    /// written before it was reported).
+    #[serde(default)]
+    pub durability: Option<crate::measure::durability::Durability>,
 }
 
 /// The result of [`run`](super::run). JSON field names are stable.
@@ -91,6 +96,11 @@ pub struct PgMeasureReport {
     pub designs: Vec<DesignResult>,
     /// Every design's `counts_match`.
     pub counts_match: bool,
+    /// The writers' `synchronous_commit`, as the server reported it
+    /// (`--synchronous-commit`, else the server's setting; `None` in a file
+    /// written before it was reported).
+    #[serde(default)]
+    pub synchronous_commit: Option<String>,
     /// Where it ran.
     pub machine: Machine,
     /// How each client, as one app server, picked the row of each
