@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Check, Duration, Explain, Output, PickerArg, Quiet, Rate, Seed, SettingsTtl, Shards, Template,
-    Trials,
+    Check, Duration, Explain, MeasureFile, Output, PickerArg, Quiet, Rate, Seed, SettingsTtl,
+    Shards, Template, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -220,10 +220,8 @@ pub struct ReportArgs {
     pub timeline: TimelineArgs,
     #[command(flatten)]
     pub prices: super::PriceArgs,
-    /// Add a measurement as its own section: the JSON `shardplan measure` wrote
-    /// (--redis or --postgres), with the machine it ran on.
-    #[arg(long, value_name = "FILE", help_heading = "Output")]
-    pub measure: Option<PathBuf>,
+    #[command(flatten)]
+    pub measure: MeasureFile,
     #[command(flatten)]
     pub output: Output,
     #[command(flatten)]

@@ -201,6 +201,20 @@ pub struct PickerArg {
     pub picker: Option<crate::model::picker::Picker>,
 }
 
+/// `--measure FILE`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct MeasureFile {
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Output",
+        help = "A measurement: the JSON `shardplan measure` wrote (--redis, --postgres or \
+                --design). report: its own section, with the machine it ran on; compare: what it \
+                lost, beside the designs"
+    )]
+    pub measure: Option<std::path::PathBuf>,
+}
+
 /// `--seconds`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Seconds {

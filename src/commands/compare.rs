@@ -48,6 +48,7 @@ pub fn run(o: CompareOptions) -> anyhow::Result<()> {
         pickers,
         picker_seed: seed,
         wide: o.wide,
+        measured: o.measured,
     };
     super::emit(o.output.set, &report, &r.inputs, o.output.explain)
 }

@@ -1,7 +1,7 @@
 //! A measurement read back from the JSON `shardplan measure` wrote, either
-//! store's, for `report --measure`: the PostgreSQL report whole, the Redis
-//! one's headline figures (read by name, so fields added later do not
-//! matter).
+//! store's, for `report --measure` and `compare --measure`: the PostgreSQL
+//! report and a durability run's whole, the Redis comparison's headline
+//! figures (read by name, so fields added later do not matter).
 
 use std::path::Path;
 
@@ -31,6 +31,10 @@ pub struct RedisSummary {
     pub sharded_latency: PhaseLatency,
     /// Whether every count matched.
     pub counts_match: bool,
+    /// Every INCR accounted for (absent from files written before it was
+    /// recorded).
+    #[serde(default)]
+    pub durability: Option<super::durability::Durability>,
     /// Where it ran (absent from files written before it was recorded).
     #[serde(default)]
     pub machine: Option<Machine>,
@@ -52,6 +56,8 @@ pub enum Measurement {
     Redis(RedisSummary),
     /// `measure --postgres`.
     Postgres(PgMeasureReport),
+    /// `measure --design` (either store).
+    Durability(Box<super::durability::DurabilityReport>),
 }
 
 /// Read the JSON `shardplan measure` wrote (either store's) from `path`;
@@ -83,6 +89,11 @@ pub fn measurement_from_json(
             format!("{shown} is not a measurement ({e}); {expected}"),
         )
     };
+    if json.get("design").is_some() {
+        return serde_json::from_value(json)
+            .map(|d| Measurement::Durability(Box::new(d)))
+            .map_err(bad);
+    }
     if json.get("store").and_then(|s| s.as_str()) == Some("postgres") {
         return serde_json::from_value(json)
             .map(Measurement::Postgres)
@@ -91,4 +102,60 @@ pub fn measurement_from_json(
     serde_json::from_value(json)
         .map(Measurement::Redis)
         .map_err(bad)
+}
+
+/// What a measurement lost, for `compare --measure`: where it ran, the
+/// design and fault, and every like accounted for.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+pub struct MeasuredLoss {
+    /// The measurement file, as given (without this machine's folders).
+    pub file: String,
+    /// `redis` or `postgres`.
+    pub store: String,
+    /// The server, any password redacted.
+    pub server: String,
+    /// The design a `measure --design` run drove; `None` for the comparison
+    /// runs (Redis: its sharded phases; PostgreSQL: its sharded rows).
+    pub design: Option<super::durability::Design>,
+    /// The fault: its command, or `kill-writer`; `None` without one.
+    pub fault: Option<String>,
+    /// Every like (or write) accounted for.
+    pub durability: super::durability::Durability,
+}
+
+impl Measurement {
+    /// What the measurement in `file` lost; `None` for a file written
+    /// before the accounting was recorded.
+    pub fn loss(&self, file: &str) -> Option<MeasuredLoss> {
+        let (store, server, design, fault, durability) = match self {
+            Measurement::Durability(d) => (
+                d.store.clone(),
+                d.server.clone(),
+                Some(d.design),
+                d.fault
+                    .as_ref()
+                    .map(|f| f.command.clone().unwrap_or_else(|| f.kind.clone())),
+                d.durability,
+            ),
+            Measurement::Redis(r) => ("redis".into(), r.redis.clone(), None, None, r.durability?),
+            Measurement::Postgres(p) => {
+                let sharded = p.design(super::postgres::Design::ShardedRows)?;
+                (
+                    "postgres".into(),
+                    p.postgres.clone(),
+                    None,
+                    None,
+                    sharded.durability?,
+                )
+            }
+        };
+        Some(MeasuredLoss {
+            file: file.to_string(),
+            store,
+            server,
+            design,
+            fault,
+            durability,
+        })
+    }
 }

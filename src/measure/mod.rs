@@ -56,7 +56,9 @@ use reads::read_path;
 use runs::{cpu_total_and_max_share, measure_runs};
 
 pub use config::{parse_duration, MeasureConfig};
-pub use measurement::{measurement_from_json, read_measurement, Measurement, RedisSummary};
+pub use measurement::{
+    measurement_from_json, read_measurement, MeasuredLoss, Measurement, RedisSummary,
+};
 pub use report::{Latency, MeasureReport, MeasureWarning, MgetKeys, NodeOps, ReadPath};
 pub use runs::{Progress, Stage};
 pub use shard_load::{BusiestPerSecond, ShardLoad};

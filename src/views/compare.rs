@@ -36,6 +36,9 @@ pub struct CompareReport {
     /// default leaves out the per-second chance, uncached reads, lag, crash
     /// loss and double count. CSV, TSV and JSON always carry every field.
     pub wide: bool,
+    /// `--measure FILE`: what a measurement lost, quoted beside the
+    /// designs.
+    pub measured: Option<crate::measure::MeasuredLoss>,
 }
 
 /// One CSV line or JSON object: the row's fields in declaration order, the
@@ -76,6 +79,7 @@ impl Report for CompareReport {
             "recommendation": row(&self.recommendation),
             "verdict": row(&self.verdict),
             "pickers": self.pickers.iter().map(row).collect::<Vec<_>>(),
+            "measured": self.measured.as_ref().map(row),
         })
     }
 
@@ -87,6 +91,9 @@ impl Report for CompareReport {
             inputs::section(&self.scenario, i),
             strategies::section(&c.rows, self.wide, i.duration_seconds),
         ];
+        if let Some(m) = &self.measured {
+            sections.extend(super::durability::measured_loss(m));
+        }
         sections.extend(pickers::section(&self.pickers, self.picker_seed));
         if !self.wide {
             sections.extend(strategies::verdicts_and_wide_note(&c.rows));

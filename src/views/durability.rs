@@ -42,31 +42,7 @@ impl Report for DurabilityView {
     }
 
     fn sections(&self) -> Vec<Section> {
-        let r = &self.0;
-        let mut out = vec![run(r), table(&r.durability)];
-        out.push(Section::verdict(loss_line(r), r.durability.lost_any()));
-        if let Some(f) = &r.fault {
-            out.push(Section::Note(fault_line(f)));
-        }
-        if !r.errors.is_empty() {
-            out.push(Section::Grid {
-                title: "Errors the writers met".into(),
-                header: vec!["error".into(), "requests".into()],
-                rows: r
-                    .errors
-                    .iter()
-                    .map(|e| vec![e.error.clone(), fmt::count(e.count)])
-                    .collect(),
-            });
-        }
-        if !r.durability.reconciled {
-            out.push(Section::Failure(format!(
-                "The count {} is above the acknowledged and unknown likes together ({}): likes \
-                 were applied twice or another client wrote the keys.",
-                r.durability.counted,
-                r.durability.acknowledged + r.durability.unknown
-            )));
-        }
+        let mut out = sections(&self.0);
         out.push(Section::Note(
             "One run's loss of zero is not a guarantee: it is what this fault, at this moment, \
              cost this run (docs/measure.md)."
@@ -74,6 +50,40 @@ impl Report for DurabilityView {
         ));
         out
     }
+}
+
+/// The run, where every like ended, the line on loss, the fault and the
+/// errors: the view's tables, and `report --measure`'s for a durability
+/// run.
+pub fn sections(r: &DurabilityReport) -> Vec<Section> {
+    let mut out = vec![run(r), table(&r.durability)];
+    out.push(Section::verdict(
+        loss_line(&r.durability),
+        r.durability.lost_any(),
+    ));
+    if let Some(f) = &r.fault {
+        out.push(Section::Note(fault_line(f)));
+    }
+    if !r.errors.is_empty() {
+        out.push(Section::Grid {
+            title: "Errors the writers met".into(),
+            header: vec!["error".into(), "requests".into()],
+            rows: r
+                .errors
+                .iter()
+                .map(|e| vec![e.error.clone(), fmt::count(e.count)])
+                .collect(),
+        });
+    }
+    if !r.durability.reconciled {
+        out.push(Section::Failure(format!(
+            "The count {} is above the acknowledged and unknown likes together ({}): likes were \
+             applied twice or another client wrote the keys.",
+            r.durability.counted,
+            r.durability.acknowledged + r.durability.unknown
+        )));
+    }
+    out
 }
 
 /// The run's set-up and figures.
@@ -105,6 +115,35 @@ fn run(r: &DurabilityReport) -> Section {
             ),
         ),
     ];
+    rows.extend(design_rows(r));
+    let u = &r.unavailable;
+    rows.push((
+        "unavailable",
+        if u.keys == 0 {
+            "no write failed".to_string()
+        } else {
+            format!(
+                "{} keys saw failed writes; the longest gap to a success {} s{}",
+                u.keys,
+                fmt::num((u.longest_seconds * 1000.0).round() / 1000.0),
+                if u.unrecovered > 0 {
+                    format!(", {} keys never recovered before the end", u.unrecovered)
+                } else {
+                    String::new()
+                }
+            )
+        },
+    ));
+    let title = match r.store.as_str() {
+        "postgres" => "Durability measured on a real PostgreSQL",
+        _ => "Durability measured on a real Redis",
+    };
+    Section::pairs(title, rows)
+}
+
+/// The rows only some designs and stores have.
+fn design_rows(r: &DurabilityReport) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
     if let Some(sc) = &r.synchronous_commit {
         rows.push(("synchronous_commit", sc.clone()));
     }
@@ -140,29 +179,7 @@ fn run(r: &DurabilityReport) -> Section {
             ),
         ));
     }
-    let u = &r.unavailable;
-    rows.push((
-        "unavailable",
-        if u.keys == 0 {
-            "no write failed".to_string()
-        } else {
-            format!(
-                "{} keys saw failed writes; the longest gap to a success {} s{}",
-                u.keys,
-                fmt::num((u.longest_seconds * 1000.0).round() / 1000.0),
-                if u.unrecovered > 0 {
-                    format!(", {} keys never recovered before the end", u.unrecovered)
-                } else {
-                    String::new()
-                }
-            )
-        },
-    ));
-    let title = match r.store.as_str() {
-        "postgres" => "Durability measured on a real PostgreSQL",
-        _ => "Durability measured on a real Redis",
-    };
-    Section::pairs(title, rows)
+    rows
 }
 
 fn design_line(r: &DurabilityReport) -> String {
@@ -243,8 +260,7 @@ fn table(d: &Durability) -> Section {
 }
 
 /// The one line on loss.
-fn loss_line(r: &DurabilityReport) -> String {
-    let d = &r.durability;
+pub fn loss_line(d: &Durability) -> String {
     match (d.lost_at_least, d.lost_in_buffers) {
         (0, 0) => format!(
             "Nothing acknowledged was lost: the count holds all {} acknowledged likes{}.",
@@ -288,4 +304,43 @@ fn fault_line(f: &crate::measure::durability::FaultReport) -> String {
             fmt::num((f.at_seconds * 100.0).round() / 100.0)
         ),
     }
+}
+
+/// `compare --measure`: what the measurement lost, in a few lines beside
+/// the designs' formulas.
+pub fn measured_loss(m: &crate::measure::MeasuredLoss) -> Vec<Section> {
+    let store = if m.store == "postgres" {
+        "PostgreSQL"
+    } else {
+        "Redis"
+    };
+    let what = match m.design {
+        Some(d) => format!("the {} design on {store} ({})", d.name(), m.server),
+        None => format!("the sharded writes of `measure` on {store} ({})", m.server),
+    };
+    let fault = match &m.fault {
+        Some(f) => format!("through the fault `{f}`"),
+        None => "without a fault".to_string(),
+    };
+    let d = &m.durability;
+    vec![
+        Section::pairs(
+            "Measured loss",
+            vec![
+                ("measured", format!("{what}, {fault} ({})", m.file)),
+                (
+                    "likes",
+                    format!(
+                        "{} sent: {} acknowledged, {} failed, {} unknown; {} counted",
+                        fmt::count(d.sent),
+                        fmt::count(d.acknowledged),
+                        fmt::count(d.failed),
+                        fmt::count(d.unknown),
+                        d.counted
+                    ),
+                ),
+            ],
+        ),
+        Section::verdict(loss_line(d), d.lost_any()),
+    ]
 }

@@ -21,12 +21,29 @@ pub fn intro(file: &str, m: &Measurement) -> String {
              `--cap-from-measure` takes as the cap per key; its lock waits show writers queueing on \
              the row lock. A rate is the machine's as much as the store's: the machine is below."
         ),
+        Measurement::Durability(d) => format!(
+            "Measured with `shardplan measure --design {}` ({file}): the {} design driven at {} \
+             likes/s on a real {}{}, every like accounted for against the count read back after \
+             the run.",
+            d.design.name(),
+            d.design.name(),
+            fmt::num(d.rate),
+            if d.store == "postgres" { "PostgreSQL" } else { "Redis" },
+            match &d.fault {
+                Some(f) => format!(
+                    ", with a fault at {} s",
+                    fmt::num((f.at_seconds * 10.0).round() / 10.0)
+                ),
+                None => ", without a fault".into(),
+            }
+        ),
     }
 }
 
 /// The measurement's tables.
 pub fn sections(m: &Measurement) -> Vec<Section> {
     match m {
+        Measurement::Durability(d) => super::durability::sections(d),
         Measurement::Redis(r) => redis(r),
         Measurement::Postgres(p) => {
             let mut out = vec![
@@ -98,6 +115,9 @@ fn redis(r: &RedisSummary) -> Vec<Section> {
             ),
         ],
     )];
+    if let Some(d) = &r.durability {
+        out.push(Section::Note(super::durability::loss_line(d)));
+    }
     if !r.counts_match {
         out.push(Section::Warning(
             "WARNING: the measurement's counts did not match the INCRs sent.".into(),

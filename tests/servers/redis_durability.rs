@@ -148,6 +148,38 @@ fn a_buffered_writer_killed_mid_interval_loses_exactly_what_it_held() {
     );
     assert_eq!(u(&d["sent"]), u(&d["acknowledged"]) + held);
     assert_eq!(v["fault"]["kind"], "kill-writer");
+    // The design doc quotes it: compare beside the designs, report whole.
+    let file = dir.path().join("run.json");
+    let out = common::shardplan()
+        .args(["compare", "--format", "json", "--measure"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(common::schema_errors("compare", &c).is_empty());
+    assert_eq!(c["measured"]["design"], "buffered");
+    assert_eq!(u(&c["measured"]["durability"]["lost_in_buffers"]), held);
+    let out = common::shardplan()
+        .args(["compare", "--measure"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("LOST: {held} likes the killed writer held")),
+        "{text}"
+    );
+    let report = dir.path().join("report");
+    common::shardplan()
+        .args(["report", "-q", "--measure"])
+        .arg(&file)
+        .arg("-o")
+        .arg(&report)
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("Every like accounted for"), "{md}");
+    assert!(md.contains("measure --design buffered"), "{md}");
 }
 
 #[test]

@@ -26,6 +26,8 @@ pub struct CompareOptions {
     pub resolved: Resolved,
     /// Where the result goes.
     pub output: Output,
+    /// `--measure FILE`: what a measurement lost.
+    pub measured: Option<crate::measure::MeasuredLoss>,
 }
 
 impl CompareOptions {
@@ -34,6 +36,7 @@ impl CompareOptions {
         let (designs, approx, plan) = r.comparison(&args)?;
         let prices = r.prices(&args.prices, "compare")?;
         let output = Output::new(run, &args.out, false)?;
+        let measured = measured_loss(&args, &mut r)?;
         if args.wide && !output.set.has_human() {
             return Err(InputError::new(
                 "--wide",
@@ -48,6 +51,28 @@ impl CompareOptions {
             wide: args.wide,
             resolved: r.finish(),
             output,
+            measured,
         })
     }
+}
+
+/// `--measure FILE`: what the measurement lost; a file written before the
+/// accounting was recorded has nothing to quote.
+fn measured_loss(
+    args: &CompareArgs,
+    r: &mut Resolver,
+) -> InputResult<Option<crate::measure::MeasuredLoss>> {
+    let Some(path) = &args.measure.measure else {
+        return Ok(None);
+    };
+    let (file, m) = super::report::measurement_file(path, r)?;
+    m.loss(&file).map(Some).ok_or_else(|| {
+        InputError::new(
+            "--measure",
+            format!(
+                "{file} records no accounting of its writes (written by an older shardplan); \
+                 measure again"
+            ),
+        )
+    })
 }

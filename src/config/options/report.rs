@@ -218,15 +218,24 @@ fn placement(args: &ReportArgs, r: &mut Resolver, shards: u64) -> InputResult<Op
 /// `--measure FILE`: the measurement read back, the file named without this
 /// machine's folders.
 fn measurement(args: &ReportArgs, r: &mut Resolver) -> InputResult<Option<(String, Measurement)>> {
-    let Some(path) = &args.measure else {
-        return Ok(None);
-    };
+    match &args.measure.measure {
+        Some(path) => measurement_file(path, r).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The measurement in `path` (`--measure`), recorded in the inputs; the
+/// file named without this machine's folders.
+pub(super) fn measurement_file(
+    path: &Path,
+    r: &mut Resolver,
+) -> InputResult<(String, Measurement)> {
     let bytes = crate::config::measured::read_measure_file(&r.claims, "--measure", path)?;
     let m = crate::measure::measurement_from_json("--measure", path, &bytes)?;
     let shown = portable_path(&path.display().to_string());
     r.inputs
         .record("measure", &Sourced::from_flag("--measure", shown.clone()));
-    Ok(Some((shown, m)))
+    Ok((shown, m))
 }
 
 /// `-o DIR`, else the default folder; standard output cannot hold a folder.

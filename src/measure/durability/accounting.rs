@@ -72,7 +72,9 @@ impl Tally {
 }
 
 /// One kind of error and how often the run saw it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct ErrorCount {
     /// The server's error code (`CLUSTERDOWN`, `READONLY`, ...), or `no
     /// reply` (the connection died or timed out with the request in

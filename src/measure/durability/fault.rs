@@ -19,7 +19,7 @@ pub enum FaultAction {
 }
 
 /// How the fault went.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct FaultReport {
     /// `command` or `kill-writer`.
     pub kind: String,

@@ -37,7 +37,9 @@ pub use accounting::{Durability, ErrorCount};
 pub use fault::{FaultAction, FaultReport};
 
 /// How the counter is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Design {
     /// INCR of one key.
@@ -218,7 +220,7 @@ pub fn check_fault(f: &Fault, duration: Duration, design: Design) -> InputResult
 }
 
 /// Lag percentiles in milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Lag {
     /// Median.
     pub p50_ms: f64,
@@ -229,7 +231,7 @@ pub struct Lag {
 }
 
 /// How long keys could not be written.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Unavailable {
     /// Counter keys (or streams) that saw a failed or unanswered write.
     pub keys: u64,
@@ -241,7 +243,9 @@ pub struct Unavailable {
 }
 
 /// The log design's count rebuilt from its streams.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 pub struct Rebuild {
     /// Likes in the streams after the run (each entry one like).
     pub rebuilt: i64,
@@ -252,7 +256,7 @@ pub struct Rebuild {
 }
 
 /// What a `measure --design` run found.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct DurabilityReport {
     /// `redis` or `postgres`.
     pub store: String,

@@ -193,5 +193,7 @@ fn compare(d: &mut Doc) -> Map<String, Value> {
     set(&mut doc, "verdict", d.verdict(), false);
     let pickers = list(d.sub::<crate::model::picker::table::PickerRow>());
     set(&mut doc, "pickers", pickers, false);
+    let measured = d.sub::<Option<crate::measure::MeasuredLoss>>();
+    set(&mut doc, "measured", measured, false);
     doc
 }
