@@ -14,6 +14,7 @@ use crate::common::redis::*;
 /// against the schema) and its exit code.
 fn measure_json(args: &[&str], url: &str, dir: &Path) -> (serde_json::Value, i32) {
     let json = dir.join("run.json");
+    let _ = std::fs::remove_file(&json);
     let out = common::shardplan()
         .arg("measure")
         .args(args)
@@ -22,6 +23,12 @@ fn measure_json(args: &[&str], url: &str, dir: &Path) -> (serde_json::Value, i32
         .output()
         .unwrap();
     let code = out.status.code().unwrap_or(-1);
+    if code != 0 {
+        eprintln!(
+            "{args:?} exited {code}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let text = std::fs::read_to_string(&json).unwrap_or_else(|_| {
         panic!(
             "no report from {args:?}: {}",
@@ -182,68 +189,101 @@ fn a_buffered_writer_killed_mid_interval_loses_exactly_what_it_held() {
     assert!(md.contains("measure --design buffered"), "{md}");
 }
 
+/// A template whose keys (the single design's `<prefix>:single`, the
+/// shards' `<prefix>:<n>`) have a master that still has a replica (not
+/// in `killed`, which holds the killed masters and the replicas that took
+/// over): `(template, the key whose master dies, its node's index and
+/// port)`.
+fn victim(s: &Servers, killed: &[u16], design: &str) -> (String, String, usize, u16) {
+    for n in 0.. {
+        let template = format!("{design}{n}:<shard>");
+        let key = template.replace("<shard>", if design == "single" { "single" } else { "0" });
+        let (index, port) = s.master_of_key(&key);
+        if !killed.contains(&port) {
+            return (template, key, index, port);
+        }
+    }
+    unreachable!()
+}
+
 #[test]
 fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
-    let mut s = Servers::spawn_cluster_with_replicas(3, 1, 1000);
+    // 4 masters with a replica each: one master killed with kill -9 per
+    // design, 1 s into a 5 s run; its replica takes over about 2 to 3 s
+    // later (node timeout 1 s), and the run goes on through it.
+    let mut s = Servers::spawn_cluster_with_replicas(4, 1, 1000);
     let dir = tempfile::tempdir().unwrap();
-    // The master of one of the first shard keys dies 1 s into a 6 s run;
-    // its replica takes over about 2 to 3 s later (node timeout 1 s).
-    let probe = "shardplan-durability-probe";
-    let (index, port) = s.master_of_key(probe);
-    let pid = s.children[index].id();
-    let url = format!(
-        "redis://127.0.0.1:{}",
-        s.live_ports().into_iter().find(|&p| p != port).unwrap()
-    );
-    let kill = format!("kill -9 {pid}");
-    let args = [
-        "--cluster",
-        "--design",
-        "sharded",
-        "--shards",
-        "16",
-        "--clients",
-        "4",
-        "--rate",
-        "1000",
-        "--duration",
-        "6s",
-        "--fault-at",
-        "1s",
-        "--fault-command",
-        &kill,
-        "--timeout",
-        "500ms",
-    ];
-    let (v, code) = measure_json(&args, &url, dir.path());
-    assert_eq!(code, 0, "{v}");
-    // The child was killed by the command: reap it.
-    let _ = s.children[index].wait();
-    let d = &v["durability"];
-    eprintln!(
-        "failover run: {d} unavailable {} errors {}",
-        v["unavailable"], v["errors"]
-    );
-    assert_every_like_placed(d);
-    assert_eq!(u(&d["sent"]), 6000);
-    // The master's keys were unavailable for the failover, and every other
-    // key kept taking writes.
-    let longest = v["unavailable"]["longest_seconds"].as_f64().unwrap();
-    assert!((0.5..6.0).contains(&longest), "{longest}");
-    assert!(u(&d["failed"]) + u(&d["unknown"]) > 0, "{d}");
-    assert_eq!(v["unavailable"]["unrecovered"], 0);
-    // The run's count is the keys' sum read here, and it reconciles:
-    // acknowledged - lost <= counted <= acknowledged + unknown.
-    let live = s.live_ports()[0];
-    let counted = d["counted"].as_i64().unwrap();
-    assert_eq!(sum_of_keys(live, true, &v), counted);
-    assert_eq!(d["reconciled"], true);
-    assert!(counted as u64 <= u(&d["acknowledged"]) + u(&d["unknown"]));
-    assert_eq!(
-        u(&d["lost_at_least"]),
-        u(&d["acknowledged"]).saturating_sub(counted as u64)
-    );
-    assert_eq!(v["fault"]["exit_code"], 0);
+    let mut killed = Vec::new();
+    for design in ["single", "sharded", "buffered", "log"] {
+        let (template, key, index, port) = victim(&s, &killed, design);
+        let url = format!(
+            "redis://127.0.0.1:{}",
+            s.live_ports().into_iter().find(|&p| p != port).unwrap()
+        );
+        let kill = format!("kill -9 {}", s.children[index].id());
+        let mut args = vec![
+            "--cluster",
+            "--design",
+            design,
+            "--clients",
+            "4",
+            "--rate",
+            "1000",
+            "--duration",
+            "5s",
+            "--fault-at",
+            "1s",
+            "--fault-command",
+            &kill,
+            "--timeout",
+            "500ms",
+            "--template",
+            &template,
+        ];
+        if design != "single" {
+            args.extend(["--shards", "16"]);
+        }
+        if design == "log" {
+            args.push("--rebuild");
+        }
+        let (v, code) = measure_json(&args, &url, dir.path());
+        assert_eq!(code, 0, "{design}: {v}");
+        s.wait_failover(port, &key);
+        // The promoted replica has no replica of its own: not a victim.
+        killed.extend([port, s.master_of_key(&key).1]);
+        let d = &v["durability"];
+        eprintln!(
+            "{design} through a failover: {d} unavailable {} errors {}",
+            v["unavailable"], v["errors"]
+        );
+        assert_every_like_placed(d);
+        assert_eq!(u(&d["sent"]), 5000, "{design}");
+        // The master's keys were unavailable for the failover, then took
+        // writes again.
+        let longest = v["unavailable"]["longest_seconds"].as_f64().unwrap();
+        assert!((0.5..5.0).contains(&longest), "{design}: {longest}");
+        assert_eq!(v["unavailable"]["unrecovered"], 0, "{design}");
+        // The run's count is the keys' sum read here, and it reconciles:
+        // acknowledged - lost <= counted <= acknowledged + unknown.
+        let counted = d["counted"].as_i64().unwrap();
+        assert_eq!(
+            sum_of_keys(s.live_ports()[0], true, &v),
+            counted,
+            "{design}"
+        );
+        assert_eq!(d["reconciled"], true, "{design}");
+        assert!(counted as u64 <= u(&d["acknowledged"]) + u(&d["unknown"]));
+        assert_eq!(
+            u(&d["lost_at_least"]),
+            u(&d["acknowledged"]).saturating_sub(counted as u64)
+        );
+        assert_eq!(v["fault"]["exit_code"], 0);
+        if design == "log" {
+            // The stream and its counter fail over together (one slot, one
+            // replication stream): the rebuilt count is the counter's.
+            assert_eq!(v["rebuild"]["matches"], true, "{}", v["rebuild"]);
+        }
+    }
 }
 
 #[test]
