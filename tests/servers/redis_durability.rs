@@ -211,7 +211,7 @@ fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
     // 4 masters with a replica each: one master killed with kill -9 per
     // design, 1 s into a 5 s run; its replica takes over about 2 to 3 s
     // later (node timeout 1 s), and the run goes on through it.
-    let mut s = Servers::spawn_cluster_with_replicas(4, 1, 1000);
+    let s = Servers::spawn_cluster_with_replicas(4, 1, 1000);
     let dir = tempfile::tempdir().unwrap();
     let mut killed = Vec::new();
     for design in ["single", "sharded", "buffered", "log"] {
