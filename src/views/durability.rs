@@ -264,15 +264,17 @@ pub fn loss_line(d: &Durability) -> String {
     match (d.lost_at_least, d.lost_in_buffers) {
         (0, 0) => format!(
             "Nothing acknowledged was lost: the count holds all {} acknowledged likes{}.",
-            d.acknowledged,
+            fmt::count(d.acknowledged),
             match d.counted - d.acknowledged as i64 {
                 0 => String::new(),
                 extra => format!(" and {extra} of the {} unknown", d.unknown),
             }
         ),
         (lost, 0) => format!(
-            "LOST: at least {lost} acknowledged likes are not in the count ({} of {}).",
-            d.counted, d.acknowledged
+            "LOST: at least {} acknowledged likes are not in the count ({} of {}).",
+            fmt::count(lost),
+            d.counted,
+            fmt::count(d.acknowledged)
         ),
         (0, held) => {
             format!("LOST: {held} likes the killed writer held; nothing acknowledged was lost.")

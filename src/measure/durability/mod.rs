@@ -275,9 +275,11 @@ pub struct DurabilityReport {
     pub clients: u64,
     /// `--rate`: likes a second asked of all writers together.
     pub rate: f64,
-    /// Wall seconds of the writes.
+    /// Wall seconds of the writes, to the last writer's stop: past
+    /// `--duration` when the server could not keep up with `--rate`.
     pub seconds: f64,
-    /// Likes a second the writers created.
+    /// Likes a second the writers created and sent (below `--rate` when the
+    /// server could not keep up).
     pub likes_per_second: f64,
     /// Write requests a second per counter key (INCR, INCRBY or XADD).
     pub writes_per_second_per_key: f64,

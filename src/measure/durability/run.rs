@@ -63,7 +63,8 @@ pub fn run(config: &DurabilityConfig) -> anyhow::Result<DurabilityReport> {
         .into());
     }
     let (consumed, fault, counted, rebuilt) = result?;
-    let end = shared.end.min(Instant::now());
+    let ended = Duration::from_nanos(shared.writes_ended_ns.load(Ordering::Relaxed));
+    let end = shared.start + ended;
     Ok(report(
         &shared,
         &keys,
@@ -141,6 +142,8 @@ fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
         for h in handles {
             let _ = h.join();
         }
+        let ended = s.start.elapsed().as_nanos() as u64;
+        s.writes_ended_ns.store(ended, Ordering::Relaxed);
         s.writers_done.store(true, Ordering::Release);
         consumer.and_then(|h| h.join().ok())
     });

@@ -53,6 +53,9 @@ pub(super) struct Shared<'a> {
     pub(super) kill_writer: AtomicBool,
     /// Set when every writer has stopped.
     pub(super) writers_done: AtomicBool,
+    /// When they stopped (behind schedule, after `end`), in nanoseconds
+    /// from `start`.
+    pub(super) writes_ended_ns: AtomicU64,
 }
 
 impl<'a> Shared<'a> {
@@ -83,6 +86,7 @@ impl<'a> Shared<'a> {
             end: start + config.base.duration,
             kill_writer: AtomicBool::new(false),
             writers_done: AtomicBool::new(false),
+            writes_ended_ns: AtomicU64::new(0),
         }
     }
 

@@ -105,6 +105,8 @@ struct Shared<'a> {
     lags: Mutex<Histogram<u64>>,
     start: Instant,
     end: Instant,
+    /// When the last writer stopped.
+    ended: Mutex<Option<Instant>>,
 }
 
 /// Runs `config` in a schema of its own (created, then dropped).
@@ -136,6 +138,7 @@ pub fn run(config: &PgDurabilityConfig) -> anyhow::Result<DurabilityReport> {
         lags: Mutex::new(new_histogram()),
         start,
         end: start + config.base.duration,
+        ended: Mutex::new(None),
     };
     let fault = drive(&shared);
     let counted = read_back(config, &app, &count_sql(config.row_design(), &schema));
@@ -174,6 +177,9 @@ fn drive(s: &Shared) -> Option<crate::measure::durability::FaultReport> {
             scope.spawn(move || writer(s, c));
         }
     });
+    let mut ended = s.ended.lock().unwrap_or_else(|e| e.into_inner());
+    *ended = Some(Instant::now());
+    drop(ended);
     stop.store(true, Ordering::Relaxed);
     rx.and_then(|rx| rx.recv_timeout(fault::grace()).ok().flatten())
 }
@@ -297,7 +303,11 @@ struct Found {
 
 fn report(s: &Shared, f: Found) -> DurabilityReport {
     let config = s.config;
-    let end = s.end.min(Instant::now());
+    let end = s
+        .ended
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .unwrap_or(s.end);
     let seconds = end.duration_since(s.start).as_secs_f64().max(1e-9);
     let durability = s.tally.against(f.counted);
     let lags = s.lags.lock().unwrap_or_else(|e| e.into_inner());
