@@ -168,20 +168,7 @@ pub(super) fn claim(
     keys: &[String],
     overwrite: bool,
 ) -> anyhow::Result<Vec<SetAside>> {
-    let mut existing: Vec<(String, String)> = Vec::new();
-    for chunk in keys.chunks(CHUNK) {
-        let cmds: Vec<redis::Cmd> = chunk.iter().map(|k| cmd1("TYPE", k)).collect();
-        let types: Vec<String> = admin
-            .pipeline(&cmds)
-            .context("checking for existing keys")?;
-        existing.extend(
-            chunk
-                .iter()
-                .zip(types)
-                .filter(|(_, t)| t != "none")
-                .map(|(k, t)| (k.clone(), t)),
-        );
-    }
+    let existing = existing_keys(admin, keys)?;
     let Some((first, _)) = existing.first() else {
         return Ok(Vec::new());
     };
@@ -196,6 +183,50 @@ pub(super) fn claim(
         )
         .into());
     }
+    set_aside(admin, existing)
+}
+
+/// Check that none of `keys` exists, for a durability run (which sets no
+/// key aside: its count must be its own).
+pub(super) fn refuse_existing(admin: &mut Conn, keys: &[String]) -> anyhow::Result<()> {
+    let existing = existing_keys(admin, keys)?;
+    match existing.first() {
+        None => Ok(()),
+        Some((first, _)) => Err(InputError::new(
+            "--template",
+            format!(
+                "{} of the {} keys this run writes already exist (e.g. {first}); a durability run \
+                 counts only its own writes: choose another --template or delete them",
+                existing.len(),
+                keys.len(),
+            ),
+        )
+        .into()),
+    }
+}
+
+/// Each of `keys` that exists, with its type.
+fn existing_keys(admin: &mut Conn, keys: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    let mut existing: Vec<(String, String)> = Vec::new();
+    for chunk in keys.chunks(CHUNK) {
+        let cmds: Vec<redis::Cmd> = chunk.iter().map(|k| cmd1("TYPE", k)).collect();
+        let types: Vec<String> = admin
+            .pipeline(&cmds)
+            .context("checking for existing keys")?;
+        existing.extend(
+            chunk
+                .iter()
+                .zip(types)
+                .filter(|(_, t)| t != "none")
+                .map(|(k, t)| (k.clone(), t)),
+        );
+    }
+    Ok(existing)
+}
+
+/// `--overwrite`: set aside the `existing` string keys (refusing other
+/// types) and delete them for the run.
+fn set_aside(admin: &mut Conn, existing: Vec<(String, String)>) -> anyhow::Result<Vec<SetAside>> {
     if let Some((key, kind)) = existing.iter().find(|(_, t)| t != "string") {
         return Err(InputError::new(
             "--overwrite",

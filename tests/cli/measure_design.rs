@@ -81,3 +81,38 @@ fn bad_values_name_their_flag() {
     );
     design(&["--design", "sideways"], "--design");
 }
+
+#[test]
+fn a_short_run_of_a_design_without_a_flush_is_not_refused() {
+    // The flush (default 1 s) is the buffered design's only: a 500 ms
+    // sharded run passes the checks and fails only at the connection.
+    let out = crate::common::shardplan()
+        .args([
+            "measure",
+            "--redis",
+            URL,
+            "--design",
+            "sharded",
+            "--duration",
+            "500ms",
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("cannot connect"), "{stderr}");
+    // A buffered run shorter than a second flushes at its end.
+    let out = crate::common::shardplan()
+        .args([
+            "measure",
+            "--redis",
+            URL,
+            "--design",
+            "buffered",
+            "--duration",
+            "500ms",
+        ])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("cannot connect"), "{stderr}");
+}

@@ -26,6 +26,18 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(30);
 /// Creates the group on every stream (and the streams), before the writes.
 pub(super) fn create_groups(s: &Shared, router: &mut Router) -> anyhow::Result<()> {
     for (stream, &slot) in s.streams.iter().zip(&s.slots) {
+        let own = crate::model::placement::key_slot(stream.as_bytes());
+        if own != slot {
+            return Err(crate::error::InputError::new(
+                "--template",
+                format!(
+                    "the stream {stream} and its counter key hash to different slots ({own} and \
+                     {slot}), so the consumer's MULTI could not touch both; use a template whose \
+                     keys have no braces, or one whole hash tag"
+                ),
+            )
+            .into());
+        }
         let cmd = redis::cmd("XGROUP")
             .arg("CREATE")
             .arg(stream)
@@ -64,14 +76,21 @@ pub(super) fn consume(s: &Shared) -> Consumed {
             let acked = s.tally.acknowledged.load(Ordering::Relaxed);
             backlog_at_end = Some(acked.saturating_sub(aggregated.load(Ordering::Relaxed)));
             drain_until = Some(Instant::now() + DRAIN_LIMIT);
+            // A batch whose MULTI was applied on a master that died before
+            // its replica had it is pending again on the new master, with no
+            // error seen here: read every stream's pending entries once more.
+            pending.fill(true);
         }
         let mut read_any = false;
+        // Settled: a whole pass read only new entries (">"), and found none.
+        let mut read_pending = false;
         for (i, pending) in pending.iter_mut().enumerate() {
+            read_pending |= *pending;
             let n = one_batch(s, &mut router, i, pending, &mut lags);
             aggregated.fetch_add(n, Ordering::Relaxed);
             read_any |= n > 0;
         }
-        let settled = !read_any && !pending.iter().any(|&p| p);
+        let settled = !read_any && !read_pending;
         if !writing && (settled || drain_until.is_some_and(|d| Instant::now() >= d)) {
             break;
         }

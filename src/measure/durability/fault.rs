@@ -79,20 +79,14 @@ pub(crate) fn strike(
 /// the caller's: here it runs to its end.
 fn run_command(command: &str, at_seconds: f64) -> FaultReport {
     let t = Instant::now();
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .output();
-    let (exit_code, stderr) = match out {
-        Ok(o) => {
-            let text = String::from_utf8_lossy(&o.stderr);
-            let last = text.lines().rev().find(|l| !l.trim().is_empty());
-            (o.status.code(), last.map(|l| l.trim().to_string()))
-        }
-        Err(e) => (None, Some(format!("cannot start sh: {e}"))),
+    // stderr to a file, not a pipe: a daemon the command starts (a server's
+    // restart) would hold a pipe open for its whole life.
+    let (exit_code, stderr) = match tempfile::tempfile() {
+        Ok(file) => run_to_file(command, file),
+        Err(e) => (
+            None,
+            Some(format!("cannot make a file for its stderr: {e}")),
+        ),
     };
     FaultReport {
         kind: "command".into(),
@@ -104,10 +98,66 @@ fn run_command(command: &str, at_seconds: f64) -> FaultReport {
     }
 }
 
-/// How long the run waits for a fault command still running when the
-/// writes end.
-pub(crate) fn grace() -> Duration {
-    COMMAND_GRACE
+/// Runs `command`, its stderr into `file`: the exit code and the last line
+/// it wrote there.
+fn run_to_file(command: &str, mut file: std::fs::File) -> (Option<i32>, Option<String>) {
+    use std::io::{Read, Seek};
+    let status = file.try_clone().map_err(|e| e.to_string()).and_then(|err| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(err)
+            .status()
+            .map_err(|e| format!("cannot start sh: {e}"))
+    });
+    let status = match status {
+        Ok(s) => s,
+        Err(e) => return (None, Some(e)),
+    };
+    let mut text = String::new();
+    let _ = file.rewind().and_then(|_| file.read_to_string(&mut text));
+    let last = text.lines().rev().find(|l| !l.trim().is_empty());
+    (status.code(), last.map(|l| l.trim().to_string()))
+}
+
+/// The report of a fault command still running [`COMMAND_GRACE`] after
+/// the writes ended: it struck, and nothing more is known.
+pub(crate) fn still_running(fault: &super::Fault) -> FaultReport {
+    let command = match &fault.action {
+        FaultAction::Command(c) => Some(c.clone()),
+        FaultAction::KillWriter => None,
+    };
+    FaultReport {
+        kind: if command.is_some() {
+            "command"
+        } else {
+            "kill-writer"
+        }
+        .into(),
+        command,
+        at_seconds: fault.at.as_secs_f64(),
+        seconds: 0.0,
+        exit_code: None,
+        stderr: Some(format!(
+            "still running {} s after the writes ended; left to itself",
+            COMMAND_GRACE.as_secs()
+        )),
+    }
+}
+
+/// What became of the fault the thread behind `rx` strikes: its report;
+/// `None` when the writes ended first; [`still_running`] when its command
+/// is still running [`COMMAND_GRACE`] after the writes.
+pub(crate) fn outcome(
+    rx: &std::sync::mpsc::Receiver<Option<FaultReport>>,
+    fault: Option<&super::Fault>,
+) -> Option<FaultReport> {
+    match rx.recv_timeout(COMMAND_GRACE) {
+        Ok(report) => report,
+        Err(_) => fault.map(still_running),
+    }
 }
 
 #[cfg(test)]

@@ -138,10 +138,10 @@ impl DurabilityConfig {
     /// fault.
     pub fn new(base: MeasureConfig, design: Design) -> InputResult<Self> {
         let config = DurabilityConfig {
+            flush: DEFAULT_FLUSH.min(base.duration),
             base,
             design,
             rate: DEFAULT_DURABILITY_RATE,
-            flush: DEFAULT_FLUSH,
             fault: None,
             wait_replicas: None,
             rebuild: false,
@@ -155,7 +155,8 @@ impl DurabilityConfig {
         self.base.validate()?;
         check_rate(self.rate)?;
         let duration = self.base.duration;
-        if self.flush < Duration::from_millis(10) || self.flush > duration {
+        let buffered = self.design == Design::Buffered;
+        if buffered && (self.flush < Duration::from_millis(10) || self.flush > duration) {
             return Err(InputError::new(
                 "--flush",
                 format!(

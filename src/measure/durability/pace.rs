@@ -23,6 +23,13 @@ pub(crate) fn now_micros() -> u64 {
         .map_or(0, |d| d.as_micros() as u64)
 }
 
+/// When writers stop whatever is still due: the end of the writes plus
+/// as long again, at least 30 s. A server that holds every request for
+/// `--timeout` would otherwise keep a run for hours.
+pub(crate) fn hard_stop(end: Instant, duration: Duration) -> Instant {
+    end + duration.max(Duration::from_secs(30))
+}
+
 /// 1 µs to 1 h at 3 significant digits.
 pub(crate) fn new_histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 3_600_000_000, 3).expect("constant histogram bounds are valid")
@@ -65,8 +72,8 @@ impl Avail {
     pub(crate) fn succeeded(&self, key: usize) {
         let since = self.since[key].swap(0, Ordering::Relaxed);
         if since != 0 {
-            self.longest_ns
-                .fetch_max(self.now_ns() - since, Ordering::Relaxed);
+            let window = self.now_ns().saturating_sub(since);
+            self.longest_ns.fetch_max(window, Ordering::Relaxed);
         }
     }
 

@@ -45,7 +45,7 @@ pub fn run(config: &DurabilityConfig) -> anyhow::Result<DurabilityReport> {
     let mut all: Vec<String> = shared.counters.clone();
     all.extend(shared.streams.iter().cloned());
     let mut admin = target.open()?;
-    keys::claim(&mut admin, &all, false)?;
+    keys::refuse_existing(&mut admin, &all)?;
     let mut router = Router::new(&target);
     let result = drive_and_read(&shared, &mut router);
     let deleted = if base.keep {
@@ -64,7 +64,7 @@ pub fn run(config: &DurabilityConfig) -> anyhow::Result<DurabilityReport> {
     }
     let (consumed, fault, counted, rebuilt) = result?;
     let ended = Duration::from_nanos(shared.writes_ended_ns.load(Ordering::Relaxed));
-    let end = shared.start + ended;
+    let end = shared.start() + ended;
     Ok(report(
         &shared,
         &keys,
@@ -112,9 +112,11 @@ fn drive_and_read(s: &Shared, router: &mut Router) -> anyhow::Result<Driven> {
 fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
     let stop = Arc::new(AtomicBool::new(false));
     let kill = Arc::new(AtomicBool::new(false));
+    // The writes start now: the set-up (keys, groups) is behind us.
+    let start = s.start();
     let fault = s.config.fault.clone().map(|f| {
         let (tx, rx) = mpsc::channel();
-        let (stop, kill, start) = (Arc::clone(&stop), Arc::clone(&kill), s.start);
+        let (stop, kill) = (Arc::clone(&stop), Arc::clone(&kill));
         // Not scoped: a fault command that never ends must not hold the run.
         std::thread::spawn(move || {
             let _ = tx.send(fault::strike(&f.action, start, f.at, &stop, &kill));
@@ -142,13 +144,13 @@ fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
         for h in handles {
             let _ = h.join();
         }
-        let ended = s.start.elapsed().as_nanos() as u64;
+        let ended = start.elapsed().as_nanos() as u64;
         s.writes_ended_ns.store(ended, Ordering::Relaxed);
         s.writers_done.store(true, Ordering::Release);
         consumer.and_then(|h| h.join().ok())
     });
     stop.store(true, Ordering::Relaxed);
-    let fault = fault.and_then(|rx| rx.recv_timeout(fault::grace()).ok().flatten());
+    let fault = fault.and_then(|rx| fault::outcome(&rx, s.config.fault.as_ref()));
     (consumed, fault)
 }
 
@@ -205,7 +207,7 @@ fn delete(router: &mut Router, keys: &[String]) -> usize {
 
 fn report(s: &Shared, keys: &RunKeys, all: Vec<String>, o: Outcome) -> DurabilityReport {
     let config = s.config;
-    let seconds = o.end.duration_since(s.start).as_secs_f64().max(1e-9);
+    let seconds = o.end.duration_since(s.start()).as_secs_f64().max(1e-9);
     let durability = s.tally.against(o.counted);
     let lags = s.lags.lock().unwrap_or_else(|e| e.into_inner());
     let ms = |q: f64| lags.value_at_quantile(q) as f64 / 1e3;

@@ -47,8 +47,8 @@ pub(super) struct Shared<'a> {
     pub(super) requests: AtomicU64,
     /// Buffered: likes held when the writes ended.
     pub(super) held_at_end: AtomicU64,
-    pub(super) start: Instant,
-    pub(super) end: Instant,
+    /// When the writes start: set once, right before the writers.
+    start: std::sync::OnceLock<Instant>,
     /// Set by `--fault kill-writer`: writer 0 dies with its buffer.
     pub(super) kill_writer: AtomicBool,
     /// Set when every writer has stopped.
@@ -69,7 +69,6 @@ impl<'a> Shared<'a> {
             _ => Vec::new(),
         };
         let slots = counters.iter().map(|k| key_slot(k.as_bytes())).collect();
-        let start = Instant::now();
         let n = counters.len();
         Shared {
             config,
@@ -78,12 +77,11 @@ impl<'a> Shared<'a> {
             streams,
             slots,
             tally: Tally::default(),
-            avail: Avail::new(n, start),
+            avail: Avail::new(n, Instant::now()),
             lags: Mutex::new(new_histogram()),
             requests: AtomicU64::new(0),
             held_at_end: AtomicU64::new(0),
-            start,
-            end: start + config.base.duration,
+            start: std::sync::OnceLock::new(),
             kill_writer: AtomicBool::new(false),
             writers_done: AtomicBool::new(false),
             writes_ended_ns: AtomicU64::new(0),
@@ -92,8 +90,24 @@ impl<'a> Shared<'a> {
 
     /// When writer `c`'s `j`-th like is due: the writers' likes interleave
     /// evenly at `--rate` in all.
+    /// When the writes start (the first call sets it).
+    pub(super) fn start(&self) -> Instant {
+        *self.start.get_or_init(Instant::now)
+    }
+
+    /// When the last like is due.
+    pub(super) fn end(&self) -> Instant {
+        self.start() + self.config.base.duration
+    }
+
     fn due(&self, c: usize, j: u64) -> Instant {
-        super::pace::due(self.start, self.config.rate, self.config.base.clients, c, j)
+        super::pace::due(
+            self.start(),
+            self.config.rate,
+            self.config.base.clients,
+            c,
+            j,
+        )
     }
 
     /// A writer's router. With `--wait-replicas`, WAIT takes up to
@@ -114,17 +128,35 @@ impl<'a> Shared<'a> {
         let _ = h.add(local);
     }
 
-    /// Whether writers should stop: the end of the writes, or a signal.
+    /// Whether writers should stop: `at` (a like's due time) past the end
+    /// of the writes, the clock past [`pace::hard_stop`] (a server that
+    /// holds each request for `--timeout` must not keep the run for hours),
+    /// or a signal.
     fn over(&self, at: Instant) -> bool {
-        at >= self.end || crate::output::interrupt::received().is_some()
+        at >= self.end()
+            || Instant::now() >= super::pace::hard_stop(self.end(), self.config.base.duration)
+            || crate::output::interrupt::received().is_some()
     }
 }
 
-/// The stream of counter key `key`: its whole name is the hash tag, so the
-/// stream shares the counter's slot (and node) and the consumer's MULTI
-/// may touch both.
+/// The stream of counter key `key`, in the counter's slot (and node), so
+/// the consumer's MULTI may touch both: a key with a hash tag keeps it
+/// (`likes:{3}` -> `likes:{3}:log`); any other key becomes the tag
+/// (`likes:3` -> `{likes:3}:log`).
 pub(super) fn stream_of(key: &str) -> String {
-    format!("{{{key}}}:log")
+    if has_hash_tag(key) {
+        format!("{key}:log")
+    } else {
+        format!("{{{key}}}:log")
+    }
+}
+
+/// Whether Redis hashes only part of `key`: a `{`, then a `}` after it
+/// with at least one byte between.
+fn has_hash_tag(key: &str) -> bool {
+    key.find('{')
+        .and_then(|open| key[open + 1..].find('}'))
+        .is_some_and(|len| len > 0)
 }
 
 /// How one write went, for the tallies.
@@ -135,27 +167,28 @@ enum Write {
     Unreachable,
 }
 
-/// Sends `cmd` to key `k`'s master, with `WAIT n` after it when asked.
+/// Sends `cmd` to key `k`'s master, then `WAIT n` when asked (its own
+/// round trip: a lost WAIT reply cannot hide an applied write).
 fn write(s: &Shared, router: &mut Router, k: usize, cmd: Cmd) -> Write {
-    let mut cmds = vec![cmd];
-    if let Some(n) = s.config.wait_replicas {
-        let ms = s.config.base.timeout.as_millis() as u64;
-        cmds.push(redis::cmd("WAIT").arg(n).arg(ms).clone());
-    }
-    Tally::add(&s.requests, 1);
-    match router.send(s.slots[k], &cmds) {
-        Sent::Replies(v) => {
-            if let (Some(n), Some(Value::Int(got))) = (s.config.wait_replicas, v.get(1)) {
-                if (*got as u64) < n {
-                    Tally::add(&s.tally.wait_short, 1);
-                }
-            }
-            Write::Applied
-        }
+    let outcome = match router.send(s.slots[k], &[cmd]) {
+        Sent::Replies(_) => Write::Applied,
         Sent::Refused(code) => Write::Refused(code),
         Sent::NoReply => Write::NoReply,
-        Sent::Unreachable => Write::Unreachable,
+        Sent::Unreachable => return Write::Unreachable,
+    };
+    Tally::add(&s.requests, 1);
+    if let (Write::Applied, Some(n)) = (&outcome, s.config.wait_replicas) {
+        let ms = s.config.base.timeout.as_millis() as u64;
+        let wait = redis::cmd("WAIT").arg(n).arg(ms).clone();
+        let confirmed = match router.send(s.slots[k], &[wait]) {
+            Sent::Replies(v) => matches!(v.first(), Some(Value::Int(got)) if *got as u64 >= n),
+            _ => false,
+        };
+        if !confirmed {
+            Tally::add(&s.tally.wait_short, 1);
+        }
     }
+    outcome
 }
 
 /// Writer `c` of a direct design: each like is one INCR (or XADD, carrying
@@ -174,7 +207,8 @@ pub(super) fn direct(s: &Shared, c: usize) {
         let k = rng.random_range(0..s.counters.len());
         Tally::add(&s.tally.sent, 1);
         let cmd = if log {
-            let micros = super::pace::now_micros();
+            // The like's due time, on the clock the consumer reads.
+            let micros = super::pace::now_micros().saturating_sub(due.elapsed().as_micros() as u64);
             redis::cmd("XADD")
                 .arg(&s.streams[k])
                 .arg("*")
@@ -245,7 +279,7 @@ pub(super) fn buffered(s: &Shared, c: usize) {
     };
     let flush = s.config.flush;
     let clients = s.config.base.clients as f64;
-    let mut next_flush = s.start + flush.mul_f64(1.0 + c as f64 / clients);
+    let mut next_flush = s.start() + flush.mul_f64(1.0 + c as f64 / clients);
     let mut j = 0;
     loop {
         if c == 0 && s.kill_writer.load(Ordering::Relaxed) {
@@ -310,5 +344,28 @@ fn send_buffer(
         settle(s, k, n, outcome);
         buf.likes[k].clear();
         buf.held -= n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_shares_its_counter_keys_slot() {
+        for key in ["likes:3", "likes:{3}", "{post9}:7", "x{y"] {
+            let stream = stream_of(key);
+            assert_eq!(
+                key_slot(stream.as_bytes()),
+                key_slot(key.as_bytes()),
+                "{key} -> {stream}"
+            );
+        }
+        assert_eq!(stream_of("likes:3"), "{likes:3}:log");
+        assert_eq!(stream_of("likes:{3}"), "likes:{3}:log");
+        // An empty tag hashes the whole key, braces included: no stream
+        // name can wrap it, and the run refuses the template
+        // (consumer::create_groups).
+        assert_ne!(key_slot(stream_of("a{}b").as_bytes()), key_slot(b"a{}b"));
     }
 }

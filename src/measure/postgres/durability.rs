@@ -181,7 +181,7 @@ fn drive(s: &Shared) -> Option<crate::measure::durability::FaultReport> {
     *ended = Some(Instant::now());
     drop(ended);
     stop.store(true, Ordering::Relaxed);
-    rx.and_then(|rx| rx.recv_timeout(fault::grace()).ok().flatten())
+    rx.and_then(|rx| fault::outcome(&rx, s.config.fault.as_ref()))
 }
 
 /// A writer's connection and its prepared UPDATE.
@@ -205,15 +205,22 @@ fn writer(s: &Shared, c: usize) {
     let rows = s.config.rows();
     for j in 0.. {
         let due = pace::due(s.start, s.config.rate, s.config.base.clients, c, j);
-        if due >= s.end || crate::output::interrupt::received().is_some() {
+        let hard_stop = pace::hard_stop(s.end, s.config.base.duration);
+        if due >= s.end
+            || Instant::now() >= hard_stop
+            || crate::output::interrupt::received().is_some()
+        {
             break;
         }
         sleep_until(due);
-        let row = match rows {
-            1 => 1,
-            n => rng.random_range(0..n) as i32,
+        // The single row is id 1; the shard rows are ids 0 to S-1.
+        let (row, k) = match s.config.design {
+            Design::Single => (1, 0),
+            _ => {
+                let r = rng.random_range(0..rows);
+                (r as i32, r as usize)
+            }
         };
-        let k = if rows == 1 { 0 } else { row as usize };
         Tally::add(&s.tally.sent, 1);
         if link.as_ref().is_none_or(|l| l.client.is_closed()) {
             link = connect(s, c);
