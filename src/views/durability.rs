@@ -29,6 +29,12 @@ impl Report for DurabilityView {
                         out.insert(format!("{k}_{ik}"), iv);
                     }
                 }
+                // The same columns whether or not the run had one.
+                ("fault" | "rebuild", Value::Null) => {
+                    for ik in optional_columns(&k) {
+                        out.insert(format!("{k}_{ik}"), Value::Null);
+                    }
+                }
                 (_, v) => {
                     out.insert(k, v);
                 }
@@ -84,6 +90,21 @@ pub fn sections(r: &DurabilityReport) -> Vec<Section> {
         )));
     }
     out
+}
+
+/// The columns of an object that may be absent: a fault's, a rebuild's.
+fn optional_columns(field: &str) -> &'static [&'static str] {
+    match field {
+        "fault" => &[
+            "kind",
+            "command",
+            "at_seconds",
+            "seconds",
+            "exit_code",
+            "stderr",
+        ],
+        _ => &["rebuilt", "counted", "matches"],
+    }
 }
 
 /// The run's set-up and figures.
@@ -345,4 +366,80 @@ pub fn measured_loss(m: &crate::measure::MeasuredLoss) -> Vec<Section> {
         ),
         Section::verdict(loss_line(d), d.lost_any()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::durability::{Lag, Rebuild, Unavailable};
+
+    fn sample(rebuild: Option<Rebuild>) -> DurabilityReport {
+        DurabilityReport {
+            store: "redis".into(),
+            server: "redis://127.0.0.1:7000".into(),
+            cluster: true,
+            synchronous_commit: None,
+            design: Design::Log,
+            shards: 16,
+            clients: 4,
+            rate: 1000.0,
+            seconds: 5.0,
+            likes_per_second: 1000.0,
+            writes_per_second_per_key: 62.5,
+            flush_seconds: None,
+            wait_replicas: None,
+            wait_short: None,
+            lag: Lag {
+                p50_ms: 1.5,
+                p99_ms: 6.0,
+                max_ms: 20.0,
+            },
+            held_at_end: None,
+            backlog_at_end: Some(3),
+            rebuild,
+            fault: None,
+            unavailable: Unavailable {
+                keys: 0,
+                longest_seconds: 0.0,
+                unrecovered: 0,
+            },
+            errors: Vec::new(),
+            durability: Durability::clean(5000, 4990),
+            run_id: Some("1a2b3c4d".into()),
+            keys: vec!["k".into()],
+            keys_kept: false,
+            keys_deleted: 1,
+            machine: crate::measure::machine::Machine::here(None),
+        }
+    }
+
+    #[test]
+    fn csv_has_the_same_columns_with_or_without_a_rebuild_or_a_fault() {
+        let names = |r: DurabilityReport| -> Vec<String> {
+            match &DurabilityView(r).rows()[0] {
+                Value::Object(m) => m.keys().cloned().collect(),
+                _ => panic!("a row is an object"),
+            }
+        };
+        let with = Rebuild {
+            rebuilt: 5000,
+            counted: 4990,
+            matches: false,
+        };
+        assert_eq!(names(sample(None)), names(sample(Some(with))));
+        assert!(names(sample(None)).contains(&"fault_exit_code".to_string()));
+    }
+
+    #[test]
+    fn a_count_short_of_the_acknowledged_is_said_lost_in_one_line() {
+        let r = sample(None);
+        assert_eq!(
+            loss_line(&r.durability),
+            "LOST: at least 10 acknowledged likes are not in the count (4990 of 5,000)."
+        );
+        let sections = DurabilityView(r).sections();
+        assert!(sections
+            .iter()
+            .any(|s| matches!(s, Section::Failure(t) if t.starts_with("LOST"))));
+    }
 }

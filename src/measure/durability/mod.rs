@@ -4,9 +4,9 @@
 //! `--clients` writers (each one app instance), while a fault may strike at
 //! `--fault-at`: the user's command (kill a master, restart a server), or
 //! one buffered writer killed with its buffer. The writers talk to the
-//! nodes themselves ([`node`]) so that nothing is re-sent behind their
+//! nodes themselves (`node.rs`) so that nothing is re-sent behind their
 //! back, keep going through the fault, and account for every like
-//! ([`accounting`]): acknowledged, failed, unknown (in flight when a
+//! (`accounting.rs`): acknowledged, failed, unknown (in flight when a
 //! connection died) or lost in a killed writer's buffer. After the run,
 //! once every slot answers again, the server's count is read and set
 //! against them.
