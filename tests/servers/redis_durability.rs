@@ -316,3 +316,40 @@ fn wait_replicas_counts_the_writes_no_replica_confirmed() {
     assert_eq!(v["wait_short"], 40);
     assert_eq!(d["counted"], 40);
 }
+
+#[test]
+fn ctrl_c_during_a_durability_run_deletes_its_keys_and_exits_130() {
+    let s = Servers::spawn(1, false);
+    let port = s.ports[0];
+    let args = [
+        "--design",
+        "log",
+        "--shards",
+        "4",
+        "--clients",
+        "2",
+        "--rate",
+        "200",
+        "--duration",
+        "30s",
+    ];
+    let child = spawn_measure(&args, &s.url());
+    let start = std::time::Instant::now();
+    while keys_on(port).trim().is_empty() {
+        assert!(start.elapsed().as_secs() < 20, "no keys written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: kill with a valid pid and signal number.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(out.stdout.is_empty(), "no results for a run cut short");
+    assert!(start.elapsed().as_secs() < 20, "it stopped at once");
+    assert_eq!(
+        keys_on(port).trim(),
+        "",
+        "the counters and streams are deleted"
+    );
+}
