@@ -8,7 +8,10 @@ use crate::model::defaults::{DEFAULT_RISK, MAX_TIMELINE_POINTS};
 use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::TimelinePlan;
 use crate::views::charts::{self, Downsampler};
-use crate::views::report::{render, ReportDoc, Simulation, REPORT_FILE};
+use crate::views::report::{
+    html, render, title_text, ReportDoc, Simulation, BUSIEST_SVG, REPORT_FILE, RISK_SVG,
+    TIMELINE_SVG,
+};
 use crate::views::risk::SweepRow;
 use crate::views::simulate::SimulateReport;
 use crate::views::size::SizeRow;
@@ -61,12 +64,27 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
         Simulation::Flat { chart, .. } | Simulation::Timeline { chart, .. } => &chart.1,
     };
     let dir = o.folder.dir.clone();
-    write(o.folder, &render(&doc)?, &risk_chart.1, sim_svg)?;
+    let md = render(&doc)?;
+    let sim_file = match &doc.simulation {
+        Simulation::Flat { .. } => BUSIEST_SVG,
+        Simulation::Timeline { .. } => TIMELINE_SVG,
+    };
+    let html = html::page(
+        &md,
+        &title_text(&doc),
+        &[(RISK_SVG, &risk_chart.1), (sim_file, sim_svg)],
+    );
+    write(o.folder, [&md, &html], &risk_chart.1, sim_svg)?;
     if o.explain {
         super::explain_on_stderr(&r.inputs, o.stderr)?;
     }
     if !o.quiet {
-        eprintln!("wrote {} and its charts to {}", REPORT_FILE, dir.display());
+        eprintln!(
+            "wrote {}, {} and its charts to {}",
+            REPORT_FILE,
+            html::HTML_FILE,
+            dir.display()
+        );
     }
     let line = crate::views::verdict::line(&verdict);
     super::check(o.check, verdict.holds, &line)
@@ -139,19 +157,27 @@ fn time_line(o: &ReportOptions, plan: &TimelinePlan) -> anyhow::Result<Simulatio
     })
 }
 
-/// Every file written, then committed charts first and the report last: a
-/// report never links to a missing chart.
-fn write(folder: ReportFolder, md: &str, risk_svg: &str, sim_svg: &str) -> anyhow::Result<()> {
+/// Every file written, then committed charts first, the HTML page and the
+/// Markdown report last: a report never links to a missing chart.
+fn write(
+    folder: ReportFolder,
+    [md, page]: [&str; 2],
+    risk_svg: &str,
+    sim_svg: &str,
+) -> anyhow::Result<()> {
     let ReportFolder {
         mut report,
+        mut html,
         mut risk,
         mut simulation,
         ..
     } = folder;
     report.write_all(md.as_bytes())?;
+    html.write_all(page.as_bytes())?;
     risk.write_all(risk_svg.as_bytes())?;
     simulation.write_all(sim_svg.as_bytes())?;
     risk.commit()?;
     simulation.commit()?;
+    html.commit()?;
     report.commit()
 }

@@ -15,6 +15,7 @@ use crate::views::timeline::TimelineView;
 use crate::views::Sections;
 use crate::views::{inputs, recommendation};
 
+pub mod html;
 mod key_placement;
 
 pub use key_placement::{placement_sections, Placement};
@@ -240,6 +241,11 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
 /// The title, the headline and the scenario's description. A scenario's
 /// name and description are text from a file: escaped, so
 /// `<img onerror=...>` shows as written instead of running in a viewer.
+/// The report's title, for the page and the HTML's `<title>`.
+pub fn title_text(doc: &ReportDoc) -> String {
+    format!("Sharded counter capacity report: {}", doc.scenario.name)
+}
+
 fn title(page: &mut Page, doc: &ReportDoc) {
     let l = doc.scenario;
     page.push(&format!(

@@ -31,6 +31,7 @@ mod readme_page;
 mod recommendation;
 mod replay;
 mod report;
+mod report_html;
 mod report_measure;
 mod risk;
 mod stdin;

@@ -240,7 +240,7 @@ fn the_same_seed_gives_the_same_bytes() {
             .map(|e| e.unwrap().file_name())
             .collect();
         names.sort();
-        assert_eq!(names.len(), 3, "{names:?}");
+        assert_eq!(names.len(), 4, "{names:?}");
         for name in names {
             assert_eq!(
                 std::fs::read(a.join(&name)).unwrap(),
@@ -447,6 +447,12 @@ fn html_in_a_scenario_is_shown_not_run() {
         "{md}"
     );
     assert!(!md.contains("<img"), "{md}");
+    let html = std::fs::read_to_string(dir.path().join("r").join("report.html")).unwrap();
+    assert!(
+        html.contains("&lt;img src=x onerror=alert(1)&gt; &amp; co"),
+        "{html}"
+    );
+    assert!(!html.contains("<img"), "{html}");
 }
 
 #[test]

@@ -85,6 +85,8 @@ pub struct ReportFolder {
     pub dir: PathBuf,
     /// report.md.
     pub report: AtomicFile,
+    /// report.html: the same page, self-contained.
+    pub html: AtomicFile,
     /// risk.svg.
     pub risk: AtomicFile,
     /// busiest.svg (flat) or timeline.svg.
@@ -254,7 +256,7 @@ fn folder(args: &ReportArgs) -> InputResult<PathBuf> {
     Ok(dir)
 }
 
-/// The folder made ready and its three files opened (nothing replaced
+/// The folder made ready and its four files opened (nothing replaced
 /// until the report commits them).
 fn open_folder(run: &Run, dir: PathBuf, timeline: bool) -> InputResult<ReportFolder> {
     crate::output::sink::prepare_dir("--output", &dir)?;
@@ -262,9 +264,11 @@ fn open_folder(run: &Run, dir: PathBuf, timeline: bool) -> InputResult<ReportFol
     let report = open(REPORT_FILE)?;
     let risk = open(RISK_SVG)?;
     let simulation = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
+    let html = open(crate::views::report::html::HTML_FILE)?;
     Ok(ReportFolder {
         dir,
         report,
+        html,
         risk,
         simulation,
     })
