@@ -4,7 +4,10 @@
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
-use super::{draw_footer, draw_legend, draw_line, err, x_label_area, LABEL_FONT, SIZE, TITLE_FONT};
+use super::{
+    draw_footer, draw_legend_band, draw_line, err, split_band, LegendEntry, Mark, LABEL_FONT, SIZE,
+    TITLE_FONT, X_LABEL_AREA,
+};
 use crate::model::stats::{Bin, Histogram};
 
 /// The histogram's plot: writes a second across, the share of seconds up.
@@ -34,9 +37,7 @@ fn draw_bars(chart: &mut Plot, bins: &[Bin], total: f64) -> anyhow::Result<()> {
                 BLUE.mix(0.6).filled(),
             )
         }))
-        .map_err(err)?
-        .label("seconds")
-        .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], BLUE.mix(0.6).filled()));
+        .map_err(err)?;
     Ok(())
 }
 
@@ -62,10 +63,16 @@ pub fn busiest_histogram(
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
+        let mut legend = vec![LegendEntry {
+            label: "share of seconds at this busiest count".into(),
+            mark: Mark::Box(BLUE.mix(0.6).filled()),
+        }];
+        let entries = 2 + usize::from(safe.is_some());
+        let (upper, band) = split_band(&root, footer, entries);
+        let mut chart = ChartBuilder::on(&upper)
             .caption(title, TITLE_FONT)
             .margin(16)
-            .x_label_area_size(x_label_area(footer))
+            .x_label_area_size(X_LABEL_AREA)
             .y_label_area_size(72)
             .build_cartesian_2d(x_lo..x_hi, 0.0..y_hi)
             .map_err(err)?;
@@ -80,20 +87,28 @@ pub fn busiest_histogram(
             .map_err(err)?;
         draw_bars(&mut chart, &bins, total)?;
         let cap_line = [(cap, 0.0), (cap, y_hi)];
+        let cap_label = format!("cap {cap} writes/s");
         draw_line(
             &mut chart,
             cap_line,
             RED.stroke_width(2),
-            format!("cap {cap} writes/s"),
+            cap_label,
+            &mut legend,
         )?;
         if let Some(safe) = safe {
             let safe_line = [(safe, 0.0), (safe, y_hi)];
             let label = format!("safe {safe} writes/s");
-            draw_line(&mut chart, safe_line, GREEN.stroke_width(2), label)?;
+            draw_line(
+                &mut chart,
+                safe_line,
+                GREEN.stroke_width(2),
+                label,
+                &mut legend,
+            )?;
         }
-        // Plotters' default place for the legend.
-        draw_legend(&mut chart, SeriesLabelPosition::MiddleRight)?;
-        draw_footer(&root, footer)?;
+        // Under the axis, off the bars and the marks.
+        draw_legend_band(&band, &legend)?;
+        draw_footer(&band, footer)?;
         root.present().map_err(err)?;
     }
     Ok(svg)

@@ -4,10 +4,16 @@
 use plotters::coord::types::{RangedCoordf64, RangedCoordu64};
 use plotters::prelude::*;
 
-use super::{draw_footer, draw_legend, draw_line, err, x_label_area, LABEL_FONT, SIZE, TITLE_FONT};
+use super::{
+    draw_footer, draw_legend_band, draw_line, err, split_band, LegendEntry, Mark, LABEL_FONT, SIZE,
+    TITLE_FONT, X_LABEL_AREA,
+};
 
 /// The risk chart's plot: shard counts across, log10 of the probability up.
 type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
+
+/// (shards, ln probability) points.
+type Points = Vec<(u64, f64)>;
 
 /// One line of a risk chart: (shards, ln probability) points. The log is
 /// what the exact code computes, so values below f64's range still plot.
@@ -69,29 +75,61 @@ fn decade_range(series: &[RiskSeries], accepted: Option<(&str, f64)>) -> (f64, f
     (y_lo.min(y_hi - 1.0), y_hi)
 }
 
-/// One series: its line (with its legend entry) and a dot at each count;
-/// zero probabilities (ln = -inf) are left out.
+/// One series: its line and a dot at each count on the axis; a count
+/// whose probability is below the axis's floor `y_lo` gets a downward
+/// triangle on the floor with its value printed beside it, so every value
+/// plotted shows. Zero probabilities (ln = -inf) are left out. Returns
+/// whether any value was below the floor.
 fn draw_series(
     chart: &mut Plot,
     s: &RiskSeries,
-    colour: RGBColor,
-    to_y: impl Fn(f64) -> f64,
-) -> anyhow::Result<()> {
-    let pts: Vec<(u64, f64)> = s
-        .ln_points
-        .iter()
-        .filter(|p| p.1.is_finite())
-        .map(|p| (p.0, to_y(p.1)))
+    (colour, row): (RGBColor, i32),
+    (y_lo, marked): (f64, Option<u64>),
+) -> anyhow::Result<bool> {
+    let finite = s.ln_points.iter().filter(|p| p.1.is_finite());
+    let pts: Vec<(u64, f64)> = finite
+        .clone()
+        .map(|p| (p.0, log10(p.1).max(y_lo)))
         .collect();
     chart
         .draw_series(LineSeries::new(pts.clone(), colour.stroke_width(2)))
-        .map_err(err)?
-        .label(s.label.clone())
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 12, y)], colour.stroke_width(2)));
-    chart
-        .draw_series(pts.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
         .map_err(err)?;
-    Ok(())
+    let (below, on): (Points, Points) = finite.copied().partition(|p| log10(p.1) < y_lo);
+    let on = on
+        .into_iter()
+        .map(|p| Circle::new((p.0, log10(p.1)), 3, colour.filled()));
+    chart.draw_series(on).map_err(err)?;
+    let area = chart.plotting_area().strip_coord_spec();
+    let origin = chart.plotting_area().get_base_pixel();
+    for (i, (x, ln)) in below.iter().enumerate() {
+        let at = chart.backend_coord(&(*x, y_lo));
+        let floor = (at.0 - origin.0, at.1 - origin.1);
+        let tip = [
+            (floor.0 - 5, floor.1 - 12),
+            (floor.0 + 5, floor.1 - 12),
+            floor,
+        ];
+        area.draw(&Polygon::new(tip.to_vec(), colour.filled()))
+            .map_err(err)?;
+        // The value of the first count below the floor and of the marked
+        // count: every label beside every triangle would overlap.
+        if i == 0 || marked == Some(*x) {
+            // Each series' values on a row of their own.
+            let y = floor.1 - 28 - 14 * row;
+            let text = Text::new(below_floor(*ln), (floor.0 - 4, y), ("sans-serif", 12));
+            area.draw(&text).map_err(err)?;
+        }
+    }
+    Ok(!below.is_empty())
+}
+
+/// A probability below the axis, given its ln: "5.0e-27" (or "1e-869"
+/// past f64's range).
+fn below_floor(ln: f64) -> String {
+    let log10 = ln / std::f64::consts::LN_10;
+    let exponent = log10.floor();
+    let mantissa = 10f64.powf(log10 - exponent);
+    format!("{mantissa:.1}e{exponent:.0}")
 }
 
 /// Probability against shard count on a log scale. The axis is log10 of
@@ -112,14 +150,32 @@ pub fn risk_by_shards(
     let (y_lo, y_hi) = decade_range(series, accepted);
     let to_y = |ln: f64| log10(ln).max(y_lo);
     let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
+    let mut legend: Vec<LegendEntry> = series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| LegendEntry {
+            label: s.label.clone(),
+            mark: Mark::Line(colours[i % colours.len()].stroke_width(2)),
+        })
+        .collect();
+    let below_any = series.iter().any(|s| {
+        s.ln_points
+            .iter()
+            .any(|p| p.1.is_finite() && log10(p.1) < y_lo)
+    });
+    let entries = series.len()
+        + usize::from(marked.is_some_and(|m| (x_lo..=x_hi).contains(&m.1)))
+        + usize::from(accepted.is_some())
+        + usize::from(below_any);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
+        let (upper, band) = split_band(&root, footer, entries);
+        let mut chart = ChartBuilder::on(&upper)
             .caption(title, TITLE_FONT)
             .margin(16)
-            .x_label_area_size(x_label_area(footer))
+            .x_label_area_size(X_LABEL_AREA)
             .y_label_area_size(80)
             .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
             .map_err(err)?;
@@ -133,19 +189,42 @@ pub fn risk_by_shards(
             .draw()
             .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
-            draw_series(&mut chart, s, colours[i % colours.len()], to_y)?;
+            let marked = marked.map(|m| m.1);
+            let colour = (colours[i % colours.len()], i as i32);
+            draw_series(&mut chart, s, colour, (y_lo, marked))?;
         }
         if let Some((label, x)) = marked.filter(|m| (x_lo..=x_hi).contains(&m.1)) {
             let line = [(x, y_lo), (x, y_hi)];
-            draw_line(&mut chart, line, GREEN.stroke_width(2), label.to_string())?;
+            draw_line(
+                &mut chart,
+                line,
+                GREEN.stroke_width(2),
+                label.to_string(),
+                &mut legend,
+            )?;
         }
         if let Some((label, p)) = accepted.filter(|a| a.1 > 0.0) {
             let line = [(x_lo, to_y(p.ln())), (x_hi, to_y(p.ln()))];
-            draw_line(&mut chart, line, BLACK.stroke_width(1), label.to_string())?;
+            draw_line(
+                &mut chart,
+                line,
+                BLACK.stroke_width(1),
+                label.to_string(),
+                &mut legend,
+            )?;
         }
-        // Risk falls with the shard count: the lower left stays empty.
-        draw_legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-        draw_footer(&root, footer)?;
+        if below_any {
+            legend.push(LegendEntry {
+                label: format!(
+                    "below {}: on the floor (the first's value, and the marked count's)",
+                    power_of_ten(y_lo)
+                ),
+                mark: Mark::Below(BLACK.filled()),
+            });
+        }
+        // Under the axis, off the curves.
+        draw_legend_band(&band, &legend)?;
+        draw_footer(&band, footer)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -185,6 +264,30 @@ mod tests {
         );
         assert!(svg.contains("Risk by shard count"));
         assert!(svg.contains("shards"));
+        // Every value shows: 20 shards' 1e-9, below the floor (1e-5), is a
+        // triangle on it with its value; 30 shards' e^-2000 too, unlabelled.
+        assert!(svg.contains("\n1.0e-9\n"), "{svg}");
+        assert_eq!(
+            svg.matches("<polygon").count(),
+            3,
+            "two below, one in the legend"
+        );
+        // The legend is off the data: under the plot, below its x axis.
+        let y_of = |label: &str| -> f64 {
+            let at = svg.find(&format!(">\n{label}\n<")).unwrap();
+            let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+            let y = &tag[tag.find(" y=\"").unwrap() + 4..];
+            y[..y.find('"').unwrap()].parse().unwrap()
+        };
+        let axis = y_of("shards");
+        for entry in [
+            "accepted risk 0.01",
+            "recommended: 20 shards",
+            "P(second over cap)",
+        ] {
+            assert!(y_of(entry) > axis, "{entry} over the plot");
+        }
+        assert_eq!(below_floor(1e-27f64.ln() + 5f64.ln()), "5.0e-27");
         assert_eq!(power_of_ten(0.0), "1");
         assert_eq!(power_of_ten(-40.0), "1e-40");
     }

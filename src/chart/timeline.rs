@@ -18,6 +18,28 @@ fn axis_number(v: f64) -> String {
 pub struct TimelinePanel {
     pub y_desc: String,
     pub points: Vec<(f64, f64)>,
+    /// A count (shards): whole-number ticks only.
+    pub whole: bool,
+}
+
+/// The panel's top: 10% over its highest value; a count's is whole, with
+/// room for at least one tick over its highest value.
+fn panel_top(panel: &TimelinePanel) -> f64 {
+    let max = panel.points.iter().map(|p| p.1).fold(0.0, f64::max);
+    match panel.whole {
+        true => (max * 1.1).ceil().max(max + 1.0),
+        false => max * 1.1 + 1.0,
+    }
+}
+
+/// Ticks on the y axis: one a whole number for a count (at most 11, so
+/// plotters' steps stay whole), else plotters' default.
+fn y_ticks(panel: &TimelinePanel, top: f64) -> usize {
+    match panel.whole {
+        true if top <= 10.0 => top as usize + 1,
+        true => 11,
+        false => 10,
+    }
 }
 
 /// Stacked panels sharing the time axis (rate, shard count, rejected writes).
@@ -35,7 +57,7 @@ pub fn timeline(panels: &[TimelinePanel], title: &str) -> anyhow::Result<String>
         let root = root.titled(title, TITLE_FONT).map_err(err)?;
         let areas = root.split_evenly((panels.len().max(1), 1));
         for (i, (panel, area)) in panels.iter().zip(areas.iter()).enumerate() {
-            let y_hi = panel.points.iter().map(|p| p.1).fold(0.0, f64::max) * 1.1 + 1.0;
+            let y_hi = panel_top(panel);
             let last = i + 1 == panels.len();
             let mut chart = ChartBuilder::on(area)
                 .margin(10)
@@ -48,6 +70,7 @@ pub fn timeline(panels: &[TimelinePanel], title: &str) -> anyhow::Result<String>
                 .axis_desc_style(LABEL_FONT)
                 .label_style(("sans-serif", 13))
                 .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_labels(y_ticks(panel, y_hi))
                 .y_label_formatter(&|v| axis_number(*v));
             if last {
                 mesh.x_desc("time (seconds)");
@@ -75,10 +98,17 @@ mod tests {
             TimelinePanel {
                 y_desc: "likes/s".into(),
                 points: vec![(0.0, 50.0), (600.0, 9000.0)],
+                whole: false,
+            },
+            TimelinePanel {
+                y_desc: "shards".into(),
+                points: vec![(0.0, 1.0), (600.0, 2.0)],
+                whole: true,
             },
             TimelinePanel {
                 y_desc: "rejected writes/s".into(),
                 points: vec![(0.0, 0.0), (600.0, 10.0)],
+                whole: false,
             },
         ];
         let svg = timeline(&panels, "Viral evening").unwrap();

@@ -160,14 +160,15 @@ impl Downsampler {
 /// `points` are at most [`crate::model::defaults::MAX_TIMELINE_POINTS`] rows (see [`Downsampler`]).
 pub fn timeline_svg(scenario: &str, points: &[TimelineRow]) -> anyhow::Result<(String, String)> {
     let title = format!("Time line of {scenario}: rate, shards and rejected writes");
-    let panel = |y_desc: &str, f: &dyn Fn(&TimelineRow) -> f64| TimelinePanel {
+    let panel = |y_desc: &str, whole: bool, f: &dyn Fn(&TimelineRow) -> f64| TimelinePanel {
         y_desc: y_desc.into(),
         points: points.iter().map(|r| (r.second as f64, f(r))).collect(),
+        whole,
     };
     let panels = [
-        panel("likes/s", &|r| r.rate),
-        panel("shards", &|r| r.shards as f64),
-        panel("rejected writes/s", &|r| r.rejected as f64),
+        panel("likes/s", false, &|r| r.rate),
+        panel("shards", true, &|r| r.shards as f64),
+        panel("rejected writes/s", false, &|r| r.rejected as f64),
     ];
     let svg = svg::timeline(&panels, &title)?;
     Ok((title, svg))

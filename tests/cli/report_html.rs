@@ -143,4 +143,19 @@ fn the_page_renders_in_a_real_browser() {
     );
     let share = inked_share(&shot);
     assert!(share > 0.01, "the screenshot is {:.4} ink", share);
+    // Each chart alone, rendered to PNG by the browser: drawn, not blank.
+    for chart in ["risk.svg", "busiest.svg"] {
+        let png = dir.path().join(format!("{chart}.png"));
+        let svg = folder.join(chart);
+        headless(
+            &browser,
+            &svg,
+            &[
+                &format!("--screenshot={}", png.display()),
+                "--window-size=800,520",
+            ],
+        );
+        let share = inked_share(&png);
+        assert!(share > 0.01, "{chart} is {share:.4} ink");
+    }
 }

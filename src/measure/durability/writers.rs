@@ -47,8 +47,11 @@ pub(super) struct Shared<'a> {
     pub(super) requests: AtomicU64,
     /// Buffered: likes held when the writes ended.
     pub(super) held_at_end: AtomicU64,
-    /// When the writes start: set once, right before the writers.
-    start: std::sync::OnceLock<Instant>,
+    /// The instant `start_ns` counts from (the set-up's).
+    base: Instant,
+    /// When the writes start, in nanoseconds from `base`: set once, right
+    /// before the writers (`u64::MAX` until then).
+    start_ns: AtomicU64,
     /// Set by `--fault kill-writer`: writer 0 dies with its buffer.
     pub(super) kill_writer: AtomicBool,
     /// Set when every writer has stopped.
@@ -81,7 +84,8 @@ impl<'a> Shared<'a> {
             lags: Mutex::new(new_histogram()),
             requests: AtomicU64::new(0),
             held_at_end: AtomicU64::new(0),
-            start: std::sync::OnceLock::new(),
+            base: Instant::now(),
+            start_ns: AtomicU64::new(u64::MAX),
             kill_writer: AtomicBool::new(false),
             writers_done: AtomicBool::new(false),
             writes_ended_ns: AtomicU64::new(0),
@@ -92,7 +96,17 @@ impl<'a> Shared<'a> {
     /// evenly at `--rate` in all.
     /// When the writes start (the first call sets it).
     pub(super) fn start(&self) -> Instant {
-        *self.start.get_or_init(Instant::now)
+        let now = self.base.elapsed().as_nanos() as u64;
+        let set = match self.start_ns.compare_exchange(
+            u64::MAX,
+            now,
+            Ordering::Relaxed,
+            Ordering::Relaxed,
+        ) {
+            Ok(_) => now,
+            Err(earlier) => earlier,
+        };
+        self.base + Duration::from_nanos(set)
     }
 
     /// When the last like is due.

@@ -57,7 +57,9 @@ fn inline_charts<'a>(md: &'a str, charts: &[(&str, &'a str)]) -> Vec<Event<'a>> 
                     })),
                 }
             }
-            (Some(text), Event::Text(t)) => text.push_str(&t),
+            (Some(text), Event::Text(t) | Event::Code(t) | Event::InlineHtml(t)) => {
+                text.push_str(&t)
+            }
             (Some(text), Event::End(TagEnd::Image)) => {
                 out.push(Event::Html(CowStr::from(format!(
                     "\n<figcaption>{}</figcaption>\n</figure>\n",
