@@ -44,6 +44,7 @@ Exit status:
 
 Environment:
   NO_COLOR       no colour (as --color never)
+  CLICOLOR_FORCE colour on standard output even when it is not a terminal (not 0)
   COLUMNS        the table width when stdout is not a terminal
   REDISCLI_AUTH  measure's Redis password
   PGPASSWORD     measure --postgres's password"

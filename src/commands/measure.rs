@@ -79,12 +79,14 @@ fn emit_durability(
         output.explain,
     )?;
     if !d.reconciled {
-        return Err(crate::error::CountMismatch(format!(
+        // Exit 1: the run itself is in error (not measure's count check).
+        return Err(anyhow::anyhow!(
             "the server counted {} likes, more than the {} acknowledged and {} unknown together: \
              likes were applied twice or another client wrote the keys",
-            d.counted, d.acknowledged, d.unknown
-        ))
-        .into());
+            d.counted,
+            d.acknowledged,
+            d.unknown
+        ));
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! How wide and whether coloured: a table on a terminal fits its width and
 //! colours warnings and failed verdicts; anywhere else (a pipe, a file) it
 //! is drawn at a readable fixed width with no escape codes. `--color
-//! auto|always|never` and `NO_COLOR` (<https://no-color.org>) decide colour.
+//! auto|always|never`, `NO_COLOR` (<https://no-color.org>) and
+//! `CLICOLOR_FORCE` (<https://bixense.com/clicolors/>) decide colour.
 
 use std::io::IsTerminal;
 
@@ -14,7 +15,8 @@ const MIN_WIDTH: usize = 40;
 /// `--color`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// Colour when stdout is a terminal and `NO_COLOR` is unset.
+    /// Colour when stdout is a terminal, or `CLICOLOR_FORCE` is set (not
+    /// `0`), and `NO_COLOR` is unset.
     #[default]
     Auto,
     /// Always colour.
@@ -57,10 +59,11 @@ impl Style {
             false => columns.unwrap_or(FALLBACK_WIDTH),
         };
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let forced = std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| !v.is_empty() && v != "0");
         let colour = match color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => tty && !no_color,
+            ColorChoice::Auto => (tty || forced) && !no_color,
         };
         Style {
             width: width.max(MIN_WIDTH),

@@ -127,6 +127,19 @@ fn colour_on_a_terminal_and_never_when_told_or_piped() {
     assert!(String::from_utf8(forced.stdout)
         .unwrap()
         .contains("\x1b[33m"));
+    // CLICOLOR_FORCE colours a pipe too (not when it is 0, nor with
+    // NO_COLOR).
+    let piped_with = |env: &[(&str, &str)]| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_shardplan"));
+        c.args(args.split(' ')).env_remove("NO_COLOR");
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        String::from_utf8(c.output().unwrap().stdout).unwrap()
+    };
+    assert!(piped_with(&[("CLICOLOR_FORCE", "1")]).contains("\x1b[33m"));
+    assert!(!piped_with(&[("CLICOLOR_FORCE", "0")]).contains('\x1b'));
+    assert!(!piped_with(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains('\x1b'));
 }
 
 /// Each kind of bad news is coloured as what it is (typed in the view, not

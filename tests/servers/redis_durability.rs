@@ -353,3 +353,33 @@ fn ctrl_c_during_a_durability_run_deletes_its_keys_and_exits_130() {
         "the counters and streams are deleted"
     );
 }
+
+#[test]
+fn a_count_another_client_raised_cannot_be_reconciled_and_exits_1() {
+    // The fault is another client adding 1,000 to the key mid-run: the
+    // count is then above what the writers acknowledged and left unknown.
+    let s = Servers::spawn(1, false);
+    let dir = tempfile::tempdir().unwrap();
+    let bump = format!("redis-cli -p {} INCRBY other:single 1000", s.ports[0]);
+    let args = [
+        "--design",
+        "single",
+        "--template",
+        "other:<shard>",
+        "--clients",
+        "2",
+        "--rate",
+        "200",
+        "--duration",
+        "1s",
+        "--fault-at",
+        "500ms",
+        "--fault-command",
+        &bump,
+    ];
+    let (v, code) = measure_json(&args, &s.url(), dir.path());
+    assert_eq!(code, 1, "{v}");
+    let d = &v["durability"];
+    assert_eq!(d["reconciled"], false);
+    assert_eq!(d["counted"].as_i64().unwrap(), 200 + 1000);
+}
