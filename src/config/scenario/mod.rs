@@ -13,6 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 pub mod check;
+mod fields;
 mod kind;
 pub(crate) mod sections;
 
@@ -223,6 +224,18 @@ impl Loaded {
 
 /// Parses TOML text; `file` names the file in errors.
 pub fn parse(file: &str, text: &str) -> InputResult<Scenario> {
+    // An unknown field is named with the closest real one, not serde's list
+    // of all of them.
+    if let Some((key, line, near)) = fields::unknown_key(text, fields::field_names::<Scenario>()) {
+        let hint = match near {
+            Some(f) => format!("did you mean `{f}`?"),
+            None => "the fields are in docs/scenarios.md".to_string(),
+        };
+        return Err(InputError::new(
+            format!("scenario {file}"),
+            format!("unknown field `{key}` (line {line}); {hint}"),
+        ));
+    }
     toml::from_str(text).map_err(|e| {
         // toml's message spans several lines with a source excerpt; keep the first.
         let msg = e
