@@ -28,36 +28,48 @@ fn run_durability(o: DurabilityOptions) -> anyhow::Result<()> {
     let config = &o.config;
     // Ctrl-C stops the writes; the keys are deleted before the exit.
     crate::output::interrupt::defer_exit();
-    let spinner = crate::output::progress::spinner(
-        format!(
-            "measuring the {} design: {} s of writes at {} likes/s{}",
-            config.design.name(),
-            config.base.duration.as_secs_f64(),
-            crate::output::fmt::num(config.rate),
-            match &config.fault {
-                Some(f) => format!(", a fault at {} s", f.at.as_secs_f64()),
-                None => String::new(),
-            }
-        ),
-        !o.output.quiet,
+    let fault = config.fault.as_ref().map(|f| f.at);
+    let spinner = durability_spinner(
+        (config.design, "Redis"),
+        (config.base.duration, config.rate, fault),
+        o.output.quiet,
     );
     let report = measure::durability::run(config);
     spinner.finish_and_clear();
     emit_durability(report?, o.output, &o.inputs)
 }
 
+/// The progress line of a durability run: the design and store, the
+/// writes and the fault's moment.
+fn durability_spinner(
+    (design, store): (measure::durability::Design, &str),
+    (duration, rate, fault): (std::time::Duration, f64, Option<std::time::Duration>),
+    quiet: bool,
+) -> indicatif::ProgressBar {
+    crate::output::progress::spinner(
+        format!(
+            "measuring the {} design on {store}: {} s of writes at {} likes/s{}",
+            design.name(),
+            duration.as_secs_f64(),
+            crate::output::fmt::num(rate),
+            match fault {
+                Some(at) => format!(", a fault at {} s", at.as_secs_f64()),
+                None => String::new(),
+            }
+        ),
+        !quiet,
+    )
+}
+
 /// One design's durability run on PostgreSQL.
 fn run_pg_durability(o: PgDurabilityOptions) -> anyhow::Result<()> {
     let config = &o.config;
     crate::output::interrupt::defer_exit();
-    let spinner = crate::output::progress::spinner(
-        format!(
-            "measuring the {} design on PostgreSQL: {} s of writes at {} likes/s",
-            config.design.name(),
-            config.base.duration.as_secs_f64(),
-            crate::output::fmt::num(config.rate),
-        ),
-        !o.output.quiet,
+    let fault = config.fault.as_ref().map(|f| f.at);
+    let spinner = durability_spinner(
+        (config.design, "PostgreSQL"),
+        (config.base.duration, config.rate, fault),
+        o.output.quiet,
     );
     let report = measure::postgres::durability::run(config);
     spinner.finish_and_clear();

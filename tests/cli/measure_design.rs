@@ -85,34 +85,20 @@ fn bad_values_name_their_flag() {
 #[test]
 fn a_short_run_of_a_design_without_a_flush_is_not_refused() {
     // The flush (default 1 s) is the buffered design's only: a 500 ms
-    // sharded run passes the checks and fails only at the connection.
-    let out = crate::common::shardplan()
-        .args([
+    // sharded run passes the checks and fails only at the connection; a
+    // buffered one shorter than a second flushes at its end.
+    for design in ["sharded", "buffered"] {
+        let args = [
             "measure",
             "--redis",
             URL,
             "--design",
-            "sharded",
+            design,
             "--duration",
             "500ms",
-        ])
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(stderr.contains("cannot connect"), "{stderr}");
-    // A buffered run shorter than a second flushes at its end.
-    let out = crate::common::shardplan()
-        .args([
-            "measure",
-            "--redis",
-            URL,
-            "--design",
-            "buffered",
-            "--duration",
-            "500ms",
-        ])
-        .assert()
-        .code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    assert!(stderr.contains("cannot connect"), "{stderr}");
+        ];
+        let out = crate::common::shardplan().args(args).assert().code(1);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains("cannot connect"), "{design}: {stderr}");
+    }
 }

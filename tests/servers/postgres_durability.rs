@@ -54,9 +54,8 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
     assert_eq!(v["store"], "postgres");
     // The crash 1 s into a 4 s run; the restart takes about a second.
     let restart = pg.crash_and_restart_command();
-    let (v, code) = measure(
-        &pg,
-        &[
+    let crash = |sync: &str| {
+        let args = [
             "--design",
             "single",
             "--clients",
@@ -66,15 +65,17 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
             "--duration",
             "4s",
             "--synchronous-commit",
-            "on",
+            sync,
             "--fault-at",
             "1s",
             "--fault-command",
             &restart,
             "--timeout",
             "2s",
-        ],
-    );
+        ];
+        measure(&pg, &args)
+    };
+    let (v, code) = crash("on");
     assert_eq!(code, 0, "{v}");
     let d = &v["durability"];
     eprintln!(
@@ -101,27 +102,7 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
     // acknowledged before its WAL is flushed, so the crash may lose the
     // last ones. Whether it does depends on the moment: the run only has to
     // account for every like.
-    let (v, code) = measure(
-        &pg,
-        &[
-            "--design",
-            "single",
-            "--clients",
-            "4",
-            "--rate",
-            "500",
-            "--duration",
-            "4s",
-            "--synchronous-commit",
-            "off",
-            "--fault-at",
-            "1s",
-            "--fault-command",
-            &restart,
-            "--timeout",
-            "2s",
-        ],
-    );
+    let (v, code) = crash("off");
     assert_eq!(code, 0, "{v}");
     let d = &v["durability"];
     eprintln!("crash run, synchronous_commit off: {d}");
