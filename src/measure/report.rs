@@ -38,7 +38,8 @@ pub struct NodeOps {
     /// commandstats` differences); other clients' INCRs would show here
     /// too; `null` if the node does not say.
     pub single_incr_served: Option<u64>,
-    /// Sharded phases: the same.
+    /// Sharded phases: INCR calls the node itself counted (`INFO
+    /// commandstats` differences); `null` if the node does not say.
     pub sharded_incr_served: Option<u64>,
     /// The same as `sharded_incr_served` (the name before `--runs`; kept
     /// so older readers of the JSON keep working).
@@ -47,7 +48,8 @@ pub struct NodeOps {
     /// `used_cpu_user` differences), the node's idle rate times the phase's
     /// seconds subtracted, clamped at 0; `null` if the node does not say.
     pub single_cpu_seconds: Option<f64>,
-    /// Sharded phases: the same.
+    /// Sharded phases: CPU seconds, measured as for the one-key phases;
+    /// `null` if the node does not say.
     pub sharded_cpu_seconds: Option<f64>,
     /// One-key phases: this node's share of all nodes' CPU seconds.
     pub single_cpu_share: Option<f64>,
@@ -171,7 +173,8 @@ pub struct MeasureReport {
     /// One-key phases: all nodes' CPU seconds (idle baseline subtracted),
     /// all runs; `null` if a node does not say.
     pub single_cpu_seconds: Option<f64>,
-    /// Sharded phases: the same.
+    /// Sharded phases: all nodes' CPU seconds (idle baseline subtracted),
+    /// all runs; `null` if a node does not say.
     pub sharded_cpu_seconds: Option<f64>,
     /// One-key phases: the busiest node's share of the CPU, all runs
     /// together (the headline: near 1 when one node does all the work).

@@ -31,11 +31,11 @@ pub struct ShardLoad {
     /// Each shard's count read from the server after the last sharded
     /// phase, in shard order (Redis: the warm-up's INCRs included).
     pub totals: Vec<i64>,
-    /// The smallest of `totals`.
+    /// The smallest of `totals`, likes.
     pub total_min: i64,
-    /// The largest of `totals`.
+    /// The largest of `totals`, likes.
     pub total_max: i64,
-    /// `total_max - total_min`.
+    /// `total_max - total_min`, likes.
     pub total_spread: i64,
     /// Whole seconds sampled, over every sharded phase.
     pub seconds_sampled: u64,

@@ -35,7 +35,8 @@ pub struct RunResult {
     /// One-key phase: CPU seconds of all nodes, idle baseline subtracted;
     /// `null` if a node's INFO does not say.
     pub single_cpu_seconds: Option<f64>,
-    /// Sharded phase: the same.
+    /// Sharded phase: CPU seconds of all nodes, idle baseline subtracted;
+    /// `null` if a node's INFO does not say.
     pub sharded_cpu_seconds: Option<f64>,
     /// One-key phase: the busiest node's share of the CPU (0 to 1).
     pub single_max_cpu_share: Option<f64>,

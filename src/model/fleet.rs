@@ -108,7 +108,7 @@ pub struct FleetReport {
     pub total_rate: f64,
     /// Views of a reel's count per like.
     pub views_per_like: f64,
-    /// views_per_like x total_rate.
+    /// views_per_like x total_rate, views/s.
     pub views_per_second: f64,
     /// The monitor's threshold, likes/s.
     pub threshold: f64,

@@ -62,17 +62,21 @@ pub struct Costs {
     /// Counter write units one like costs.
     pub write_units_per_like: Option<f64>,
     /// Counter write units per like x the write price (per million units):
-    /// a million likes write that many million units.
+    /// a million likes write that many million units; in the prices'
+    /// currency.
     pub write_cost_per_million_likes: Option<f64>,
-    /// The like row's own write per million likes (1 unit, doubled in a transaction).
+    /// The like row's own write per million likes (1 unit, doubled in a
+    /// transaction), in the prices' currency.
     pub like_row_cost_per_million_likes: Option<f64>,
     /// Item reads of one uncached view x the read price: a million views
-    /// read that many million items.
+    /// read that many million items; in the prices' currency.
     pub read_cost_per_million_views_uncached: Option<f64>,
-    /// Cached item reads/s / views/s x the read price.
+    /// Cached item reads/s / views/s x the read price, per million views,
+    /// in the prices' currency.
     pub read_cost_per_million_views_cached: Option<f64>,
     /// 30 x (daily likes / 1e6 x write cost + daily views / 1e6 x cached
-    /// read cost); `None` without daily volumes or a figure it needs.
+    /// read cost), in the prices' currency a month; `None` without daily
+    /// volumes or a figure it needs.
     pub monthly_cost: Option<f64>,
 }
 
@@ -136,17 +140,21 @@ pub struct PolicyCosts {
     pub policy: Policy,
     /// Bytes billed per counter item (`--item-bytes`), with a storage price.
     pub item_bytes: Option<f64>,
-    /// items x item bytes / 10^9, with a storage price.
+    /// items x item bytes / 10^9, GB, with a storage price.
     pub storage_gb: Option<f64>,
-    /// storage_gb x the storage price.
+    /// storage_gb x the storage price, in the prices' currency a month.
     pub storage_cost_per_month: Option<f64>,
-    /// One increment a like, every like of the month at the table's rates.
+    /// One increment a like, every like of the month at the table's rates,
+    /// in the prices' currency.
     pub write_cost_per_month: Option<f64>,
-    /// The policy's cached shard reads over the month.
+    /// The policy's cached shard reads over the month, in the prices'
+    /// currency.
     pub read_cost_per_month_cached: Option<f64>,
-    /// Its shard reads without the cache.
+    /// Its shard reads over the month without the cache, in the prices'
+    /// currency.
     pub read_cost_per_month_uncached: Option<f64>,
-    /// Storage, writes and cached reads, each where priced.
+    /// Storage, writes and cached reads, each where priced, in the prices'
+    /// currency a month.
     pub monthly_cost: Option<f64>,
 }
 

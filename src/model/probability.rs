@@ -9,7 +9,7 @@ use serde::Serialize;
 /// A probability and its natural log.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Probability {
-    /// The value; 0 when it underflows f64.
+    /// The probability, 0..1; 0 when it underflows f64.
     pub p: f64,
     /// Its natural log, finite wherever the chance is positive.
     pub ln: f64,

@@ -43,7 +43,7 @@ pub struct ReadCost {
     pub views: f64,
     /// Likes servers, each with its own cache of the sum.
     pub servers: u64,
-    /// How long a server keeps a sum; 0 means no cache.
+    /// How long a server keeps a sum, seconds; 0 means no cache.
     pub cache_seconds: f64,
     /// Items one batch read fetches; `None` without batch reads.
     pub batch_size: Option<u64>,
@@ -67,7 +67,8 @@ pub struct ReadCost {
     pub reads_per_shard_uncached: f64,
     /// Reads each shard key takes per second with the cache (= sums).
     pub reads_per_shard_cached: f64,
-    /// The store's read cap per key; `None` when it documents none.
+    /// The store's read cap per key, reads/s; `None` when it documents
+    /// none.
     pub read_cap: Option<f64>,
     /// The cached reads per shard are over the read cap.
     pub over_read_cap_cached: bool,

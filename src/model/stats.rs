@@ -17,9 +17,10 @@ pub struct Histogram {
 /// One non-empty bin, as exported in JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Bin {
-    /// The value.
+    /// The value recorded (in `busiest_histogram`: the busiest shard's
+    /// writes in a second, writes/s).
     pub value: u64,
-    /// How many times it was recorded.
+    /// How many times it was recorded (in `busiest_histogram`: seconds).
     pub count: u64,
 }
 

@@ -304,7 +304,8 @@ pub enum LimitedQuantity {
 pub struct StoreLimit {
     /// What it limits.
     pub quantity: LimitedQuantity,
-    /// The limit.
+    /// The limit, in its quantity's unit: write units/s on the whole
+    /// table, or documents a transaction.
     pub limit: f64,
     /// Where it is documented.
     #[schemars(with = "String")]

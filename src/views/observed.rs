@@ -13,7 +13,7 @@ use crate::output::{fmt, Report, Section};
 /// One quantile of the per-period rate.
 #[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
 pub struct ObservedQuantile {
-    /// The level: 0.5, 0.99, 0.999.
+    /// The quantile's level, a probability: 0.5, 0.99, 0.999.
     pub q: f64,
     /// The per-period rate there, likes/s.
     pub rate: f64,
@@ -32,35 +32,45 @@ pub struct ObservedTraffic {
     pub period_seconds: u64,
     /// Periods with a value.
     pub points: usize,
-    /// The first and last point's time, Unix seconds.
+    /// The first point's time, Unix seconds.
     pub start_time: i64,
+    /// The last point's time, Unix seconds.
     pub end_time: i64,
-    /// Runs of missing periods, and the periods missing in all.
+    /// Runs of missing periods.
     pub gaps: usize,
+    /// Periods missing in all the gaps.
     pub gap_periods: u64,
     /// Prometheus: series added (1 for the other formats).
     pub series_summed: usize,
     /// CloudWatch: the result's `Id`.
     pub metric_id: Option<String>,
-    /// The mean and the largest per-second rate (for coarser data a
-    /// period's average), likes/s, and the largest's time (Unix seconds).
+    /// The mean per-second rate over the trace, likes/s.
     pub mean_rate: f64,
+    /// The largest per-second rate (for coarser data a period's average),
+    /// likes/s.
     pub peak_rate: f64,
+    /// When the largest rate was seen, Unix seconds.
     pub peak_time: i64,
     /// The per-period rate at 0.5, 0.99 and 0.999.
     pub quantiles: Vec<ObservedQuantile>,
-    /// Per-second data: the variance of the counts and its ratio to the
-    /// mean (null when coarser).
+    /// Per-second data: the sample variance of the counts, likes^2 (null
+    /// when coarser).
     pub variance: Option<f64>,
+    /// The variance over the mean, a ratio (1 for Poisson traffic; null
+    /// when coarser).
     pub variance_to_mean: Option<f64>,
     /// The Gamma shape fitted from per-second counts (null when not
     /// overdispersed or coarser).
     pub fitted_dispersion: Option<f64>,
-    /// The law the plan uses: `fixed`, `poisson` or `gamma-poisson`, where
-    /// it came from, and its dispersion (null when none) with its origin.
+    /// The law the plan uses: `fixed`, `poisson` or `gamma-poisson`.
     pub law: String,
+    /// Where the law came from: `fitted`, `assumed` or `given`.
     pub law_from: LawFrom,
+    /// The Gamma shape the plan uses, a pure number (null when the law has
+    /// none).
     pub dispersion: Option<f64>,
+    /// Where the dispersion came from: `fitted`, `assumed` or `given` (null
+    /// when none).
     pub dispersion_from: Option<LawFrom>,
 }
 

@@ -199,7 +199,11 @@ impl Report for RiskView {
 pub struct SweepRow {
     #[serde(flatten)]
     pub risk: Risk,
+    /// Shard reads per second with no cache, every view summing every
+    /// shard: views x shards, reads/s.
     pub reads_uncached_per_second: f64,
+    /// Shard reads per second with each server caching the sum:
+    /// min(views, servers / cache) x shards, reads/s.
     pub reads_cached_per_second: f64,
     /// Whether the row's count holds the plan at the row's rate (its
     /// verdict; null where no plan judged it: `report`'s and the chart's rows).

@@ -10,7 +10,7 @@
 //! (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema`), and
 //! `tests/cli/json_schemas.rs` validates real output against the files. A field
 //! is added, never renamed or removed, without raising
-//! [`JSON_SCHEMA_VERSION`].
+//! [`JSON_SCHEMA_VERSION`]; every property has a description with its unit.
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::JsonSchema;
@@ -74,6 +74,18 @@ fn set(obj: &mut Map<String, Value>, field: &str, schema: Value, optional: bool)
     }
 }
 
+/// `schema` with `text` as its description: every property the document
+/// lists says what it is and its unit (`tests/cli/json_schemas.rs` checks).
+fn about(text: &str, schema: Value) -> Value {
+    match schema {
+        Value::Object(mut m) => {
+            m.insert("description".into(), text.into());
+            Value::Object(m)
+        }
+        other => json!({ "description": text, "allOf": [other] }),
+    }
+}
+
 /// Removes `field`.
 fn remove(obj: &mut Map<String, Value>, field: &str) {
     if let Some(Value::Object(p)) = obj.get_mut("properties") {
@@ -99,15 +111,24 @@ fn list(items: Value) -> Value {
 /// `inputs`: each resolved input's value and where it came from.
 fn inputs() -> Value {
     json!({
+        "description": "Every resolved input by its name: its value and where it came from \
+                        (what `--explain` prints).",
         "type": "object",
         "additionalProperties": {
             "type": "object",
             "properties": {
-                "value": {},
-                "source": { "type": "string" }
+                "value": {
+                    "description": "The input's value as the run used it, in the unit of \
+                                    the flag that sets it (a number, a string, a list or null)."
+                },
+                "source": {
+                    "description": "Where the value came from: a flag (`--cap`), a scenario \
+                                    field (`scenario viral-reel.toml: cap`), a store preset, an \
+                                    environment variable, `derived: ...` or `default`.",
+                    "type": "string"
+                }
             },
-            "required": ["value", "source"],
-            "additionalProperties": false
+            "required": ["value", "source"]
         }
     })
 }
@@ -172,6 +193,36 @@ fn close_objects(v: &mut Value) {
     }
 }
 
+/// An internally tagged enum's tag (`kind`) in each of its alternatives,
+/// which serde adds and no doc comment reaches: "Which warning this is".
+fn describe_tags(defs: &mut Map<String, Value>) {
+    for (name, def) in defs.iter_mut() {
+        let Some(Value::Array(alternatives)) = def.get_mut("oneOf") else {
+            continue;
+        };
+        for alt in alternatives {
+            let Some(Value::Object(props)) = alt.get_mut("properties") else {
+                continue;
+            };
+            for (field, schema) in props.iter_mut() {
+                let Value::Object(schema) = schema else {
+                    continue;
+                };
+                let Some(Value::String(tag)) = schema.get("const") else {
+                    continue;
+                };
+                if !schema.contains_key("description") {
+                    let text = format!(
+                        "Which {} this is (`{field}`): `{tag}`.",
+                        name.to_lowercase()
+                    );
+                    schema.insert("description".into(), text.into());
+                }
+            }
+        }
+    }
+}
+
 /// The whole `--format json` document of `command`: the header
 /// (`schema_version`, `version`, `command`), the payload and `inputs`.
 pub fn document(command: &str) -> Option<Value> {
@@ -184,10 +235,27 @@ pub fn document(command: &str) -> Option<Value> {
             let mut props = Map::new();
             props.insert(
                 "schema_version".into(),
-                json!({ "const": JSON_SCHEMA_VERSION }),
+                json!({
+                    "description": "The version of this document's fields: fields are only \
+                                    added under one number; a rename or removal raises it \
+                                    (docs/output.md, \"Compatibility\").",
+                    "const": JSON_SCHEMA_VERSION
+                }),
             );
-            props.insert("version".into(), string());
-            props.insert("command".into(), json!({ "const": command }));
+            props.insert(
+                "version".into(),
+                about(
+                    "The version of shardplan that printed the document.",
+                    string(),
+                ),
+            );
+            props.insert(
+                "command".into(),
+                json!({
+                    "description": "The command that printed the document.",
+                    "const": command
+                }),
+            );
             if let Some(Value::Object(p)) = obj.remove("properties") {
                 props.extend(p);
             }
@@ -239,7 +307,8 @@ pub fn document(command: &str) -> Option<Value> {
     } else {
         doc.insert("oneOf".into(), Value::Array(shapes));
     }
-    let defs = used_definitions(&Value::Object(doc.clone()), d.definitions());
+    let mut defs = used_definitions(&Value::Object(doc.clone()), d.definitions());
+    describe_tags(&mut defs);
     if !defs.is_empty() {
         doc.insert("$defs".into(), Value::Object(defs));
     }

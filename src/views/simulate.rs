@@ -17,24 +17,43 @@ use crate::output::{fmt, row, Report, Section};
 /// The one row of `simulate` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SimulateRow {
+    /// The scenario the inputs started from: a bundled name or a file's path.
     pub scenario: String,
+    /// Mean likes per second simulated, likes/s.
     pub rate: f64,
+    /// Shards the likes spread over.
     pub shards: u64,
+    /// Writes per second one shard key accepts, writes/s per key.
     pub cap: u64,
+    /// Seconds simulated.
     pub seconds: u64,
+    /// How the likes in a second are counted: `fixed`, `poisson`,
+    /// `gamma-poisson` or `empirical`.
     pub traffic: &'static str,
     /// How each app server picks a shard.
     pub picker: crate::model::picker::Picker,
     /// App servers writing.
     pub servers: u64,
+    /// The random generator's seed: the same seed gives the same run.
     pub seed: u64,
+    /// Likes over the whole run.
     pub likes_total: u128,
+    /// The busiest shard's writes in the run's busiest second, writes/s.
     pub busiest_max: u64,
+    /// The fewest writes any shard got in any second, writes/s.
     pub quietest_min: u64,
+    /// The busiest shard's writes in a second, averaged over the seconds,
+    /// writes/s.
     pub busiest_mean: f64,
+    /// The median over the seconds of the busiest shard's writes, writes/s.
     pub busiest_p50: u64,
+    /// The 99% quantile over the seconds of the busiest shard's writes,
+    /// writes/s.
     pub busiest_p99: u64,
+    /// The 99.9% quantile over the seconds of the busiest shard's writes,
+    /// writes/s.
     pub busiest_p999: u64,
+    /// Seconds in which the busiest shard got more writes than the cap.
     pub seconds_over_cap: u64,
     /// Monte Carlo estimate: seconds over the cap / seconds.
     pub p_over_cap_per_second: f64,
@@ -42,21 +61,35 @@ pub struct SimulateRow {
     pub p_over_cap_ci95: [f64; 2],
     /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
     pub p_any_over_cap: f64,
+    /// 95% interval of `p_any_over_cap`: the per-second interval's ends
+    /// carried over the run, [low, high], probabilities 0..1.
     pub p_any_over_cap_ci95: [f64; 2],
     /// `multinomial` or `exact-table`.
     pub sampler: &'static str,
     /// The same figures from the exact distribution (null when it is too
     /// costly to build for this rate and shard count; `shardplan risk` has them).
     pub exact_busiest_mean: Option<f64>,
+    /// The exact median of the busiest shard's writes in a second, writes/s.
     pub exact_busiest_p50: Option<u64>,
+    /// The exact 99% quantile of the busiest shard's writes in a second,
+    /// writes/s.
     pub exact_busiest_p99: Option<u64>,
+    /// The exact 99.9% quantile of the busiest shard's writes in a second,
+    /// writes/s.
     pub exact_busiest_p999: Option<u64>,
     /// The busiest shard over a run this long: median, 1% and 99% quantiles.
     pub exact_busiest_over_run_median: Option<u64>,
+    /// The busiest second of a run this long: its 1% quantile, writes/s.
     pub exact_busiest_over_run_q01: Option<u64>,
+    /// The busiest second of a run this long: its 99% quantile, writes/s.
     pub exact_busiest_over_run_q99: Option<u64>,
+    /// The exact chance the busiest shard goes over the cap in one second,
+    /// a probability 0..1.
     pub exact_p_over_cap_per_second: Option<f64>,
+    /// Its natural log (finite where the chance underflows f64).
     pub exact_ln_p_over_cap_per_second: Option<f64>,
+    /// The exact chance a run this long has a second over the cap, a
+    /// probability 0..1.
     pub exact_p_any_over_cap: Option<f64>,
     /// Its natural log (finite where the chance underflows f64).
     pub exact_ln_p_any_over_cap: Option<f64>,

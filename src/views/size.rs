@@ -16,8 +16,13 @@ use crate::output::{fmt, row, Report, Section};
 /// The one row of `size` (CSV columns and JSON fields).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SizeRow {
+    /// The scenario the inputs started from: a bundled name or a file's path.
     pub scenario: String,
+    /// The highest rate seen so far, likes/s (null unless the peak is
+    /// observed x growth).
     pub observed: Option<f64>,
+    /// The planning factor over `observed`, a ratio: peak = observed x growth
+    /// (null unless the peak came from it).
     pub growth: Option<f64>,
     /// --transactional: the cap and safe rate below are per like, the
     /// store's figures divided by `write_cost`.
@@ -28,11 +33,15 @@ pub struct SizeRow {
     pub peak: f64,
     /// Likes/s one key accepts.
     pub cap: f64,
-    /// The safe likes/s per key and the headroom it leaves.
+    /// The safe likes/s per key: cap x (1 - headroom).
     pub safe_per_shard: f64,
+    /// The share of the cap kept free, 0..1: safe = cap x (1 - headroom).
     pub headroom: f64,
-    /// peak / shards, and the share of the cap it leaves unused.
+    /// peak / shards: each shard key's mean at the peak, likes/s.
     pub mean_per_shard_at_peak: f64,
+    /// The share of the cap the mean at the peak leaves unused:
+    /// (cap - mean_per_shard_at_peak) / cap (negative when the mean is over
+    /// the cap).
     pub headroom_left: f64,
     /// `--shards N`: `shards` is the count evaluated, not the recommendation.
     pub evaluated: bool,

@@ -43,6 +43,7 @@ impl TimelineView {
 
 #[derive(Serialize, schemars::JsonSchema)]
 pub(crate) struct TimelineHead<'a> {
+    /// The scenario the time line came from: a bundled name or a file's path.
     scenario: &'a str,
     #[serde(flatten)]
     report: &'a TimelineReport,

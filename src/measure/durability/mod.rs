@@ -223,11 +223,11 @@ pub fn check_fault(f: &Fault, duration: Duration, design: Design) -> InputResult
 /// Lag percentiles in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Lag {
-    /// Median.
+    /// The median lag, ms.
     pub p50_ms: f64,
-    /// 99th percentile.
+    /// The 99th percentile lag, ms.
     pub p99_ms: f64,
-    /// The longest.
+    /// The longest lag, ms.
     pub max_ms: f64,
 }
 

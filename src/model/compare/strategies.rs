@@ -103,12 +103,13 @@ pub struct StrategyRow {
     pub attempts_per_like: Option<f64>,
     /// Transactions: cancelled (and retried) transactions a second, all keys.
     pub cancellations_per_second: Option<f64>,
-    /// Drift of the live count from timed-out increments, per hour: likes
-    /// counted twice,
+    /// Drift of the live count from timed-out increments: likes counted
+    /// twice, likes per hour.
     pub overcount_per_hour: Option<f64>,
-    /// likes never counted,
+    /// Drift of the live count from timed-out increments: likes never
+    /// counted, likes per hour.
     pub undercount_per_hour: Option<f64>,
-    /// and overcount - undercount.
+    /// overcount_per_hour - undercount_per_hour, likes per hour.
     pub net_drift_per_hour: Option<f64>,
     /// The cost figures at the user's prices (null without; set by
     /// [`crate::model::compare::usage::design_usage`]'s caller).

@@ -36,7 +36,7 @@ pub struct PartitionLoad {
     pub partitions: u64,
     /// Writes/s one partition accepts.
     pub cap: f64,
-    /// The threshold that raised reels.
+    /// The monitor's threshold that raised reels, likes/s.
     pub threshold: f64,
     /// Shards each raised reel got.
     pub target_shards: u64,
@@ -46,21 +46,21 @@ pub struct PartitionLoad {
     pub explicit_keys: u64,
     /// Keys aggregated into the Normal tail load.
     pub tail_keys: u64,
-    /// Tail load per partition: mean and standard deviation, writes/s.
+    /// Tail load per partition: its mean, writes/s.
     pub tail_partition_mean: f64,
-    /// (the standard deviation)
+    /// Tail load per partition: its standard deviation, writes/s.
     pub tail_partition_sd: f64,
     /// All likes/s / P.
     pub mean_partition_rate: f64,
     /// E[the hottest partition's mean writes/s] over placements.
     pub hottest_partition_rate: f64,
-    /// Its standard error over the placements.
+    /// Its standard error over the placements, writes/s.
     pub hottest_partition_rate_se: f64,
     /// hottest_partition_rate / mean_partition_rate.
     pub hottest_to_mean: f64,
     /// P(some partition gets more than the cap in a second).
     pub p_over_cap_per_second: f64,
-    /// Its standard error over the placements.
+    /// Its standard error over the placements (a probability's, 0..1).
     pub p_over_cap_se: f64,
     /// Its 95% confidence interval, clamped to [0, 1].
     pub p_over_cap_ci95: [f64; 2],

@@ -22,11 +22,13 @@ pub struct SearchResult {
     pub max_shards: u64,
     /// Whether some threshold met the risk within `max_shards`.
     pub found: bool,
-    /// The answer: the fewest target shards over the grid,
+    /// The answer: the fewest target shards over the grid (null when none
+    /// was found).
     pub shards: Option<u64>,
-    /// and the largest threshold giving them,
+    /// The largest threshold giving those shards, likes/s (null when none
+    /// was found).
     pub threshold: Option<f64>,
-    /// with the reels at or above it.
+    /// The reels at or above that threshold (null when none was found).
     pub hot_reels: Option<u64>,
     /// The bound on P(any second over the cap) at the answer: the union
     /// bound over partitions, exact over the biggest reel's shards and a

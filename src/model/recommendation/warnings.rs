@@ -28,7 +28,7 @@ pub enum Warning {
         partitions: u64,
         /// Writes a second one partition accepts.
         cap: f64,
-        /// The risk accepted for them.
+        /// The risk accepted for them, a probability 0..1.
         risk: f64,
         /// The most shards tried.
         max_shards: u64,

@@ -53,7 +53,8 @@ pub struct TimelineReport {
     pub rejected_share: f64,
     /// Seconds in which at least one write was rejected.
     pub seconds_with_rejections: u64,
-    /// 1-based; None when nothing was rejected.
+    /// The first second with a rejected write: 1-based; None when nothing
+    /// was rejected.
     pub first_rejection_second: Option<u64>,
     /// The last second with a rejected write: 1-based; None when nothing
     /// was rejected.

@@ -4,28 +4,43 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{list, remove, set, string, strings, Doc};
+use super::{about, list, remove, set, string, strings, Doc};
 
 /// The blocks several commands' documents carry.
 impl Doc {
     /// The plan's recommendation.
     fn recommendation(&mut self) -> Value {
-        self.sub::<crate::model::recommendation::Recommendation>()
+        about(
+            "The plan's recommendation for the same inputs (`size`'s fields); the \
+             document's own `shards` stays the count it used.",
+            self.sub::<crate::model::recommendation::Recommendation>(),
+        )
     }
 
     /// --traffic-from: the trace and the law it gave (views::observed).
     fn observed(&mut self) -> Value {
-        self.sub::<crate::views::observed::ObservedTraffic>()
+        about(
+            "`--traffic-from`: the trace read and the law it gave (absent without a trace).",
+            self.sub::<crate::views::observed::ObservedTraffic>(),
+        )
     }
 
     /// --unlike-share: the writes it adds, the negative-shard chance (views::unlikes).
     fn unlikes(&mut self) -> Value {
-        self.sub::<crate::views::unlikes::UnlikesBlock>()
+        about(
+            "`--unlike-share`: the writes unlikes add at the peak and the chance a shard \
+             reads below zero (absent without unlikes).",
+            self.sub::<crate::views::unlikes::UnlikesBlock>(),
+        )
     }
 
     /// The verdict on the count judged (views::verdict::WithVerdict).
     fn verdict(&mut self) -> Value {
-        self.sub::<crate::model::verdict::Verdict>()
+        about(
+            "The plan's verdict on the count the document judges: each constraint, its \
+             figure and limit, and whether the count holds.",
+            self.sub::<crate::model::verdict::Verdict>(),
+        )
     }
 }
 
@@ -33,7 +48,8 @@ impl Doc {
 fn rows(items: Value) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("type".into(), "object".into());
-    set(&mut m, "rows", list(items), false);
+    let text = "The result's rows, one object a row (the table's lines).";
+    set(&mut m, "rows", about(text, list(items)), false);
     m
 }
 
@@ -69,7 +85,11 @@ fn size(d: &mut Doc) -> Map<String, Value> {
 /// A flat `simulate`: the row, its histogram, and the plan beside it.
 fn flat_simulation(d: &mut Doc) -> Map<String, Value> {
     let mut flat = d.object::<crate::views::simulate::SimulateRow>();
-    let bins = d.sub::<Vec<crate::model::stats::Bin>>();
+    let bins = about(
+        "The seconds by the busiest shard's writes: each `value` (writes/s) seen and \
+         the `count` of seconds with it, empty values left out.",
+        d.sub::<Vec<crate::model::stats::Bin>>(),
+    );
     set(&mut flat, "busiest_histogram", bins, false);
     set(&mut flat, "recommendation", d.recommendation(), true);
     set(&mut flat, "observed_traffic", d.observed(), true);
@@ -81,7 +101,11 @@ fn flat_simulation(d: &mut Doc) -> Map<String, Value> {
 /// A time line's `simulate`: the run, the monitor grid, and the plan.
 fn timeline(d: &mut Doc) -> Map<String, Value> {
     let mut timeline = d.object::<crate::views::timeline::TimelineHead<'static>>();
-    let grid = d.sub::<Vec<crate::model::timeline::MonitorGridRow>>();
+    let grid = about(
+        "The time line rerun around the monitor: half, the same and double its threshold \
+         and window; no cache, its TTL and double it (absent without a monitor).",
+        d.sub::<Vec<crate::model::timeline::MonitorGridRow>>(),
+    );
     set(&mut timeline, "monitor_grid", grid, true);
     set(&mut timeline, "recommendation", d.recommendation(), true);
     set(&mut timeline, "unlikes", d.unlikes(), true);
@@ -96,7 +120,11 @@ fn risk(d: &mut Doc) -> Map<String, Value> {
     set(&mut risk, "observed_traffic", d.observed(), true);
     set(&mut risk, "unlikes", d.unlikes(), true);
     set(&mut risk, "verdict", d.verdict(), false);
-    let picker = d.sub::<crate::model::picker::risk::PickerRisk>();
+    let picker = about(
+        "`--picker` other than the random ones: its chance of going over the cap and a \
+         seeded run of it (absent for the random pickers).",
+        d.sub::<crate::model::picker::risk::PickerRisk>(),
+    );
     set(&mut risk, "picker_risk", picker, true);
     risk
 }
@@ -113,10 +141,16 @@ fn sweep(d: &mut Doc) -> Map<String, Value> {
 fn resize(d: &mut Doc) -> Vec<Map<String, Value>> {
     use crate::model::timeline::resize::{GrowReport, ShrinkReport, ShrinkRow};
     let mut grow = d.object::<GrowReport>();
-    let simulated = d.sub::<GrowReport>();
+    let simulated = about(
+        "The same grow in one seeded run (the top level is the arithmetic's expectation).",
+        d.sub::<GrowReport>(),
+    );
     set(&mut grow, "simulated", simulated, false);
     let mut shrink = d.object::<ShrinkReport>();
-    let reads = d.sub::<Vec<ShrinkRow>>();
+    let reads = about(
+        "Every read of the total taken during the shrink, in order.",
+        d.sub::<Vec<ShrinkRow>>(),
+    );
     set(&mut shrink, "reads_seen", reads, false);
     vec![grow, shrink]
 }
@@ -127,11 +161,17 @@ fn keys(d: &mut Doc) -> Vec<Map<String, Value>> {
     use crate::model::placement::{KeysReport, SortedReport};
     let mut cluster = d.object::<KeysReport>();
     remove(&mut cluster, "read");
-    set(&mut cluster, "read_note", string(), false);
-    set(&mut cluster, "warnings", strings(), false);
+    let note = "How a read of the total is served, in words (GETs pipelined and grouped \
+                per node where MGET would fail with CROSSSLOT).";
+    set(&mut cluster, "read_note", about(note, string()), false);
+    let warnings = "What `--check` fails on (shared slots, a node over its share), then the \
+                    suggested template if there is one, each a sentence.";
+    set(&mut cluster, "warnings", about(warnings, strings()), false);
     set(&mut cluster, "verdict", d.verdict(), false);
     let mut sorted = d.object::<SortedReport>();
-    set(&mut sorted, "note", string(), false);
+    let note = "What the keys' sort order means for the shards (whether they likely share \
+                one tablet), in words.";
+    set(&mut sorted, "note", about(note, string()), false);
     set(&mut sorted, "verdict", d.verdict(), false);
     vec![cluster, sorted]
 }
@@ -140,7 +180,8 @@ fn keys(d: &mut Doc) -> Vec<Map<String, Value>> {
 fn partitions(d: &mut Doc) -> Map<String, Value> {
     let mut p = d.object::<crate::model::partitions::PartitionReport>();
     remove(&mut p, "assumptions");
-    set(&mut p, "notes", strings(), false);
+    let notes = "The partition model's assumptions, a sentence each.";
+    set(&mut p, "notes", about(notes, strings()), false);
     set(&mut p, "verdict", d.verdict(), true);
     p
 }
@@ -149,11 +190,18 @@ fn partitions(d: &mut Doc) -> Map<String, Value> {
 /// (views::fleet), named by its policy.
 fn fleet(d: &mut Doc) -> Map<String, Value> {
     let mut f = d.object::<crate::model::fleet::FleetReport>();
-    set(&mut f, "scenario", string(), false);
+    let scenario = "The scenario the inputs started from: a bundled name or a file's path.";
+    set(&mut f, "scenario", about(scenario, string()), false);
     let mut costs = d.object::<crate::model::price::PolicyCosts>();
-    let policy = d.sub::<crate::model::fleet::Policy>();
+    let policy = about("The policy priced.", d.sub::<crate::model::fleet::Policy>());
     set(&mut costs, "policy", policy, false);
-    set(&mut f, "policy_costs", list(Value::Object(costs)), false);
+    let text = "Each policy's month at the user's prices (figures null without their price).";
+    set(
+        &mut f,
+        "policy_costs",
+        about(text, list(Value::Object(costs))),
+        false,
+    );
     f
 }
 
@@ -164,13 +212,22 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
 /// model's figure beside the load on the shards (views::shard_load).
 fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
     use crate::model::picker::expected::ShardLoadModel;
+    let model_text = "The model's figure for the busiest shard a second (writes/s) at the \
+                      measured rate, for the run's picker, shards and clients, beside the \
+                      load measured.";
     let mut redis = d.object::<crate::measure::MeasureReport>();
-    set(&mut redis, "warnings", strings(), false);
-    let model = d.sub::<ShardLoadModel>();
+    let warnings = "What makes the run's figures not what they seem (shard keys missing \
+                    masters, a placement problem `keys --check` finds), a sentence each.";
+    set(&mut redis, "warnings", about(warnings, strings()), false);
+    let model = about(model_text, d.sub::<ShardLoadModel>());
     set(&mut redis, "shard_load_model", model, false);
     let mut pg = d.object::<crate::measure::postgres::PgMeasureReport>();
-    set(&mut pg, "store", json!({ "const": "postgres" }), false);
-    let model = d.sub::<Option<ShardLoadModel>>();
+    let store = json!({ "description": "The store measured: `postgres`.", "const": "postgres" });
+    set(&mut pg, "store", store, false);
+    let model = about(
+        &format!("{model_text} Null when no shard load was sampled."),
+        d.sub::<Option<ShardLoadModel>>(),
+    );
     set(&mut pg, "shard_load_model", model, false);
     let design = d.object::<crate::measure::durability::DurabilityReport>();
     vec![redis, pg, design]
@@ -181,19 +238,29 @@ fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
 fn compare(d: &mut Doc) -> Map<String, Value> {
     use crate::model::compare::strategies::StrategyRow;
     let mut row = d.object::<StrategyRow>();
-    set(
-        &mut row,
-        "error",
-        json!({ "type": ["string", "null"] }),
-        false,
-    );
-    set(&mut row, "verdict", string(), false);
+    let error = json!({
+        "description": "Why the design's count is not exact, in words (a crash's loss, a \
+                        replay's double count, a standard error or an overcount bound); \
+                        null for an exact count.",
+        "type": ["string", "null"]
+    });
+    set(&mut row, "error", error, false);
+    let verdict = "When to pick the design, or what goes wrong with it, in words.";
+    set(&mut row, "verdict", about(verdict, string()), false);
     let mut doc = rows(Value::Object(row));
     set(&mut doc, "recommendation", d.recommendation(), false);
     set(&mut doc, "verdict", d.verdict(), false);
-    let pickers = list(d.sub::<crate::model::picker::table::PickerRow>());
+    let pickers = about(
+        "The pickers side by side: the shards each needs at the plan's per-key risk and \
+         a seeded run of each at the plan's count.",
+        list(d.sub::<crate::model::picker::table::PickerRow>()),
+    );
     set(&mut doc, "pickers", pickers, false);
-    let measured = d.sub::<Option<crate::measure::MeasuredLoss>>();
+    let measured = about(
+        "`--measure FILE`: what a measurement lost, quoted beside the designs (null \
+         without).",
+        d.sub::<Option<crate::measure::MeasuredLoss>>(),
+    );
     set(&mut doc, "measured", measured, false);
     doc
 }
