@@ -10,7 +10,9 @@
 //! (`SHARDPLAN_UPDATE_SCHEMAS=1 cargo test --lib schema`), and
 //! `tests/cli/json_schemas.rs` validates real output against the files. A field
 //! is added, never renamed or removed, without raising
-//! [`JSON_SCHEMA_VERSION`]; every property has a description with its unit.
+//! [`JSON_SCHEMA_VERSION`], so every object admits fields it does not list
+//! and every property has a description with its unit (docs/output.md,
+//! "Compatibility").
 
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::JsonSchema;
@@ -176,19 +178,21 @@ fn used_definitions(doc: &Value, mut all: Map<String, Value>) -> Map<String, Val
         .collect()
 }
 
-/// Every object schema that lists its properties admits no others, so a
-/// field added to the output without its schema fails validation.
-fn close_objects(v: &mut Value) {
+/// Every object admits fields it does not list: a field is added under the
+/// same [`JSON_SCHEMA_VERSION`], so yesterday's schema must accept today's
+/// output (docs/output.md, "Compatibility"). The `required` lists stay,
+/// and a renamed or removed field still fails.
+fn open_objects(v: &mut Value) {
     match v {
         Value::Object(m) => {
-            if m.contains_key("properties") && !m.contains_key("additionalProperties") {
-                m.insert("additionalProperties".into(), false.into());
+            if m.get("additionalProperties") == Some(&Value::Bool(false)) {
+                m.remove("additionalProperties");
             }
             for x in m.values_mut() {
-                close_objects(x);
+                open_objects(x);
             }
         }
-        Value::Array(a) => a.iter_mut().for_each(close_objects),
+        Value::Array(a) => a.iter_mut().for_each(open_objects),
         _ => {}
     }
 }
@@ -313,7 +317,7 @@ pub fn document(command: &str) -> Option<Value> {
         doc.insert("$defs".into(), Value::Object(defs));
     }
     let mut doc = Value::Object(doc);
-    close_objects(&mut doc);
+    open_objects(&mut doc);
     Some(doc)
 }
 
