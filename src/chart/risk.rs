@@ -12,6 +12,32 @@ use super::{
 /// The risk chart's plot: shard counts across, log10 of the probability up.
 type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordu64, RangedCoordf64>>;
 
+/// The series' colours, in order.
+const COLOURS: [RGBColor; 6] = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
+
+/// A legend entry for each series, in its colour.
+fn series_legend(series: &[RiskSeries]) -> Vec<LegendEntry> {
+    series
+        .iter()
+        .enumerate()
+        .map(|(i, s)| LegendEntry {
+            label: s.label.clone(),
+            mark: Mark::Line(COLOURS[i % COLOURS.len()].stroke_width(2)),
+        })
+        .collect()
+}
+
+/// The legend entry of the values under the axis's floor `y_lo`.
+fn below_entry(y_lo: f64) -> LegendEntry {
+    LegendEntry {
+        label: format!(
+            "below {}: on the floor (the first's value, and the marked count's)",
+            power_of_ten(y_lo)
+        ),
+        mark: Mark::Below(BLACK.filled()),
+    }
+}
+
 /// (shards, ln probability) points.
 type Points = Vec<(u64, f64)>;
 
@@ -149,20 +175,11 @@ pub fn risk_by_shards(
     let (x_lo, x_hi) = shard_range(series);
     let (y_lo, y_hi) = decade_range(series, accepted);
     let to_y = |ln: f64| log10(ln).max(y_lo);
-    let colours = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
-    let mut legend: Vec<LegendEntry> = series
+    let mut legend = series_legend(series);
+    let below_any = series
         .iter()
-        .enumerate()
-        .map(|(i, s)| LegendEntry {
-            label: s.label.clone(),
-            mark: Mark::Line(colours[i % colours.len()].stroke_width(2)),
-        })
-        .collect();
-    let below_any = series.iter().any(|s| {
-        s.ln_points
-            .iter()
-            .any(|p| p.1.is_finite() && log10(p.1) < y_lo)
-    });
+        .flat_map(|s| &s.ln_points)
+        .any(|p| p.1.is_finite() && log10(p.1) < y_lo);
     let entries = series.len()
         + usize::from(marked.is_some_and(|m| (x_lo..=x_hi).contains(&m.1)))
         + usize::from(accepted.is_some())
@@ -190,7 +207,7 @@ pub fn risk_by_shards(
             .map_err(err)?;
         for (i, s) in series.iter().enumerate() {
             let marked = marked.map(|m| m.1);
-            let colour = (colours[i % colours.len()], i as i32);
+            let colour = (COLOURS[i % COLOURS.len()], i as i32);
             draw_series(&mut chart, s, colour, (y_lo, marked))?;
         }
         if let Some((label, x)) = marked.filter(|m| (x_lo..=x_hi).contains(&m.1)) {
@@ -214,13 +231,7 @@ pub fn risk_by_shards(
             )?;
         }
         if below_any {
-            legend.push(LegendEntry {
-                label: format!(
-                    "below {}: on the floor (the first's value, and the marked count's)",
-                    power_of_ten(y_lo)
-                ),
-                mark: Mark::Below(BLACK.filled()),
-            });
+            legend.push(below_entry(y_lo));
         }
         // Under the axis, off the curves.
         draw_legend_band(&band, &legend)?;

@@ -227,6 +227,70 @@ fn describe_tags(defs: &mut Map<String, Value>) {
     }
 }
 
+/// One shape of `command`'s document with the header fields first, as the
+/// document prints them (`schema_version`, `version`, `command`), then its
+/// payload, `inputs` and `warning_text`.
+fn with_header(mut obj: Map<String, Value>, command: &str) -> Value {
+    // Header fields first, as the document prints them.
+    let mut props = Map::new();
+    props.insert(
+        "schema_version".into(),
+        json!({
+            "description": "The version of this document's fields: fields are only \
+                            added under one number; a rename or removal raises it \
+                            (docs/output.md, \"Compatibility\").",
+            "const": JSON_SCHEMA_VERSION
+        }),
+    );
+    props.insert(
+        "version".into(),
+        about(
+            "The version of shardplan that printed the document.",
+            string(),
+        ),
+    );
+    props.insert(
+        "command".into(),
+        json!({
+            "description": "The command that printed the document.",
+            "const": command
+        }),
+    );
+    if let Some(Value::Object(p)) = obj.remove("properties") {
+        props.extend(p);
+    }
+    props.insert("inputs".into(), inputs());
+    props.insert(
+        "warning_text".into(),
+        json!({
+            "description": "Every warning the table prints, word for word.",
+            "type": "array",
+            "items": { "type": "string" }
+        }),
+    );
+    obj.insert("properties".into(), Value::Object(props));
+    let mut required = vec![
+        json!("schema_version"),
+        json!("version"),
+        json!("command"),
+        json!("warning_text"),
+    ];
+    if let Some(Value::Array(r)) = obj.remove("required") {
+        // A flattened struct may repeat a name (the JSON keeps one).
+        for name in r {
+            if !required.contains(&name) {
+                required.push(name);
+            }
+        }
+    }
+    obj.insert("required".into(), Value::Array(required));
+    obj.insert("type".into(), "object".into());
+    obj.remove("$schema");
+    obj.remove("title");
+    obj.remove("description");
+    Value::Object(obj)
+}
+
 /// The whole `--format json` document of `command`: the header
 /// (`schema_version`, `version`, `command`), the payload and `inputs`.
 pub fn document(command: &str) -> Option<Value> {
@@ -234,66 +298,7 @@ pub fn document(command: &str) -> Option<Value> {
     let shapes = payload(command, &mut d)?;
     let shapes: Vec<Value> = shapes
         .into_iter()
-        .map(|mut obj| {
-            // Header fields first, as the document prints them.
-            let mut props = Map::new();
-            props.insert(
-                "schema_version".into(),
-                json!({
-                    "description": "The version of this document's fields: fields are only \
-                                    added under one number; a rename or removal raises it \
-                                    (docs/output.md, \"Compatibility\").",
-                    "const": JSON_SCHEMA_VERSION
-                }),
-            );
-            props.insert(
-                "version".into(),
-                about(
-                    "The version of shardplan that printed the document.",
-                    string(),
-                ),
-            );
-            props.insert(
-                "command".into(),
-                json!({
-                    "description": "The command that printed the document.",
-                    "const": command
-                }),
-            );
-            if let Some(Value::Object(p)) = obj.remove("properties") {
-                props.extend(p);
-            }
-            props.insert("inputs".into(), inputs());
-            props.insert(
-                "warning_text".into(),
-                json!({
-                    "description": "Every warning the table prints, word for word.",
-                    "type": "array",
-                    "items": { "type": "string" }
-                }),
-            );
-            obj.insert("properties".into(), Value::Object(props));
-            let mut required = vec![
-                json!("schema_version"),
-                json!("version"),
-                json!("command"),
-                json!("warning_text"),
-            ];
-            if let Some(Value::Array(r)) = obj.remove("required") {
-                // A flattened struct may repeat a name (the JSON keeps one).
-                for name in r {
-                    if !required.contains(&name) {
-                        required.push(name);
-                    }
-                }
-            }
-            obj.insert("required".into(), Value::Array(required));
-            obj.insert("type".into(), "object".into());
-            obj.remove("$schema");
-            obj.remove("title");
-            obj.remove("description");
-            Value::Object(obj)
-        })
+        .map(|obj| with_header(obj, command))
         .collect();
     let mut doc = Map::new();
     doc.insert(
