@@ -4,6 +4,7 @@
 
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -147,16 +148,40 @@ pub(crate) fn still_running(fault: &super::Fault) -> FaultReport {
     }
 }
 
-/// What became of the fault the thread behind `rx` strikes: its report;
-/// `None` when the writes ended first; [`still_running`] when its command
-/// is still running [`COMMAND_GRACE`] after the writes.
-pub(crate) fn outcome(
-    rx: &std::sync::mpsc::Receiver<Option<FaultReport>>,
-    fault: Option<&super::Fault>,
-) -> Option<FaultReport> {
-    match rx.recv_timeout(COMMAND_GRACE) {
-        Ok(report) => report,
-        Err(_) => fault.map(still_running),
+/// A run's fault, striking from a thread of its own: not scoped, so a
+/// fault command that never ends cannot hold the run.
+pub(crate) struct Striker {
+    fault: super::Fault,
+    stop: Arc<AtomicBool>,
+    report: mpsc::Receiver<Option<FaultReport>>,
+}
+
+impl Striker {
+    /// Strikes `fault` at its moment after `start`; `kill_writer` is the
+    /// flag `--fault kill-writer` sets.
+    pub(crate) fn start(fault: super::Fault, start: Instant, kill_writer: Arc<AtomicBool>) -> Self {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, report) = mpsc::channel();
+        let (action, at, thread_stop) = (fault.action.clone(), fault.at, Arc::clone(&stop));
+        std::thread::spawn(move || {
+            let _ = tx.send(strike(&action, start, at, &thread_stop, &kill_writer));
+        });
+        Striker {
+            fault,
+            stop,
+            report,
+        }
+    }
+
+    /// Once the writes have ended: the fault's report; `None` when the
+    /// writes ended before it struck; [`still_running`] when its command is
+    /// still running [`COMMAND_GRACE`] later.
+    pub(crate) fn finish(self) -> Option<FaultReport> {
+        self.stop.store(true, Ordering::Relaxed);
+        match self.report.recv_timeout(COMMAND_GRACE) {
+            Ok(report) => report,
+            Err(_) => Some(still_running(&self.fault)),
+        }
     }
 }
 

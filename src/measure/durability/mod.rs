@@ -231,6 +231,18 @@ pub struct Lag {
     pub max_ms: f64,
 }
 
+impl Lag {
+    /// The percentiles of `h`, a histogram in microseconds.
+    pub fn of(h: &hdrhistogram::Histogram<u64>) -> Lag {
+        let ms = |us: u64| us as f64 / 1e3;
+        Lag {
+            p50_ms: ms(h.value_at_quantile(0.5)),
+            p99_ms: ms(h.value_at_quantile(0.99)),
+            max_ms: ms(h.max()),
+        }
+    }
+}
+
 /// How long keys could not be written.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Unavailable {

@@ -2,8 +2,8 @@
 //! (and the log's consumer) while the fault strikes, read the count back
 //! once every slot answers, and delete the keys.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
@@ -110,19 +110,13 @@ fn drive_and_read(s: &Shared, router: &mut Router) -> anyhow::Result<Driven> {
 /// Every writer, the consumer and the fault, until the writes end (and
 /// the consumer has drained the streams).
 fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
-    let stop = Arc::new(AtomicBool::new(false));
-    let kill = Arc::new(AtomicBool::new(false));
     // The writes start now: the set-up (keys, groups) is behind us.
     let start = s.start();
-    let fault = s.config.fault.clone().map(|f| {
-        let (tx, rx) = mpsc::channel();
-        let (stop, kill) = (Arc::clone(&stop), Arc::clone(&kill));
-        // Not scoped: a fault command that never ends must not hold the run.
-        std::thread::spawn(move || {
-            let _ = tx.send(fault::strike(&f.action, start, f.at, &stop, &kill));
-        });
-        rx
-    });
+    let striker = s
+        .config
+        .fault
+        .clone()
+        .map(|f| fault::Striker::start(f, start, Arc::clone(&s.kill_writer)));
     let consumed = std::thread::scope(|scope| {
         let consumer =
             (s.config.design == Design::Log).then(|| scope.spawn(|| consumer::consume(s)));
@@ -134,13 +128,6 @@ fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
                 })
             })
             .collect();
-        // The kill flag reaches writer 0 through the shared state.
-        while !handles.iter().all(|h| h.is_finished()) {
-            if kill.load(Ordering::Relaxed) {
-                s.kill_writer.store(true, Ordering::Relaxed);
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
         for h in handles {
             let _ = h.join();
         }
@@ -149,9 +136,7 @@ fn drive(s: &Shared) -> (Option<Consumed>, Option<FaultReport>) {
         s.writers_done.store(true, Ordering::Release);
         consumer.and_then(|h| h.join().ok())
     });
-    stop.store(true, Ordering::Relaxed);
-    let fault = fault.and_then(|rx| fault::outcome(&rx, s.config.fault.as_ref()));
-    (consumed, fault)
+    (consumed, striker.and_then(fault::Striker::finish))
 }
 
 /// Each counter key's value, once every one answers (refreshing the slot
@@ -163,7 +148,12 @@ fn read_back(s: &Shared, router: &mut Router) -> anyhow::Result<Vec<i64>> {
         let mut values = Vec::with_capacity(s.counters.len());
         for (key, &slot) in s.counters.iter().zip(&s.slots) {
             match router.send(slot, &[redis::cmd("GET").arg(key).clone()]) {
-                Sent::Replies(v) => values.push(int_of(&v[0])?),
+                // A missing key reads as 0; anything but a number is an error.
+                Sent::Replies(v) => values.push(
+                    redis::from_redis_value::<Option<i64>>(v[0].clone())
+                        .map_err(|e| anyhow!("a counter key {key} read back as {e}"))?
+                        .unwrap_or(0),
+                ),
                 _ => break,
             }
         }
@@ -178,18 +168,6 @@ fn read_back(s: &Shared, router: &mut Router) -> anyhow::Result<Vec<i64>> {
             );
         }
         std::thread::sleep(Duration::from_millis(200));
-    }
-}
-
-fn int_of(v: &Value) -> anyhow::Result<i64> {
-    match v {
-        Value::Nil => Ok(0),
-        Value::Int(i) => Ok(*i),
-        Value::BulkString(b) => std::str::from_utf8(b)
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| anyhow!("a counter key holds something other than a number")),
-        other => bail!("a counter key read back as {other:?}"),
     }
 }
 
@@ -209,8 +187,6 @@ fn report(s: &Shared, keys: &RunKeys, all: Vec<String>, o: Outcome) -> Durabilit
     let config = s.config;
     let seconds = o.end.duration_since(s.start()).as_secs_f64().max(1e-9);
     let durability = s.tally.against(o.counted);
-    let lags = s.lags.lock().unwrap_or_else(|e| e.into_inner());
-    let ms = |q: f64| lags.value_at_quantile(q) as f64 / 1e3;
     let requests = s.requests.load(Ordering::Relaxed) as f64;
     DurabilityReport {
         store: "redis".into(),
@@ -229,11 +205,7 @@ fn report(s: &Shared, keys: &RunKeys, all: Vec<String>, o: Outcome) -> Durabilit
         wait_short: config
             .wait_replicas
             .map(|_| s.tally.wait_short.load(Ordering::Relaxed)),
-        lag: Lag {
-            p50_ms: ms(0.5),
-            p99_ms: ms(0.99),
-            max_ms: lags.max() as f64 / 1e3,
-        },
+        lag: Lag::of(&s.lags.lock().unwrap_or_else(|e| e.into_inner())),
         held_at_end: (config.design == Design::Buffered)
             .then(|| s.held_at_end.load(Ordering::Relaxed)),
         backlog_at_end: o.consumed.map(|c| c.backlog_at_end),

@@ -53,7 +53,7 @@ pub(super) struct Shared<'a> {
     /// before the writers (`u64::MAX` until then).
     start_ns: AtomicU64,
     /// Set by `--fault kill-writer`: writer 0 dies with its buffer.
-    pub(super) kill_writer: AtomicBool,
+    pub(super) kill_writer: std::sync::Arc<AtomicBool>,
     /// Set when every writer has stopped.
     pub(super) writers_done: AtomicBool,
     /// When they stopped (behind schedule, after `end`), in nanoseconds
@@ -86,7 +86,7 @@ impl<'a> Shared<'a> {
             held_at_end: AtomicU64::new(0),
             base: Instant::now(),
             start_ns: AtomicU64::new(u64::MAX),
-            kill_writer: AtomicBool::new(false),
+            kill_writer: std::sync::Arc::new(AtomicBool::new(false)),
             writers_done: AtomicBool::new(false),
             writes_ended_ns: AtomicU64::new(0),
         }

@@ -9,7 +9,7 @@
 //! disk first). The count is read once the server answers again.
 
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail};
@@ -162,16 +162,13 @@ pub fn run(config: &PgDurabilityConfig) -> anyhow::Result<DurabilityReport> {
 
 /// The writers and the fault, until the writes end.
 fn drive(s: &Shared) -> Option<crate::measure::durability::FaultReport> {
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let rx = s.config.fault.clone().map(|f| {
-        let (tx, rx) = mpsc::channel();
-        let (stop, start) = (Arc::clone(&stop), s.start);
-        let kill = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        std::thread::spawn(move || {
-            let _ = tx.send(fault::strike(&f.action, start, f.at, &stop, &kill));
-        });
-        rx
-    });
+    // No writer to kill here: the flag is nobody's.
+    let unused = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let striker = s
+        .config
+        .fault
+        .clone()
+        .map(|f| fault::Striker::start(f, s.start, unused));
     std::thread::scope(|scope| {
         for c in 0..s.config.base.clients as usize {
             scope.spawn(move || writer(s, c));
@@ -180,8 +177,7 @@ fn drive(s: &Shared) -> Option<crate::measure::durability::FaultReport> {
     let mut ended = s.ended.lock().unwrap_or_else(|e| e.into_inner());
     *ended = Some(Instant::now());
     drop(ended);
-    stop.store(true, Ordering::Relaxed);
-    rx.and_then(|rx| fault::outcome(&rx, s.config.fault.as_ref()))
+    striker.and_then(fault::Striker::finish)
 }
 
 /// A writer's connection and its prepared UPDATE.
@@ -317,8 +313,6 @@ fn report(s: &Shared, f: Found) -> DurabilityReport {
         .unwrap_or(s.end);
     let seconds = end.duration_since(s.start).as_secs_f64().max(1e-9);
     let durability = s.tally.against(f.counted);
-    let lags = s.lags.lock().unwrap_or_else(|e| e.into_inner());
-    let ms = |q: f64| lags.value_at_quantile(q) as f64 / 1e3;
     let rows = config.rows() as f64;
     let writes =
         (durability.sent - s.tally.failed.load(Ordering::Relaxed).min(durability.sent)) as f64;
@@ -337,11 +331,7 @@ fn report(s: &Shared, f: Found) -> DurabilityReport {
         flush_seconds: None,
         wait_replicas: None,
         wait_short: None,
-        lag: Lag {
-            p50_ms: ms(0.5),
-            p99_ms: ms(0.99),
-            max_ms: lags.max() as f64 / 1e3,
-        },
+        lag: Lag::of(&s.lags.lock().unwrap_or_else(|e| e.into_inner())),
         held_at_end: None,
         backlog_at_end: None,
         rebuild: None,
