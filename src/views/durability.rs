@@ -24,20 +24,14 @@ impl Report for DurabilityView {
                     out.insert(k, a.len().into());
                 }
                 ("machine", _) => {}
-                (_, Value::Object(inner)) => {
-                    for (ik, iv) in inner {
-                        out.insert(format!("{k}_{ik}"), iv);
-                    }
-                }
                 // The same columns whether or not the run had one.
                 ("fault" | "rebuild", Value::Null) => {
                     for ik in optional_columns(&k) {
                         out.insert(format!("{k}_{ik}"), Value::Null);
                     }
                 }
-                (_, v) => {
-                    out.insert(k, v);
-                }
+                // Nested objects as `outer_inner` columns, as `measure`'s.
+                (_, v) => super::measure::flatten(&k, v, &mut out),
             }
         }
         vec![Value::Object(out)]

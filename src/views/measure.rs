@@ -45,7 +45,7 @@ impl MeasureView {
 
 /// `v`'s nested objects as `outer_inner` columns, and each `[low, high]`
 /// interval as `_low` and `_high`.
-fn flatten(prefix: &str, v: Value, out: &mut Map<String, Value>) {
+pub(super) fn flatten(prefix: &str, v: Value, out: &mut Map<String, Value>) {
     let name = |k: &str| match prefix {
         "" => k.to_string(),
         p => format!("{p}_{k}"),
