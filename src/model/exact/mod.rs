@@ -14,7 +14,10 @@
 
 mod busiest;
 mod empirical_mix;
+mod gamma_each;
 pub(crate) mod gamma_mix;
+mod gamma_row;
+mod gamma_smooth;
 mod joint;
 mod levin;
 mod pairs;

@@ -9,7 +9,7 @@ use super::busiest::BusiestShard;
 use super::point::Point;
 use super::special::ln_1m_exp;
 use crate::error::{ParamError, ParamResult, Problem};
-use crate::model::law::TrafficModel;
+use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
 
 /// `ln(1 - (1 - p)^T)` from `ln p`: the chance that at least one of
@@ -71,7 +71,8 @@ pub struct Risk {
 
 impl Risk {
     /// Builds the distribution and the row. Errors name `--rate`,
-    /// `--shards`, `--cap` and `--duration`.
+    /// `--shards`, `--cap` and `--duration`. Gamma-poisson traffic's row
+    /// needs no table (`gamma_row.rs`: five figures, a few integrals each).
     pub fn compute(
         rate: f64,
         shards: u64,
@@ -79,6 +80,10 @@ impl Risk {
         seconds: f64,
         model: TrafficModel,
     ) -> ParamResult<Risk> {
+        let point = Point::new(rate, shards, model)?;
+        if matches!(model.split(point.rate), Split::GammaRate { .. }) {
+            return Ok(super::gamma_row::risk(point, cap, seconds, None)?.0);
+        }
         let busiest = BusiestShard::new(rate, shards, model)?;
         Risk::from_busiest(&busiest, cap, seconds)
     }
@@ -92,29 +97,54 @@ impl Risk {
         let c = cap.floor().min(u64::MAX as f64) as u64;
         let ln_p = busiest.ln_sf(c);
         let (_, rel_error) = busiest.point().ln_sf_with_error(c);
-        let ln_any = ln_p_any_over(ln_p, seconds);
-        let (p, p_any) = (ln_p.exp(), ln_any.exp());
-        let underflow = (p == 0.0 && ln_p.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
-        Ok(Risk {
-            rate: busiest.rate(),
-            shards: busiest.shards(),
+        let figures = RowFigures {
+            ln_p,
+            rel_error,
+            mean: busiest.mean(),
+            p999: busiest.quantile(0.999),
+            run: [0.5, 0.01, 0.99].map(|q| busiest.run_quantile(seconds, q)),
+        };
+        Ok(Risk::from_figures(busiest.point(), cap, seconds, figures))
+    }
+
+    /// The row from its figures (`cap` and `seconds` checked).
+    pub(super) fn from_figures(point: Point, cap: f64, seconds: f64, f: RowFigures) -> Risk {
+        let ln_any = ln_p_any_over(f.ln_p, seconds);
+        let (p, p_any) = (f.ln_p.exp(), ln_any.exp());
+        let underflow = (p == 0.0 && f.ln_p.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
+        Risk {
+            rate: point.rate,
+            shards: point.shards,
             cap,
             seconds,
-            traffic: busiest.model(),
+            traffic: point.model,
             p_over_cap_per_second: p,
-            ln_p_over_cap_per_second: ln_p,
+            ln_p_over_cap_per_second: f.ln_p,
             p_any_over_cap: p_any,
             ln_p_any_over_cap: ln_any,
             underflow,
-            busiest_mean_per_second: busiest.mean(),
-            busiest_p999_per_second: busiest.quantile(0.999),
-            busiest_over_run_median: busiest.run_quantile(seconds, 0.5),
-            busiest_over_run_q01: busiest.run_quantile(seconds, 0.01),
-            busiest_over_run_q99: busiest.run_quantile(seconds, 0.99),
-            p_over_cap_rel_error: rel_error,
-            exact: rel_error <= 1e-9,
-        })
+            busiest_mean_per_second: f.mean,
+            busiest_p999_per_second: f.p999,
+            busiest_over_run_median: f.run[0],
+            busiest_over_run_q01: f.run[1],
+            busiest_over_run_q99: f.run[2],
+            p_over_cap_rel_error: f.rel_error,
+            exact: f.rel_error <= 1e-9,
+        }
     }
+}
+
+/// What a [`Risk`] row is made of, from a table or without one.
+pub(super) struct RowFigures {
+    /// `ln P(max > cap)` in one second, and its relative error bound.
+    pub(super) ln_p: f64,
+    pub(super) rel_error: f64,
+    /// The mean busiest shard in one second.
+    pub(super) mean: f64,
+    /// Its 99.9% quantile.
+    pub(super) p999: u64,
+    /// The run's peak: median, 1% and 99% quantiles.
+    pub(super) run: [u64; 3],
 }
 
 /// The chance of going over the cap, alone: what `compare` needs, from the
@@ -159,7 +189,7 @@ impl OverCap {
     }
 }
 
-fn validate_seconds(seconds: f64) -> ParamResult<f64> {
+pub(super) fn validate_seconds(seconds: f64) -> ParamResult<f64> {
     if !seconds.is_finite() || seconds < 1.0 {
         return Err(ParamError::new(
             "duration_seconds",
@@ -180,6 +210,9 @@ pub fn sweep(
     model: TrafficModel,
     done: &(dyn Fn() + Sync),
 ) -> ParamResult<Vec<Risk>> {
+    if matches!(model.split(rate), Split::GammaRate { .. }) {
+        return super::gamma_row::sweep(rate, shard_counts, (cap, seconds), model, done);
+    }
     shard_counts
         .par_iter()
         .map(|&shards| {

@@ -34,7 +34,7 @@ impl Point {
     /// width).
     pub(super) fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
         match self.model.split(self.rate) {
-            Split::GammaRate { .. } => return Some((self.mixed_tails(c).1, MIX_REL_ERROR)),
+            Split::GammaRate { .. } => return Some((self.mixed_sf(c), MIX_REL_ERROR)),
             Split::Counts(law) => return Some(self.mix_ln_sf(law, c)),
             _ => {}
         }
@@ -62,7 +62,7 @@ impl Point {
             }
             // Its own integral over the second's rate (a table does not
             // come here: it fills its rows from `mixed_tails`).
-            Split::GammaRate { .. } => Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR))),
+            Split::GammaRate { .. } => Stage::Done(Some((self.mixed_sf(c), MIX_REL_ERROR))),
             // The mixture of the fixed counts' tails (`empirical_mix`).
             Split::Counts(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
             Split::Count(_) => {

@@ -177,7 +177,7 @@ impl SimPlan {
         // So do empirical tables: one fixed table a distinct count.
         let plain = self.traffic.dispersion().is_none() && self.traffic.empirical().is_none();
         let mixed_ok = plain
-            || crate::model::cost::exact_risk(self.rate, self.shards, self.traffic).seconds <= 2.0;
+            || crate::model::cost::exact_table(self.rate, self.shards, self.traffic).seconds <= 2.0;
         self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD && mixed_ok
     }
 
