@@ -290,6 +290,39 @@ impl Point {
     }
 }
 
+impl Point {
+    /// A risk row's table bottom (fixed traffic): about where `P(max <= c)`
+    /// falls under 1e-17, by the saddlepoint estimate of Levin's formula
+    /// alone (a few hundredths in the log, so the value there is under
+    /// 1.1e-17; no exact point). Searched from the normal approximation's
+    /// count, `Phi(z)^S = 1e-17` for one shard's mean and standard
+    /// deviation, by steps that double until bracketed, then bisection.
+    pub(super) fn row_lo(&self, hi: u64) -> u64 {
+        let c_min = self.c_min();
+        if self.shards == 1 || hi <= c_min {
+            return c_min;
+        }
+        let (l, s) = (self.likes(), self.shards);
+        let below = |c: u64| c > c_min && levin::ln_cdf_fixed_estimate(l, s, c) < LN_TABLE_HI;
+        let sf = s as f64;
+        let mean = l as f64 / sf;
+        let sd = (mean * (1.0 - 1.0 / sf)).sqrt();
+        // Phi(z) = e^{ln(1e-17) / S}: z = sqrt(2) erf^-1(2 Phi - 1).
+        let phi = (LN_TABLE_HI / sf).exp();
+        let z = std::f64::consts::SQRT_2 * statrs::function::erf::erf_inv(2.0 * phi - 1.0);
+        let guess = (mean + z * sd).clamp(c_min as f64, hi as f64) as u64;
+        let (a, b) = if below(guess) {
+            gallop(guess, hi, |c| !below(c))
+        } else {
+            gallop_down(guess, c_min, below)
+        };
+        if !below(a) {
+            return c_min;
+        }
+        bisect_last(a, b, below)
+    }
+}
+
 /// The last `c` in `lo..=hi` where `pred` holds, for a `pred` that holds
 /// up to some point and not after (`lo` if it never holds past `lo`).
 fn last_where(lo: u64, hi: u64, pred: impl Fn(u64) -> bool) -> u64 {

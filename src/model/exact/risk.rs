@@ -201,7 +201,10 @@ pub(super) fn validate_seconds(seconds: f64) -> ParamResult<f64> {
 
 /// One [`Risk`] row per shard count, in the order given (for `sweep`).
 /// Rows are independent, so they are computed on rayon; `done` is called
-/// once per finished row (for a progress bar).
+/// once per finished row (for a progress bar). Each row is built for a
+/// sweep of many: fixed traffic's from [`BusiestShard::for_row`]'s table,
+/// gamma-poisson traffic's without a table (`gamma_row.rs`); the figures
+/// agree with [`Risk::compute`]'s to the exact engine's error.
 pub fn sweep(
     rate: f64,
     shard_counts: &[u64],
@@ -216,7 +219,8 @@ pub fn sweep(
     shard_counts
         .par_iter()
         .map(|&shards| {
-            let risk = Risk::compute(rate, shards, cap, seconds, model);
+            let risk = BusiestShard::for_row(rate, shards, model)
+                .and_then(|busiest| Risk::from_busiest(&busiest, cap, seconds));
             done();
             risk
         })
