@@ -376,6 +376,17 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
+/// `--wide`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Wide {
+    #[arg(
+        long,
+        help = "Every column in tables: a narrow terminal otherwise leaves out secondary \
+            columns (compare: always, unless --wide). CSV, TSV and JSON have every field"
+    )]
+    pub wide: bool,
+}
+
 /// `--explain`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Explain {

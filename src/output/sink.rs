@@ -236,6 +236,8 @@ pub struct OutputSet {
     color: ColorChoice,
     /// The subcommand's name, for the JSON header.
     command: &'static str,
+    /// `--wide`: tables keep every column.
+    wide: bool,
 }
 
 impl OutputSet {
@@ -295,7 +297,13 @@ impl OutputSet {
             targets,
             color: run.color,
             command: run.command,
+            wide: false,
         })
+    }
+
+    /// The same outputs, with every table column kept when `wide`.
+    pub fn widened(self, wide: bool) -> Self {
+        OutputSet { wide, ..self }
     }
 
     /// True when some destination gets rows only (CSV or TSV), where an
@@ -332,7 +340,8 @@ impl OutputSet {
             let style = match dest {
                 Destination::Stdout => super::terminal::Style::stdout(self.color),
                 _ => super::terminal::Style::plain(self.color),
-            };
+            }
+            .widened(self.wide);
             let bytes = fmt.exporter(style).render(report)?;
             rendered.push((dest, bytes));
         }

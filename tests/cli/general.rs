@@ -172,7 +172,7 @@ fn csv_has_header_and_one_row_with_the_json_fields() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     let header: Vec<&str> = lines[0].split(',').collect();
-    assert!(header.contains(&"busiest_p999"));
+    assert!(header.contains(&"busiest_p999_writes_per_s"));
     assert!(header.contains(&"p_over_cap_ci95_low"));
     assert!(header.contains(&"p_over_cap_ci95_high"));
     assert_eq!(header.len(), lines[1].split(',').count());
@@ -199,7 +199,7 @@ fn output_files_take_their_format_from_the_extension() {
     assert_eq!(v["seconds"], 500);
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
-        .starts_with("scenario,rate,"));
+        .starts_with("scenario,rate_likes_per_s,"));
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(md.contains("### Busiest shard per second"));
     assert!(md.contains("|"));
