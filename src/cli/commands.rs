@@ -121,8 +121,15 @@ pub struct SweepArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
+    // The deployed count and the gate on it sit under "Scenario", as
+    // `--shards` does in every command (after the prices they would take
+    // the "Costs" heading).
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub shards: Shards,
+    #[command(flatten)]
+    pub check: Check,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
@@ -135,10 +142,6 @@ pub struct SizeArgs {
     pub reads: ReadArgs,
     #[command(flatten)]
     pub prices: super::PriceArgs,
-    #[command(flatten)]
-    pub shards: Shards,
-    #[command(flatten)]
-    pub check: Check,
     #[command(flatten)]
     pub out: OutputArgs,
 }

@@ -29,7 +29,10 @@ fn roff_escape(line: &str) -> String {
 /// `Install:`) becomes that section, its lines kept as typed (examples
 /// must not be refilled); other paragraphs go under NOTES.
 fn after_help_sections(cmd: &clap::Command) -> String {
-    let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+    // The long form: the top page's exit status and environment are in
+    // `--help` only (`-h` ends with the examples).
+    let after = cmd.get_after_long_help().or(cmd.get_after_help());
+    let Some(text) = after.map(|t| t.to_string()) else {
         return String::new();
     };
     let mut out = String::new();

@@ -201,3 +201,44 @@ fn a_long_time_line_shows_progress_on_a_terminal() {
         String::from_utf8_lossy(&piped.stderr)
     );
 }
+
+/// `-h` is a summary that fits a screen (at most 50 lines at 80 columns:
+/// the main flags, one line each); `--help` keeps every flag.
+#[test]
+fn short_help_fits_a_screen_and_long_help_keeps_every_flag() {
+    let commands = [
+        "",
+        "size",
+        "simulate",
+        "risk",
+        "sweep",
+        "compare",
+        "fleet",
+        "measure",
+        "report",
+        "chart",
+        "resize",
+        "keys",
+        "partitions",
+        "stores",
+        "scenarios",
+        "schema",
+        "man",
+        "completions",
+    ];
+    for c in commands {
+        let text = strip_ansi(&in_pty(80, "", &format!("{c} -h")));
+        let lines = text.lines().count();
+        assert!(lines <= 50, "`shardplan {c} -h` is {lines} lines:\n{text}");
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 80, "{c} -h: {widest}");
+    }
+    let short = strip_ansi(&in_pty(80, "", "simulate -h"));
+    let long = strip_ansi(&in_pty(80, "", "simulate --help"));
+    for flag in ["--seconds", "--shards", "--seed"] {
+        assert!(short.contains(flag) && long.contains(flag), "{flag}");
+    }
+    for flag in ["--dispersion", "--sampler", "--unlike-share", "--color"] {
+        assert!(!short.contains(flag) && long.contains(flag), "{flag}");
+    }
+}
