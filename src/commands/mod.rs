@@ -7,6 +7,7 @@ pub mod compare;
 pub mod docs;
 pub mod fleet;
 pub mod measure;
+#[cfg(feature = "postgres")]
 pub mod measure_postgres;
 pub mod placement;
 pub mod report;

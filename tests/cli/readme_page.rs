@@ -164,8 +164,28 @@ fn readme_opens_with_the_cards_command_and_its_figures_hold() {
     let cases: [(&[&str], u64); 4] = [
         (&[], 20),
         (&["--risk", "0.01", "--duration", "4h"], 17),
-        (&["--risk", "0.01", "--traffic", "gamma-poisson", "--dispersion", "100"], 24),
-        (&["--risk", "0.01", "--partitions", "1000", "--traffic", "poisson"], 33),
+        (
+            &[
+                "--risk",
+                "0.01",
+                "--traffic",
+                "gamma-poisson",
+                "--dispersion",
+                "100",
+            ],
+            24,
+        ),
+        (
+            &[
+                "--risk",
+                "0.01",
+                "--partitions",
+                "1000",
+                "--traffic",
+                "poisson",
+            ],
+            33,
+        ),
     ];
     for (extra, shards) in cases {
         let safe: &[&str] = match extra.is_empty() {
@@ -190,8 +210,22 @@ fn readme_opens_with_the_cards_command_and_its_figures_hold() {
 #[test]
 fn every_flag_the_readme_shows_exists() {
     let commands = [
-        "size", "simulate", "risk", "sweep", "compare", "fleet", "measure", "report", "chart",
-        "resize", "keys", "partitions", "stores", "scenarios", "man", "completions",
+        "size",
+        "simulate",
+        "risk",
+        "sweep",
+        "compare",
+        "fleet",
+        "measure",
+        "report",
+        "chart",
+        "resize",
+        "keys",
+        "partitions",
+        "stores",
+        "scenarios",
+        "man",
+        "completions",
     ];
     let mut known = String::new();
     for c in commands {
@@ -201,7 +235,7 @@ fn every_flag_the_readme_shows_exists() {
             .unwrap();
         known.push_str(&String::from_utf8_lossy(&out.stdout));
     }
-    let cargo = ["--release", "--path", "--check"];
+    let cargo = ["--release", "--path", "--check", "--no-default-features"];
     let text = readme();
     for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
         let Some(name) = word.strip_prefix("--") else {

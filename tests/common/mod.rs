@@ -69,7 +69,9 @@ pub fn bad_input(args: &[&str], what: &str) {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+#[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(feature = "redis")]
 pub mod redis;
 pub mod stats;
 pub mod traces;
