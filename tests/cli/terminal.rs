@@ -107,9 +107,11 @@ fn tables_keep_numbers_and_names_whole_at_80_columns() {
         let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
         assert!(widest <= 80, "{args}: {widest}");
     }
-    // At 120 columns the sweep is one table again.
+    // At 120 columns the sweep is one table with every column, nothing
+    // left out.
     let wide = strip_ansi(&in_pty(120, "", "sweep --shards 18..20"));
     assert!(wide.contains("│ likes/s ┆ shards ┆"), "{wide}");
+    assert!(wide.contains("1,000,000") && !wide.contains("Left out"), "{wide}");
 }
 
 #[test]
