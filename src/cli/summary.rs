@@ -6,6 +6,7 @@
 use clap::{Command, CommandFactory};
 
 use super::Cli;
+use crate::model::defaults as d;
 
 /// The flags each command's `-h` lists (the rest are under `--help`).
 const MAIN_FLAGS: &[(&str, &[&str])] = &[
@@ -126,199 +127,103 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// The one line `-h` gives a flag whose full help is longer: for one
-/// command where the flag means more there, else (`*`) for every command.
-const ONE_LINE: &[(&str, &str, &str)] = &[
-    (
-        "*",
-        "scenario",
-        "A bundled scenario (`shardplan scenarios`), a TOML file, or -",
-    ),
-    (
-        "*",
-        "rate",
-        "Likes/s on the counter (default: the planned peak)",
-    ),
-    (
-        "measure",
-        "rate",
-        "With --design: likes/s of all the writers together (default 2000)",
-    ),
-    (
-        "*",
-        "shards",
-        "Shard keys of the counter (default: the count `size` recommends)",
-    ),
-    (
-        "size",
-        "shards",
-        "Judge this deployed count instead of recommending one",
-    ),
-    ("measure", "shards", "Shard keys written (default 16)"),
-    (
-        "keys",
-        "shards",
-        "Expand the template for shards 0..N-1 (default 20)",
-    ),
-    ("partitions", "shards", "Shard keys placed (required)"),
-    (
-        "*",
-        "seconds",
-        "Simulated seconds: 2000, or 33m, 4h (default: the scenario's, else 2000)",
-    ),
-    (
-        "*",
-        "traffic",
-        "How the likes of a second arrive (default fixed)",
-    ),
-    (
-        "*",
-        "cap",
-        "The store's write cap per key, writes/s (default: the store's, else 1000)",
-    ),
-    (
-        "*",
-        "safe",
-        "Safe writes/s to plan per key, at most the cap",
-    ),
-    (
-        "*",
-        "observed",
-        "The highest rate seen so far, likes/s (peak = observed x growth)",
-    ),
-    (
-        "*",
-        "store",
-        "A store preset: its cap, read cap, burst and batch size",
-    ),
-    (
-        "*",
-        "risk",
-        "Accepted chance of any second over the cap during --duration",
-    ),
-    (
-        "fleet",
-        "risk",
-        "Accepted chance of any partition second over the cap (default 0.01)",
-    ),
-    (
-        "*",
-        "duration",
-        "How long the load lasts: 90s, 10m, 4h (default 4h)",
-    ),
-    (
-        "measure",
-        "duration",
-        "How long each phase drives the server (default 10s)",
-    ),
-    (
-        "*",
-        "picker",
-        "How each app server picks a like's shard (default random)",
-    ),
-    (
-        "*",
-        "seed",
-        "Master seed of every random draw (default: the scenario's, else 2026)",
-    ),
-    (
-        "*",
-        "check",
-        "Exit 1 when the verdict on the shard count fails (a CI gate)",
-    ),
-    (
-        "*",
-        "format",
-        "Output format (default: a table, or -o's extension)",
-    ),
-    (
-        "*",
-        "output",
-        "Write to PATH; its extension picks the format (repeatable)",
-    ),
-    (
-        "report",
-        "output",
-        "The folder for report.md, report.html and the charts (default report)",
-    ),
-    ("chart", "output", "The .svg file to write (required)"),
-    (
-        "*",
-        "per-second",
-        "Stream one CSV row per simulated second to FILE",
-    ),
-    (
-        "*",
-        "wide",
-        "Every column in tables, none left out to fit the width",
-    ),
-    ("*", "measure", "Quote a `shardplan measure` JSON file"),
-    ("*", "reels", "Reels in the fleet"),
-    (
-        "*",
-        "rates-csv",
-        "The reels' likes/s from a CSV file instead of a Zipf law",
-    ),
-    (
-        "*",
-        "threshold",
-        "Monitor: likes/s that raise a reel (default 300)",
-    ),
-    (
-        "*",
-        "target-shards",
-        "Monitor: shards a raised reel gets (default 20)",
-    ),
-    (
-        "*",
-        "partitions",
-        "Partitions of a hashed store the shard keys land on",
-    ),
-    (
-        "fleet",
-        "partitions",
-        "Partitions of the hashed store (default 1000)",
-    ),
-    (
-        "partitions",
-        "partitions",
-        "Partitions of the hashed store (required)",
-    ),
-    ("*", "trials", "Random placements averaged"),
-    ("*", "redis", "The Redis server: redis://host:port"),
-    (
-        "*",
-        "postgres",
-        "The PostgreSQL server: postgres://user@host/db",
-    ),
-    (
-        "*",
-        "design",
-        "Drive one design (single, sharded, buffered, log) and count losses",
-    ),
-    ("*", "clients", "Concurrent connections writing"),
-    ("*", "kind", "Which chart"),
-    (
-        "*",
-        "template",
-        "The shard key template, with a <shard> placeholder",
-    ),
-    (
-        "*",
-        "nodes",
-        "Redis Cluster masters the 16,384 slots are split over",
-    ),
-];
-
-/// The one line of `flag` in `command`'s `-h`, if it needs one.
-fn one_line(command: &str, flag: &str) -> Option<&'static str> {
-    let of = |c: &str| {
-        ONE_LINE
-            .iter()
-            .find(|(on, f, _)| *on == c && *f == flag)
-            .map(|(_, _, line)| *line)
+/// The one line `-h` gives a flag whose full help is longer, in
+/// `command` (a flag that means more in one command has its own line
+/// there); defaults come from `model::defaults`, as the full help's do.
+fn one_line(command: &str, flag: &str) -> Option<String> {
+    let text = match (command, flag) {
+        ("measure", "rate") => format!(
+            "With --design: likes/s of all the writers together (default {})",
+            crate::measure::durability::DEFAULT_DURABILITY_RATE
+        ),
+        ("size", "shards") => "Judge this deployed count instead of recommending one".into(),
+        ("measure", "shards") => {
+            format!("Shard keys written (default {})", d::DEFAULT_MEASURE_SHARDS)
+        }
+        ("keys", "shards") => format!(
+            "Expand the template for shards 0..N-1 (default {})",
+            d::DEFAULT_KEY_SHARDS
+        ),
+        ("partitions", "shards") => "Shard keys placed (required)".into(),
+        ("fleet", "risk") => format!(
+            "Accepted chance of any partition second over the cap (default {})",
+            d::DEFAULT_RISK
+        ),
+        ("measure", "duration") => format!(
+            "How long each phase drives the server (default {})",
+            d::DEFAULT_MEASURE_DURATION
+        ),
+        ("report", "output") => format!(
+            "The folder for report.md, report.html and the charts (default {})",
+            d::DEFAULT_REPORT_DIR
+        ),
+        ("chart", "output") => "The .svg file to write (required)".into(),
+        ("fleet", "partitions") => format!(
+            "Partitions of the hashed store (default {})",
+            d::DEFAULT_FLEET_PARTITIONS
+        ),
+        ("partitions", "partitions") => "Partitions of the hashed store (required)".into(),
+        (_, flag) => return any_command(flag),
     };
-    of(command).or_else(|| of("*"))
+    Some(text)
+}
+
+/// The one line of `flag` wherever it has no line of its own.
+fn any_command(flag: &str) -> Option<String> {
+    let text = match flag {
+        "scenario" => "A bundled scenario (`shardplan scenarios`), a TOML file, or -".into(),
+        "rate" => "Likes/s on the counter (default: the planned peak)".into(),
+        "shards" => "Shard keys of the counter (default: the count `size` recommends)".into(),
+        "seconds" => format!(
+            "Simulated seconds: 2000, or 33m, 4h (default: the scenario's, else {})",
+            d::DEFAULT_SECONDS
+        ),
+        "traffic" => "How the likes of a second arrive (default fixed)".into(),
+        "cap" => format!(
+            "The store's write cap per key, writes/s (default: the store's, else {})",
+            d::DEFAULT_CAP
+        ),
+        "safe" => "Safe writes/s to plan per key, at most the cap".into(),
+        "observed" => "The highest rate seen so far, likes/s (peak = observed x growth)".into(),
+        "store" => "A store preset: its cap, read cap, burst and batch size".into(),
+        "risk" => "Accepted chance of any second over the cap during --duration".into(),
+        "duration" => format!(
+            "How long the load lasts: 90s, 10m, 4h (default {})",
+            super::defs::typed(d::DEFAULT_DURATION_SECONDS)
+        ),
+        "picker" => "How each app server picks a like's shard (default random)".into(),
+        "seed" => format!(
+            "Master seed of every random draw (default: the scenario's, else {})",
+            d::DEFAULT_SEED
+        ),
+        "check" => "Exit 1 when the verdict on the shard count fails (a CI gate)".into(),
+        "format" => "Output format (default: a table, or -o's extension)".into(),
+        "output" => "Write to PATH; its extension picks the format (repeatable)".into(),
+        "per-second" => "Stream one CSV row per simulated second to FILE".into(),
+        "wide" => "Every column in tables, none left out to fit the width".into(),
+        "measure" => "Quote a `shardplan measure` JSON file".into(),
+        "reels" => "Reels in the fleet".into(),
+        "rates-csv" => "The reels' likes/s from a CSV file instead of a Zipf law".into(),
+        "threshold" => format!(
+            "Monitor: likes/s that raise a reel (default {})",
+            d::DEFAULT_THRESHOLD
+        ),
+        "target-shards" => format!(
+            "Monitor: shards a raised reel gets (default {})",
+            d::DEFAULT_TARGET_SHARDS
+        ),
+        "partitions" => "Partitions of a hashed store the shard keys land on".into(),
+        "trials" => "Random placements averaged".into(),
+        "redis" => "The Redis server: redis://host:port".into(),
+        "postgres" => "The PostgreSQL server: postgres://user@host/db".into(),
+        "design" => "Drive one design (single, sharded, buffered, log) and count losses".into(),
+        "clients" => "Concurrent connections writing".into(),
+        "kind" => "Which chart".into(),
+        "template" => "The shard key template, with a <shard> placeholder".into(),
+        "nodes" => "Redis Cluster masters the 16,384 slots are split over".into(),
+        _ => return None,
+    };
+    Some(text)
 }
 
 /// The command line as `parse` and the help pages see it: every command's
@@ -374,14 +279,12 @@ mod tests {
                 );
             }
         }
-        for (on, flag, line) in ONE_LINE {
-            assert!(
-                MAIN_FLAGS
-                    .iter()
-                    .any(|(c, fs)| (*on == "*" || on == c) && fs.contains(flag)),
-                "{on} --{flag}'s one line is shown nowhere"
-            );
-            assert!(line.len() <= 76, "--{flag}: {line}");
+        for (name, flags) in MAIN_FLAGS {
+            for f in *flags {
+                if let Some(line) = one_line(name, f) {
+                    assert!(line.len() <= 76, "{name} --{f}: {line}");
+                }
+            }
         }
     }
 }

@@ -111,7 +111,10 @@ fn tables_keep_numbers_and_names_whole_at_80_columns() {
     // left out.
     let wide = strip_ansi(&in_pty(120, "", "sweep --shards 18..20"));
     assert!(wide.contains("│ likes/s ┆ shards ┆"), "{wide}");
-    assert!(wide.contains("1,000,000") && !wide.contains("Left out"), "{wide}");
+    assert!(
+        wide.contains("1,000,000") && !wide.contains("Left out"),
+        "{wide}"
+    );
 }
 
 #[test]
