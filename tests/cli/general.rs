@@ -516,25 +516,7 @@ fn man_pages_cover_every_command_and_every_flag() {
         .assert()
         .success()
         .stdout("");
-    let commands = [
-        "size",
-        "simulate",
-        "risk",
-        "sweep",
-        "scenarios",
-        "chart",
-        "report",
-        "resize",
-        "keys",
-        "partitions",
-        "stores",
-        "fleet",
-        "measure",
-        "compare",
-        "schema",
-        "completions",
-        "man",
-    ];
+    let commands = crate::common::SUBCOMMANDS;
     let mut names: Vec<String> = std::fs::read_dir(&pages)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -209,28 +209,11 @@ fn readme_opens_with_the_cards_command_and_its_figures_hold() {
 /// in the set-up lines).
 #[test]
 fn every_flag_the_readme_shows_exists() {
-    let commands = [
-        "size",
-        "simulate",
-        "risk",
-        "sweep",
-        "compare",
-        "fleet",
-        "measure",
-        "report",
-        "chart",
-        "resize",
-        "keys",
-        "partitions",
-        "stores",
-        "scenarios",
-        "man",
-        "completions",
-    ];
+    let commands = crate::common::SUBCOMMANDS;
     let mut known = String::new();
     for c in commands {
         let out = crate::common::shardplan()
-            .args([c, "--help"])
+            .args([*c, "--help"])
             .output()
             .unwrap();
         known.push_str(&String::from_utf8_lossy(&out.stdout));

@@ -211,26 +211,7 @@ fn a_long_time_line_shows_progress_on_a_terminal() {
 /// the main flags, one line each); `--help` keeps every flag.
 #[test]
 fn short_help_fits_a_screen_and_long_help_keeps_every_flag() {
-    let commands = [
-        "",
-        "size",
-        "simulate",
-        "risk",
-        "sweep",
-        "compare",
-        "fleet",
-        "measure",
-        "report",
-        "chart",
-        "resize",
-        "keys",
-        "partitions",
-        "stores",
-        "scenarios",
-        "schema",
-        "man",
-        "completions",
-    ];
+    let commands = std::iter::once(&"").chain(crate::common::SUBCOMMANDS);
     for c in commands {
         let text = strip_ansi(&in_pty(80, "", &format!("{c} -h")));
         let lines = text.lines().count();
