@@ -14,6 +14,7 @@ use crate::config::simulation::FlatSimulation;
 use crate::config::{Kind, Loaded, Resolver, Run, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::measure::Measurement;
+use crate::model::cost::Estimate;
 use crate::model::price::Prices;
 use crate::model::timeline::TimelinePlan;
 use crate::output::sink::AtomicFile;
@@ -76,6 +77,23 @@ impl SimulationPlan {
             SimulationPlan::Timeline(_) => plan.recommendation.shards,
         }
     }
+
+    /// What the simulation will cost, by the cost model.
+    pub fn cost(&self) -> Estimate {
+        match self {
+            SimulationPlan::Flat(sim) => sim.plan.cost(false),
+            SimulationPlan::Timeline(plan) => plan.cost(),
+        }
+    }
+
+    /// The input a long report is blamed on: the simulation's seconds when
+    /// it costs more than the risk table (`sweep`), else the peak.
+    fn longest(&self, sweep: Estimate) -> &'static str {
+        match self.cost().seconds >= sweep.seconds {
+            true => "seconds",
+            false => "peak",
+        }
+    }
 }
 
 /// The report folder (`-o DIR`, default `report/`) and its three files,
@@ -111,6 +129,12 @@ impl ReportOptions {
         // The risk table is exact: at a huge fixed peak it takes a while.
         let cost = crate::model::cost::sweep(rate, &counts, traffic)
             .within_limit("peak")
+            .map_err(|e| r.blame(e))?;
+        // Over an hour, only with --long-run; the folder is checked after.
+        simulation
+            .cost()
+            .then(cost)
+            .within_short_run(simulation.longest(cost), args.long_run.long_run)
             .map_err(|e| r.blame(e))?;
         let timeline = matches!(simulation, SimulationPlan::Timeline(_));
         let folder = open_folder(run, dir, timeline)?;
