@@ -19,6 +19,7 @@ mod fuzz;
 mod gamma_poisson;
 mod general;
 mod hostile_input;
+mod input_as_output;
 mod interrupt;
 mod json_schemas;
 mod long_runs;

@@ -145,7 +145,7 @@ fn an_output_cannot_be_an_input_or_another_output() {
             "--per-second",
             &d("my.toml"),
         ],
-        "an input of this run",
+        "an output of this run",
     );
     assert_eq!(std::fs::read_to_string(d("my.toml")).unwrap(), toml);
     std::fs::write(d("r.csv"), "reel_id,rate\nr1,5\n").unwrap();
