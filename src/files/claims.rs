@@ -95,8 +95,8 @@ impl Claims {
 
     /// Records that `what` (a flag and the path as typed) reads or writes
     /// `path`; refused when an output meets a file the run already uses.
-    fn claim(&self, what: &str, path: &Path, output: bool) -> InputResult<()> {
-        let Some(id) = identity(path) else {
+    fn claim(&self, what: &str, path: &Path, real: &Path, output: bool) -> InputResult<()> {
+        let Some(id) = identity(real) else {
             return Ok(());
         };
         let mut claimed = self.lock();
@@ -135,7 +135,7 @@ impl Claims {
 
     /// Records an input file, so no output of the run can replace it.
     pub fn input(&self, what: &str, path: &Path) -> InputResult<()> {
-        self.claim(what, path, false)
+        self.claim(what, path, path, false)
     }
 
     /// Claims standard input for `what` (the flag or scenario field that
@@ -153,9 +153,11 @@ impl Claims {
         }
     }
 
-    /// Records an output file (after `output::policy` checked what it may
-    /// replace); refused when it is a file the run already reads or writes.
-    pub fn output(&self, what: &str, path: &Path) -> InputResult<()> {
-        self.claim(what, path, true)
+    /// Records an output file, `path` as given and `real` the file it is
+    /// (after `output::policy` checked what it may replace, following the
+    /// user's own links); refused when it is a file the run already reads
+    /// or writes.
+    pub fn output(&self, what: &str, path: &Path, real: &Path) -> InputResult<()> {
+        self.claim(what, path, real, true)
     }
 }

@@ -17,7 +17,7 @@ use crate::measure::Measurement;
 use crate::model::cost::Estimate;
 use crate::model::price::Prices;
 use crate::model::timeline::TimelinePlan;
-use crate::output::sink::AtomicFile;
+use crate::output::output_folder::OutputFolder;
 use crate::output::terminal::Style;
 use crate::views::charts::shard_counts_around;
 use crate::views::report::{
@@ -96,19 +96,15 @@ impl SimulationPlan {
     }
 }
 
-/// The report folder (`-o DIR`, default `report/`) and its three files,
-/// written atomically: report.md, risk.svg and the simulation's chart.
+/// The report folder (`-o DIR`, default `report/`) and its four files,
+/// checked: report.md, report.html, risk.svg and the simulation's chart.
 pub struct ReportFolder {
-    /// The folder.
+    /// The folder as given.
     pub dir: PathBuf,
-    /// report.md.
-    pub report: AtomicFile,
-    /// report.html: the same page, self-contained.
-    pub html: AtomicFile,
-    /// risk.svg.
-    pub risk: AtomicFile,
+    /// The folder, nothing written yet.
+    pub folder: OutputFolder,
     /// busiest.svg (flat) or timeline.svg.
-    pub simulation: AtomicFile,
+    pub simulation: &'static str,
 }
 
 impl ReportOptions {
@@ -280,20 +276,21 @@ fn folder(args: &ReportArgs) -> InputResult<PathBuf> {
     Ok(dir)
 }
 
-/// The folder made ready and its four files opened (nothing replaced
-/// until the report commits them).
+/// The folder and its four files checked (nothing made or replaced until
+/// the report commits them).
 fn open_folder(run: &Run, dir: PathBuf, timeline: bool) -> InputResult<ReportFolder> {
-    crate::output::sink::prepare_dir("--output", &dir)?;
-    let open = |name: &str| AtomicFile::create(&run.claims, "--output", &dir.join(name));
-    let report = open(REPORT_FILE)?;
-    let risk = open(RISK_SVG)?;
-    let simulation = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
-    let html = open(crate::views::report::html::HTML_FILE)?;
+    let simulation = if timeline { TIMELINE_SVG } else { BUSIEST_SVG };
+    let names = [
+        REPORT_FILE,
+        RISK_SVG,
+        simulation,
+        crate::views::report::html::HTML_FILE,
+    ]
+    .map(String::from);
+    let folder = OutputFolder::open(&run.claims, "--output", &dir, &names)?;
     Ok(ReportFolder {
         dir,
-        report,
-        html,
-        risk,
+        folder,
         simulation,
     })
 }
