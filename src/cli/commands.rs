@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Check, Duration, Explain, MeasureFile, Output, PickerArg, Quiet, Rate, Seed, SettingsTtl,
-    Shards, Template, Trials,
+    Check, Duration, Explain, LongRun, MeasureFile, Output, PickerArg, Quiet, Rate, Seed,
+    SettingsTtl, Shards, Template, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -227,6 +227,8 @@ pub struct ReportArgs {
     pub measure: MeasureFile,
     #[command(flatten)]
     pub output: Output,
+    #[command(flatten)]
+    pub long_run: LongRun,
     #[command(flatten)]
     pub quiet: Quiet,
     #[command(flatten)]

@@ -399,6 +399,15 @@ pub struct Explain {
     pub explain: bool,
 }
 
+/// `--long-run`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LongRun {
+    /// Run even when the cost model puts the report over an hour (without it such a report is
+    /// refused, so a typo in --seconds is not an hour of work).
+    #[arg(long)]
+    pub long_run: bool,
+}
+
 /// `-o/--output`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Output {

@@ -210,6 +210,38 @@ impl Command {
         }
     }
 
+    /// The paths the command writes, each with its flag, as typed: `-o`
+    /// (a folder for `report` and `man`) and `--per-second`.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let files = match self {
+            Command::Size(a) => &a.out.output,
+            Command::Simulate(a) => &a.out.output,
+            Command::Risk(a) => &a.out.output,
+            Command::Sweep(a) => &a.out.output,
+            Command::Scenarios(a) => &a.out.output,
+            Command::Chart(a) => &a.output,
+            Command::Report(a) => &a.output,
+            Command::Resize(a) => &a.out.output,
+            Command::Keys(a) => &a.out.output,
+            Command::Partitions(a) => &a.out.output,
+            Command::Stores(a) => &a.out.output,
+            Command::Fleet(a) => &a.out.output,
+            Command::Measure(a) => &a.out.output,
+            Command::Compare(a) => &a.out.output,
+            Command::Man(a) => &a.output,
+            Command::Schema(_) | Command::Completions(_) => return Vec::new(),
+        };
+        let mut paths: Vec<_> = files
+            .output
+            .iter()
+            .map(|p| ("--output", p.as_path()))
+            .collect();
+        if let Command::Simulate(a) = self {
+            paths.extend(a.per_second.as_deref().map(|p| ("--per-second", p)));
+        }
+        paths
+    }
+
     /// `--threads` as typed, where the command offers it.
     pub fn threads(&self) -> Option<u64> {
         match self {

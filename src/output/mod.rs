@@ -5,15 +5,19 @@
 pub mod columns;
 pub mod csv;
 pub mod fmt;
+pub mod folder;
 pub mod interrupt;
 pub mod json;
 pub mod markdown;
+pub mod output_folder;
 pub mod policy;
 pub mod progress;
 pub mod run;
 pub mod sink;
 pub mod table;
+pub mod temp;
 pub mod terminal;
+pub mod walk;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -375,7 +375,8 @@ fn unwritable_outputs_fail_cleanly() {
         .code(2);
     assert!(!good.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // A device is not replaced by a file.
+    // A device is written in place, never replaced by a file: /dev/full's
+    // error names the flag.
     #[cfg(unix)]
     use std::os::unix::fs::FileTypeExt;
     bad_input(
