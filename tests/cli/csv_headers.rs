@@ -55,16 +55,21 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
 ];
 
+/// The CSV `shardplan ARGS --format csv` prints, which must succeed.
+fn csv_of(args: &[&str]) -> String {
+    let out = shardplan()
+        .args(args)
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn every_command_keeps_its_csv_header() {
     for (args, want) in GOLDEN {
-        let out = shardplan()
-            .args(*args)
-            .args(["--format", "csv"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = csv_of(args);
         let got = text.lines().next().unwrap_or("");
         assert_eq!(got, *want, "the CSV header of {args:?} changed");
     }
@@ -73,12 +78,7 @@ fn every_command_keeps_its_csv_header() {
 #[test]
 fn no_header_names_a_column_twice_and_no_number_is_signed_zero() {
     for (args, _) in GOLDEN {
-        let out = shardplan()
-            .args(*args)
-            .args(["--format", "csv"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = csv_of(args);
         let mut lines = text.lines();
         let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
         for (i, c) in header.iter().enumerate() {
