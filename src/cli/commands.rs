@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Check, Duration, Explain, MeasureFile, Output, PickerArg, Quiet, Rate, Seed, SettingsTtl,
-    Shards, Template, Trials,
+    Check, Duration, Explain, LongRun, MeasureFile, Output, PickerArg, Quiet, Rate, Seed,
+    SettingsTtl, Shards, Template, Trials,
 };
 use super::groups::{
     ObservedArgs, OutputArgs, PlanArgs, ReadArgs, RiskSpan, ScenarioArgs, SimInputs, SizingArgs,
@@ -121,8 +121,15 @@ pub struct SweepArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct SizeArgs {
+    // The deployed count and the gate on it sit under "Scenario", as
+    // `--shards` does in every command (after the prices they would take
+    // the "Costs" heading).
     #[command(flatten)]
     pub scenario: ScenarioArgs,
+    #[command(flatten)]
+    pub shards: Shards,
+    #[command(flatten)]
+    pub check: Check,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
@@ -135,10 +142,6 @@ pub struct SizeArgs {
     pub reads: ReadArgs,
     #[command(flatten)]
     pub prices: super::PriceArgs,
-    #[command(flatten)]
-    pub shards: Shards,
-    #[command(flatten)]
-    pub check: Check,
     #[command(flatten)]
     pub out: OutputArgs,
 }
@@ -224,6 +227,8 @@ pub struct ReportArgs {
     pub measure: MeasureFile,
     #[command(flatten)]
     pub output: Output,
+    #[command(flatten)]
+    pub long_run: LongRun,
     #[command(flatten)]
     pub quiet: Quiet,
     #[command(flatten)]

@@ -376,6 +376,17 @@ pub struct Quiet {
     pub quiet: bool,
 }
 
+/// `--wide`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Wide {
+    #[arg(
+        long,
+        help = "Every column in tables: a narrow terminal otherwise leaves out secondary \
+            columns (compare: always, unless --wide). CSV, TSV and JSON have every field"
+    )]
+    pub wide: bool,
+}
+
 /// `--explain`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct Explain {
@@ -386,6 +397,15 @@ pub struct Explain {
                 to stderr, report adds it as a section"
     )]
     pub explain: bool,
+}
+
+/// `--long-run`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct LongRun {
+    /// Run even when the cost model puts the report over an hour (without it such a report is
+    /// refused, so a typo in --seconds is not an hour of work).
+    #[arg(long)]
+    pub long_run: bool,
 }
 
 /// `-o/--output`.

@@ -118,10 +118,6 @@ pub struct CompareArgs {
     pub prices: super::PriceArgs,
     #[command(flatten)]
     pub measure: super::defs::MeasureFile,
-    /// Every column in the table and Markdown (the default fits 80 columns;
-    /// CSV, TSV and JSON carry every column always).
-    #[arg(long, help_heading = "Output")]
-    pub wide: bool,
     #[command(flatten)]
     pub out: OutputArgs,
 }

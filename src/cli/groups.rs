@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::defs::{
     Cache, Cap, Duration, Explain, Monitor, Nodes, Output, Partitions, PickerArg, Quiet, Rate,
-    Risk, Seconds, Seed, SettingsTtl, Shards, StoreArg, Template, Threads, Traffic,
+    Risk, Seconds, Seed, SettingsTtl, Shards, StoreArg, Template, Threads, Traffic, Wide,
 };
 use super::parse::{whole_number, whole_seconds};
 use super::values::{choice, BURST_STARTS, SAMPLERS};
@@ -129,6 +129,8 @@ pub struct OutputArgs {
     pub quiet: Quiet,
     #[command(flatten)]
     pub explain: Explain,
+    #[command(flatten)]
+    pub wide: Wide,
 }
 
 /// How long the hot spell lasts and how its likes arrive (exact math).

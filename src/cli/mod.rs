@@ -9,6 +9,7 @@ mod designs;
 mod groups;
 mod parse;
 mod prices;
+mod summary;
 mod usage;
 mod values;
 
@@ -31,6 +32,11 @@ use crate::error::InputError;
                   over the store's per-key cap, and what do reads cost? Exact where the math \
                   allows, Monte Carlo (reproducible from --seed) where it does not.",
     after_help = "Examples:
+  shardplan size --peak 14000 --safe 700    # how many shards (20)
+  shardplan simulate --seconds 2000         # the busiest shard per second
+  shardplan risk --rate 14000 --shards 20   # the exact over-cap chance
+  shardplan report -o report                # a design doc with charts",
+    after_long_help = "Examples:
   shardplan size --peak 14000 --safe 700    # how many shards (20)
   shardplan simulate --seconds 2000         # the busiest shard per second
   shardplan risk --rate 14000 --shards 20   # the exact over-cap chance
@@ -204,6 +210,38 @@ impl Command {
         }
     }
 
+    /// The paths the command writes, each with its flag, as typed: `-o`
+    /// (a folder for `report` and `man`) and `--per-second`.
+    pub fn outputs(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let files = match self {
+            Command::Size(a) => &a.out.output,
+            Command::Simulate(a) => &a.out.output,
+            Command::Risk(a) => &a.out.output,
+            Command::Sweep(a) => &a.out.output,
+            Command::Scenarios(a) => &a.out.output,
+            Command::Chart(a) => &a.output,
+            Command::Report(a) => &a.output,
+            Command::Resize(a) => &a.out.output,
+            Command::Keys(a) => &a.out.output,
+            Command::Partitions(a) => &a.out.output,
+            Command::Stores(a) => &a.out.output,
+            Command::Fleet(a) => &a.out.output,
+            Command::Measure(a) => &a.out.output,
+            Command::Compare(a) => &a.out.output,
+            Command::Man(a) => &a.output,
+            Command::Schema(_) | Command::Completions(_) => return Vec::new(),
+        };
+        let mut paths: Vec<_> = files
+            .output
+            .iter()
+            .map(|p| ("--output", p.as_path()))
+            .collect();
+        if let Command::Simulate(a) = self {
+            paths.extend(a.per_second.as_deref().map(|p| ("--per-second", p)));
+        }
+        paths
+    }
+
     /// `--threads` as typed, where the command offers it.
     pub fn threads(&self) -> Option<u64> {
         match self {
@@ -221,7 +259,13 @@ impl Command {
 /// context (`usage.rs`): what clap says, the accepted values and its tips
 /// ("a similar argument exists: '--peak'").
 pub fn parse() -> Result<Cli, InputError> {
-    match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let cmd = summary::command();
+    let parsed = cmd
+        .clone()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    match parsed {
         Ok(cli) => Ok(cli),
         Err(e) => {
             use clap::error::ErrorKind;
@@ -233,9 +277,10 @@ pub fn parse() -> Result<Cli, InputError> {
             ) {
                 e.exit();
             }
+            let args: Vec<String> = std::env::args().skip(1).collect();
             Err(InputError::new(
                 "usage",
-                format!("{} (see --help)", usage::one_line(&e)),
+                format!("{} (see --help)", usage::one_line(&e, &cmd, &args)),
             ))
         }
     }

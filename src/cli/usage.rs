@@ -7,9 +7,15 @@
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 /// `e` on one line, with the accepted values and clap's tips, without the
-/// `error: ` prefix, the usage and the help hint.
-pub(super) fn one_line(e: &clap::Error) -> String {
+/// `error: ` prefix, the usage and the help hint. A flag the command lacks
+/// but others take (`size --seed`) says which take it, instead of clap's
+/// tip of a flag merely spelt alike.
+pub(super) fn one_line(e: &clap::Error, cmd: &clap::Command, args: &[String]) -> String {
     let mut line = head(e);
+    if let Some(elsewhere) = taken_elsewhere(e, cmd, args) {
+        line.push_str(&format!("; {elsewhere}"));
+        return cut_long_words(&line);
+    }
     let tips = [
         (ContextKind::SuggestedSubcommand, "subcommand"),
         (ContextKind::SuggestedArg, "argument"),
@@ -26,6 +32,37 @@ pub(super) fn one_line(e: &clap::Error) -> String {
         }
     }
     cut_long_words(&line)
+}
+
+/// For an unknown `--flag` that other commands take: `size takes no
+/// --seed; simulate, fleet and partitions do`. The command is the first
+/// argument naming one of `cmd`'s subcommands.
+fn taken_elsewhere(e: &clap::Error, cmd: &clap::Command, args: &[String]) -> Option<String> {
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let given = text(e, ContextKind::InvalidArg)?;
+    let flag = given.strip_prefix("--")?.split('=').next()?.to_string();
+    let sub = args
+        .iter()
+        .find_map(|a| cmd.find_subcommand(a))?
+        .get_name()
+        .to_string();
+    let takers: Vec<&str> = cmd
+        .get_subcommands()
+        .filter(|c| c.get_name() != sub)
+        .filter(|c| {
+            c.get_arguments()
+                .any(|a| a.get_long() == Some(flag.as_str()))
+        })
+        .map(|c| c.get_name())
+        .collect();
+    let takers = match takers.as_slice() {
+        [] => return None,
+        [one] => format!("{one} does"),
+        [rest @ .., last] => format!("{} and {last} do", rest.join(", ")),
+    };
+    Some(format!("{sub} takes no --{flag}; {takers}"))
 }
 
 /// The context as a string, when clap gave one.
@@ -214,10 +251,33 @@ mod tests {
     use super::*;
 
     fn line(args: &[&str]) -> String {
-        let e = crate::cli::Cli::command()
+        let cmd = crate::cli::Cli::command();
+        let e = cmd
+            .clone()
             .try_get_matches_from(std::iter::once("shardplan").chain(args.iter().copied()))
             .unwrap_err();
-        one_line(&e)
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        one_line(&e, &cmd, &args)
+    }
+
+    /// A flag of other commands is no typo: the line says who takes it
+    /// rather than suggesting `--servers` for `size --seed`.
+    #[test]
+    fn a_flag_of_other_commands_names_them() {
+        let seed = line(&["size", "--seed", "1"]);
+        assert!(
+            seed.starts_with("unexpected argument '--seed' found; size takes no --seed; "),
+            "{seed}"
+        );
+        assert!(
+            seed.contains("simulate") && !seed.contains("--servers"),
+            "{seed}"
+        );
+        let wide = line(&["--color", "never", "scenarios", "--kind=risk"]);
+        assert!(
+            wide.contains("scenarios takes no --kind; chart does"),
+            "{wide}"
+        );
     }
 
     #[test]

@@ -29,7 +29,10 @@ fn roff_escape(line: &str) -> String {
 /// `Install:`) becomes that section, its lines kept as typed (examples
 /// must not be refilled); other paragraphs go under NOTES.
 fn after_help_sections(cmd: &clap::Command) -> String {
-    let Some(text) = cmd.get_after_help().map(|t| t.to_string()) else {
+    // The long form: the top page's exit status and environment are in
+    // `--help` only (`-h` ends with the examples).
+    let after = cmd.get_after_long_help().or(cmd.get_after_help());
+    let Some(text) = after.map(|t| t.to_string()) else {
         return String::new();
     };
     let mut out = String::new();
@@ -101,7 +104,7 @@ fn strip_preamble(text: &str) -> String {
 
 /// `shardplan man [COMMAND]` prints one page; `man -o DIR` writes them all.
 pub fn man(o: ManOptions) -> anyhow::Result<()> {
-    let files = match o {
+    let (pages, folder) = match o {
         ManOptions::Page(cmd) => {
             let roff = page(*cmd)?;
             let mut out = std::io::stdout().lock();
@@ -109,18 +112,18 @@ pub fn man(o: ManOptions) -> anyhow::Result<()> {
             out.flush()?;
             return Ok(());
         }
-        ManOptions::Folder(files) => files,
+        ManOptions::Folder(pages, folder) => (pages, folder),
     };
     // Every page is rendered before any is written.
-    let mut pages = Vec::with_capacity(files.len());
-    for (cmd, file) in files {
-        pages.push((page(cmd)?, file));
+    let mut rendered = Vec::with_capacity(pages.len());
+    for (cmd, name) in pages {
+        rendered.push((name, page(cmd)?));
     }
-    for (roff, mut file) in pages {
-        file.write_all(&roff)?;
-        file.commit()?;
-    }
-    Ok(())
+    let files: Vec<(&str, &[u8])> = rendered
+        .iter()
+        .map(|(name, roff)| (name.as_str(), roff.as_slice()))
+        .collect();
+    folder.commit(&files)
 }
 
 /// `shardplan schema COMMAND`: the JSON Schema of its `--format json`

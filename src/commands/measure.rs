@@ -11,16 +11,38 @@ use crate::views::measure::MeasureView;
 /// Runs `shardplan measure` on its store.
 pub fn run(o: MeasureOptions) -> anyhow::Result<()> {
     match o {
+        #[cfg(feature = "redis")]
         MeasureOptions::Redis(o) => run_redis(o),
+        #[cfg(feature = "postgres")]
         MeasureOptions::Postgres(o) => super::measure_postgres::run(o),
+        #[cfg(feature = "redis")]
         MeasureOptions::Durability(o) => run_durability(o),
+        #[cfg(feature = "postgres")]
         MeasureOptions::PgDurability(o) => {
             let secrets = o.secrets.clone();
             run_pg_durability(o).map_err(|e| secrets.scrub(e))
         }
+        // A build without a client refuses its URL while the options are
+        // resolved; this says the same should a run get this far.
+        #[allow(unreachable_patterns)]
+        other => Err(unbuilt(&other).into()),
     }
 }
 
+/// The error of a run whose server client this build left out.
+#[allow(dead_code)]
+fn unbuilt(o: &MeasureOptions) -> crate::error::InputError {
+    match o {
+        MeasureOptions::Redis(_) | MeasureOptions::Durability(_) => {
+            crate::error::missing_feature("--redis", "redis")
+        }
+        MeasureOptions::Postgres(_) | MeasureOptions::PgDurability(_) => {
+            crate::error::missing_feature("--postgres", "postgres")
+        }
+    }
+}
+
+#[cfg(feature = "redis")]
 /// One design's durability run (progress on a terminal), its report to
 /// every output, then exit 1 when the count cannot be reconciled with the
 /// likes sent.
@@ -39,6 +61,7 @@ fn run_durability(o: DurabilityOptions) -> anyhow::Result<()> {
     emit_durability(report?, o.output, &o.inputs)
 }
 
+#[cfg(any(feature = "redis", feature = "postgres"))]
 /// The progress line of a durability run: the design and store, the
 /// writes and the fault's moment.
 fn durability_spinner(
@@ -61,6 +84,7 @@ fn durability_spinner(
     )
 }
 
+#[cfg(feature = "postgres")]
 /// One design's durability run on PostgreSQL.
 fn run_pg_durability(o: PgDurabilityOptions) -> anyhow::Result<()> {
     let config = &o.config;
@@ -76,6 +100,7 @@ fn run_pg_durability(o: PgDurabilityOptions) -> anyhow::Result<()> {
     emit_durability(report?, o.output, &o.inputs)
 }
 
+#[cfg(any(feature = "redis", feature = "postgres"))]
 /// A durability run's report to every output; exit 1 when the count
 /// cannot be reconciled with the likes sent.
 fn emit_durability(
@@ -103,6 +128,7 @@ fn emit_durability(
     Ok(())
 }
 
+#[cfg(feature = "redis")]
 /// Says any placement warning, runs the warm-up, the alternating phases
 /// and the read path (with progress on a terminal), and writes the report
 /// to every output.
@@ -162,6 +188,7 @@ fn run_redis(o: RedisOptions) -> anyhow::Result<()> {
     }
 }
 
+#[cfg(feature = "redis")]
 /// Where the run is, for the spinner: phase, run i/N, ops/s so far.
 fn progress_line(p: &measure::Progress) -> String {
     let ops = crate::output::fmt::num(p.ops_per_second.round());

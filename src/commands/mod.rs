@@ -7,6 +7,7 @@ pub mod compare;
 pub mod docs;
 pub mod fleet;
 pub mod measure;
+#[cfg(feature = "postgres")]
 pub mod measure_postgres;
 pub mod placement;
 pub mod report;
@@ -25,8 +26,31 @@ use crate::config::Run;
 /// everything it computes share.
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     let run = Run::new(cli.command.name(), cli.color);
+    plan_outputs(&cli.command, &run.claims);
     let threads = crate::config::load::threads(cli.command.threads())?;
     workers(threads)?.install(|| planned(Options::resolve(cli.command, &run)?))
+}
+
+/// Records every file the run will write before any input is read, so an
+/// input that is also an output (`fleet --rates-csv r.csv -o r.csv`) is
+/// refused as that, not for what it holds: `-o` and `--per-second`, and
+/// the files of `report`'s folder (the default one without `-o`).
+fn plan_outputs(command: &crate::cli::Command, claims: &crate::files::Claims) {
+    use crate::output::sink::is_stdout;
+    use crate::views::report::{html::HTML_FILE, BUSIEST_SVG, REPORT_FILE, RISK_SVG, TIMELINE_SVG};
+    let outputs = command.outputs();
+    for (flag, path) in &outputs {
+        if !is_stdout(path) && !path.starts_with("/dev/") {
+            claims.planned_output(flag, path);
+        }
+    }
+    if let crate::cli::Command::Report(_) = command {
+        let default = std::path::Path::new(crate::model::defaults::DEFAULT_REPORT_DIR);
+        let dir = outputs.first().map_or(default, |(_, p)| p);
+        for name in [REPORT_FILE, HTML_FILE, RISK_SVG, BUSIEST_SVG, TIMELINE_SVG] {
+            claims.planned_output("--output", &dir.join(name));
+        }
+    }
 }
 
 /// The run's worker pool: `threads` workers (0: one per core). The command

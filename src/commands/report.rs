@@ -172,27 +172,18 @@ fn time_line(o: &ReportOptions, plan: &TimelinePlan) -> anyhow::Result<Simulatio
     })
 }
 
-/// Every file written, then committed charts first, the HTML page and the
-/// Markdown report last: a report never links to a missing chart.
+/// Every file written, charts first, the HTML page and the Markdown report
+/// last: a report never links to a missing chart.
 fn write(
     folder: ReportFolder,
     [md, page]: [&str; 2],
     risk_svg: &str,
     sim_svg: &str,
 ) -> anyhow::Result<()> {
-    let ReportFolder {
-        mut report,
-        mut html,
-        mut risk,
-        mut simulation,
-        ..
-    } = folder;
-    report.write_all(md.as_bytes())?;
-    html.write_all(page.as_bytes())?;
-    risk.write_all(risk_svg.as_bytes())?;
-    simulation.write_all(sim_svg.as_bytes())?;
-    risk.commit()?;
-    simulation.commit()?;
-    html.commit()?;
-    report.commit()
+    folder.folder.commit(&[
+        (RISK_SVG, risk_svg.as_bytes()),
+        (folder.simulation, sim_svg.as_bytes()),
+        (html::HTML_FILE, page.as_bytes()),
+        (REPORT_FILE, md.as_bytes()),
+    ])
 }

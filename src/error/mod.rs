@@ -25,6 +25,19 @@ pub use model::{CurveProblem, ExactProblem, LawProblem};
 pub use problem::Problem;
 pub use run::{CountMismatch, Interrupted, SchemaInterrupted};
 
+/// A flag whose server client this build left out (`cargo install
+/// --no-default-features`): the error names the cargo feature that brings
+/// it back.
+pub fn missing_feature(flag: &str, feature: &str) -> InputError {
+    InputError::new(
+        flag,
+        format!(
+            "this shardplan was built without the `{feature}` feature; reinstall with it \
+             (cargo install shardplan --features {feature}, or keep the default features)"
+        ),
+    )
+}
+
 /// `text` cut to 40 characters for an error line (an input may be huge).
 pub fn shorten(text: &str) -> String {
     match text.char_indices().nth(40) {
@@ -93,3 +106,14 @@ impl From<ParamError> for InputError {
 pub type InputResult<T> = Result<T, InputError>;
 /// The result of a model constructor.
 pub type ParamResult<T> = Result<T, ParamError>;
+
+#[cfg(test)]
+mod tests {
+    /// A build without a client names the flag and the feature to add.
+    #[test]
+    fn a_missing_feature_names_the_flag_and_the_feature() {
+        let e = super::missing_feature("--redis", "redis");
+        assert_eq!(e.what, "--redis");
+        assert!(e.message.contains("--features redis"), "{}", e.message);
+    }
+}

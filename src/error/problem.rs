@@ -64,6 +64,18 @@ pub enum Problem {
         /// The longest accepted.
         limit_hours: f64,
     },
+    /// A report the cost model estimates over an hour, asked for without
+    /// `--long-run`.
+    #[error(
+        "makes a report of about {hours:.1} hours by the cost model; one over {limit_hours:.0} \
+         hour runs only with --long-run (docs/performance.md), so give it or ask for less"
+    )]
+    NeedsLongRun {
+        /// The estimate.
+        hours: f64,
+        /// The longest run without --long-run.
+        limit_hours: f64,
+    },
     /// A traffic law's parameter (`model::law`).
     #[error(transparent)]
     Law(#[from] LawProblem),

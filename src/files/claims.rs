@@ -32,6 +32,9 @@ struct Claimed {
     files: Vec<(Identity, String, bool)>,
     /// The flag that took standard input, if any.
     stdin: Option<String>,
+    /// The files the run will write, known from its flags before any
+    /// input is read: an input among them is refused before it is parsed.
+    planned: Vec<(Identity, String)>,
 }
 
 #[cfg(unix)]
@@ -55,6 +58,36 @@ fn identity(path: &Path) -> Option<Identity> {
     Some(Identity::New(0, 0, real.into_os_string()))
 }
 
+/// What a file claimed a second time met.
+enum Met {
+    /// An input met an output of the run.
+    Output,
+    /// An output met an input.
+    Input,
+    /// An output met another output.
+    AnotherOutput,
+}
+
+/// `what`'s `path` is the same file as `first` (a flag and its path).
+fn same_file(what: &str, path: &Path, first: &str, met: Met) -> InputError {
+    let path = path.display();
+    let message = match met {
+        Met::Output => format!(
+            "{path} is the same file as {first}, an output of this run; an input is never \
+             written over: give the output another name"
+        ),
+        Met::Input => format!(
+            "{path} is the same file as {first}, an input of this run; an input is never \
+             written over: give the output another name"
+        ),
+        Met::AnotherOutput => format!(
+            "{path} is the same file as {first} (another output of this run); give each \
+             output its own file"
+        ),
+    };
+    InputError::new(what, message)
+}
+
 impl Claims {
     fn lock(&self) -> std::sync::MutexGuard<'_, Claimed> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
@@ -62,34 +95,47 @@ impl Claims {
 
     /// Records that `what` (a flag and the path as typed) reads or writes
     /// `path`; refused when an output meets a file the run already uses.
-    fn claim(&self, what: &str, path: &Path, output: bool) -> InputResult<()> {
-        let Some(id) = identity(path) else {
+    fn claim(&self, what: &str, path: &Path, real: &Path, output: bool) -> InputResult<()> {
+        let Some(id) = identity(real) else {
             return Ok(());
         };
         let mut claimed = self.lock();
         let shown = format!("{} {}", what, path.display());
+        if !output {
+            if let Some((_, first)) = claimed.planned.iter().find(|(i, _)| *i == id) {
+                return Err(same_file(what, path, first, Met::Output));
+            }
+        }
         if let Some((_, first, first_is_output)) = claimed.files.iter().find(|(i, _, _)| *i == id) {
-            if output || *first_is_output {
-                let why = match (output, first_is_output) {
-                    (true, true) => "another output of this run",
-                    _ => "an input of this run",
-                };
-                return Err(InputError::new(
-                    what,
-                    format!(
-                        "{} is the same file as {first} ({why}); give each output its own file",
-                        path.display()
-                    ),
-                ));
+            match (output, first_is_output) {
+                (true, true) => return Err(same_file(what, path, first, Met::AnotherOutput)),
+                (true, false) => return Err(same_file(what, path, first, Met::Input)),
+                (false, true) => return Err(same_file(what, path, first, Met::Output)),
+                (false, false) => {}
             }
         }
         claimed.files.push((id, shown, output));
         Ok(())
     }
 
+    /// Records a file the run will write (`what`: its flag), before any
+    /// input is read: an input that is the same file is then refused as
+    /// such, whatever it holds. A character device (`/dev/null`) is no
+    /// file to protect.
+    pub fn planned_output(&self, what: &str, path: &Path) {
+        use std::os::unix::fs::FileTypeExt;
+        if std::fs::metadata(path).is_ok_and(|m| m.file_type().is_char_device()) {
+            return;
+        }
+        if let Some(id) = identity(path) {
+            let shown = format!("{} {}", what, path.display());
+            self.lock().planned.push((id, shown));
+        }
+    }
+
     /// Records an input file, so no output of the run can replace it.
     pub fn input(&self, what: &str, path: &Path) -> InputResult<()> {
-        self.claim(what, path, false)
+        self.claim(what, path, path, false)
     }
 
     /// Claims standard input for `what` (the flag or scenario field that
@@ -107,9 +153,11 @@ impl Claims {
         }
     }
 
-    /// Records an output file (after `output::policy` checked what it may
-    /// replace); refused when it is a file the run already reads or writes.
-    pub fn output(&self, what: &str, path: &Path) -> InputResult<()> {
-        self.claim(what, path, true)
+    /// Records an output file, `path` as given and `real` the file it is
+    /// (after `output::policy` checked what it may replace, following the
+    /// user's own links); refused when it is a file the run already reads
+    /// or writes.
+    pub fn output(&self, what: &str, path: &Path, real: &Path) -> InputResult<()> {
+        self.claim(what, path, real, true)
     }
 }

@@ -18,6 +18,7 @@ use super::config::MeasureConfig;
 use super::pickers::{client_rng, Chooser, Pick};
 use super::report::Latency;
 use super::shard_load::{FirstStop, Sampler, Seconds};
+use super::{first_real_error, AnotherClientFailed};
 
 /// Reads every shard key's count once (one MGET, or pipelined GETs when
 /// the keys span a cluster's slots), from a connection of its own.
@@ -41,26 +42,6 @@ impl<'a> PhaseKeys<'a> {
             pick: Pick::Uniform,
         }
     }
-}
-
-/// What a client returns when another client's connection failed first: an
-/// echo of that failure, not a cause.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("another client failed to connect")]
-pub(crate) struct AnotherClientFailed;
-
-/// The first real error of a phase's clients, not the echoes of another
-/// client's failure ([`AnotherClientFailed`]); `None` when every client
-/// finished.
-pub(crate) fn first_real_error(mut errors: Vec<anyhow::Error>) -> Option<anyhow::Error> {
-    if errors.is_empty() {
-        return None;
-    }
-    let pos = errors
-        .iter()
-        .position(|e| !e.is::<AnotherClientFailed>())
-        .unwrap_or(0);
-    Some(errors.swap_remove(pos))
 }
 
 /// One bounded write phase.

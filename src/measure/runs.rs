@@ -19,9 +19,17 @@ use super::load::{load_phase, Phase, PhaseKeys};
 use super::pickers::{writers, Pick};
 use super::shard_load::Seconds;
 use super::summary::RunResult;
-use super::Written;
 use crate::model::defaults::MEASURE_WARMUP;
 use crate::model::picker::Writer;
+
+/// What the load phases acknowledged per key, kept outside them so the
+/// clean-up knows what each key should hold even after a failure.
+pub(super) struct Written {
+    pub(super) single: [AtomicU64; 1],
+    pub(super) shards: Vec<AtomicU64>,
+    /// The same-slot copy's keys and the values MSET gave them.
+    pub(super) copies: Vec<(String, String)>,
+}
 
 /// Which part of the run is going on, for a progress line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

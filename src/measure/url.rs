@@ -1,8 +1,6 @@
 //! The `--redis` URL: the scheme check, a password put in from outside the
 //! URL, and the URL with its password replaced for reports and messages.
 
-use redis::IntoConnectionInfo;
-
 use crate::error::{InputError, InputResult};
 
 /// The URL must be `redis://` and parse; the error names `--redis` and
@@ -23,8 +21,16 @@ pub(super) fn check_url(url: &str) -> InputResult<()> {
     if !url.starts_with("redis://") {
         return Err(bad("the scheme must be redis://".into()));
     }
-    url.into_connection_info().map_err(|e| bad(e.to_string()))?;
-    Ok(())
+    #[cfg(feature = "redis")]
+    {
+        use redis::IntoConnectionInfo;
+        url.into_connection_info().map_err(|e| bad(e.to_string()))?;
+        Ok(())
+    }
+    // Built without the Redis client: the URL is refused with the feature
+    // it needs.
+    #[cfg(not(feature = "redis"))]
+    Err(crate::error::missing_feature("--redis", "redis"))
 }
 
 /// The URL with `password` put in, unless it carries one already (a

@@ -14,7 +14,7 @@ use crate::model::law::TrafficModel;
 /// Estimates above this are said on stderr before the run starts.
 pub const ANNOUNCE_SECONDS: f64 = 60.0;
 
-pub use crate::model::defaults::MAX_RUN_SECONDS;
+pub use crate::model::defaults::{LONG_RUN_SECONDS, MAX_RUN_SECONDS};
 
 /// One simulated second drawn from the exact busiest/quietest tables
 /// (guide-table inversion, one quietest minimum per chunk: 14,000 x 20,
@@ -101,6 +101,21 @@ impl Estimate {
                 Problem::TooLong {
                     hours: self.seconds / 3600.0,
                     limit_hours: MAX_RUN_SECONDS / 3600.0,
+                },
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Refuse the run, unless `long_run` (`--long-run`), if the estimate is
+    /// over [`LONG_RUN_SECONDS`], blaming `param` as [`Self::within_limit`] does.
+    pub fn within_short_run(self, param: &'static str, long_run: bool) -> ParamResult<Estimate> {
+        if self.seconds > LONG_RUN_SECONDS && !long_run {
+            return Err(ParamError::new(
+                param,
+                Problem::NeedsLongRun {
+                    hours: self.seconds / 3600.0,
+                    limit_hours: LONG_RUN_SECONDS / 3600.0,
                 },
             ));
         }

@@ -311,6 +311,9 @@ pub const MIN_PERIODS_ABOVE: u64 = 10;
 pub const MAX_ROWS: usize = 50_000_000;
 /// The longest run accepted, by the estimate: one day.
 pub const MAX_RUN_SECONDS: f64 = 86_400.0;
+/// The longest report run without `--long-run`, by the estimate: an hour,
+/// so a typo in `--seconds` is not an hour of work.
+pub const LONG_RUN_SECONDS: f64 = 3_600.0;
 /// The most rows a gamma-poisson table fills (each about 0.2 ms of CPU at
 /// 700 likes per shard: two adaptive integrals over the second's rate, a
 /// few hundred Poisson tails each); a dispersion that spreads the busiest

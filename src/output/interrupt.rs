@@ -29,19 +29,27 @@ pub fn received() -> Option<i32> {
     }
 }
 
-/// The temporary files written so far and not yet renamed into place.
-static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// The temporary files and folders made so far and not yet renamed into
+/// place (a folder: true).
+static TEMPS: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
-/// Removes `path` if the run is interrupted before [`untrack`].
+/// Removes the file `path` if the run is interrupted before [`untrack`].
 pub fn track(path: &Path) {
     let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
-    temps.push(path.to_path_buf());
+    temps.push((path.to_path_buf(), false));
+}
+
+/// Removes the folder `path` and what it holds if the run is interrupted
+/// before [`untrack`].
+pub fn track_folder(path: &Path) {
+    let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
+    temps.push((path.to_path_buf(), true));
 }
 
 /// `path` was renamed into place (or removed): nothing left to clean.
 pub fn untrack(path: &Path) {
     let mut temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
-    temps.retain(|p| p != path);
+    temps.retain(|(p, _)| p != path);
 }
 
 /// Starts the thread that waits for the signals. Without it (a failure to
@@ -61,8 +69,11 @@ pub fn install() {
                 continue;
             }
             let temps = TEMPS.lock().unwrap_or_else(|e| e.into_inner());
-            for path in temps.iter() {
-                let _ = std::fs::remove_file(path);
+            for (path, folder) in temps.iter() {
+                let _ = match folder {
+                    true => std::fs::remove_dir_all(path),
+                    false => std::fs::remove_file(path),
+                };
             }
             std::process::exit(128 + signal);
         }

@@ -83,6 +83,7 @@ pub fn sections(sections: &[Section], headings: Headings) -> String {
                     title: String::new(),
                     header: vec!["what".into(), "value".into()],
                     rows: rows.iter().map(|(k, v)| vec![cell(k), cell(v)]).collect(),
+                    secondary: Vec::new(),
                 };
                 out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
             }
@@ -90,12 +91,14 @@ pub fn sections(sections: &[Section], headings: Headings) -> String {
                 title,
                 header,
                 rows,
+                ..
             } => {
                 heading(&mut out, title);
                 let grid = Section::Grid {
                     title: String::new(),
                     header: cells(header),
                     rows: rows.iter().map(|r| cells(r)).collect(),
+                    secondary: Vec::new(),
                 };
                 out.push_str(draw(&grid, presets::ASCII_MARKDOWN, None).trim_start());
             }
@@ -139,6 +142,7 @@ mod tests {
             title: "t".into(),
             header: vec!["k".into(), "v".into()],
             rows: vec![vec!["a|b".into(), "c".into()]],
+            secondary: Vec::new(),
         };
         let md = String::from_utf8(
             crate::output::Exporter::render(

@@ -2,17 +2,22 @@
 //! format (one file each) turns it into bytes. CSV and JSON both come from
 //! the report's serde rows, so their fields cannot drift apart.
 
+pub mod columns;
 pub mod csv;
 pub mod fmt;
+pub mod folder;
 pub mod interrupt;
 pub mod json;
 pub mod markdown;
+pub mod output_folder;
 pub mod policy;
 pub mod progress;
 pub mod run;
 pub mod sink;
 pub mod table;
+pub mod temp;
 pub mod terminal;
+pub mod walk;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -32,6 +37,9 @@ pub enum Section {
         title: String,
         header: Vec<String>,
         rows: Vec<Vec<String>>,
+        /// The columns a narrow terminal may leave out, the first left out
+        /// first (`--wide` keeps them; Markdown always has them).
+        secondary: Vec<usize>,
     },
     /// A line of prose (an assumption, a verdict that holds, a chart).
     Note(String),
@@ -72,6 +80,11 @@ pub trait Report {
         } else {
             Value::Array(rows)
         }
+    }
+    /// The rows CSV and TSV write: the serde rows, unless the command's
+    /// sheet is its table (`sweep`).
+    fn csv_rows(&self) -> Vec<Value> {
+        self.rows()
     }
     /// The human view for tables and Markdown.
     fn sections(&self) -> Vec<Section>;

@@ -1,137 +1,71 @@
-//! Where output goes. Files are opened as a temp file beside the target
-//! before any work starts (so an unwritable path fails at once, exit 2) and
-//! renamed into place only when the whole output is written: a failed run
+//! Where output goes. Every output path is checked before any work starts
+//! (`policy`: an unwritable or refused one fails at once, exit 2); a file's
+//! content goes to a temporary file made only when that content is written
+//! (`temp`), renamed into place once complete: a failed or killed run
 //! never leaves a half-written file.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use tempfile::NamedTempFile;
-
+use super::policy::{FileTarget, Target};
 use super::run::Run;
+use super::temp::TempFile;
 use super::terminal::ColorChoice;
 use super::{Format, Report};
 use crate::error::{InputError, InputResult};
 use crate::files::Claims;
 
-/// What went wrong, without the temp file's name that tempfile's errors
-/// carry (the user never named that file): the error's kind, e.g.
-/// "permission denied".
-fn os_error(e: &std::io::Error) -> String {
-    std::io::Error::from(e.kind()).to_string()
-}
-
-/// A file that appears at `path` only when committed.
+/// A file that appears at its path only when committed.
 #[derive(Debug)]
 pub struct AtomicFile {
     flag: String,
-    path: PathBuf,
-    temp: NamedTempFile,
+    target: FileTarget,
+    /// Made at the first byte written.
+    temp: Option<TempFile>,
 }
 
 impl AtomicFile {
-    /// Opens a temp file in the target's folder; `flag` names the option in errors.
-    pub fn create(claims: &Claims, flag: &str, path: &Path) -> InputResult<Self> {
-        if path.as_os_str().is_empty() {
-            return Err(InputError::new(
-                flag,
-                "needs a file name (got an empty path)",
-            ));
-        }
-        if path.is_dir() {
-            return Err(InputError::new(
-                flag,
-                format!("{} is a folder; give a file name", path.display()),
-            ));
-        }
-        // Links, read-only files and aliases of other files of the run are
-        // refused here (`policy`); `path` is the file to replace.
-        let path = super::policy::output_target(claims, flag, path)?;
-        let path = path.as_path();
-        let existing = std::fs::metadata(path).ok();
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".shardplan-").suffix(".tmp");
-        // Temp files are private (0600) by default; the result is an
-        // ordinary file that others may read, like one written by `>`. An
-        // existing file keeps its permission bits, never setuid or setgid.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = super::policy::replacement_mode(existing.as_ref());
-            builder.permissions(std::fs::Permissions::from_mode(mode));
-        }
-        // The folder's own error first: tempfile's names its temp file.
-        if let Err(e) = std::fs::metadata(&dir) {
-            return Err(InputError::new(
-                flag,
-                format!("cannot write {}: {e}", path.display()),
-            ));
-        }
-        let temp = builder.tempfile_in(&dir).map_err(|e| {
-            InputError::new(
-                flag,
-                format!("cannot write {}: {}", path.display(), os_error(&e)),
-            )
-        })?;
-        super::interrupt::track(temp.path());
-        Ok(AtomicFile {
+    /// The file `target` will be, nothing made yet; `flag` names the option
+    /// in errors.
+    pub fn new(flag: &str, target: FileTarget) -> Self {
+        AtomicFile {
             flag: flag.to_string(),
-            path: path.to_path_buf(),
-            temp,
-        })
+            target,
+            temp: None,
+        }
     }
 
-    pub fn writer(&mut self) -> &mut impl Write {
-        self.temp.as_file_mut()
+    /// The temporary file, made now if this is the first byte.
+    pub fn writer(&mut self) -> std::io::Result<&mut std::fs::File> {
+        if self.temp.is_none() {
+            self.temp = Some(TempFile::create(&self.target.folder, self.target.keep)?);
+        }
+        Ok(self.temp.as_mut().expect("made above").file())
     }
 
-    /// Flushes and renames the temp file into place. A failure (a full
-    /// disk) names the flag; the temp file is removed, nothing half-written
-    /// is left.
+    /// "cannot write PATH: ...", naming the flag.
+    fn cannot(&self, e: &std::io::Error) -> anyhow::Error {
+        super::walk::cannot_write(&self.flag, &self.target.path(), e).into()
+    }
+
+    /// Flushes and renames the temporary file into place (an empty file if
+    /// nothing was written). A failure (a full disk) names the flag; the
+    /// temporary file is removed, nothing half-written is left.
     pub fn commit(mut self) -> anyhow::Result<()> {
-        let (flag, path) = (self.flag.clone(), self.path.clone());
-        let cannot = |e: &dyn std::fmt::Display| {
-            InputError::new(&flag, format!("cannot write {}: {e}", path.display()))
-        };
-        self.temp
-            .as_file_mut()
-            .flush()
-            .and_then(|_| self.temp.as_file_mut().sync_all())
-            .map_err(|e| cannot(&e))?;
-        let temp_path = self.temp.path().to_path_buf();
-        let persisted = self.temp.persist(&self.path);
-        super::interrupt::untrack(&temp_path);
-        persisted.map_err(|e| cannot(&e.error))?;
-        Ok(())
+        if let Err(e) = self.writer() {
+            return Err(self.cannot(&e));
+        }
+        let temp = self.temp.take().expect("made above");
+        let t = &self.target;
+        temp.place(&t.folder, &t.name, t.keep)
+            .map_err(|e| self.cannot(&e))
     }
 
     /// Writes all of `bytes`; a failure names the flag.
     pub fn write_all(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        let (flag, path) = (self.flag.clone(), self.path.clone());
-        self.temp.as_file_mut().write_all(bytes).map_err(|e| {
-            InputError::new(flag, format!("cannot write {}: {e}", path.display())).into()
-        })
+        let written = self.writer().and_then(|f| f.write_all(bytes));
+        written.map_err(|e| self.cannot(&e))
     }
-}
-
-/// Makes `dir` ready for the files of a run (created if missing); `flag`
-/// names the option in errors.
-pub fn prepare_dir(flag: &str, dir: &Path) -> InputResult<()> {
-    if dir.as_os_str().is_empty() {
-        return Err(InputError::new(flag, "needs a folder (got an empty path)"));
-    }
-    if dir.exists() && !dir.is_dir() {
-        return Err(InputError::new(
-            flag,
-            format!("{} is a file; give a folder", dir.display()),
-        ));
-    }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| InputError::new(flag, format!("cannot create {}: {e}", dir.display())))
 }
 
 /// One place output goes.
@@ -142,17 +76,25 @@ pub enum Destination {
     Stderr,
     /// Another open descriptor (`/dev/fd/N`): a stream, written in place.
     Stream(std::fs::File),
+    /// A character device or a FIFO (`/dev/null`): written in place, its
+    /// errors the flag's.
+    Special {
+        flag: String,
+        path: PathBuf,
+        file: std::fs::File,
+    },
     File(AtomicFile),
 }
 
 impl Destination {
-    /// Standard output for `-` (and its aliases), else a file made atomically.
+    /// Standard output for `-` (and its aliases), else a file made
+    /// atomically, or a device written in place.
     pub fn create(claims: &Claims, flag: &str, path: &Path) -> InputResult<Self> {
         if is_stdout(path) {
             return Ok(Destination::Stdout);
         }
         match path.to_str() {
-            Some("/dev/stderr" | "/dev/fd/2") => Ok(Destination::Stderr),
+            Some("/dev/stderr" | "/dev/fd/2") => return Ok(Destination::Stderr),
             Some(p)
                 if p.strip_prefix("/dev/fd/")
                     .is_some_and(|n| n.parse::<u32>().is_ok()) =>
@@ -161,14 +103,37 @@ impl Destination {
                     .write(true)
                     .open(path)
                     .map_err(|e| InputError::new(flag, format!("cannot write {p}: {e}")))?;
-                Ok(Destination::Stream(file))
+                return Ok(Destination::Stream(file));
             }
-            _ => Ok(Destination::File(AtomicFile::create(claims, flag, path)?)),
+            _ => {}
+        }
+        if path.as_os_str().is_empty() {
+            return Err(InputError::new(
+                flag,
+                "needs a file name (got an empty path)",
+            ));
+        }
+        match super::policy::output_target(claims, flag, path)? {
+            Target::File(t) => Ok(Destination::File(AtomicFile::new(flag, t))),
+            Target::Special(real) => {
+                // Opened now: a FIFO waits here for its reader, as `>` does.
+                use std::os::unix::fs::OpenOptionsExt;
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .custom_flags(libc::O_NOFOLLOW)
+                    .open(&real)
+                    .map_err(|e| super::walk::cannot_write(flag, &real, &e))?;
+                Ok(Destination::Special {
+                    flag: flag.to_string(),
+                    path: real,
+                    file,
+                })
+            }
         }
     }
 
-    /// Writes all of `bytes` and finishes: flushed on stdout, renamed into
-    /// place for a file.
+    /// Writes all of `bytes` and finishes: flushed on stdout and devices,
+    /// renamed into place for a file.
     pub fn finish(self, bytes: &[u8]) -> anyhow::Result<()> {
         match self {
             Destination::Stdout => {
@@ -185,6 +150,14 @@ impl Destination {
                 f.write_all(bytes)?;
                 f.flush()?;
             }
+            Destination::Special {
+                flag,
+                path,
+                mut file,
+            } => file
+                .write_all(bytes)
+                .and_then(|()| file.flush())
+                .map_err(|e| super::walk::cannot_write(&flag, &path, &e))?,
             Destination::File(mut f) => {
                 f.write_all(bytes)?;
                 f.commit()?;
@@ -201,8 +174,8 @@ impl Write for Destination {
         match self {
             Destination::Stdout => std::io::stdout().write(buf),
             Destination::Stderr => std::io::stderr().write(buf),
-            Destination::Stream(f) => f.write(buf),
-            Destination::File(f) => f.writer().write(buf),
+            Destination::Stream(f) | Destination::Special { file: f, .. } => f.write(buf),
+            Destination::File(f) => f.writer()?.write(buf),
         }
     }
 
@@ -210,8 +183,11 @@ impl Write for Destination {
         match self {
             Destination::Stdout => std::io::stdout().flush(),
             Destination::Stderr => std::io::stderr().flush(),
-            Destination::Stream(f) => f.flush(),
-            Destination::File(f) => f.writer().flush(),
+            Destination::Stream(f) | Destination::Special { file: f, .. } => f.flush(),
+            Destination::File(f) => match &mut f.temp {
+                Some(t) => t.file().flush(),
+                None => Ok(()),
+            },
         }
     }
 }
@@ -236,6 +212,8 @@ pub struct OutputSet {
     color: ColorChoice,
     /// The subcommand's name, for the JSON header.
     command: &'static str,
+    /// `--wide`: tables keep every column.
+    wide: bool,
 }
 
 impl OutputSet {
@@ -295,7 +273,13 @@ impl OutputSet {
             targets,
             color: run.color,
             command: run.command,
+            wide: false,
         })
+    }
+
+    /// The same outputs, with every table column kept when `wide`.
+    pub fn widened(self, wide: bool) -> Self {
+        OutputSet { wide, ..self }
     }
 
     /// True when some destination gets rows only (CSV or TSV), where an
@@ -332,7 +316,8 @@ impl OutputSet {
             let style = match dest {
                 Destination::Stdout => super::terminal::Style::stdout(self.color),
                 _ => super::terminal::Style::plain(self.color),
-            };
+            }
+            .widened(self.wide);
             let bytes = fmt.exporter(style).render(report)?;
             rendered.push((dest, bytes));
         }

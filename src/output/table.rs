@@ -68,56 +68,142 @@ fn keep_words_whole(t: &mut Table, longest: &[usize], width: usize) {
 }
 
 /// Draws one section as a comfy-table with the given preset, fitted to
-/// `width` when given.
+/// `width` when given; a grid keeps its secondary columns when `wide`.
 pub(crate) fn draw(section: &Section, preset: &str, width: Option<usize>) -> String {
+    draw_styled(section, preset, width, true)
+}
+
+fn draw_styled(section: &Section, preset: &str, width: Option<usize>, wide: bool) -> String {
     let prose = |text: &str| match width {
         Some(w) => terminal::wrap(text, w),
         None => text.to_string(),
     };
     match section {
-        Section::Pairs { title, rows } => {
-            let mut t = table(preset, width);
-            t.set_header(vec![title.as_str(), ""]);
-            for (k, v) in rows {
-                t.add_row(vec![k.as_str(), v.as_str()]);
-            }
-            if let Some(w) = width {
-                let cells: Vec<[String; 2]> = std::iter::once([title.clone(), String::new()])
-                    .chain(rows.iter().map(|(k, v)| [k.clone(), v.clone()]))
-                    .collect();
-                let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
-                keep_words_whole(&mut t, &longest_words(&cells), w);
-            }
-            t.to_string()
-        }
+        Section::Pairs { title, rows } => draw_pairs(title, rows, preset, width),
         Section::Grid {
             title,
             header,
             rows,
-        } => {
-            let fit = width.map(|w| {
-                let cells: Vec<&[String]> = std::iter::once(header.as_slice())
-                    .chain(rows.iter().map(|r| r.as_slice()))
-                    .collect();
-                (w, longest_words(&cells))
-            });
-            if let Some((w, longest)) = &fit {
-                if header.len() > 2 && width_for_whole_words(longest) > *w {
-                    return expanded(title, header, rows, preset, *w);
+            secondary,
+        } => match width {
+            Some(w) if !wide => {
+                let (header, rows, left_out) = narrowed(header, rows, secondary, w);
+                let mut out = draw_grid(title, &header, &rows, preset, Some(w));
+                if !left_out.is_empty() {
+                    let note = format!(
+                        "Left out to fit {w} columns: {}; --wide shows every column.",
+                        left_out.join(", ")
+                    );
+                    out.push('\n');
+                    out.push_str(&prose(&note));
                 }
+                out
             }
-            let mut t = table(preset, width);
-            t.set_header(header.clone());
-            for r in rows {
-                t.add_row(r.clone());
-            }
-            if let Some((w, longest)) = &fit {
-                keep_words_whole(&mut t, longest, *w);
-            }
-            format!("{}\n{t}", prose(title))
-        }
+            _ => draw_grid(title, header, rows, preset, width),
+        },
         Section::Note(text) | Section::Warning(text) | Section::Failure(text) => prose(text),
     }
+}
+
+/// A two-column table of label / value pairs under a title.
+fn draw_pairs(
+    title: &str,
+    rows: &[(String, String)],
+    preset: &str,
+    width: Option<usize>,
+) -> String {
+    let mut t = table(preset, width);
+    t.set_header(vec![title, ""]);
+    for (k, v) in rows {
+        t.add_row(vec![k.as_str(), v.as_str()]);
+    }
+    if let Some(w) = width {
+        let cells: Vec<[String; 2]> = std::iter::once([title.to_string(), String::new()])
+            .chain(rows.iter().map(|(k, v)| [k.clone(), v.clone()]))
+            .collect();
+        let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
+        keep_words_whole(&mut t, &longest_words(&cells), w);
+    }
+    t.to_string()
+}
+
+/// The grid without as many of its `secondary` columns (in their order) as
+/// it takes for its words to stand whole in `width`; the names of those
+/// left out.
+fn narrowed(
+    header: &[String],
+    rows: &[Vec<String>],
+    secondary: &[usize],
+    width: usize,
+) -> (Vec<String>, Vec<Vec<String>>, Vec<String>) {
+    let fits = |keep: &[bool]| {
+        let cells: Vec<Vec<String>> = std::iter::once(kept(header, keep))
+            .chain(rows.iter().map(|r| kept(r, keep)))
+            .collect();
+        let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
+        width_for_whole_words(&longest_words(&cells)) <= width
+    };
+    let mut keep = vec![true; header.len()];
+    for &c in secondary {
+        if fits(&keep) {
+            break;
+        }
+        if let Some(k) = keep.get_mut(c) {
+            *k = false;
+        }
+    }
+    let left_out = header
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| !**k)
+        .map(|(h, _)| h.clone())
+        .collect();
+    let rows = rows.iter().map(|r| kept(r, &keep)).collect();
+    (kept(header, &keep), rows, left_out)
+}
+
+/// The cells of `row` whose column is kept.
+fn kept(row: &[String], keep: &[bool]) -> Vec<String> {
+    row.iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(c, _)| c.clone())
+        .collect()
+}
+
+/// A titled grid fitted to `width` when given: drawn one small table per
+/// row when even its words cannot stand whole side by side.
+fn draw_grid(
+    title: &str,
+    header: &[String],
+    rows: &[Vec<String>],
+    preset: &str,
+    width: Option<usize>,
+) -> String {
+    let fit = width.map(|w| {
+        let cells: Vec<&[String]> = std::iter::once(header)
+            .chain(rows.iter().map(|r| r.as_slice()))
+            .collect();
+        (w, longest_words(&cells))
+    });
+    if let Some((w, longest)) = &fit {
+        if header.len() > 2 && width_for_whole_words(longest) > *w {
+            return expanded(title, header, rows, preset, *w);
+        }
+    }
+    let mut t = table(preset, width);
+    t.set_header(header.to_vec());
+    for r in rows {
+        t.add_row(r.clone());
+    }
+    if let Some((w, longest)) = &fit {
+        keep_words_whole(&mut t, longest, *w);
+    }
+    let title = match width {
+        Some(w) => terminal::wrap(title, w),
+        None => title.to_string(),
+    };
+    format!("{title}\n{t}")
 }
 
 /// A grid too wide for `width` even with every word whole, drawn as one
@@ -136,11 +222,14 @@ fn expanded(
         let Some(((first_name, first_value), rest)) = pairs.split_first() else {
             continue;
         };
-        let section = Section::Pairs {
-            title: format!("{first_name}: {first_value}"),
-            rows: rest.to_vec(),
-        };
-        out.push(draw(&section, preset, Some(width)));
+        let section_title = format!("{first_name}: {first_value}");
+        let section_rows = rest.to_vec();
+        out.push(draw_pairs(
+            &section_title,
+            &section_rows,
+            preset,
+            Some(width),
+        ));
     }
     out.join("\n")
 }
@@ -152,7 +241,7 @@ impl Exporter for TableExporter {
             .sections()
             .iter()
             .map(|sec| {
-                let text = draw(sec, presets::UTF8_FULL_CONDENSED, Some(s.width));
+                let text = draw_styled(sec, presets::UTF8_FULL_CONDENSED, Some(s.width), s.wide);
                 match (sec, s.colour) {
                     (Section::Warning(_), true) => terminal::paint(&text, terminal::YELLOW),
                     (Section::Failure(_), true) => terminal::paint(&text, terminal::RED),

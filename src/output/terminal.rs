@@ -32,6 +32,8 @@ pub struct Style {
     pub width: usize,
     /// ANSI colours on.
     pub colour: bool,
+    /// `--wide`: every column of a table, none left out to fit the width.
+    pub wide: bool,
 }
 
 impl Style {
@@ -41,7 +43,13 @@ impl Style {
         Style {
             width: FALLBACK_WIDTH,
             colour: color == ColorChoice::Always,
+            wide: false,
         }
+    }
+
+    /// The same style, with every column kept when `wide`.
+    pub fn widened(self, wide: bool) -> Style {
+        Style { wide, ..self }
     }
 
     /// Standard output: a terminal's width and colour, else [`Style::plain`].
@@ -68,6 +76,7 @@ impl Style {
         Style {
             width: width.max(MIN_WIDTH),
             colour,
+            wide: false,
         }
     }
 }

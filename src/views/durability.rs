@@ -73,6 +73,7 @@ pub fn sections(r: &DurabilityReport) -> Vec<Section> {
                 .iter()
                 .map(|e| vec![e.error.clone(), fmt::count(e.count)])
                 .collect(),
+            secondary: Vec::new(),
         });
     }
     if !r.durability.reconciled {
@@ -271,6 +272,7 @@ fn table(d: &Durability) -> Section {
                 vec![name.to_string(), n, what.to_string()]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 

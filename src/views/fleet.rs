@@ -228,6 +228,7 @@ fn policies_section(r: &FleetReport) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 

@@ -40,6 +40,7 @@ pub fn section(inputs: &Inputs) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 
@@ -101,6 +102,10 @@ pub struct WithInputs<'a> {
 impl Report for WithInputs<'_> {
     fn rows(&self) -> Vec<Value> {
         self.report.rows()
+    }
+
+    fn csv_rows(&self) -> Vec<Value> {
+        self.report.csv_rows()
     }
 
     /// One flat object: `schema_version`, `version`, `command`, then the

@@ -223,6 +223,7 @@ fn nodes(r: &MeasureReport) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 
@@ -258,6 +259,7 @@ fn runs(r: &MeasureReport) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 

@@ -181,6 +181,7 @@ pub fn designs_grid(designs: &[DesignResult]) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }
 

@@ -300,6 +300,10 @@ impl Report for WithObserved<'_> {
         self.report.rows()
     }
 
+    fn csv_rows(&self) -> Vec<Value> {
+        self.report.csv_rows()
+    }
+
     fn json(&self) -> Value {
         let v = self.report.json();
         let Some(o) = &self.observed else {

@@ -194,6 +194,7 @@ impl Report for KeysView {
                     row
                 })
                 .collect(),
+            secondary: Vec::new(),
         };
         let mut summary = vec![
             ("shard keys", r.shards.to_string()),
@@ -268,6 +269,7 @@ impl Report for SortedView {
                 title: "Shard keys in a sorted store".into(),
                 header: vec!["shard".into(), "key".into(), "shard-first key".into()],
                 rows: r.keys.iter().map(line).collect(),
+                secondary: Vec::new(),
             },
             Section::pairs(
                 "Key order",

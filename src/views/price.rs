@@ -111,6 +111,7 @@ pub fn compare_cost_sections(rows: &[StrategyRow]) -> Vec<Section> {
             .into(),
         header,
         rows: grid,
+        secondary: Vec::new(),
     }];
     let mut notes = vec![
         "Buffered designs pay per flush, not per like; the log's events are appended to the \
@@ -177,6 +178,7 @@ pub fn fleet_cost_section(costs: &[PolicyCosts], name: fn(Policy) -> &'static st
             .map(String::from)
             .to_vec(),
             rows: grid,
+            secondary: Vec::new(),
         },
         Section::Note(note),
     ]

@@ -131,6 +131,7 @@ fn worst_reader_section(expected: &GrowReport, simulated: &GrowReport) -> Sectio
             ]
         })
         .collect(),
+        secondary: Vec::new(),
     }
 }
 
@@ -193,5 +194,6 @@ fn mid_fold_section(reads: &[ShrinkRow]) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }

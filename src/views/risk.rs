@@ -239,6 +239,101 @@ impl SweepRow {
 /// `sweep`'s view: one row per rate and shard count.
 pub struct SweepView(pub Vec<SweepRow>);
 
+/// One line of `sweep`'s CSV: the design-doc table's columns as numbers,
+/// with the facts of its title (cap, run length, traffic) beside them.
+#[derive(Debug, Serialize)]
+struct SweepSheetRow {
+    rate_likes_per_s: f64,
+    shards: u64,
+    p_over_cap_per_second: f64,
+    ln_p_over_cap_per_second: f64,
+    p_any_over_cap: f64,
+    ln_p_any_over_cap: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    picker: Option<crate::model::picker::Picker>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    picker_p_any_over_cap: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    picker_method: Option<crate::model::picker::risk::KeyMethod>,
+    busiest_mean_writes_per_s: f64,
+    busiest_p999_writes_per_s: u64,
+    reads_uncached_per_second: f64,
+    reads_cached_per_second: f64,
+    verdict: String,
+    cap_writes_per_s: f64,
+    duration_s: f64,
+    traffic: String,
+}
+
+impl SweepSheetRow {
+    fn of(r: &SweepRow) -> Self {
+        SweepSheetRow {
+            rate_likes_per_s: r.risk.rate,
+            shards: r.risk.shards,
+            p_over_cap_per_second: r.risk.p_over_cap_per_second,
+            ln_p_over_cap_per_second: r.risk.ln_p_over_cap_per_second,
+            p_any_over_cap: r.risk.p_any_over_cap,
+            ln_p_any_over_cap: r.risk.ln_p_any_over_cap,
+            picker: r.picker,
+            picker_p_any_over_cap: r.picker.and(r.picker_p_any_over_cap),
+            picker_method: r.picker.and(r.picker_method),
+            busiest_mean_writes_per_s: r.risk.busiest_mean_per_second,
+            busiest_p999_writes_per_s: r.risk.busiest_p999_per_second,
+            reads_uncached_per_second: r.reads_uncached_per_second,
+            reads_cached_per_second: r.reads_cached_per_second,
+            verdict: verdict_cell(r),
+            cap_writes_per_s: r.risk.cap,
+            duration_s: r.risk.seconds,
+            traffic: traffic_words(r.risk.traffic),
+        }
+    }
+}
+
+/// The verdict's cell: `holds`, `FAILS: ` and the checks it fails, or `-`
+/// where no plan judged the row.
+fn verdict_cell(r: &SweepRow) -> String {
+    match &r.verdict {
+        Some(v) if v.holds => "holds".to_string(),
+        Some(v) => {
+            let fails: Vec<&str> = v
+                .fails()
+                .into_iter()
+                .map(crate::views::verdict::check_short)
+                .collect();
+            format!("FAILS: {}", fails.join(", "))
+        }
+        None => "-".into(),
+    }
+}
+
+/// One row of the sweep's table.
+fn sweep_cells(r: &SweepRow) -> Vec<String> {
+    let mut cells = vec![
+        fmt::num(r.risk.rate),
+        r.risk.shards.to_string(),
+        fmt::probability(
+            Probability::new(
+                r.risk.p_over_cap_per_second,
+                r.risk.ln_p_over_cap_per_second,
+            ),
+            Underflow::Starred,
+        ),
+        fmt::probability(
+            Probability::new(r.risk.p_any_over_cap, r.risk.ln_p_any_over_cap),
+            Underflow::Starred,
+        ),
+        format!("{:.1}", r.risk.busiest_mean_per_second),
+        r.risk.busiest_p999_per_second.to_string(),
+        fmt::num(r.reads_uncached_per_second),
+        fmt::num(r.reads_cached_per_second),
+        verdict_cell(r),
+    ];
+    if r.picker.is_some() {
+        cells.insert(4, picker_cell(r));
+    }
+    cells
+}
+
 impl Report for SweepView {
     fn rows(&self) -> Vec<Value> {
         self.0.iter().map(row).collect()
@@ -248,10 +343,28 @@ impl Report for SweepView {
         Value::Array(self.rows())
     }
 
+    fn csv_rows(&self) -> Vec<Value> {
+        self.0.iter().map(|r| row(&SweepSheetRow::of(r))).collect()
+    }
+
     fn sections(&self) -> Vec<Section> {
         let Some(first) = self.0.first() else {
             return Vec::new();
         };
+        let header = sweep_header(first.picker);
+        // Left out first on a narrow terminal: the uncached reads, the
+        // busiest mean, the chance per second, the cached reads (the table
+        // keeps the counts, the risk over the run, the p99.9 and the verdict).
+        let by_name = |name: &str| header.iter().position(|h| h == name);
+        let secondary = [
+            "reads/s no cache",
+            "busiest mean",
+            "P(second over cap)",
+            "reads/s cached",
+        ]
+        .iter()
+        .filter_map(|n| by_name(n))
+        .collect();
         vec![Section::Grid {
             title: format!(
                 "Risk by shard count (cap {} writes/s per shard, {} traffic, {} s)",
@@ -259,48 +372,9 @@ impl Report for SweepView {
                 first.risk.traffic.name(),
                 fmt::num(first.risk.seconds)
             ),
-            header: sweep_header(first.picker),
-            rows: self
-                .0
-                .iter()
-                .map(|r| {
-                    let mut cells = vec![
-                        fmt::num(r.risk.rate),
-                        r.risk.shards.to_string(),
-                        fmt::probability(
-                            Probability::new(
-                                r.risk.p_over_cap_per_second,
-                                r.risk.ln_p_over_cap_per_second,
-                            ),
-                            Underflow::Starred,
-                        ),
-                        fmt::probability(
-                            Probability::new(r.risk.p_any_over_cap, r.risk.ln_p_any_over_cap),
-                            Underflow::Starred,
-                        ),
-                        format!("{:.1}", r.risk.busiest_mean_per_second),
-                        r.risk.busiest_p999_per_second.to_string(),
-                        fmt::num(r.reads_uncached_per_second),
-                        fmt::num(r.reads_cached_per_second),
-                        match &r.verdict {
-                            Some(v) if v.holds => "holds".to_string(),
-                            Some(v) => {
-                                let fails: Vec<&str> = v
-                                    .fails()
-                                    .into_iter()
-                                    .map(crate::views::verdict::check_short)
-                                    .collect();
-                                format!("FAILS: {}", fails.join(", "))
-                            }
-                            None => "-".into(),
-                        },
-                    ];
-                    if r.picker.is_some() {
-                        cells.insert(4, picker_cell(r));
-                    }
-                    cells
-                })
-                .collect(),
+            header,
+            rows: self.0.iter().map(sweep_cells).collect(),
+            secondary,
         }]
     }
 }

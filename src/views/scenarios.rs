@@ -47,6 +47,7 @@ impl Report for ScenarioList {
                     ]
                 })
                 .collect(),
+            secondary: Vec::new(),
         }]
     }
 }

@@ -276,6 +276,7 @@ impl SimulateReport {
             ),
             header: vec!["figure".into(), "Monte Carlo".into(), "exact".into()],
             rows,
+            secondary: Vec::new(),
         }
     }
 }

@@ -281,6 +281,7 @@ impl SizeRow {
                     },
                 ],
             ],
+            secondary: Vec::new(),
         })
     }
 }

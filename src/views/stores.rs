@@ -49,6 +49,7 @@ impl Report for StoresView {
                     ]
                 })
                 .collect(),
+            secondary: Vec::new(),
         }];
         for p in &self.0 {
             out.push(Section::Note(format!(

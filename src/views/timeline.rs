@@ -261,5 +261,6 @@ fn grid_section(grid: &[MonitorGridRow]) -> Section {
                 ]
             })
             .collect(),
+        secondary: Vec::new(),
     }
 }

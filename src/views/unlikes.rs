@@ -159,6 +159,10 @@ impl Report for WithUnlikes<'_> {
         self.report.rows()
     }
 
+    fn csv_rows(&self) -> Vec<Value> {
+        self.report.csv_rows()
+    }
+
     fn json(&self) -> Value {
         let v = self.report.json();
         let Some(u) = &self.unlikes else {

@@ -267,6 +267,7 @@ pub fn constraints_section(v: &Verdict) -> Section {
             .map(String::from)
             .to_vec(),
         rows,
+        secondary: Vec::new(),
     }
 }
 
@@ -285,6 +286,10 @@ pub struct WithVerdict<'a> {
 impl Report for WithVerdict<'_> {
     fn rows(&self) -> Vec<Value> {
         self.report.rows()
+    }
+
+    fn csv_rows(&self) -> Vec<Value> {
+        self.report.csv_rows()
     }
 
     fn json(&self) -> Value {

@@ -1,34 +1,36 @@
 //! CSV columns are a contract: one golden header per command, pinned
 //! here. A renamed or dropped column fails this test, and the change then
-//! needs a new JSON `schema_version` (the same serde rows feed both) and a
-//! CHANGELOG line; adding a column means adding it to the pin.
+//! needs a CHANGELOG line (and, where the serde field itself changed, a new
+//! JSON `schema_version`); adding a column means adding it to the pin. The
+//! columns carry their units (`rate_likes_per_s`), so no header names one
+//! column twice, and numbers have one form (`1000`, never `1000.0` or `-0`).
 
 use crate::common::shardplan;
 
 const GOLDEN: &[(&[&str], &str)] = &[
     (
         &["size"],
-        "scenario,observed,growth,transactional,write_cost,peak,cap,safe_per_shard,headroom,mean_per_shard_at_peak,headroom_left,evaluated,recommended_shards,shards,binding,rule_of_thumb_shards,key_risk_shards,partition_shards,partition_shards_stable,partition_failing,partition_binds,p_any_over_cap,ln_p_any_over_cap,p_any_over_cap_exact,key_p_any_over_cap,key_ln_p_any_over_cap,key_risk_method,picker,rule_of_thumb_p_any_over_cap,rule_of_thumb_ln_p_any_over_cap,partition_p_any_over_cap,partition_ln_p_any_over_cap,capacity_rate,safe_capacity_rate,margin,risk,key_risk,duration_seconds,traffic,partition_risk,partitions,nodes,node_shards,node_p_any_over_cap,node_ln_p_any_over_cap,keys_per_node,cap_per_key,transactional_write_cost,reads_uncached_per_second,reads_cached_per_second,fails,holds,warnings,views,servers,cache_seconds,batch_size,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap,over_read_cap_cached,cache_seconds_for_read_cap,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
+        "scenario,observed_likes_per_s,growth_factor,transactional,write_cost_units,peak_likes_per_s,cap_writes_per_s,safe_per_shard_likes_per_s,headroom_share,mean_per_shard_at_peak_likes_per_s,headroom_left_share,evaluated,recommended_shards,shards,binding,rule_of_thumb_shards,key_risk_shards,partition_shards,partition_shards_stable,partition_failing,partition_binds,p_any_over_cap,ln_p_any_over_cap,p_any_over_cap_exact,key_p_any_over_cap,key_ln_p_any_over_cap,key_risk_method,picker,rule_of_thumb_p_any_over_cap,rule_of_thumb_ln_p_any_over_cap,partition_p_any_over_cap,partition_ln_p_any_over_cap,capacity_likes_per_s,safe_capacity_likes_per_s,margin_share,risk,key_risk,duration_s,traffic,partition_risk,partitions,nodes,node_shards,node_p_any_over_cap,node_ln_p_any_over_cap,keys_per_node,cap_per_key_likes_per_s,transactional_write_cost_units,reads_uncached_per_second,reads_cached_per_second,fails,holds,warnings,views_per_s,servers,cache_s,batch_size_items,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap_reads_per_s,over_read_cap_cached,cache_s_for_read_cap,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
     ),
     (
         &["simulate", "--seconds", "60"],
-        "scenario,rate,shards,cap,seconds,traffic,picker,servers,seed,likes_total,busiest_max,quietest_min,busiest_mean,busiest_p50,busiest_p99,busiest_p999,seconds_over_cap,p_over_cap_per_second,p_over_cap_ci95_low,p_over_cap_ci95_high,p_any_over_cap,p_any_over_cap_ci95_low,p_any_over_cap_ci95_high,sampler,exact_busiest_mean,exact_busiest_p50,exact_busiest_p99,exact_busiest_p999,exact_busiest_over_run_median,exact_busiest_over_run_q01,exact_busiest_over_run_q99,exact_p_over_cap_per_second,exact_ln_p_over_cap_per_second,exact_p_any_over_cap,exact_ln_p_any_over_cap,views,cache_seconds,batch_size,reads_uncached_per_second,reads_cached_per_second,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap,over_read_cap_cached,cache_seconds_for_read_cap",
+        "scenario,rate_likes_per_s,shards,cap_writes_per_s,duration_s,traffic,picker,servers,seed,likes_total,busiest_max_writes_per_s,quietest_min_writes_per_s,busiest_mean_writes_per_s,busiest_p50_writes_per_s,busiest_p99_writes_per_s,busiest_p999_writes_per_s,seconds_over_cap,p_over_cap_per_second,p_over_cap_ci95_low,p_over_cap_ci95_high,p_any_over_cap,p_any_over_cap_ci95_low,p_any_over_cap_ci95_high,sampler,exact_busiest_mean_writes_per_s,exact_busiest_p50_writes_per_s,exact_busiest_p99_writes_per_s,exact_busiest_p999_writes_per_s,exact_busiest_over_run_median_writes_per_s,exact_busiest_over_run_q01_writes_per_s,exact_busiest_over_run_q99_writes_per_s,exact_p_over_cap_per_second,exact_ln_p_over_cap_per_second,exact_p_any_over_cap,exact_ln_p_any_over_cap,views_per_s,cache_s,batch_size_items,reads_uncached_per_second,reads_cached_per_second,sums_cached_per_second,batches_per_sum,batch_requests_uncached_per_second,batch_requests_cached_per_second,reads_per_shard_uncached,reads_per_shard_cached,read_cap_reads_per_s,over_read_cap_cached,cache_s_for_read_cap",
     ),
     (
         &["risk"],
-        "rate,shards,cap,seconds,traffic,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,underflow,busiest_mean_per_second,busiest_p999_per_second,busiest_over_run_median,busiest_over_run_q01,busiest_over_run_q99,p_over_cap_rel_error,exact",
+        "rate_likes_per_s,shards,cap_writes_per_s,duration_s,traffic,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,underflow,busiest_mean_writes_per_s,busiest_p999_writes_per_s,busiest_over_run_median_writes_per_s,busiest_over_run_q01_writes_per_s,busiest_over_run_q99_writes_per_s,p_over_cap_rel_error,exact",
     ),
     (
         &["sweep"],
-        "rate,shards,cap,seconds,traffic,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,underflow,busiest_mean_per_second,busiest_p999_per_second,busiest_over_run_median,busiest_over_run_q01,busiest_over_run_q99,p_over_cap_rel_error,exact,reads_uncached_per_second,reads_cached_per_second,holds,fails,recommended_shards,picker,picker_p_any_over_cap,picker_ln_p_any_over_cap,picker_method",
+        "rate_likes_per_s,shards,p_over_cap_per_second,ln_p_over_cap_per_second,p_any_over_cap,ln_p_any_over_cap,busiest_mean_writes_per_s,busiest_p999_writes_per_s,reads_uncached_per_second,reads_cached_per_second,verdict,cap_writes_per_s,duration_s,traffic",
     ),
     (
         &["compare"],
-        "strategy,exact,error,writes_per_key_per_second,p_over_cap_per_second,p_any_over_cap,reads_per_second,reads_per_view,freshness_lag_seconds,crash_loss_likes,double_count_likes,memory_bytes,verdict,keys,ln_p_over_cap_per_second,ln_p_any_over_cap,cap_likes_per_key,reads_uncached_per_second,p_conflict,attempts_per_like,cancellations_per_second,overcount_per_hour,undercount_per_hour,net_drift_per_hour,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
+        "strategy,exact,error,writes_per_key_per_second,p_over_cap_per_second,p_any_over_cap,reads_per_second,reads_per_view,freshness_lag_seconds,crash_loss_likes,double_count_likes,memory_bytes,verdict,keys,ln_p_over_cap_per_second,ln_p_any_over_cap,cap_per_key_likes_per_s,reads_uncached_per_second,p_conflict,attempts_per_like,cancellations_per_second,overcount_per_hour,undercount_per_hour,net_drift_per_hour,write_units_per_like,write_cost_per_million_likes,like_row_cost_per_million_likes,read_cost_per_million_views_uncached,read_cost_per_million_views_cached,monthly_cost",
     ),
     (
         &["stores"],
-        "store,placement,write_cap_per_key,read_cap_per_key,burst_seconds,batch_read_items,transactional_write_cost,slots,read_cost,source",
+        "store,placement,write_cap_per_key_writes_per_s,read_cap_per_key_reads_per_s,burst_seconds,batch_read_items,transactional_write_cost_units,slots,read_cost,source",
     ),
     (
         &["scenarios"],
@@ -41,11 +43,11 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
     (
         &["partitions", "--shards", "4", "--partitions", "10"],
-        "shards,partitions,p_shared_partition,expected_shared_partitions,expected_occupied_partitions,busiest_partition_mean_shards,busiest_partition_mean_shards_se,busiest_partition_mean_share,method,trials,seed,rate,cap,traffic,shard_rate,busiest_partition_mean_rate,p_partition_over_cap_per_second,ln_p_partition_over_cap_per_second,p_partition_over_cap_method",
+        "shards,partitions,p_shared_partition,expected_shared_partitions,expected_occupied_partitions,busiest_partition_mean_shards,busiest_partition_mean_shards_se,busiest_partition_mean_share,method,trials,seed,rate_likes_per_s,cap_writes_per_s,traffic,shard_writes_per_s,busiest_partition_mean_writes_per_s,p_partition_over_cap_per_second,ln_p_partition_over_cap_per_second,p_partition_over_cap_method",
     ),
     (
         &["fleet", "--reels", "1000", "--partitions", "10", "--trials", "8", "--max-shards", "16"],
-        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate,threshold,target_shards,hot_reels,hottest_reel_rate,partitions,cap,hottest_partition_rate,hottest_to_mean,p_over_cap_per_second,p_any_over_cap,seconds,search_found,search_shards,search_threshold,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
+        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate_likes_per_s,threshold_likes_per_s,target_shards,hot_reels,hottest_reel_likes_per_s,partitions,cap_writes_per_s,hottest_partition_writes_per_s,hottest_to_mean,p_over_cap_per_second,p_any_over_cap,duration_s,search_found,search_shards,search_threshold_likes_per_s,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
     ),
     (
         &["resize", "--scenario", "grow-right-order"],
@@ -53,17 +55,46 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
 ];
 
+/// The CSV `shardplan ARGS --format csv` prints, which must succeed.
+fn csv_of(args: &[&str]) -> String {
+    let out = shardplan()
+        .args(args)
+        .args(["--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{args:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn every_command_keeps_its_csv_header() {
     for (args, want) in GOLDEN {
-        let out = shardplan()
-            .args(*args)
-            .args(["--format", "csv"])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{args:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
+        let text = csv_of(args);
         let got = text.lines().next().unwrap_or("");
         assert_eq!(got, *want, "the CSV header of {args:?} changed");
+    }
+}
+
+#[test]
+fn no_header_names_a_column_twice_and_no_number_is_signed_zero() {
+    for (args, _) in GOLDEN {
+        let text = csv_of(args);
+        let mut lines = text.lines();
+        let header: Vec<&str> = lines.next().unwrap_or("").split(',').collect();
+        for (i, c) in header.iter().enumerate() {
+            assert!(!header[..i].contains(c), "{args:?}: {c} twice");
+        }
+        for line in lines {
+            // Nested values (a list of warnings) are compact JSON: skipped.
+            for cell in line
+                .split(',')
+                .filter(|c| !c.contains(['"', '[', '{', ':']))
+            {
+                assert!(
+                    cell != "-0" && cell != "-0.0" && !cell.ends_with(".0"),
+                    "{args:?}: {cell} in {line}"
+                );
+            }
+        }
     }
 }

@@ -172,7 +172,7 @@ fn csv_has_header_and_one_row_with_the_json_fields() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2);
     let header: Vec<&str> = lines[0].split(',').collect();
-    assert!(header.contains(&"busiest_p999"));
+    assert!(header.contains(&"busiest_p999_writes_per_s"));
     assert!(header.contains(&"p_over_cap_ci95_low"));
     assert!(header.contains(&"p_over_cap_ci95_high"));
     assert_eq!(header.len(), lines[1].split(',').count());
@@ -199,7 +199,7 @@ fn output_files_take_their_format_from_the_extension() {
     assert_eq!(v["seconds"], 500);
     assert!(std::fs::read_to_string(&csv)
         .unwrap()
-        .starts_with("scenario,rate,"));
+        .starts_with("scenario,rate_likes_per_s,"));
     let md = std::fs::read_to_string(&md).unwrap();
     assert!(md.contains("### Busiest shard per second"));
     assert!(md.contains("|"));
@@ -375,7 +375,8 @@ fn unwritable_outputs_fail_cleanly() {
         .code(2);
     assert!(!good.exists());
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
-    // A device is not replaced by a file.
+    // A device is written in place, never replaced by a file: /dev/full's
+    // error names the flag.
     #[cfg(unix)]
     use std::os::unix::fs::FileTypeExt;
     bad_input(
@@ -516,25 +517,7 @@ fn man_pages_cover_every_command_and_every_flag() {
         .assert()
         .success()
         .stdout("");
-    let commands = [
-        "size",
-        "simulate",
-        "risk",
-        "sweep",
-        "scenarios",
-        "chart",
-        "report",
-        "resize",
-        "keys",
-        "partitions",
-        "stores",
-        "fleet",
-        "measure",
-        "compare",
-        "schema",
-        "completions",
-        "man",
-    ];
+    let commands = crate::common::SUBCOMMANDS;
     let mut names: Vec<String> = std::fs::read_dir(&pages)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())

@@ -14,8 +14,19 @@ fn temps(dir: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Starts a long simulate writing two files in `dir`, waits until its
-/// temporary files exist, sends `signal` and returns the exit code.
+/// Whether process `pid` holds a file in `dir` open: a temporary file,
+/// unnamed (O_TMPFILE: `dir/#123 (deleted)`) or not.
+fn writing_in(pid: u32, dir: &Path) -> bool {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return false;
+    };
+    fds.filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .any(|target| target.starts_with(dir))
+}
+
+/// Starts a long simulate writing two files in `dir`, waits until it
+/// writes its rows (the other output is made at the end), sends `signal`
+/// and returns the exit code.
 fn interrupt(dir: &Path, signal: i32) -> Option<i32> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
         .args(["simulate", "-q", "--seconds", "50000000", "-o", "out.csv"])
@@ -26,8 +37,9 @@ fn interrupt(dir: &Path, signal: i32) -> Option<i32> {
         .spawn()
         .unwrap();
     let start = Instant::now();
-    while temps(dir).len() < 2 {
-        assert!(start.elapsed() < Duration::from_secs(30), "no temp files");
+    let real = dir.canonicalize().unwrap();
+    while !writing_in(child.id(), &real) {
+        assert!(start.elapsed() < Duration::from_secs(30), "no rows written");
         std::thread::sleep(Duration::from_millis(20));
     }
     // Let it write some rows first.

@@ -1,6 +1,7 @@
 //! Long work is said before it starts and bounded: a run the cost model
 //! puts over a day is refused naming the input that makes it long, and one
-//! over a minute says its estimate on stderr first (nothing with --quiet).
+//! over a minute says its estimate on stderr first (nothing with --quiet);
+//! a report over an hour runs only with --long-run.
 
 use crate::common;
 
@@ -151,4 +152,21 @@ fn quiet_runs_say_nothing_and_short_runs_need_no_estimate() {
         .assert()
         .success()
         .stderr("");
+}
+
+#[test]
+fn a_report_over_an_hour_needs_long_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::shardplan()
+        .current_dir(dir.path())
+        .args(["report", "--seconds", "1000000000000", "-o", "newdir"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(
+        err,
+        "shardplan: --seconds: makes a report of about 1.7 hours by the cost model; one over 1 \
+         hour runs only with --long-run (docs/performance.md), so give it or ask for less\n"
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

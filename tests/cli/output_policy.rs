@@ -34,7 +34,7 @@ fn a_link_another_user_planted_is_refused_even_in_a_sticky_folder() {
     std::os::unix::fs::lchown(&planted, Some(65534), Some(65534)).unwrap();
     bad_input(
         &["size", "-o", planted.to_str().unwrap()],
-        "another user owns",
+        "belongs to nobody (uid 65534), in",
     );
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "root:x:0:0\n");
     // A link of ours to a file another user owns is refused too.
@@ -145,7 +145,7 @@ fn an_output_cannot_be_an_input_or_another_output() {
             "--per-second",
             &d("my.toml"),
         ],
-        "an input of this run",
+        "an output of this run",
     );
     assert_eq!(std::fs::read_to_string(d("my.toml")).unwrap(), toml);
     std::fs::write(d("r.csv"), "reel_id,rate\nr1,5\n").unwrap();
@@ -164,6 +164,62 @@ fn an_output_cannot_be_an_input_or_another_output() {
         .filter(|n| n.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+#[test]
+fn a_replaced_file_keeps_its_group_and_others_write_bits() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared = dir.path().join("shared.csv");
+    for bits in [0o775, 0o777, 0o664, 0o600] {
+        std::fs::write(&shared, "old").unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(bits)).unwrap();
+        shardplan()
+            .args(["size", "-o"])
+            .arg(&shared)
+            .assert()
+            .success();
+        assert_eq!(mode(&shared), bits, "{bits:o}");
+    }
+}
+
+#[test]
+fn devices_and_pipes_are_written_in_place_given_a_format() {
+    use std::os::unix::fs::FileTypeExt;
+    let null = || std::fs::metadata("/dev/null").unwrap().file_type();
+    shardplan()
+        .args(["size", "--format", "json", "-o", "/dev/null"])
+        .assert()
+        .success()
+        .stdout("");
+    assert!(null().is_char_device());
+    // Twice in one run, and as --per-second: /dev/null is no file to protect.
+    shardplan()
+        .args(["simulate", "--seconds", "5", "--per-second", "/dev/null"])
+        .args(["--format", "csv", "-o", "/dev/null", "-o", "/dev/null"])
+        .assert()
+        .success();
+    bad_input(&["size", "-o", "/dev/null"], "give --format");
+    // A FIFO: its reader gets the rows, the FIFO stays one.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("rows");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    shardplan()
+        .args(["size", "--format", "csv", "-o"])
+        .arg(&fifo)
+        .assert()
+        .success();
+    assert!(reader.join().unwrap().starts_with("scenario,"));
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
 
 #[test]

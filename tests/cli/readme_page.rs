@@ -146,3 +146,91 @@ fn the_link_scan_skips_code_and_finds_links() {
     let found: Vec<String> = link_targets(text).into_iter().map(|(_, t)| t).collect();
     assert_eq!(found, ["docs/a.md#x", "b.md", "e.md"]);
 }
+
+/// The README opens with the card's command and its 20 shards, and its
+/// figures for risk-based sizing (17 fewer, 24 and 33 more) are what `size`
+/// says.
+#[test]
+fn readme_opens_with_the_cards_command_and_its_figures_hold() {
+    let text = readme();
+    let first_run = text
+        .lines()
+        .find(|l| l.starts_with("<!-- run: "))
+        .unwrap_or("");
+    assert!(
+        first_run.contains("shardplan size --peak 14000 --safe 700"),
+        "{first_run}"
+    );
+    let cases: [(&[&str], u64); 4] = [
+        (&[], 20),
+        (&["--risk", "0.01", "--duration", "4h"], 17),
+        (
+            &[
+                "--risk",
+                "0.01",
+                "--traffic",
+                "gamma-poisson",
+                "--dispersion",
+                "100",
+            ],
+            24,
+        ),
+        (
+            &[
+                "--risk",
+                "0.01",
+                "--partitions",
+                "1000",
+                "--traffic",
+                "poisson",
+            ],
+            33,
+        ),
+    ];
+    for (extra, shards) in cases {
+        let safe: &[&str] = match extra.is_empty() {
+            true => &["--safe", "700"],
+            false => &[],
+        };
+        let out = crate::common::shardplan()
+            .args(["size", "--peak", "14000", "--format", "json"])
+            .args(safe)
+            .args(extra)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["recommended_shards"], shards, "{extra:?}");
+        let shown = extra.join(" ");
+        assert!(shown.is_empty() || text.contains(&shown[..12]), "{shown}");
+    }
+}
+
+/// Every `--flag` the README shows is a flag of shardplan (or of cargo,
+/// in the set-up lines).
+#[test]
+fn every_flag_the_readme_shows_exists() {
+    let commands = crate::common::SUBCOMMANDS;
+    let mut known = String::new();
+    for c in commands {
+        let out = crate::common::shardplan()
+            .args([*c, "--help"])
+            .output()
+            .unwrap();
+        known.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
+    let cargo = ["--release", "--path", "--check", "--no-default-features"];
+    let text = readme();
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+        let Some(name) = word.strip_prefix("--") else {
+            continue;
+        };
+        // `---` (a Markdown rule) and `--` alone are no flags.
+        if !name.starts_with(|c: char| c.is_ascii_lowercase()) || cargo.contains(&word) {
+            continue;
+        }
+        assert!(
+            known.contains(&format!("--{name} ")) || known.contains(&format!("--{name}\n")),
+            "README shows {word}, which no command takes"
+        );
+    }
+}

@@ -171,7 +171,7 @@ fn sweep_rows_and_monotonic_risk() {
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert_eq!(text.lines().count(), 4);
-    assert!(text.starts_with("rate,shards,cap,seconds,traffic,p_over_cap_per_second,"));
+    assert!(text.starts_with("rate_likes_per_s,shards,p_over_cap_per_second,"));
 }
 
 #[test]

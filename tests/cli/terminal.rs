@@ -72,13 +72,22 @@ fn every_default_output_fits_80_and_120_columns() {
 }
 
 /// The cells of every table, as words: a table too wide to keep its words
-/// whole is drawn one record per row (psql's expanded display) instead of
-/// cutting `2.667e-14` or `sharded-buffered` across two lines.
+/// whole leaves out its secondary columns and says so (`sweep`), or with
+/// `--wide` is drawn one record per row (psql's expanded display), instead
+/// of cutting `2.667e-14` or `sharded-buffered` across two lines.
 #[test]
 fn tables_keep_numbers_and_names_whole_at_80_columns() {
     let cases: &[(&str, &[&str])] = &[
         (
             "sweep --shards 18..20",
+            &[
+                "2.667e-14",
+                "FAILS:",
+                "Left out to fit 80 columns: busiest mean, reads/s no cache",
+            ],
+        ),
+        (
+            "sweep --shards 18..20 --wide",
             &["2.667e-14", "1,000,000", "P(second over cap)"],
         ),
         (
@@ -98,9 +107,14 @@ fn tables_keep_numbers_and_names_whole_at_80_columns() {
         let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
         assert!(widest <= 80, "{args}: {widest}");
     }
-    // At 120 columns the sweep is one table again.
+    // At 120 columns the sweep is one table with every column, nothing
+    // left out.
     let wide = strip_ansi(&in_pty(120, "", "sweep --shards 18..20"));
     assert!(wide.contains("│ likes/s ┆ shards ┆"), "{wide}");
+    assert!(
+        wide.contains("1,000,000") && !wide.contains("Left out"),
+        "{wide}"
+    );
 }
 
 #[test]
@@ -191,4 +205,26 @@ fn a_long_time_line_shows_progress_on_a_terminal() {
         "{}",
         String::from_utf8_lossy(&piped.stderr)
     );
+}
+
+/// `-h` is a summary that fits a screen (at most 50 lines at 80 columns:
+/// the main flags, one line each); `--help` keeps every flag.
+#[test]
+fn short_help_fits_a_screen_and_long_help_keeps_every_flag() {
+    let commands = std::iter::once(&"").chain(crate::common::SUBCOMMANDS);
+    for c in commands {
+        let text = strip_ansi(&in_pty(80, "", &format!("{c} -h")));
+        let lines = text.lines().count();
+        assert!(lines <= 50, "`shardplan {c} -h` is {lines} lines:\n{text}");
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest <= 80, "{c} -h: {widest}");
+    }
+    let short = strip_ansi(&in_pty(80, "", "simulate -h"));
+    let long = strip_ansi(&in_pty(80, "", "simulate --help"));
+    for flag in ["--seconds", "--shards", "--seed"] {
+        assert!(short.contains(flag) && long.contains(flag), "{flag}");
+    }
+    for flag in ["--dispersion", "--sampler", "--unlike-share", "--color"] {
+        assert!(!short.contains(flag) && long.contains(flag), "{flag}");
+    }
 }

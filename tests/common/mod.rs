@@ -69,7 +69,32 @@ pub fn bad_input(args: &[&str], what: &str) {
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+/// Every subcommand of shardplan, as `--help` lists them (without clap's
+/// `help`).
+#[allow(dead_code)]
+pub const SUBCOMMANDS: &[&str] = &[
+    "size",
+    "simulate",
+    "risk",
+    "sweep",
+    "scenarios",
+    "chart",
+    "report",
+    "resize",
+    "keys",
+    "partitions",
+    "stores",
+    "fleet",
+    "measure",
+    "compare",
+    "schema",
+    "completions",
+    "man",
+];
+
+#[cfg(feature = "postgres")]
 pub mod postgres;
+#[cfg(feature = "redis")]
 pub mod redis;
 pub mod stats;
 pub mod traces;

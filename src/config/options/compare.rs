@@ -37,18 +37,12 @@ impl CompareOptions {
         let prices = r.prices(&args.prices, "compare")?;
         let output = Output::new(run, &args.out, false)?;
         let measured = measured_loss(&args, &mut r)?;
-        if args.wide && !output.set.has_human() {
-            return Err(InputError::new(
-                "--wide",
-                "widens the table and Markdown only; CSV, TSV and JSON carry every column already",
-            ));
-        }
         Ok(CompareOptions {
             designs,
             approx,
             plan,
             prices,
-            wide: args.wide,
+            wide: args.out.wide.wide,
             resolved: r.finish(),
             output,
             measured,

@@ -9,21 +9,22 @@ use clap::CommandFactory;
 use crate::cli::{Cli, CompletionsArgs, ManArgs, SchemaArgs};
 use crate::config::Run;
 use crate::error::{InputError, InputResult};
-use crate::output::sink::{prepare_dir, AtomicFile};
+use crate::output::output_folder::OutputFolder;
 
 /// `shardplan man`, resolved.
 pub enum ManOptions {
     /// One page on standard output: shardplan's own, or one command's.
     Page(Box<clap::Command>),
-    /// `-o DIR`: every page, each with its file in the folder, opened.
-    Folder(Vec<(clap::Command, AtomicFile)>),
+    /// `-o DIR`: every page with its file's name, and the folder, checked.
+    Folder(Vec<(clap::Command, String)>, OutputFolder),
 }
 
 impl ManOptions {
     pub fn new(args: ManArgs, run: &Run) -> InputResult<Self> {
         let top = documented();
         if let Some(dir) = args.output.one()? {
-            return Ok(ManOptions::Folder(folder(top, dir, run)?));
+            let (pages, folder) = folder(top, dir, run)?;
+            return Ok(ManOptions::Folder(pages, folder));
         }
         let Some(name) = &args.command else {
             return Ok(ManOptions::Page(Box::new(top)));
@@ -46,27 +47,23 @@ impl ManOptions {
 }
 
 /// Every page, shardplan's own (`shardplan.1`) and each command's
-/// (`shardplan-simulate.1`), with its file in `dir` (created if missing).
+/// (`shardplan-simulate.1`), with its file's name, and the folder `dir`
+/// (made at the end if missing) with those files checked.
 fn folder(
     top: clap::Command,
     dir: &Path,
     run: &Run,
-) -> InputResult<Vec<(clap::Command, AtomicFile)>> {
-    prepare_dir("--output", dir)?;
+) -> InputResult<(Vec<(clap::Command, String)>, OutputFolder)> {
     let subcommands = top.get_subcommands().map(|sub| {
         let name = sub.get_display_name().unwrap_or(sub.get_name());
-        (format!("{name}.1"), sub.clone())
+        (sub.clone(), format!("{name}.1"))
     });
-    let pages: Vec<_> = std::iter::once((format!("{}.1", top.get_name()), top.clone()))
+    let pages: Vec<_> = std::iter::once((top.clone(), format!("{}.1", top.get_name())))
         .chain(subcommands)
         .collect();
-    pages
-        .into_iter()
-        .map(|(name, cmd)| {
-            let file = AtomicFile::create(&run.claims, "--output", &dir.join(name))?;
-            Ok((cmd, file))
-        })
-        .collect()
+    let names: Vec<String> = pages.iter().map(|(_, name)| name.clone()).collect();
+    let folder = OutputFolder::open(&run.claims, "--output", dir, &names)?;
+    Ok((pages, folder))
 }
 
 /// The command line as the pages describe it: built, so each subcommand

@@ -9,8 +9,7 @@ use crate::error::{InputError, InputResult};
 use crate::measure::durability::{
     Design, DurabilityConfig, Fault, FaultAction, FaultKind, DEFAULT_DURABILITY_RATE,
 };
-use crate::measure::postgres::durability::PgDurabilityConfig;
-use crate::measure::postgres::{self, PgConfig};
+use crate::measure::postgres::{self, PgConfig, PgDurabilityConfig};
 use crate::measure::{self, MeasureConfig};
 use crate::model::defaults::{
     DEFAULT_MEASURE_CLIENTS, DEFAULT_MEASURE_DURATION, DEFAULT_MEASURE_PIPELINE,
@@ -360,9 +359,7 @@ impl PostgresOptions {
         )?;
         // The password: in the URL, else PGPASSWORD (libpq's convention), so
         // it need not show in `ps` or the shell's history.
-        let url_has_password = url
-            .parse::<::postgres::Config>()
-            .is_ok_and(|c| c.get_password().is_some());
+        let url_has_password = postgres::url_password(url).is_some();
         let env_password = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty());
         if !url_has_password {
             config.password = env_password.clone();
@@ -412,10 +409,7 @@ pub struct Secrets(Vec<String>);
 impl Secrets {
     /// The password in `url`, and `PGPASSWORD`'s.
     fn of(url: &str) -> Self {
-        let from_url = url.parse::<::postgres::Config>().ok().and_then(|c| {
-            c.get_password()
-                .map(|p| String::from_utf8_lossy(p).into_owned())
-        });
+        let from_url = postgres::url_password(url);
         Secrets(
             from_url
                 .into_iter()

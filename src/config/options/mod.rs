@@ -166,8 +166,15 @@ pub struct Output {
 impl Output {
     /// Opens the outputs of `args` for `run`.
     pub fn new(run: &Run, args: &OutputArgs, check: bool) -> InputResult<Self> {
+        let set = OutputSet::prepare(run, args.format, &args.output.output)?;
+        if args.wide.wide && !set.has_human() {
+            return Err(InputError::new(
+                "--wide",
+                "widens tables and Markdown only; CSV, TSV and JSON carry every column already",
+            ));
+        }
         Ok(Output {
-            set: OutputSet::prepare(run, args.format, &args.output.output)?,
+            set: set.widened(args.wide.wide),
             explain: args.explain.explain,
             quiet: args.quiet.quiet,
             check,

@@ -14,9 +14,10 @@ use crate::config::simulation::FlatSimulation;
 use crate::config::{Kind, Loaded, Resolver, Run, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::measure::Measurement;
+use crate::model::cost::Estimate;
 use crate::model::price::Prices;
 use crate::model::timeline::TimelinePlan;
-use crate::output::sink::AtomicFile;
+use crate::output::output_folder::OutputFolder;
 use crate::output::terminal::Style;
 use crate::views::charts::shard_counts_around;
 use crate::views::report::{
@@ -76,21 +77,34 @@ impl SimulationPlan {
             SimulationPlan::Timeline(_) => plan.recommendation.shards,
         }
     }
+
+    /// What the simulation will cost, by the cost model.
+    pub fn cost(&self) -> Estimate {
+        match self {
+            SimulationPlan::Flat(sim) => sim.plan.cost(false),
+            SimulationPlan::Timeline(plan) => plan.cost(),
+        }
+    }
+
+    /// The input a long report is blamed on: the simulation's seconds when
+    /// it costs more than the risk table (`sweep`), else the peak.
+    fn longest(&self, sweep: Estimate) -> &'static str {
+        match self.cost().seconds >= sweep.seconds {
+            true => "seconds",
+            false => "peak",
+        }
+    }
 }
 
-/// The report folder (`-o DIR`, default `report/`) and its three files,
-/// written atomically: report.md, risk.svg and the simulation's chart.
+/// The report folder (`-o DIR`, default `report/`) and its four files,
+/// checked: report.md, report.html, risk.svg and the simulation's chart.
 pub struct ReportFolder {
-    /// The folder.
+    /// The folder as given.
     pub dir: PathBuf,
-    /// report.md.
-    pub report: AtomicFile,
-    /// report.html: the same page, self-contained.
-    pub html: AtomicFile,
-    /// risk.svg.
-    pub risk: AtomicFile,
+    /// The folder, nothing written yet.
+    pub folder: OutputFolder,
     /// busiest.svg (flat) or timeline.svg.
-    pub simulation: AtomicFile,
+    pub simulation: &'static str,
 }
 
 impl ReportOptions {
@@ -111,6 +125,12 @@ impl ReportOptions {
         // The risk table is exact: at a huge fixed peak it takes a while.
         let cost = crate::model::cost::sweep(rate, &counts, traffic)
             .within_limit("peak")
+            .map_err(|e| r.blame(e))?;
+        // Over an hour, only with --long-run; the folder is checked after.
+        simulation
+            .cost()
+            .then(cost)
+            .within_short_run(simulation.longest(cost), args.long_run.long_run)
             .map_err(|e| r.blame(e))?;
         let timeline = matches!(simulation, SimulationPlan::Timeline(_));
         let folder = open_folder(run, dir, timeline)?;
@@ -256,20 +276,21 @@ fn folder(args: &ReportArgs) -> InputResult<PathBuf> {
     Ok(dir)
 }
 
-/// The folder made ready and its four files opened (nothing replaced
-/// until the report commits them).
+/// The folder and its four files checked (nothing made or replaced until
+/// the report commits them).
 fn open_folder(run: &Run, dir: PathBuf, timeline: bool) -> InputResult<ReportFolder> {
-    crate::output::sink::prepare_dir("--output", &dir)?;
-    let open = |name: &str| AtomicFile::create(&run.claims, "--output", &dir.join(name));
-    let report = open(REPORT_FILE)?;
-    let risk = open(RISK_SVG)?;
-    let simulation = open(if timeline { TIMELINE_SVG } else { BUSIEST_SVG })?;
-    let html = open(crate::views::report::html::HTML_FILE)?;
+    let simulation = if timeline { TIMELINE_SVG } else { BUSIEST_SVG };
+    let names = [
+        REPORT_FILE,
+        RISK_SVG,
+        simulation,
+        crate::views::report::html::HTML_FILE,
+    ]
+    .map(String::from);
+    let folder = OutputFolder::open(&run.claims, "--output", &dir, &names)?;
     Ok(ReportFolder {
         dir,
-        report,
-        html,
-        risk,
+        folder,
         simulation,
     })
 }

@@ -18,11 +18,15 @@
 //! XACK).
 
 pub(crate) mod accounting;
+#[cfg(feature = "redis")]
 mod consumer;
 pub(crate) mod fault;
+#[cfg(feature = "redis")]
 mod node;
 pub(crate) mod pace;
+#[cfg(feature = "redis")]
 mod run;
+#[cfg(feature = "redis")]
 mod writers;
 
 use std::time::Duration;
@@ -332,4 +336,5 @@ pub struct DurabilityReport {
     pub machine: crate::measure::machine::Machine,
 }
 
+#[cfg(feature = "redis")]
 pub use run::run;

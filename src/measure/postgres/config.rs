@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::error::{InputError, InputResult};
+use crate::measure::durability::{check_fault, check_rate, Design, Fault, DEFAULT_DURABILITY_RATE};
 use crate::model::defaults::{
     CONNECT_TIMEOUT, DEFAULT_MEASURE_SEED, MAX_CLIENTS, MAX_OPS, MAX_SHARDS, RESPONSE_TIMEOUT,
 };
@@ -155,6 +156,7 @@ impl PgConfig {
 
     /// The connection settings for one connection of this run, named
     /// `application_name` so the lock-wait monitor can find it.
+    #[cfg(feature = "postgres")]
     pub(super) fn connection(&self, application_name: &str) -> InputResult<postgres::Config> {
         let mut c = parse_url(&self.url)?;
         if c.get_password().is_none() {
@@ -178,6 +180,7 @@ impl PgConfig {
 
 /// The URL must be `postgres://` or `postgresql://` and parse; the error
 /// names `--postgres` and never shows the URL (it may hold a password).
+#[cfg(feature = "postgres")]
 fn parse_url(url: &str) -> InputResult<postgres::Config> {
     let bad = |why: String| {
         InputError::new(
@@ -197,8 +200,39 @@ fn parse_url(url: &str) -> InputResult<postgres::Config> {
     Ok(c)
 }
 
+/// The password a `--postgres` URL carries, if it parses and has one.
+pub fn url_password(url: &str) -> Option<String> {
+    #[cfg(feature = "postgres")]
+    let password = parse_url(url).ok().and_then(|c| {
+        c.get_password()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+    });
+    // Without the client no URL is read (and none is used).
+    #[cfg(not(feature = "postgres"))]
+    let password = {
+        let _ = url;
+        None
+    };
+    password
+}
+
+/// Built without the PostgreSQL client: every `--postgres` URL is refused
+/// with the feature it needs.
+#[cfg(not(feature = "postgres"))]
+fn parse_url(_url: &str) -> InputResult<std::convert::Infallible> {
+    Err(crate::error::missing_feature("--postgres", "postgres"))
+}
+
 /// The URL as reports and messages show it: rebuilt from its parts, so no
 /// password (in the user part or a `?password=` parameter) can show.
+#[cfg(not(feature = "postgres"))]
+pub fn redact(_url: &str) -> String {
+    "postgres://(a client this build lacks)".into()
+}
+
+/// The URL as reports and messages show it: rebuilt from its parts, so no
+/// password (in the user part or a `?password=` parameter) can show.
+#[cfg(feature = "postgres")]
 pub fn redact(url: &str) -> String {
     let Ok(c) = parse_url(url) else {
         return "postgres://(not a valid URL)".into();
@@ -229,11 +263,73 @@ pub fn redact(url: &str) -> String {
     format!("postgres://{user}{}{db}", hosts.join(","))
 }
 
+/// A validated `measure --postgres URL --design D` run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PgDurabilityConfig {
+    /// The server, the rows, the writers, `--duration`, `--timeout`,
+    /// `--synchronous-commit`.
+    pub base: PgConfig,
+    /// `single` (one row) or `sharded` (S rows).
+    pub design: Design,
+    /// `--rate`: likes a second over all writers.
+    pub rate: f64,
+    /// `--fault-at` with `--fault-command`.
+    pub fault: Option<Fault>,
+}
+
+impl PgDurabilityConfig {
+    /// A run of `design` on `base`'s server at the default rate, no fault.
+    pub fn new(base: PgConfig, design: Design) -> crate::error::InputResult<Self> {
+        let c = PgDurabilityConfig {
+            base,
+            design,
+            rate: DEFAULT_DURABILITY_RATE,
+            fault: None,
+        };
+        c.validate()?;
+        Ok(c)
+    }
+
+    /// Check every field; each error names its flag.
+    pub fn validate(&self) -> crate::error::InputResult<()> {
+        self.base.validate()?;
+        if !matches!(self.design, Design::Single | Design::Sharded) {
+            return Err(crate::error::InputError::new(
+                "--design",
+                format!(
+                    "{} is a Redis design; PostgreSQL's are single (one row) and sharded (S rows)",
+                    self.design.name()
+                ),
+            ));
+        }
+        check_rate(self.rate)?;
+        match &self.fault {
+            Some(f) => check_fault(f, self.base.duration, self.design),
+            None => Ok(()),
+        }
+    }
+
+    pub(super) fn rows(&self) -> u64 {
+        match self.design {
+            Design::Single => 1,
+            _ => self.base.shards,
+        }
+    }
+
+    pub(super) fn row_design(&self) -> super::report::Design {
+        match self.design {
+            Design::Single => super::report::Design::SingleRow,
+            _ => super::report::Design::ShardedRows,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "postgres")]
     fn urls_are_checked_and_shown_without_a_password() {
         for url in [
             "127.0.0.1:5432",

@@ -21,9 +21,9 @@ use super::config::PgConfig;
 use super::conn::{describe, load_name, open};
 use super::lock_waits::{monitor, LockWaits};
 use super::report::Design;
-use crate::measure::load::{first_real_error, AnotherClientFailed};
 use crate::measure::pickers::{client_rng, writers, Chooser, Pick};
 use crate::measure::shard_load::{FirstStop, Sampler, Seconds};
+use crate::measure::{first_real_error, AnotherClientFailed};
 
 /// How often the phase's own thread looks whether the clients are done,
 /// between the samples of the rows' counts.

@@ -17,15 +17,12 @@ use hdrhistogram::Histogram;
 use postgres::{Client, Statement};
 use rand::RngExt;
 
-use super::config::{redact, PgConfig};
+use super::config::{redact, PgDurabilityConfig};
 use super::conn::{describe, load_name, open};
 use super::designs::count_sql;
-use super::report::Design as RowDesign;
 use crate::measure::durability::accounting::Tally;
 use crate::measure::durability::pace::{self, new_histogram, sleep_until, Avail};
-use crate::measure::durability::{
-    check_fault, check_rate, fault, Design, DurabilityReport, Fault, Lag, DEFAULT_DURABILITY_RATE,
-};
+use crate::measure::durability::{fault, Design, DurabilityReport, Lag};
 use crate::measure::pickers::client_rng;
 
 /// How long the run tries to read the count back after the writes (a
@@ -33,67 +30,6 @@ use crate::measure::pickers::client_rng;
 const READ_BACK_LIMIT: Duration = Duration::from_secs(30);
 /// How long a writer that could not connect waits before its next like.
 const UNREACHABLE_PAUSE: Duration = Duration::from_millis(10);
-
-/// A validated `measure --postgres URL --design D` run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PgDurabilityConfig {
-    /// The server, the rows, the writers, `--duration`, `--timeout`,
-    /// `--synchronous-commit`.
-    pub base: PgConfig,
-    /// `single` (one row) or `sharded` (S rows).
-    pub design: Design,
-    /// `--rate`: likes a second over all writers.
-    pub rate: f64,
-    /// `--fault-at` with `--fault-command`.
-    pub fault: Option<Fault>,
-}
-
-impl PgDurabilityConfig {
-    /// A run of `design` on `base`'s server at the default rate, no fault.
-    pub fn new(base: PgConfig, design: Design) -> crate::error::InputResult<Self> {
-        let c = PgDurabilityConfig {
-            base,
-            design,
-            rate: DEFAULT_DURABILITY_RATE,
-            fault: None,
-        };
-        c.validate()?;
-        Ok(c)
-    }
-
-    /// Check every field; each error names its flag.
-    pub fn validate(&self) -> crate::error::InputResult<()> {
-        self.base.validate()?;
-        if !matches!(self.design, Design::Single | Design::Sharded) {
-            return Err(crate::error::InputError::new(
-                "--design",
-                format!(
-                    "{} is a Redis design; PostgreSQL's are single (one row) and sharded (S rows)",
-                    self.design.name()
-                ),
-            ));
-        }
-        check_rate(self.rate)?;
-        match &self.fault {
-            Some(f) => check_fault(f, self.base.duration, self.design),
-            None => Ok(()),
-        }
-    }
-
-    fn rows(&self) -> u64 {
-        match self.design {
-            Design::Single => 1,
-            _ => self.base.shards,
-        }
-    }
-
-    fn row_design(&self) -> RowDesign {
-        match self.design {
-            Design::Single => RowDesign::SingleRow,
-            _ => RowDesign::ShardedRows,
-        }
-    }
-}
 
 /// What the writers share.
 struct Shared<'a> {

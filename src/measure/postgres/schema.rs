@@ -2,11 +2,13 @@
 //! a plain identifier), created only if no schema of that name exists, its
 //! three tables, and its removal. Nothing outside it is touched.
 
+#[cfg(feature = "postgres")]
 use postgres::Client;
 
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_SCHEMA_NAME_BYTES;
 
+#[cfg(feature = "postgres")]
 use super::conn::describe;
 
 /// `--schema` must be a plain identifier: a lowercase letter or `_`, then
@@ -37,6 +39,7 @@ pub(super) fn check_name(name: &str) -> InputResult<()> {
 /// Create `name` with the designs' tables, refusing a schema that exists
 /// (an [`InputError`] inside the error: exit code 2) and leaving it as
 /// it is.
+#[cfg(feature = "postgres")]
 pub(super) fn create(admin: &mut Client, name: &str, shards: u64) -> anyhow::Result<()> {
     let exists = admin
         .query_opt("SELECT 1 FROM pg_namespace WHERE nspname = $1", &[&name])
@@ -72,6 +75,7 @@ pub(super) fn create(admin: &mut Client, name: &str, shards: u64) -> anyhow::Res
 }
 
 /// Drop the run's schema and everything in it.
+#[cfg(feature = "postgres")]
 pub(super) fn drop(admin: &mut Client, name: &str) -> anyhow::Result<()> {
     admin
         .batch_execute(&format!("DROP SCHEMA IF EXISTS {name} CASCADE"))

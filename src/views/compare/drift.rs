@@ -33,6 +33,7 @@ pub(super) fn section(rows: &[StrategyRow], rate: f64, d: &Drift) -> Section {
             .map(|h| h.to_string())
             .collect(),
         rows: drift_rows,
+        secondary: Vec::new(),
     }
 }
 

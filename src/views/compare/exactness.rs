@@ -35,5 +35,6 @@ pub(super) fn section(rows: &[StrategyRow]) -> Section {
         .map(String::from)
         .to_vec(),
         rows: rows.iter().map(exactness_row).collect(),
+        secondary: Vec::new(),
     }
 }

@@ -72,5 +72,6 @@ pub(crate) fn section(rows: &[PickerRow], seed: u64) -> Option<Section> {
         .map(String::from)
         .to_vec(),
         rows: rows.iter().map(picker_row).collect(),
+        secondary: Vec::new(),
     })
 }

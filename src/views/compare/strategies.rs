@@ -125,6 +125,7 @@ pub(super) fn section(rows: &[StrategyRow], wide: bool, duration_seconds: f64) -
             .iter()
             .map(|r| shown.iter().map(|(_, _, cell)| cell(r)).collect())
             .collect(),
+        secondary: Vec::new(),
     }
 }
 
