@@ -36,7 +36,7 @@ use rayon::prelude::*;
 
 use super::gamma_mix::{GammaMix, MIX_REL_ERROR};
 use super::point::Point;
-use super::risk::{validate_seconds, Risk, RowFigures};
+use super::row::{validate_seconds, Risk, RowFigures};
 use super::special::{ln_1m_exp, ln_add, ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
 use crate::error::ParamResult;
 use crate::model::law::{Split, TrafficModel};
