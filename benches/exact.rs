@@ -2,12 +2,28 @@
 //! (`Risk::compute`): the default case, the large 200,000/s case, issue 18's
 //! 1e8 likes/s over 3, 5, 20 and 1,000 shards, 1e9 over 4 and 10 (the
 //! second session's inclusion-exclusion), the one-point over-cap figure
-//! `compare` uses, and a sweep of shard counts. The table's cost per value
+//! `compare` uses, and sweeps of shard counts. The table's cost per value
 //! of `c` is the time over `table_range` (printed once per case).
+//!
+//! One group per exact path (issue 37): fixed traffic's table (`risk`) and
+//! row tables (`sweep`), Poisson's closed form, gamma-poisson's row without
+//! a table (`risk`, `sweep`, the risk chart), its one point (`compare`,
+//! `size --risk`) and its table (`simulate`'s exact figures), empirical
+//! traffic's mixture of fixed tables, and the quietest shard's table.
+//! Run with `cargo bench --bench exact` (about 4 minutes), one group with
+//! `cargo bench --bench exact -- gamma_poisson`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use shardplan::model::exact::{sweep, BusiestShard, OverCap, Risk};
-use shardplan::model::law::TrafficModel;
+use shardplan::model::exact::{sweep, BusiestShard, OverCap, QuietestShard, Risk};
+use shardplan::model::law::{empirical::EmpiricalLaw, Dispersion, TrafficModel};
+
+/// Issue 37's case: `traffic = "gamma-poisson"`, `dispersion = 6.9`,
+/// observed 14,821 likes/s planned at 1.5x (22,231.5), cap 2,000, 4 h.
+const GP_RATE: f64 = 22_231.5;
+
+fn gamma_poisson() -> TrafficModel {
+    TrafficModel::GammaPoisson(Dispersion::new("dispersion", 6.9).unwrap())
+}
 
 fn risk(c: &mut Criterion) {
     let mut g = c.benchmark_group("risk_compute");
@@ -70,5 +86,75 @@ fn sweeps(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, risk, one_point, sweeps);
+fn gamma_poisson_paths(c: &mut Criterion) {
+    let mut g = c.benchmark_group("gamma_poisson");
+    g.sample_size(10);
+    let model = gamma_poisson();
+    g.bench_function("risk row 22231.5/s over 57, K 6.9", |b| {
+        b.iter(|| Risk::compute(GP_RATE, 57, 2_000.0, 14_400.0, model).unwrap())
+    });
+    g.bench_function("over-cap point 22231.5/s over 57, K 6.9", |b| {
+        b.iter(|| OverCap::compute(GP_RATE, 57, 2_000.0, 14_400.0, model).unwrap())
+    });
+    let counts: Vec<u64> = (10..=100).collect();
+    g.bench_function("sweep 22231.5/s over 10..100, K 6.9", |b| {
+        b.iter(|| sweep(GP_RATE, &counts, 2_000.0, 14_400.0, model, &|| {}).unwrap())
+    });
+    // The whole table (what `simulate` builds for its exact figures and
+    // its table sampler where that is cheap): 14,000/s over 20 at K = 300.
+    let k300 = TrafficModel::GammaPoisson(Dispersion::new("dispersion", 300.0).unwrap());
+    g.bench_function("table 14000/s over 20, K 300", |b| {
+        b.iter(|| BusiestShard::new(14_000.0, 20, k300).unwrap())
+    });
+    g.finish();
+}
+
+fn other_paths(c: &mut Criterion) {
+    let mut g = c.benchmark_group("other_paths");
+    g.sample_size(10);
+    // Empirical traffic: 100 observed counts from 13,500 to 14,490 a second.
+    let table: Vec<(u64, u64)> = (0..100).map(|i| (13_500 + 10 * i, 1 + i % 3)).collect();
+    let law = TrafficModel::Empirical(EmpiricalLaw::new(&table).unwrap().leak());
+    g.bench_function("empirical risk row, 100 counts over 20", |b| {
+        b.iter(|| Risk::compute(0.0, 20, 1_000.0, 14_400.0, law).unwrap())
+    });
+    for model in [TrafficModel::Fixed, TrafficModel::Poisson] {
+        let name = format!("quietest table 14000/s over 20 ({})", model.name());
+        g.bench_function(name, |b| {
+            b.iter(|| QuietestShard::new(14_000.0, 20, model).unwrap())
+        });
+    }
+    g.finish();
+}
+
+fn fixed_sweeps(c: &mut Criterion) {
+    let mut g = c.benchmark_group("sweep_every_count");
+    g.sample_size(10);
+    // Issue 37's case: every count from 10 to 1,000 (row tables).
+    let counts: Vec<u64> = (10..=1000).collect();
+    g.bench_function("200000/s over 10..1000 (fixed)", |b| {
+        b.iter(|| {
+            sweep(
+                200_000.0,
+                &counts,
+                1000.0,
+                14_400.0,
+                TrafficModel::Fixed,
+                &|| {},
+            )
+            .unwrap()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    risk,
+    one_point,
+    sweeps,
+    gamma_poisson_paths,
+    other_paths,
+    fixed_sweeps
+);
 criterion_main!(benches);

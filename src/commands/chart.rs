@@ -63,17 +63,25 @@ fn risk(c: &RiskChart, r: &Resolved) -> anyhow::Result<(String, Option<Verdict>)
 }
 
 /// The exact risk of each shard count a risk chart sweeps (said first when
-/// it takes a while, unless `quiet`); `report`'s risk table is these rows.
+/// it takes over a minute, a bar of rows past 3 s, as `sweep`'s, unless
+/// `quiet`); `report`'s risk table is these rows.
 pub fn sweep(s: &RiskSweep, plan: &Plan, quiet: bool) -> anyhow::Result<Vec<SweepRow>> {
     super::announce(s.cost, quiet);
-    super::risk::sweep_rows(
+    let bar = crate::output::progress::bar(
+        s.counts.len() as u64,
+        "rows",
+        !quiet && s.cost.seconds > 3.0,
+    );
+    let rows = super::risk::sweep_rows(
         s.rate,
         &s.counts,
         plan.sizing.plan.cap,
         (s.seconds, s.traffic),
         &plan.reads,
-        &|| {},
-    )
+        &|| bar.inc(1),
+    );
+    bar.finish_and_clear();
+    rows
 }
 
 /// Rate, shards and rejected writes over the time line, thinned to the

@@ -5,7 +5,7 @@ use crate::config::options::CompareOptions;
 use crate::model::compare::approx::approx_rows;
 use crate::model::compare::strategies::{compare, StrategyRow};
 use crate::model::compare::usage::design_usage;
-use crate::model::picker::table::picker_rows;
+use crate::model::picker::table::{picker_rows, picker_rows_work};
 use crate::views::compare::CompareReport;
 
 pub fn run(o: CompareOptions) -> anyhow::Result<()> {
@@ -37,9 +37,14 @@ pub fn run(o: CompareOptions) -> anyhow::Result<()> {
             .prices
             .costs(&design_usage(row, inputs).per_like(writes_per_like));
     }
-    // The pickers side by side: a short seeded run of each at the count.
+    // The pickers side by side: a short seeded run of each at the count
+    // (progress past a second of them: two-choice draws every like).
     let seed = crate::model::defaults::DEFAULT_SEED;
-    let pickers = picker_rows(&plan.inputs, inputs.shards, seed).map_err(|e| r.blame(e))?;
+    let work = picker_rows_work(&plan.inputs, inputs.shards).map_err(|e| r.blame(e))?;
+    let bar = super::simulated_seconds_bar(work, o.output.quiet);
+    let pickers = picker_rows(&plan.inputs, inputs.shards, seed, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    let pickers = pickers.map_err(|e| r.blame(e))?;
     let report = CompareReport {
         scenario: r.scenario.clone(),
         comparison,

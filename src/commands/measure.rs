@@ -136,9 +136,12 @@ fn run_redis(o: RedisOptions) -> anyhow::Result<()> {
     let config = &o.config;
     // Ctrl-C stops the load; the keys are deleted before the exit.
     crate::output::interrupt::defer_exit();
+    // The phases bound the run: its expected time, said with its progress.
+    let phases = 2.0 * config.runs as f64 * config.duration.as_secs_f64();
     let spinner = crate::output::progress::spinner(
         format!(
-            "measuring: {} runs of two phases of at most {} s each, then the read path",
+            "measuring for about {}: {} runs of two phases of at most {} s each, then the read path",
+            crate::output::fmt::rough_duration(phases),
             config.runs,
             config.duration.as_secs_f64()
         ),

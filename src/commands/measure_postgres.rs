@@ -21,7 +21,8 @@ fn run_with(o: PostgresOptions) -> anyhow::Result<()> {
     crate::output::interrupt::defer_exit();
     let spinner = crate::output::progress::spinner(
         format!(
-            "measuring PostgreSQL: three designs of at most {} s each",
+            "measuring PostgreSQL for at most about {}: three designs of at most {} s each",
+            crate::output::fmt::rough_duration(3.0 * config.duration.as_secs_f64()),
             config.duration.as_secs_f64()
         ),
         !o.output.quiet,

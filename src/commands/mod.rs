@@ -157,6 +157,18 @@ pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
     }
 }
 
+/// A bar over a Monte Carlo run's simulated seconds (`work`: the seconds
+/// and the cost model's estimate of them), drawn past a second of work,
+/// the estimate said first past a minute: as `simulate` does, for the
+/// pickers' runs of `risk --picker`, `compare` and `report`.
+pub fn simulated_seconds_bar(
+    (seconds, cost): (u64, crate::model::cost::Estimate),
+    quiet: bool,
+) -> indicatif::ProgressBar {
+    announce(cost, quiet);
+    crate::output::progress::bar(seconds, "simulated seconds", !quiet && cost.seconds > 1.0)
+}
+
 /// Warnings about accepted inputs, on stderr, once all have passed their
 /// checks (so a refused run prints its one error line only).
 pub fn print_notices(inputs: &crate::config::Inputs) {

@@ -39,8 +39,7 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
         SimulationPlan::Flat(sim) => sim.plan.seed,
         SimulationPlan::Timeline(plan) => plan.seed,
     };
-    let pickers = crate::model::picker::table::picker_rows(&o.plan.inputs, rec.shards, seed)
-        .map_err(|e| r.blame(e))?;
+    let pickers = picker_rows(&o, rec.shards, seed)?;
     let doc = ReportDoc {
         pickers: (pickers, seed),
         scenario: &o.scenario,
@@ -94,6 +93,22 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
 /// accepted risk (or 1% as a reference line when the plan has none), the
 /// shared partitions' curve, and the plan's verdict on the judged count as
 /// its footer.
+/// The pickers' seeded runs at the recommended count (progress past a
+/// second of them).
+fn picker_rows(
+    o: &ReportOptions,
+    shards: u64,
+    seed: u64,
+) -> anyhow::Result<Vec<crate::model::picker::table::PickerRow>> {
+    use crate::model::picker::table;
+    let inputs = &o.plan.inputs;
+    let work = table::picker_rows_work(inputs, shards).map_err(|e| o.resolved.blame(e))?;
+    let bar = super::simulated_seconds_bar(work, o.quiet);
+    let rows = table::picker_rows(inputs, shards, seed, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    Ok(rows.map_err(|e| o.resolved.blame(e))?)
+}
+
 fn risk_by_shard_count(o: &ReportOptions) -> anyhow::Result<(Vec<SweepRow>, (String, String))> {
     let (plan, r) = (&o.plan, &o.resolved);
     let rec = &plan.recommendation;

@@ -3,7 +3,7 @@
 use crate::config::options::{RiskOptions, SweepOptions};
 use crate::model::exact::{self, Risk};
 use crate::model::law::TrafficModel;
-use crate::model::picker::risk::{ln_p_any_over_cap, picker_risk, KeyMethod};
+use crate::model::picker::risk::{ln_p_any_over_cap, picker_risk, picker_risk_work, KeyMethod};
 use crate::model::read_cost::ReadPlan;
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
@@ -28,16 +28,16 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
     let writers = plan.inputs.writers;
     let picker = match writers.picker.splits_like_random() {
         true => None,
-        false => Some(
-            picker_risk(
-                (o.rate, o.shards, cap),
-                o.seconds,
-                o.traffic,
-                writers,
-                o.seed,
-            )
-            .map_err(|e| r.blame(e))?,
-        ),
+        false => {
+            // A seeded run of the picker: progress past a second of it.
+            let load = (o.rate, o.shards, cap);
+            let law = (o.traffic, writers);
+            let work = picker_risk_work(load, o.seconds, law).map_err(|e| r.blame(e))?;
+            let bar = super::simulated_seconds_bar(work, o.output.quiet);
+            let run = picker_risk(load, o.seconds, law, o.seed, &|n| bar.inc(n));
+            bar.finish_and_clear();
+            Some(run.map_err(|e| r.blame(e))?)
+        }
     };
     let view = RiskView(risk, Some(plan.recommendation.clone()), picker);
     let view = crate::views::verdict::WithVerdict {

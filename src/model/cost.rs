@@ -170,15 +170,8 @@ pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
     if let Some(law) = model.empirical() {
         return empirical_risk(law, shards);
     }
-    if let Some(k) = model.dispersion() {
-        // Gamma-poisson: two adaptive integrals a row, about 0.5 ms of CPU
-        // together at 700 likes per shard; the rows span the per-shard rate's
-        // Gamma spread out to 1e-17 (about 9 / sqrt(K) + 40 / K of the mean)
-        // plus the Poisson spread, at most `MAX_MIXED_ROWS` (more is refused).
-        let per_shard = rate / shards as f64;
-        let rows = per_shard * (9.0 / k.sqrt() + 40.0 / k) + 20.0 * per_shard.sqrt() + 10.0;
-        let rows = rows.min(crate::model::exact::MAX_MIXED_ROWS as f64);
-        return Estimate::new(5e-4 * rows);
+    if model.dispersion().is_some() {
+        return gamma_row(rate, shards);
     }
     if model.split(rate).shards_independent() || shards <= 2 {
         return Estimate::new(0.0);
@@ -189,6 +182,44 @@ pub fn exact_risk(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
         4..=10 => 3.5e-7 * (shards as f64).powf(2.5) * per_shard.sqrt(),
         _ => 2.5e-5 * rate.sqrt(),
     })
+}
+
+/// The busiest shard's whole table (what `simulate`'s table sampler and
+/// its exact figures build): [`exact_risk`], but for gamma-poisson traffic,
+/// whose risk row needs no table, [`gamma_table`].
+pub fn exact_table(rate: f64, shards: u64, model: TrafficModel) -> Estimate {
+    match model.dispersion() {
+        Some(k) => gamma_table(rate, shards, k),
+        None => exact_risk(rate, shards, model),
+    }
+}
+
+/// Gamma-poisson traffic's risk row without the table (`exact::gamma_row`):
+/// about six integrals over the second's rate (the mean, the chance over
+/// the cap, a block of cuts or two a quantile), each a few hundred nodes
+/// at a Poisson tail of about 10 sqrt(likes per shard) terms: 1 to 2 ms
+/// of CPU a row at 22,231.5 likes/s over 10 to 1,000 shards (K = 6.9),
+/// growing with the square root of the likes per shard.
+pub fn gamma_row(rate: f64, shards: u64) -> Estimate {
+    let per_shard = rate / shards as f64;
+    Estimate::new(1e-3 * (1.0 + per_shard.sqrt() / 20.0))
+}
+
+/// Gamma-poisson traffic's table (what the table sampler of `simulate`
+/// builds): two adaptive integrals a row, about 0.5 ms of CPU together at
+/// 700 likes per shard, over [`gamma_table_rows`] rows, at most
+/// `MAX_MIXED_ROWS` (more is refused).
+pub fn gamma_table(rate: f64, shards: u64, k: f64) -> Estimate {
+    let rows = gamma_table_rows(rate, shards, k).min(crate::model::exact::MAX_MIXED_ROWS as f64);
+    Estimate::new(5e-4 * rows)
+}
+
+/// The rows of gamma-poisson traffic's table, roughly: the per-shard
+/// rate's Gamma spread out to 1e-17 (about 9 / sqrt(K) + 40 / K of the
+/// mean) plus the Poisson spread.
+pub fn gamma_table_rows(rate: f64, shards: u64, k: f64) -> f64 {
+    let per_shard = rate / shards as f64;
+    per_shard * (9.0 / k.sqrt() + 40.0 / k) + 20.0 * per_shard.sqrt() + 10.0
 }
 
 /// Empirical traffic's table: one fixed-count table per distinct count,
@@ -309,6 +340,14 @@ mod tests {
         close(fleet(work(10_000, 32_420, 9_607.0, 9_607.0), 200), 0.23);
         close(exact_risk(1e8, 100, TrafficModel::Fixed), 0.17);
         assert_eq!(exact_risk(1e9, 7, TrafficModel::Poisson).seconds, 0.0);
+        // Gamma-poisson rows (issue 37; CPU seconds a row, release build):
+        // 22,231.5 likes/s at K = 6.9 over 57 shards, and `sweep --shards
+        // 10..1000` (991 rows, 1.2 s).
+        close(gamma_row(22_231.5, 57), 2.0e-3);
+        let rows: Vec<u64> = (10..=1000).collect();
+        let k = crate::model::law::Dispersion::new("dispersion", 6.9).unwrap();
+        let gp = TrafficModel::GammaPoisson(k);
+        close(Estimate::new(2.0 * sweep(22_231.5, &rows, gp).seconds), 1.2);
     }
 
     /// The empirical timings `empirical_risk` was fitted to (wall seconds

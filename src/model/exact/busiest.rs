@@ -21,6 +21,30 @@ const LEVIN_PIECE: usize = 64;
 /// any number of cores).
 const LEVIN_PIECES: usize = 8;
 
+/// How a fixed-traffic table's rows are laid out: in how many pieces its
+/// Levin run and its pair band are cut for rayon, and how far a Levin
+/// block's tilt may drift (standard deviations of `W`) before a new one.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    levin_pieces: usize,
+    pair_pieces: u64,
+    drift: f64,
+}
+
+/// The full table's (its values are pinned by `tests/stats/exact_grid.rs`).
+const TABLE: Layout = Layout {
+    levin_pieces: LEVIN_PIECES,
+    pair_pieces: super::pairs::PIECES,
+    drift: 1.0,
+};
+
+/// A risk row's (`BusiestShard::for_row`).
+const ROW: Layout = Layout {
+    levin_pieces: 1,
+    pair_pieces: 1,
+    drift: 2.0,
+};
+
 pub use crate::model::defaults::MAX_MIXED_ROWS;
 
 /// Per-second distribution of the busiest shard's writes.
@@ -79,8 +103,29 @@ impl BusiestShard {
                 (pairs, 0, 0.0)
             }
             Split::Counts(_) => unreachable!("a mixture of counts is built by empirical_mix"),
-            Split::Count(_) => fixed_rows(&point, lo, hi),
+            Split::Count(_) => fixed_rows(&point, (lo, hi), TABLE),
         };
+        Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))
+    }
+
+    /// The table one risk row needs (each row of a `sweep`, a risk chart,
+    /// the report's risk table), built for a sweep of many: fixed traffic's
+    /// starts where the saddlepoint estimate of Levin's formula puts `P(max
+    /// <= c)` under 1e-17, not at an exact search for 1e-30 (a row's mean
+    /// adds 1 a count below, to double precision, and its quantiles, from
+    /// `P(max <= c) = 0.01` up, lie above), and runs its Levin run and pair
+    /// band in one piece each (the rows run in parallel) with a block's
+    /// tilt let drift two standard deviations of `W` (see
+    /// `levin::ln_cdf_fixed_range_within`). Its figures agree with the full
+    /// table's to Levin's error (tested); other laws build the full table.
+    pub fn for_row(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
+        let point = Point::new(rate, shards, model)?;
+        if !matches!(model.split(point.rate), Split::Count(_)) {
+            return BusiestShard::new(rate, shards, model);
+        }
+        let hi = point.table_hi();
+        let lo = point.row_lo(hi);
+        let (pairs, exact_from, bottom_error) = fixed_rows(&point, (lo, hi), ROW);
         Ok(Self::from_parts(point, lo, pairs, exact_from, bottom_error))
     }
 
@@ -321,10 +366,14 @@ const JOINT_MIN_RUN: usize = 512;
 /// The rows `(ln P(max <= c), ln P(max > c))` of a fixed-traffic table
 /// from `lo` to `hi`, with the index below which `P(max <= c)` is good
 /// only to the absolute error returned last.
-fn fixed_rows(point: &Point, lo: u64, hi: u64) -> (Vec<(f64, f64)>, usize, f64) {
+fn fixed_rows(
+    point: &Point,
+    (lo, hi): (u64, u64),
+    layout: Layout,
+) -> (Vec<(f64, f64)>, usize, f64) {
     let (ln_q1, _) = point.one_shard_tails(lo, hi);
     // The tail formula serves the upper part of the table...
-    let mut tails = tails_fixed(point, lo, &ln_q1);
+    let mut tails = tails_fixed(point, lo, &ln_q1, layout.pair_pieces);
     // ...inclusion-exclusion the middle, for a few shards...
     let (exact_from, bottom_error) = inclusion_exclusion_fixed(point, lo, &mut tails);
     // ...and Levin's formula the rest, a run at the bottom (the
@@ -332,7 +381,7 @@ fn fixed_rows(point: &Point, lo: u64, hi: u64) -> (Vec<(f64, f64)>, usize, f64) 
     // in a few pieces for rayon; each piece updates its sums
     // from one c to the next.
     let run = tails.iter().take_while(|t| t.is_none()).count();
-    let levin = levin_run(point, lo, run);
+    let levin = levin_run(point, lo, run, layout);
     let pairs = tails
         .iter()
         .enumerate()
@@ -351,12 +400,12 @@ fn fixed_rows(point: &Point, lo: u64, hi: u64) -> (Vec<(f64, f64)>, usize, f64) 
 
 /// `ln P(max <= c)` by Levin's formula for the `run` values of `c` from
 /// `lo`, in a few pieces run in parallel.
-fn levin_run(point: &Point, lo: u64, run: usize) -> Vec<f64> {
+fn levin_run(point: &Point, lo: u64, run: usize, layout: Layout) -> Vec<f64> {
     // Starting a piece costs about one point evaluation. Each
     // piece restarts its running sums, so the cut points must not
     // depend on the thread count (the last bits would): at most
-    // LEVIN_PIECES pieces, whatever the machine.
-    let piece = LEVIN_PIECE.max(run.div_ceil(LEVIN_PIECES));
+    // `layout.levin_pieces` pieces, whatever the machine.
+    let piece = LEVIN_PIECE.max(run.div_ceil(layout.levin_pieces));
     let pieces = run.div_ceil(piece).max(1);
     (0..pieces)
         .into_par_iter()
@@ -366,7 +415,8 @@ fn levin_run(point: &Point, lo: u64, run: usize) -> Vec<f64> {
             if from >= to {
                 Vec::new()
             } else {
-                levin::ln_cdf_fixed_range(point.likes(), point.shards, from, to - 1)
+                let cuts = (from, to - 1);
+                levin::ln_cdf_fixed_range_within(point.likes(), point.shards, cuts, layout.drift)
             }
         })
         .collect()

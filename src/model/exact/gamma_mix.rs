@@ -23,15 +23,15 @@
 use super::special::stirlerr;
 
 /// Below this rate (likes/s) the integrand is taken as a power of `Lambda`.
-const LAMBDA_FLOOR: f64 = 1e-12;
+pub(super) const LAMBDA_FLOOR: f64 = 1e-12;
 /// The span integrated: where `phi` is within this of its peak.
-const SPAN_NATS: f64 = 50.0;
+pub(super) const SPAN_NATS: f64 = 50.0;
 /// The adaptive rule stops once its error estimate is below this fraction
 /// of the integral.
-const REL_TOL: f64 = 1e-12;
+pub(super) const REL_TOL: f64 = 1e-12;
 /// ...or after this many intervals (never reached in the tests; the
 /// estimate is returned as it stands).
-const MAX_INTERVALS: usize = 4000;
+pub(super) const MAX_INTERVALS: usize = 4000;
 
 /// The relative error claimed for a mixed probability: the quadrature
 /// stops at 1e-12 and the Poisson tails carry a few ulps in their logs;
@@ -63,8 +63,23 @@ impl GammaMix {
         }
     }
 
+    /// The mean rate (likes/s).
+    pub(super) fn rate(&self) -> f64 {
+        self.rate
+    }
+
+    /// The Gamma shape `K`.
+    pub(super) fn shape(&self) -> f64 {
+        self.shape
+    }
+
+    /// `ln` of the density's constant in `d` (added to every result).
+    pub(super) fn ln_const(&self) -> f64 {
+        self.ln_const
+    }
+
     /// The log density of `d = ln(Lambda / rate)`, less `ln_const`.
-    fn ln_density(&self, d: f64) -> f64 {
+    pub(super) fn ln_density(&self, d: f64) -> f64 {
         self.shape * d_minus_expm1(d)
     }
 
@@ -123,7 +138,12 @@ fn d_minus_expm1(d: f64) -> f64 {
 
 /// The peak of the unimodal `phi` on `[floor, inf)`: bracketed from `start`
 /// by doubling steps, then golden-section search. Returns `(d, phi(d))`.
-fn find_peak(phi: &impl Fn(f64) -> f64, start: f64, step: f64, floor: f64) -> (f64, f64) {
+pub(super) fn find_peak(
+    phi: &impl Fn(f64) -> f64,
+    start: f64,
+    step: f64,
+    floor: f64,
+) -> (f64, f64) {
     let f0 = phi(start);
     let (dir, mut best) = if phi(start + step) > f0 {
         (1.0, start + step)
@@ -184,7 +204,13 @@ fn refine(phi: &impl Fn(f64) -> f64, mut a: f64, mut b: f64) -> (f64, f64) {
 
 /// From the peak, steps of `step`, doubling, until `phi` is `SPAN_NATS`
 /// below the peak or `limit` is passed (then `limit`).
-fn span_end(phi: &impl Fn(f64) -> f64, peak: f64, ln_peak: f64, step: f64, limit: f64) -> f64 {
+pub(super) fn span_end(
+    phi: &impl Fn(f64) -> f64,
+    peak: f64,
+    ln_peak: f64,
+    step: f64,
+    limit: f64,
+) -> f64 {
     let mut width = step;
     loop {
         let d = peak + width;
@@ -200,10 +226,10 @@ fn span_end(phi: &impl Fn(f64) -> f64, peak: f64, ln_peak: f64, step: f64, limit
 
 /// The pieces each side of the peak starts with (the error estimates
 /// split them further where the integrand needs it).
-const PIECES: usize = 4;
+pub(super) const PIECES: usize = 4;
 
 /// Gauss-Kronrod 7-15 nodes on [-1, 1] (the positive half and 0).
-const XGK: [f64; 8] = [
+pub(super) const XGK: [f64; 8] = [
     0.991_455_371_120_812_6,
     0.949_107_912_342_758_5,
     0.864_864_423_359_769_1,
@@ -214,7 +240,7 @@ const XGK: [f64; 8] = [
     0.0,
 ];
 /// Kronrod weights of `XGK`.
-const WGK: [f64; 8] = [
+pub(super) const WGK: [f64; 8] = [
     0.022_935_322_010_529_22,
     0.063_092_092_629_978_55,
     0.104_790_010_322_250_2,
@@ -225,7 +251,7 @@ const WGK: [f64; 8] = [
     0.209_482_141_084_727_8,
 ];
 /// Gauss weights of the 7-point rule (nodes `XGK[1]`, `XGK[3]`, `XGK[5]`, 0).
-const WG: [f64; 4] = [
+pub(super) const WG: [f64; 4] = [
     0.129_484_966_168_869_7,
     0.279_705_391_489_276_7,
     0.381_830_050_505_118_9,

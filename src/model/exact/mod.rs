@@ -14,13 +14,17 @@
 
 mod busiest;
 mod empirical_mix;
+mod gamma_each;
 pub(crate) mod gamma_mix;
+mod gamma_row;
+mod gamma_smooth;
 mod joint;
 mod levin;
 mod pairs;
 mod point;
 mod quietest;
 mod risk;
+mod row;
 pub(crate) mod special;
 mod sticky;
 mod table;
@@ -30,9 +34,8 @@ pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 
 pub use crate::error::ExactProblem;
 pub use quietest::QuietestShard;
-pub use risk::{
-    fewest_meeting, ln_p_any_over, ln_p_any_over_cap, shards_for_risk, sweep, OverCap, Risk,
-};
+pub use risk::{fewest_meeting, ln_p_any_over_cap, shards_for_risk, sweep, OverCap};
+pub use row::{ln_p_any_over, Risk};
 pub use sticky::sticky_ln_sf;
 
 #[cfg(test)]

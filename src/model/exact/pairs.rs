@@ -10,7 +10,7 @@ use super::special::{ln_add, ln_binom_sf, ln_dbinom};
 /// A band is cut into at most this many pieces, one rayon task each, each
 /// starting from a direct sum (fixed, so results do not depend on the
 /// thread count)...
-const PIECES: u64 = 8;
+pub(super) const PIECES: u64 = 8;
 /// ...of at least this many values.
 const PIECE_MIN: u64 = 256;
 
@@ -80,13 +80,22 @@ pub(super) fn ln_two_over(likes: u64, shards: u64, c: u64) -> f64 {
 ///
 /// (the second from `P(Bin(n+1) > c) = P(Bin(n) > c) + p P(Bin(n) = c)`).
 /// Every step adds positive terms, so nothing cancels.
-pub(super) fn ln_two_over_range(likes: u64, shards: u64, lo: u64, hi: u64) -> Vec<f64> {
+///
+/// The band is cut in at most `most` pieces for rayon: [`PIECES`] in the
+/// table, one for a risk row (a sweep runs rows in parallel already), which
+/// then pays one direct sum.
+pub(super) fn ln_two_over_range_in(
+    likes: u64,
+    shards: u64,
+    (lo, hi): (u64, u64),
+    most: u64,
+) -> Vec<f64> {
     debug_assert!(shards >= 3 && lo <= hi);
     let s = shards as f64;
     let (p1, q1) = (1.0 / s, (s - 1.0) / s);
     let (p2, q2) = (1.0 / (s - 1.0), (s - 2.0) / (s - 1.0));
     let (ln_p2, ln_q2) = (p2.ln(), q2.ln());
-    let piece = PIECE_MIN.max((hi - lo + 1).div_ceil(PIECES));
+    let piece = PIECE_MIN.max((hi - lo + 1).div_ceil(most));
     let tops: Vec<u64> = (0..=(hi - lo) / piece).map(|k| hi - k * piece).collect();
     let pieces: Vec<Vec<f64>> = tops
         .par_iter()
@@ -195,7 +204,7 @@ mod tests {
             (200_000, 286, 740, 830),
             (1_000_000, 3, 334_500, 334_500 + 5_000),
         ] {
-            let band = ln_two_over_range(likes, shards, lo, hi);
+            let band = ln_two_over_range_in(likes, shards, (lo, hi), PIECES);
             assert_eq!(band.len() as u64, hi - lo + 1);
             for (i, &got) in band.iter().enumerate() {
                 let want = ln_two_over(likes, shards, lo + i as u64);

@@ -7,15 +7,17 @@ use rayon::prelude::*;
 use super::gamma_mix::GammaMix;
 use super::levin;
 use super::special::ln_sf_independent;
-use super::special::{ln_1m_exp, ln_add, ln_pois_cdf, ln_pois_sf};
-use crate::error::ParamResult;
+use super::special::{ln_1m_exp, ln_add, ln_pois_cdf_quick, ln_pois_sf_quick};
+use super::ExactProblem;
+use crate::error::{ParamError, ParamResult};
+use crate::model::defaults::MAX_MIXED_ROWS;
 use crate::model::law::{Share, Split, TrafficModel};
 use crate::model::validate;
 
 /// The table starts where `P(max <= c)` drops below this (ln 1e-30): no
 /// mean, quantile (q >= 1e-30) or run quantile needs less; smaller values
 /// are computed on demand.
-const LN_TABLE_LO: f64 = -69.077_552_789_821_37;
+pub(super) const LN_TABLE_LO: f64 = -69.077_552_789_821_37;
 /// ...and ends where `P(max > c)` is below this (ln 1e-17): beyond it the
 /// CDF is 1 to double precision.
 pub(super) const LN_TABLE_HI: f64 = -39.143_946_580_898_75;
@@ -65,14 +67,63 @@ impl Point {
     /// its own integral over the second's rate (the tail is never `1 -` the
     /// integrated CDF, so it keeps its digits when tiny).
     pub(super) fn mixed_tails(&self, c: u64) -> (f64, f64) {
+        (self.mixed_cdf(c), self.mixed_sf(c))
+    }
+
+    /// The second's Gamma law (gamma-poisson traffic only).
+    fn gamma_mix(&self) -> GammaMix {
         let Split::GammaRate { mean, shape } = self.model.split(self.rate) else {
-            unreachable!("mixed_tails is for a Poisson count at a Gamma rate");
+            unreachable!("a mixed figure is for a Poisson count at a Gamma rate");
         };
+        GammaMix::new(mean, shape)
+    }
+
+    /// Gamma-poisson traffic: `ln P(max <= c)`, alone (a point that needs
+    /// only one side costs one integral, not two).
+    pub(super) fn mixed_cdf(&self, c: u64) -> f64 {
+        let s = self.shards as f64;
+        let ln_cdf = self
+            .gamma_mix()
+            .ln_expect(|l| s * ln_pois_cdf_quick(c, l / s));
+        ln_cdf.min(0.0)
+    }
+
+    /// Gamma-poisson traffic: `ln P(max > c)`, alone.
+    pub(super) fn mixed_sf(&self, c: u64) -> f64 {
         let (s, shards) = (self.shards as f64, self.shards);
-        let mix = GammaMix::new(mean, shape);
-        let ln_cdf = mix.ln_expect(|l| s * ln_pois_cdf(c, l / s));
-        let ln_sf = mix.ln_expect(|l| ln_sf_independent(ln_pois_sf(c, l / s), shards));
-        (ln_cdf.min(0.0), ln_sf.min(0.0))
+        let mix = self.gamma_mix();
+        let ln_sf = mix.ln_expect(|l| ln_sf_independent(ln_pois_sf_quick(c, l / s), shards));
+        ln_sf.min(0.0)
+    }
+
+    /// Gamma-poisson traffic: refuses, as the table does, a law whose
+    /// busiest shard spreads over `MAX_MIXED_ROWS` counts or more (from
+    /// `P(max <= c) = 1e-30` to `P(max > c) = 1e-17`), naming `dispersion`.
+    /// Finding those two ends takes a few dozen integrals, so a bound comes
+    /// first: the table starts at 0 or above, and ends at or below any `c`
+    /// with `S P(N_1 > c) < 1e-17` (the union bound it is found by). Where
+    /// the cost model's count of rows puts such a `c` under the limit (one
+    /// integral checks it), the law passes; otherwise both ends are found.
+    pub(super) fn check_mixed_spread(&self) -> ParamResult<()> {
+        let Split::GammaRate { mean, shape } = self.model.split(self.rate) else {
+            return Ok(());
+        };
+        let rows = crate::model::cost::gamma_table_rows(mean, self.shards, shape);
+        let top = (rows + mean / self.shards as f64).ceil();
+        if top < MAX_MIXED_ROWS as f64 {
+            let ln_s = (self.shards as f64).ln();
+            if top < MAX_MIXED_ROWS as f64 / 4.0 || ln_s + self.ln_one_sf(top as u64) < LN_TABLE_HI
+            {
+                return Ok(());
+            }
+        }
+        let hi = self.table_hi();
+        let lo = self.table_lo(hi);
+        if hi - lo >= MAX_MIXED_ROWS {
+            let too_long = ExactProblem::MixedRowsAbove { lo, hi };
+            return Err(ParamError::new("dispersion", too_long.into()));
+        }
+        Ok(())
     }
 
     /// `ln P(max <= c)`.
@@ -91,7 +142,7 @@ impl Point {
                 let one = Share::one(self.shards);
                 self.shards as f64 * self.model.law().ln_share_cdf(self.rate, one, c)
             }
-            Split::GammaRate { .. } => self.mixed_tails(c).0,
+            Split::GammaRate { .. } => self.mixed_cdf(c),
             Split::Counts(law) => self.mix_ln_cdf(law, c),
         }
     }
@@ -236,6 +287,39 @@ impl Point {
             gallop_down(guess, c_min, tiny)
         };
         bisect_last(lo, hi, tiny)
+    }
+}
+
+impl Point {
+    /// A risk row's table bottom (fixed traffic): about where `P(max <= c)`
+    /// falls under 1e-17, by the saddlepoint estimate of Levin's formula
+    /// alone (a few hundredths in the log, so the value there is under
+    /// 1.1e-17; no exact point). Searched from the normal approximation's
+    /// count, `Phi(z)^S = 1e-17` for one shard's mean and standard
+    /// deviation, by steps that double until bracketed, then bisection.
+    pub(super) fn row_lo(&self, hi: u64) -> u64 {
+        let c_min = self.c_min();
+        if self.shards == 1 || hi <= c_min {
+            return c_min;
+        }
+        let (l, s) = (self.likes(), self.shards);
+        let below = |c: u64| c > c_min && levin::ln_cdf_fixed_estimate(l, s, c) < LN_TABLE_HI;
+        let sf = s as f64;
+        let mean = l as f64 / sf;
+        let sd = (mean * (1.0 - 1.0 / sf)).sqrt();
+        // Phi(z) = e^{ln(1e-17) / S}: z = sqrt(2) erf^-1(2 Phi - 1).
+        let phi = (LN_TABLE_HI / sf).exp();
+        let z = std::f64::consts::SQRT_2 * statrs::function::erf::erf_inv(2.0 * phi - 1.0);
+        let guess = (mean + z * sd).clamp(c_min as f64, hi as f64) as u64;
+        let (a, b) = if below(guess) {
+            gallop(guess, hi, |c| !below(c))
+        } else {
+            gallop_down(guess, c_min, below)
+        };
+        if !below(a) {
+            return c_min;
+        }
+        bisect_last(a, b, below)
     }
 }
 

@@ -3,75 +3,18 @@
 //! a run, a sweep over shard counts, and the fewest shards for a risk.
 
 use rayon::prelude::*;
-use serde::Serialize;
 
 use super::busiest::BusiestShard;
 use super::point::Point;
-use super::special::ln_1m_exp;
-use crate::error::{ParamError, ParamResult, Problem};
-use crate::model::law::TrafficModel;
+use super::row::{ln_p_any_over, validate_seconds, Risk, RowFigures};
+use crate::error::{ParamError, ParamResult};
+use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
-
-/// `ln(1 - (1 - p)^T)` from `ln p`: the chance that at least one of
-/// `seconds` independent seconds goes over, finite however small `p` is.
-pub fn ln_p_any_over(ln_p: f64, seconds: f64) -> f64 {
-    if ln_p == f64::NEG_INFINITY {
-        return ln_p;
-    }
-    if ln_p + seconds.ln() < -40.0 {
-        // T p < 4e-18: 1 - (1-p)^T = T p (1 - (T-1) p / 2 + ...) to double
-        // precision.
-        return seconds.ln() + ln_p;
-    }
-    ln_1m_exp(seconds * ln_1m_exp(ln_p))
-}
-
-/// One row of risk figures: what `risk`, `sweep` and `size --risk` print.
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct Risk {
-    /// Likes per second.
-    pub rate: f64,
-    /// Shards the likes spread over.
-    pub shards: u64,
-    /// Writes per second one shard may take.
-    pub cap: f64,
-    /// Length of the run the "any second" figures cover.
-    pub seconds: f64,
-    /// How the likes in a second are counted.
-    pub traffic: TrafficModel,
-    /// P(the busiest shard goes over the cap in one second).
-    pub p_over_cap_per_second: f64,
-    /// Its natural log: finite even where the probability underflows f64.
-    pub ln_p_over_cap_per_second: f64,
-    /// P(at least one second over the cap during the run).
-    pub p_any_over_cap: f64,
-    /// Its natural log: finite even where the probability underflows f64.
-    pub ln_p_any_over_cap: f64,
-    /// True when a probability above is positive but below f64's range
-    /// (printed as 0): read the `ln_` field.
-    pub underflow: bool,
-    /// Mean writes on the busiest shard in one second.
-    pub busiest_mean_per_second: f64,
-    /// 99.9% quantile of the busiest shard in one second.
-    pub busiest_p999_per_second: u64,
-    /// The busiest shard over the whole run: median and 1% / 99% quantiles.
-    pub busiest_over_run_median: u64,
-    /// The busiest shard over the whole run: 1% quantile.
-    pub busiest_over_run_q01: u64,
-    /// The busiest shard over the whole run: 99% quantile.
-    pub busiest_over_run_q99: u64,
-    /// Bound on the relative error of `p_over_cap_per_second` (and of
-    /// `p_any_over_cap` when that is small): the figures come from the exact
-    /// distribution, this is only floating-point and Bonferroni-bracket error.
-    pub p_over_cap_rel_error: f64,
-    /// `p_over_cap_rel_error <= 1e-9`: the probabilities are good to all the
-    /// digits anyone prints. Every other figure is exact regardless.
-    pub exact: bool,
-}
 
 impl Risk {
     /// Builds the distribution and the row. Errors name `--rate`,
-    /// `--shards`, `--cap` and `--duration`.
+    /// `--shards`, `--cap` and `--duration`. Gamma-poisson traffic's row
+    /// needs no table (`gamma_row.rs`: five figures, a few integrals each).
     pub fn compute(
         rate: f64,
         shards: u64,
@@ -79,6 +22,10 @@ impl Risk {
         seconds: f64,
         model: TrafficModel,
     ) -> ParamResult<Risk> {
+        let point = Point::new(rate, shards, model)?;
+        if matches!(model.split(point.rate), Split::GammaRate { .. }) {
+            return Ok(super::gamma_row::risk(point, cap, seconds, None)?.0);
+        }
         let busiest = BusiestShard::new(rate, shards, model)?;
         Risk::from_busiest(&busiest, cap, seconds)
     }
@@ -92,28 +39,14 @@ impl Risk {
         let c = cap.floor().min(u64::MAX as f64) as u64;
         let ln_p = busiest.ln_sf(c);
         let (_, rel_error) = busiest.point().ln_sf_with_error(c);
-        let ln_any = ln_p_any_over(ln_p, seconds);
-        let (p, p_any) = (ln_p.exp(), ln_any.exp());
-        let underflow = (p == 0.0 && ln_p.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
-        Ok(Risk {
-            rate: busiest.rate(),
-            shards: busiest.shards(),
-            cap,
-            seconds,
-            traffic: busiest.model(),
-            p_over_cap_per_second: p,
-            ln_p_over_cap_per_second: ln_p,
-            p_any_over_cap: p_any,
-            ln_p_any_over_cap: ln_any,
-            underflow,
-            busiest_mean_per_second: busiest.mean(),
-            busiest_p999_per_second: busiest.quantile(0.999),
-            busiest_over_run_median: busiest.run_quantile(seconds, 0.5),
-            busiest_over_run_q01: busiest.run_quantile(seconds, 0.01),
-            busiest_over_run_q99: busiest.run_quantile(seconds, 0.99),
-            p_over_cap_rel_error: rel_error,
-            exact: rel_error <= 1e-9,
-        })
+        let figures = RowFigures {
+            ln_p,
+            rel_error,
+            mean: busiest.mean(),
+            p999: busiest.quantile(0.999),
+            run: [0.5, 0.01, 0.99].map(|q| busiest.run_quantile(seconds, q)),
+        };
+        Ok(Risk::from_figures(busiest.point(), cap, seconds, figures))
     }
 }
 
@@ -159,19 +92,12 @@ impl OverCap {
     }
 }
 
-fn validate_seconds(seconds: f64) -> ParamResult<f64> {
-    if !seconds.is_finite() || seconds < 1.0 {
-        return Err(ParamError::new(
-            "duration_seconds",
-            Problem::BelowOneSecond(seconds),
-        ));
-    }
-    Ok(seconds)
-}
-
 /// One [`Risk`] row per shard count, in the order given (for `sweep`).
 /// Rows are independent, so they are computed on rayon; `done` is called
-/// once per finished row (for a progress bar).
+/// once per finished row (for a progress bar). Each row is built for a
+/// sweep of many: fixed traffic's from [`BusiestShard::for_row`]'s table,
+/// gamma-poisson traffic's without a table (`gamma_row.rs`); the figures
+/// agree with [`Risk::compute`]'s to the exact engine's error.
 pub fn sweep(
     rate: f64,
     shard_counts: &[u64],
@@ -180,10 +106,14 @@ pub fn sweep(
     model: TrafficModel,
     done: &(dyn Fn() + Sync),
 ) -> ParamResult<Vec<Risk>> {
+    if matches!(model.split(rate), Split::GammaRate { .. }) {
+        return super::gamma_row::sweep(rate, shard_counts, (cap, seconds), model, done);
+    }
     shard_counts
         .par_iter()
         .map(|&shards| {
-            let risk = Risk::compute(rate, shards, cap, seconds, model);
+            let risk = BusiestShard::for_row(rate, shards, model)
+                .and_then(|busiest| Risk::from_busiest(&busiest, cap, seconds));
             done();
             risk
         })

@@ -377,3 +377,85 @@ fn quantiles_below_the_table() {
         assert!(d.cdf(c) >= q && d.cdf(c - 1) < q, "{rate}/{shards}: {c}");
     }
 }
+
+/// A sweep's row tables (`BusiestShard::for_row`: started from the
+/// saddlepoint estimate, one piece, Levin's tilt let drift 2 deviations)
+/// give the full table's figures: the same quantiles, the mean to 1e-12
+/// relative, the chance over the cap within both tables' stated error.
+#[test]
+fn row_tables_give_the_full_tables_figures() {
+    for &(likes, shards) in &[
+        (14_000.0, 20u64),
+        (18_000.0, 20),
+        (200_000.0, 11),
+        (200_000.0, 57),
+        (200_000.0, 233),
+        (200_000.0, 286),
+        (200_000.0, 1_000),
+        (1e6, 1_430),
+        (1e6, 5),
+        (1_000.0, 7),
+        (300.0, 3),
+        (50.0, 2),
+    ] {
+        let row = BusiestShard::for_row(likes, shards, FIXED).unwrap();
+        let full = BusiestShard::new(likes, shards, FIXED).unwrap();
+        let mean = likes / shards as f64;
+        for (cap, seconds) in [(1_000.0, 14_400.0), (mean * 1.1, 1.0), (mean, 2_000.0)] {
+            let (a, b) = (
+                Risk::from_busiest(&row, cap, seconds).unwrap(),
+                Risk::from_busiest(&full, cap, seconds).unwrap(),
+            );
+            let what = format!("{likes}/{shards} cap {cap} T {seconds}");
+            let q = |r: &Risk| {
+                [
+                    r.busiest_p999_per_second,
+                    r.busiest_over_run_median,
+                    r.busiest_over_run_q01,
+                    r.busiest_over_run_q99,
+                ]
+            };
+            assert_eq!(q(&a), q(&b), "{what}");
+            assert!(
+                rel(a.busiest_mean_per_second, b.busiest_mean_per_second) < 1e-12,
+                "{what}"
+            );
+            let err = a.p_over_cap_rel_error + b.p_over_cap_rel_error + 1e-14;
+            let (pa, pb) = (a.ln_p_over_cap_per_second, b.ln_p_over_cap_per_second);
+            assert!(
+                pa == pb || (pa - pb).abs() <= err * 1.01,
+                "{what}: {pa} vs {pb} ({err})"
+            );
+        }
+    }
+}
+
+/// Row tables against exact values by the shard-by-shard recursion: the
+/// mean `sum_c P(max > c)` to 1e-10 relative, and each quantile.
+#[test]
+fn row_tables_match_the_recursion() {
+    for &(l, s) in &[(300usize, 7usize), (600, 10), (400, 2), (500, 25)] {
+        let pmf = binomial_tables(l, s);
+        let cdf: Vec<f64> = (0..=l).map(|c| recursion(l, s, c, &pmf).0).collect();
+        let mean: f64 = cdf.iter().map(|f| 1.0 - f).sum();
+        let row = BusiestShard::for_row(l as f64, s as u64, FIXED).unwrap();
+        assert!(
+            rel(row.mean(), mean) < 1e-10,
+            "{l}/{s}: {} vs {mean}",
+            row.mean()
+        );
+        for (seconds, q) in [
+            (1.0, 0.999_f64),
+            (14_400.0, 0.5),
+            (14_400.0, 0.01),
+            (14_400.0, 0.99),
+        ] {
+            let want = cdf.iter().position(|f| seconds * f.ln() >= q.ln()).unwrap() as u64;
+            assert_eq!(
+                row.run_quantile(seconds, q),
+                want,
+                "{l}/{s} T {seconds} q {q}"
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use super::gamma_mix::MIX_REL_ERROR;
 use rayon::prelude::*;
 
-use super::pairs::{ln_two_over, ln_two_over_range};
+use super::pairs::{ln_two_over, ln_two_over_range_in};
 use super::point::{Point, LN_TABLE_HI};
 // Where busiest.rs has always found it.
 pub(super) use super::special::ln_sf_independent;
@@ -34,7 +34,7 @@ impl Point {
     /// width).
     pub(super) fn ln_sf_tail(&self, c: u64) -> Option<(f64, f64)> {
         match self.model.split(self.rate) {
-            Split::GammaRate { .. } => return Some((self.mixed_tails(c).1, MIX_REL_ERROR)),
+            Split::GammaRate { .. } => return Some((self.mixed_sf(c), MIX_REL_ERROR)),
             Split::Counts(law) => return Some(self.mix_ln_sf(law, c)),
             _ => {}
         }
@@ -62,7 +62,7 @@ impl Point {
             }
             // Its own integral over the second's rate (a table does not
             // come here: it fills its rows from `mixed_tails`).
-            Split::GammaRate { .. } => Stage::Done(Some((self.mixed_tails(c).1, MIX_REL_ERROR))),
+            Split::GammaRate { .. } => Stage::Done(Some((self.mixed_sf(c), MIX_REL_ERROR))),
             // The mixture of the fixed counts' tails (`empirical_mix`).
             Split::Counts(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
             Split::Count(_) => {
@@ -145,20 +145,28 @@ pub(super) enum Stage {
 /// bracket needs the pair term `q2(c)`, is one run of `c` (`q1` falls as
 /// `c` grows), so its pair terms come from one recurrence in O(1) each,
 /// not a sum of O(sigma) terms each.
-pub(super) fn tails_fixed(point: &Point, lo: u64, ln_q1: &[f64]) -> Vec<Option<(f64, f64)>> {
-    let stages: Vec<Stage> = ln_q1
-        .par_iter()
-        .enumerate()
-        .map(|(i, &ln_q)| point.tail_stage(lo + i as u64, ln_q))
-        .collect();
+/// `pieces` is how many pieces the pair band may be cut into (8 for the
+/// table; 1 for a risk row, which also runs in order: a sweep's rows run
+/// in parallel already).
+pub(super) fn tails_fixed(
+    point: &Point,
+    lo: u64,
+    ln_q1: &[f64],
+    pieces: u64,
+) -> Vec<Option<(f64, f64)>> {
+    let stage = |(i, &ln_q): (usize, &f64)| point.tail_stage(lo + i as u64, ln_q);
+    let stages: Vec<Stage> = match pieces {
+        1 => ln_q1.iter().enumerate().map(stage).collect(),
+        _ => ln_q1.par_iter().enumerate().map(stage).collect(),
+    };
     let needs = |st: &Stage| matches!(st, Stage::NeedsPairs);
     let band = match (
         stages.iter().position(needs),
         stages.iter().rposition(needs),
     ) {
         (Some(a), Some(b)) => {
-            let pairs =
-                ln_two_over_range(point.likes(), point.shards, lo + a as u64, lo + b as u64);
+            let band = (lo + a as u64, lo + b as u64);
+            let pairs = ln_two_over_range_in(point.likes(), point.shards, band, pieces);
             Some((a, pairs))
         }
         _ => None,

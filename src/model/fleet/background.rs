@@ -29,6 +29,13 @@ pub struct Background {
     /// Their likes/s at the peak, all together.
     pub(super) total_rate: f64,
     kind: Kind,
+    /// Tail sums already computed, by (first rank, last rank, power). The
+    /// plan search asks for the same few tails at every step: summing a
+    /// 2,000,000-reel list, or Zipf's first 10,000 terms, each time was
+    /// most of its time (`fleet --scenario interview`: 12 s of CPU). Each
+    /// is still computed once, the same way, so the values are the same
+    /// bits.
+    sums: Arc<Mutex<TailSums>>,
 }
 
 #[derive(Debug, Clone)]
@@ -42,11 +49,6 @@ enum Kind {
 struct Rates {
     /// Sorted descending.
     rates: Vec<f64>,
-    /// Tail sums already computed, by (first rank, last rank, power). The
-    /// plan search asks for the same few tails at every step, and summing a
-    /// 2,000,000-reel tail each time was most of its time; each is still
-    /// summed once, in order, so the values are the same bits.
-    sums: Arc<Mutex<TailSums>>,
 }
 
 /// Sums of rate^power over ranks a..=b, by (a, b, power).
@@ -71,6 +73,7 @@ impl Background {
             reels,
             total_rate,
             kind: Kind::Zipf(Zipf::new(reels, exponent)),
+            sums: Arc::default(),
         })
     }
 
@@ -90,10 +93,8 @@ impl Background {
         Ok(Background {
             reels: rates.len() as u64,
             total_rate,
-            kind: Kind::Rates(Rates {
-                rates,
-                sums: Arc::default(),
-            }),
+            kind: Kind::Rates(Rates { rates }),
+            sums: Arc::default(),
         })
     }
 
@@ -137,11 +138,12 @@ impl Background {
         if b < a {
             return 0.0;
         }
-        match &self.kind {
-            Kind::Zipf(z) => z.sum_rate_pow(a, b, self.total_rate, power),
-            Kind::Rates(r) => {
-                let mut sums = r.sums.lock().unwrap_or_else(|e| e.into_inner());
-                *sums.entry((a, b, power)).or_insert_with(|| {
+        let mut sums = self.sums.lock().unwrap_or_else(|e| e.into_inner());
+        *sums
+            .entry((a, b, power))
+            .or_insert_with(|| match &self.kind {
+                Kind::Zipf(z) => z.sum_rate_pow(a, b, self.total_rate, power),
+                Kind::Rates(r) => {
                     let tail = r.rates[(a - 1) as usize..b as usize].iter();
                     // x * x is what powi(2) computes, bit for bit, without
                     // the call.
@@ -150,9 +152,8 @@ impl Background {
                         2 => tail.map(|x| x * x).sum(),
                         _ => tail.map(|x| x.powi(power)).sum(),
                     }
-                })
-            }
-        }
+                }
+            })
     }
 
     /// sum of min(scale x rate_i, limit) over ranks a..=b: the ranks whose

@@ -17,6 +17,9 @@
 //! exp(theta mu + theta^2 sigma^2 / 2). Each bound holds for any x and
 //! theta, so the least over a grid of them does too.
 
+use std::collections::HashMap;
+
+use super::placement::Layout;
 use super::FleetPlan;
 use crate::model::exact::ln_p_any_over;
 use crate::model::exact::special::{ln_dbinom, ln_pois_sf};
@@ -31,14 +34,21 @@ impl FleetPlan {
     /// An upper bound on P(some partition over the cap in some second of
     /// the spell) under the hot-only policy at `threshold` and `shards`.
     pub fn over_cap_bound(&self, threshold: f64, shards: u64) -> f64 {
-        self.over_cap_bound_within(threshold, shards, 1.0)
+        let layout = self.layout(threshold, shards);
+        self.layout_bound_within(&layout, 1.0, &mut MgfTerms::default())
     }
 
-    /// [`FleetPlan::over_cap_bound`], stopping once the bound passes
-    /// `limit` (a search only needs to know that it fails).
-    pub(super) fn over_cap_bound_within(&self, threshold: f64, shards: u64, limit: f64) -> f64 {
-        let layout = self.layout(threshold, shards);
-        let mut groups = layout.groups;
+    /// [`FleetPlan::over_cap_bound`] of the keys `layout` places, stopping
+    /// once the bound passes `limit` (a search only needs to know that it
+    /// fails), with `terms` the moment generating function's terms already
+    /// computed (a search keeps one for its steps).
+    pub(super) fn layout_bound_within(
+        &self,
+        layout: &Layout,
+        limit: f64,
+        terms: &mut MgfTerms,
+    ) -> f64 {
+        let mut groups = layout.groups.clone();
         let p = self.partitions as f64;
         let (cap, seconds) = (self.cap.floor().max(0.0) as u64, self.seconds as f64);
         let ln_g = |load: f64| match load > 0.0 {
@@ -54,7 +64,7 @@ impl FleetPlan {
         let (rate, n) = big.map_or((0.0, 0), |i| groups.swap_remove(i));
         let mu = layout.tail_rate / p;
         let var = (layout.tail_sq * (1.0 / p) * (1.0 - 1.0 / p)).max(0.0);
-        let rest = RestTail::new(&groups, mu, var, p, cap);
+        let rest = RestTail::new(&groups, (mu, var), p, cap, terms);
         self.over_big_run(n, rate, limit, |a| rest.bound_at(a, ln_g))
     }
 
@@ -90,6 +100,28 @@ impl FleetPlan {
     }
 }
 
+/// `ln(1 + (e^{theta r} - 1) / P)` on the theta grid, by the grid's top
+/// key rate and the key rate `r` (their bits). A search's steps share most
+/// keys (the background ranks not raised, a thousand or more) and their
+/// grid, and these terms, two transcendental calls each, were nearly all
+/// of its time; a stored term is the same bits as a recomputed one.
+#[derive(Default)]
+pub(super) struct MgfTerms(HashMap<(u64, u64), Vec<f64>>);
+
+impl MgfTerms {
+    /// The terms of a key of `rate` likes/s on `thetas` (built for `r_max`).
+    fn of(&mut self, rate: f64, r_max: f64, thetas: &[f64], p: f64) -> &[f64] {
+        self.0
+            .entry((r_max.to_bits(), rate.to_bits()))
+            .or_insert_with(|| {
+                thetas
+                    .iter()
+                    .map(|&t| ((t * rate).exp_m1() / p).ln_1p())
+                    .collect()
+            })
+    }
+}
+
 /// The rest R of one partition's load (every key but the biggest run's,
 /// plus the Normal tail): `ln P(R > x)` on a grid of `x`.
 struct RestTail {
@@ -101,22 +133,33 @@ impl RestTail {
     /// From the rest's keys `(rate, count)`, each on the partition with
     /// probability `1 / p`, and the Normal tail's mean `mu` and variance
     /// `var`, on a grid of `x` up to the cap.
-    fn new(groups: &[(f64, u64)], mu: f64, var: f64, p: f64, cap: u64) -> Self {
+    fn new(
+        groups: &[(f64, u64)],
+        (mu, var): (f64, f64),
+        p: f64,
+        cap: u64,
+        terms: &mut MgfTerms,
+    ) -> Self {
         // The rest's moment generating function on a theta grid: up to
         // theta r = 50 for the largest rest key.
         let r_max = groups.iter().map(|g| g.0).fold(1e-9, f64::max);
         let thetas: Vec<f64> = (0..THETA_POINTS)
             .map(|i| 1e-4 * (5e5f64).powf(i as f64 / (THETA_POINTS - 1) as f64) / r_max)
             .collect();
+        // Summed over the keys in their order, theta by theta, as before
+        // the terms were stored.
+        let mut keys = vec![0.0f64; THETA_POINTS];
+        for (i, &(r, c)) in groups.iter().enumerate() {
+            let row = terms.of(r, r_max, &thetas, p);
+            for (k, term) in keys.iter_mut().zip(row) {
+                let add = c as f64 * term;
+                *k = if i == 0 { add } else { *k + add };
+            }
+        }
         let ln_mgf: Vec<f64> = thetas
             .iter()
-            .map(|&t| {
-                let keys: f64 = groups
-                    .iter()
-                    .map(|&(r, c)| c as f64 * ((t * r).exp_m1() / p).ln_1p())
-                    .sum();
-                keys + t * mu + 0.5 * t * t * var
-            })
+            .zip(&keys)
+            .map(|(&t, &k)| k + t * mu + 0.5 * t * t * var)
             .collect();
         // Fine steps just above the rest's mean, where the best x lies.
         let span = (cap as f64 + 1.0 - mu).max(1.0);
@@ -142,12 +185,20 @@ impl RestTail {
     fn bound_at(&self, a: f64, ln_g: impl Fn(f64) -> f64) -> f64 {
         let mut best = 1.0f64;
         for (&x, &lt) in self.xs.iter().zip(&self.ln_tail) {
+            // Where the tail alone is at least the best, g + P(R > x) is
+            // too: no need for g (most of the cost). Skipping the stop
+            // test there changes nothing: g only grows, so past where it
+            // would have stopped no point can lower the best.
+            let tail = lt.exp();
+            if tail >= best {
+                continue;
+            }
             // g only grows with x; once it alone passes the best, stop.
             let g = ln_g(a + x).exp();
             if g >= best {
                 break;
             }
-            best = best.min(g + lt.exp());
+            best = best.min(g + tail);
         }
         best
     }

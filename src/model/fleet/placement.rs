@@ -92,6 +92,7 @@ pub struct PlacementWork {
 }
 
 /// One (threshold, shards) setting, the keys it puts on the partitions.
+#[derive(PartialEq)]
 pub(super) struct Layout {
     /// Rates of the keys placed one by one (a reel's shards next to each
     /// other), as runs of equal rates: (rate, keys). Runs, not one entry a

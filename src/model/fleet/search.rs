@@ -2,8 +2,13 @@
 //! target shards whose partitions stay under the cap, judged by a bound
 //! that holds ([`FleetPlan::over_cap_bound`]), not by sampled placements.
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use serde::Serialize;
 
+use super::bound::MgfTerms;
+use super::placement::Layout;
 use super::FleetPlan;
 use crate::model::law::TrafficModel;
 use crate::model::partitions::PartitionRisk;
@@ -58,9 +63,32 @@ impl FleetPlan {
     pub fn search(&self) -> SearchResult {
         use rayon::prelude::*;
         let thresholds = self.search_thresholds();
-        let found: Vec<(f64, Option<(u64, f64)>)> = thresholds
+        // Thresholds that raise the same reels give the same keys at every
+        // count: one search each.
+        let raised = |t: f64| {
+            let pinned: Vec<bool> = self.pinned.iter().map(|r| r.rate >= t).collect();
+            (self.background.count_at_least(t), pinned)
+        };
+        let mut classes: Vec<(f64, _)> = Vec::new();
+        for &t in &thresholds {
+            if !classes.iter().any(|(_, key)| *key == raised(t)) {
+                classes.push((t, raised(t)));
+            }
+        }
+        let alone = AloneMeets::default();
+        let answers: Vec<_> = classes
             .par_iter()
-            .map(|&t| (t, self.fewest_shards(t)))
+            .map(|(t, key)| (key, self.fewest_shards(*t, &alone)))
+            .collect();
+        let found: Vec<(f64, Option<(u64, f64)>)> = thresholds
+            .iter()
+            .map(|&t| {
+                let key = raised(t);
+                (
+                    t,
+                    answers.iter().find(|(k, _)| **k == key).and_then(|a| a.1),
+                )
+            })
             .collect();
         let best = found
             .iter()
@@ -80,7 +108,7 @@ impl FleetPlan {
         }
     }
 
-    fn fewest_shards(&self, threshold: f64) -> Option<(u64, f64)> {
+    fn fewest_shards(&self, threshold: f64, known: &AloneMeets) -> Option<(u64, f64)> {
         // The biggest raised pinned reel on its own: a floor on the risk.
         let alone = self
             .pinned
@@ -98,14 +126,53 @@ impl FleetPlan {
                 .ok()
                 .map(|pr| (pr, r))
             });
+        let mut terms = MgfTerms::default();
+        // Counts below a raised reel's own keep its keys: the same layout,
+        // the same bound, computed once.
+        let mut last: Option<(Layout, f64)> = None;
         (1..=self.max_shards).find_map(|s| {
             if let Some((pr, reel)) = &alone {
-                if !pr.meets(self.pinned_shards(reel, s), self.risk) {
+                let keys = self.pinned_shards(reel, s);
+                if !known.meets((reel.rate, keys), || pr.meets(keys, self.risk)) {
                     return None;
                 }
             }
-            let b = self.over_cap_bound_within(threshold, s, self.risk);
+            let layout = self.layout(threshold, s);
+            let b = match &last {
+                Some((seen, b)) if *seen == layout => *b,
+                _ => self.layout_bound_within(&layout, self.risk, &mut terms),
+            };
+            last = Some((layout, b));
             (b <= self.risk).then_some((s, b))
+        })
+    }
+}
+
+/// Whether the biggest raised reel alone meets the risk, by its rate and
+/// shard keys: the thresholds' searches ask the same question (the same
+/// reel, and below its own count the same keys at every step), and the
+/// exact answer near the edge is the costliest step of a search.
+#[derive(Default)]
+struct AloneMeets(Mutex<HashMap<(u64, u64), bool>>);
+
+impl AloneMeets {
+    fn meets(&self, (rate, keys): (f64, u64), compute: impl FnOnce() -> bool) -> bool {
+        let key = (rate.to_bits(), keys);
+        let known = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        known.unwrap_or_else(|| {
+            // Computed outside the lock: another search may do the same
+            // work at once, with the same answer.
+            let answer = compute();
+            self.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(key, answer);
+            answer
         })
     }
 }

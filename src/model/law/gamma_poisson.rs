@@ -12,7 +12,7 @@ use super::{LawProblem, Share, Split, TrafficKind, TrafficLaw};
 use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::{MAX_DISPERSION, MIN_DISPERSION};
 use crate::model::exact::gamma_mix::GammaMix;
-use crate::model::exact::special::{ln_dpois, ln_pois_cdf, ln_pois_sf};
+use crate::model::exact::special::{ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
 use crate::model::rng::ChunkRng;
 
 /// The Gamma shape `K` of gamma-poisson traffic, which names the law:
@@ -94,9 +94,11 @@ impl TrafficLaw for Dispersion {
     }
 
     /// The group's count is negative binomial: the Poisson tail
-    /// integrated over the second's rate.
+    /// integrated over the second's rate (summed four terms a step,
+    /// `ln_pois_sf_quick`: the integral evaluates hundreds of them).
     fn ln_share_sf(&self, rate: f64, share: Share, c: u64) -> f64 {
-        self.mix(rate).ln_expect(|l| ln_pois_sf(c, share.mean(l)))
+        self.mix(rate)
+            .ln_expect(|l| ln_pois_sf_quick(c, share.mean(l)))
     }
 
     fn ln_share_pmf(&self, rate: f64, share: Share, c: u64) -> f64 {
@@ -104,7 +106,8 @@ impl TrafficLaw for Dispersion {
     }
 
     fn ln_share_cdf(&self, rate: f64, share: Share, c: u64) -> f64 {
-        self.mix(rate).ln_expect(|l| ln_pois_cdf(c, share.mean(l)))
+        self.mix(rate)
+            .ln_expect(|l| ln_pois_cdf_quick(c, share.mean(l)))
     }
 
     fn second_on_curve(&self, mean: f64, _: f64, _: &mut u64, rng: &mut ChunkRng) -> u64 {

@@ -37,14 +37,22 @@ fn ln_factorials(n: usize) -> Vec<f64> {
 }
 
 /// Binomial-weighted convolution of two groups of `ma` and `mb` bins.
+/// Weights are often exactly 0 past some count (a partition that many
+/// shards put over the cap for certain): terms past either group's last
+/// nonzero weight are 0 and are not summed, which leaves every sum the
+/// same bits and skips most of the work while the groups are small.
 fn combine(a: &[f64], ma: u64, b: &[f64], mb: u64, ln_fact: &[f64]) -> Vec<f64> {
     let s = a.len() - 1;
     let total = (ma + mb) as f64;
     let (w, q) = (ma as f64 / total, mb as f64 / total);
     let (ln_w, ln_q) = (w.ln(), q.ln());
     let up = w / q;
+    let last = |v: &[f64]| v.iter().rposition(|&x| x != 0.0);
     let mut out = vec![0.0; s + 1];
-    for (n, slot) in out.iter_mut().enumerate() {
+    let (Some(top_a), Some(top_b)) = (last(a), last(b)) else {
+        return out;
+    };
+    for (n, slot) in out.iter_mut().enumerate().take(top_a + top_b + 1) {
         // Walk out from the mode; pmf terms below 1e-20 cannot move a
         // probability at the precision we print.
         let mode = (((n + 1) as f64 * w).floor() as usize).min(n);
@@ -54,7 +62,8 @@ fn combine(a: &[f64], ma: u64, b: &[f64], mb: u64, ln_fact: &[f64]) -> Vec<f64> 
             .exp();
         let mut sum = pm * a[mode] * b[n - mode];
         let mut pmf = pm;
-        for i in mode..n {
+        // Up: a's index grows; past `top_a` every term is 0.
+        for i in mode..n.min(top_a) {
             pmf *= (n - i) as f64 / (i + 1) as f64 * up;
             if pmf < 1e-20 {
                 break;
@@ -62,7 +71,11 @@ fn combine(a: &[f64], ma: u64, b: &[f64], mb: u64, ln_fact: &[f64]) -> Vec<f64> 
             sum += pmf * a[i + 1] * b[n - i - 1];
         }
         pmf = pm;
+        // Down: b's index grows; past `top_b` every term is 0.
         for i in (1..=mode).rev() {
+            if n - i + 1 > top_b {
+                break;
+            }
             pmf *= i as f64 / (n - i + 1) as f64 / up;
             if pmf < 1e-20 {
                 break;

@@ -292,22 +292,24 @@ pub const PICKER_RISK_SECONDS: u64 = 20_000;
 
 /// The picker's risk over a run of `seconds` at `rate` likes/s over
 /// `shards` shards; the simulation from `seed`.
+/// `tick` is told the simulated seconds of each chunk done (of
+/// [`picker_risk_work`]'s).
 pub fn picker_risk(
     (rate, shards, cap): (f64, u64, f64),
     seconds: f64,
-    traffic: TrafficModel,
-    writers: Writers,
+    (traffic, writers): (TrafficModel, Writers),
     seed: u64,
+    tick: &(dyn Fn(u64) + Sync),
 ) -> ParamResult<PickerRisk> {
     let over = key_over_cap(rate, shards, cap, traffic, writers).ok();
-    let simulated = (seconds.ceil() as u64).clamp(1, PICKER_RISK_SECONDS);
+    let simulated = simulated_seconds(seconds);
     let rate = traffic.rate("rate", rate)?;
     let (sim, tally) = crate::model::simulation::run_writers(
         (rate, shards, cap),
         simulated,
-        traffic,
-        writers,
+        (traffic, writers),
         seed,
+        tick,
     )?;
     let h = &tally.busiest;
     let over_n = h.count_above(sim.cap);
@@ -331,6 +333,25 @@ pub fn picker_risk(
         seconds_over_cap: over_n,
         p_over_cap_ci95: [lo, hi],
     })
+}
+
+/// The seconds [`picker_risk`] simulates for a run of `seconds`.
+fn simulated_seconds(seconds: f64) -> u64 {
+    (seconds.ceil() as u64).clamp(1, PICKER_RISK_SECONDS)
+}
+
+/// What [`picker_risk`] simulates: its seconds and their cost by the cost
+/// model (a bar and, past a minute, the estimate first).
+pub fn picker_risk_work(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: f64,
+    (traffic, writers): (TrafficModel, Writers),
+) -> ParamResult<(u64, crate::model::cost::Estimate)> {
+    let simulated = simulated_seconds(seconds);
+    let rate = traffic.rate("rate", rate)?;
+    let cost =
+        crate::model::simulation::writers_cost((rate, shards, cap), simulated, (traffic, writers))?;
+    Ok((simulated, cost))
 }
 
 #[cfg(test)]

@@ -47,14 +47,17 @@ pub struct PickerRow {
 /// the per-key check (the recommendation's `key_risk_shards`), and a run
 /// at `shards` from `seed` for [`TABLE_SECONDS`], or the hot spell where
 /// shorter.
+/// `tick` is told the simulated seconds of each chunk done, over the
+/// [`picker_rows_work`] of all the pickers.
 pub fn picker_rows(
     inputs: &PlanInputs,
     shards: u64,
     seed: u64,
+    tick: &(dyn Fn(u64) + Sync),
 ) -> crate::error::ParamResult<Vec<PickerRow>> {
     let t = inputs.key_check;
     let (rate, cap) = (inputs.planned_rate(), inputs.sizing.cap);
-    let seconds = TABLE_SECONDS.min(t.seconds.ceil() as u64);
+    let seconds = table_seconds(inputs);
     PICKERS
         .iter()
         .map(|&(picker, _, _)| {
@@ -64,7 +67,13 @@ pub fn picker_rows(
             let method = needed
                 .map(|s| key_over_cap(rate, s, cap, t.traffic, writers).map(|o| o.method))
                 .transpose()?;
-            let (sim, tally) = run_writers((rate, shards, cap), seconds, t.traffic, writers, seed)?;
+            let (sim, tally) = run_writers(
+                (rate, shards, cap),
+                seconds,
+                (t.traffic, writers),
+                seed,
+                tick,
+            )?;
             let h = &tally.busiest;
             Ok(PickerRow {
                 picker,
@@ -81,4 +90,32 @@ pub fn picker_rows(
             })
         })
         .collect()
+}
+
+/// The seconds each picker of [`picker_rows`] simulates.
+fn table_seconds(inputs: &PlanInputs) -> u64 {
+    TABLE_SECONDS.min(inputs.key_check.seconds.ceil() as u64)
+}
+
+/// What [`picker_rows`] simulates: its seconds (every picker's) and their
+/// cost by the cost model, for the progress bar and the estimate said
+/// before a long run (two-choice draws two shards a like, so a table at a
+/// million likes/s takes seconds, at a billion hours).
+pub fn picker_rows_work(
+    inputs: &PlanInputs,
+    shards: u64,
+) -> crate::error::ParamResult<(u64, crate::model::cost::Estimate)> {
+    let (rate, cap) = (inputs.planned_rate(), inputs.sizing.cap);
+    let seconds = table_seconds(inputs);
+    let mut cost = crate::model::cost::Estimate::new(0.0);
+    for &(picker, _, _) in PICKERS {
+        let writers = Writers::new(picker, inputs.writers.servers)?;
+        let one = crate::model::simulation::writers_cost(
+            (rate, shards, cap),
+            seconds,
+            (inputs.key_check.traffic, writers),
+        )?;
+        cost = cost.then(one);
+    }
+    Ok((seconds * PICKERS.len() as u64, cost))
 }

@@ -31,12 +31,15 @@ impl PlanInputs {
         rec: &Recommendation,
         known_key_ln: Option<(f64, KeyMethod)>,
     ) -> ParamResult<Recommendation> {
+        // The rule of thumb's count and its risk are the recommendation's
+        // (a sweep judges many counts against one).
+        let known = (known_key_ln, rec.rule_of_thumb_ln_p_any_over_cap);
         let mut e = self.evaluate_with(
             shards,
             rec.binding,
             rec.rule_of_thumb_shards,
             rec.key_risk_shards,
-            known_key_ln,
+            known,
         )?;
         e.partition_shards = rec.partition_shards;
         e.node_shards = rec.node_shards;
@@ -48,16 +51,16 @@ impl PlanInputs {
 
     /// The figures of a count, given what set the recommendation (`binding`,
     /// the rule of thumb's and the per-key risk's counts) and, when known,
-    /// the per-key risk's log at the count.
+    /// the per-key risk's log at the count and the rule of thumb's count's.
     pub(super) fn evaluate_with(
         &self,
         shards: u64,
         binding: Binding,
         rule: u64,
         key: Option<u64>,
-        known_key_ln: Option<(f64, KeyMethod)>,
+        known: (Option<(f64, KeyMethod)>, Option<f64>),
     ) -> ParamResult<Recommendation> {
-        let at = self.risks_at(shards, rule, known_key_ln)?;
+        let at = self.risks_at(shards, rule, known)?;
         let (counted, judged) = (at.counted(self.partitions_bind()), at.judged());
         let AtCount {
             key_ln,
@@ -128,15 +131,16 @@ impl PlanInputs {
         &self,
         shards: u64,
         rule: u64,
-        known_key_ln: Option<(f64, KeyMethod)>,
+        (known_key_ln, known_rule_ln): (Option<(f64, KeyMethod)>, Option<f64>),
     ) -> ParamResult<AtCount> {
         let (key_ln, key_method) = match known_key_ln {
             Some(known) => known,
             None => self.key_risk(self.sizing.peak, shards, self.key_check)?,
         };
-        let rule_ln = match self.risk {
-            Some(t) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
-            None => None,
+        let rule_ln = match (self.risk, known_rule_ln) {
+            (Some(_), Some(known)) => Some(known),
+            (Some(t), None) => Some(self.ln_key_risk(self.sizing.peak, rule, t)?),
+            (None, _) => None,
         };
         let part = self
             .partition_risk(self.sizing.peak)?

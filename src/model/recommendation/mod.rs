@@ -359,7 +359,7 @@ impl PlanInputs {
                 }
             }
         }
-        let mut rec = self.evaluate_with(shards, binding, rule, key, None)?;
+        let mut rec = self.evaluate_with(shards, binding, rule, key, (None, None))?;
         rec.node_shards = node_alone;
         if let Some((alone, from_floor)) = partition {
             rec.partition_shards = alone.shards;

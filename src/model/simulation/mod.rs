@@ -177,7 +177,7 @@ impl SimPlan {
         // So do empirical tables: one fixed table a distinct count.
         let plain = self.traffic.dispersion().is_none() && self.traffic.empirical().is_none();
         let mixed_ok = plain
-            || crate::model::cost::exact_risk(self.rate, self.shards, self.traffic).seconds <= 2.0;
+            || crate::model::cost::exact_table(self.rate, self.shards, self.traffic).seconds <= 2.0;
         self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD && mixed_ok
     }
 
@@ -346,19 +346,39 @@ pub fn run(
 
 /// A short seeded run of `writers` at `rate` likes/s over `shards` shards
 /// for `seconds` seconds, every shard's count drawn each second (what
-/// `risk`'s picker block and the table of pickers simulate).
+/// `risk`'s picker block and the table of pickers simulate); `tick` is
+/// told the seconds of each chunk done (for a progress bar).
 pub fn run_writers(
     (rate, shards, cap): (f64, u64, f64),
     seconds: u64,
-    traffic: TrafficModel,
-    writers: Writers,
+    (traffic, writers): (TrafficModel, Writers),
     seed: u64,
+    tick: &(dyn Fn(u64) + Sync),
 ) -> ParamResult<(SimPlan, SimTally)> {
-    let plan = SimPlan::new(rate, shards, cap, seconds, traffic, seed)?
-        .with_writers(writers)?
-        .with_sampler(SamplerKind::Multinomial, false)?;
-    let tally = run(&plan, None, &|_| {}).expect("a run without rows has no output to fail");
+    let plan = writers_plan((rate, shards, cap), seconds, (traffic, writers), seed)?;
+    let tally = run(&plan, None, tick).expect("a run without rows has no output to fail");
     Ok((plan, tally))
+}
+
+/// What [`run_writers`] will cost, by the cost model (said before a long
+/// run starts).
+pub fn writers_cost(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: u64,
+    (traffic, writers): (TrafficModel, Writers),
+) -> ParamResult<crate::model::cost::Estimate> {
+    Ok(writers_plan((rate, shards, cap), seconds, (traffic, writers), 0)?.cost(false))
+}
+
+fn writers_plan(
+    (rate, shards, cap): (f64, u64, f64),
+    seconds: u64,
+    (traffic, writers): (TrafficModel, Writers),
+    seed: u64,
+) -> ParamResult<SimPlan> {
+    SimPlan::new(rate, shards, cap, seconds, traffic, seed)?
+        .with_writers(writers)?
+        .with_sampler(SamplerKind::Multinomial, false)
 }
 
 /// Runs the chunks in order, in batches of [`ROW_BATCH_CHUNKS`]: a batch's

@@ -23,7 +23,7 @@ mod range;
 mod truncated;
 pub mod twiddles;
 
-pub use range::ln_cdf_fixed_range;
+pub use range::{ln_cdf_fixed_range, ln_cdf_fixed_range_within};
 pub(in crate::model::exact) use truncated::{truncated_between, Truncated};
 
 use super::special::{ln_dpois, ln_pois_cdf, stirlerr};
@@ -41,9 +41,11 @@ fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
 }
 
 /// The Poisson mean per shard that makes `E[Y] = L/S` for the cut at `c`
-/// (needs `c > L/S`). Any value is correct; this one makes `P(W = L)` the
-/// peak of `W`, where the grid sum is most accurate.
-fn tilt(likes: u64, shards: u64, c: u64) -> f64 {
+/// (needs `c > L/S`), with `Y` at that mean (the last truncation the search
+/// made: it is the caller's next, and costs `O(sigma)` divisions). Any mean
+/// is correct; this one makes `P(W = L)` the peak of `W`, where the grid
+/// sum is most accurate.
+fn tilt(likes: u64, shards: u64, c: u64) -> (f64, Truncated) {
     let mu = likes as f64 / shards as f64;
     let close_enough = |t: &Truncated| {
         // Off-centre by under 0.05 standard deviations of W.
@@ -54,7 +56,7 @@ fn tilt(likes: u64, shards: u64, c: u64) -> f64 {
     for _ in 0..200 {
         let t = truncated(x.exp(), c);
         if close_enough(&t) {
-            return x.exp();
+            return (x.exp(), t);
         }
         if t.mean < mu {
             lo = x;
@@ -73,7 +75,7 @@ fn tilt(likes: u64, shards: u64, c: u64) -> f64 {
         }
         x = next;
     }
-    x.exp()
+    (x.exp(), truncated(x.exp(), c))
 }
 
 /// The grid size `P(W = L)` needs: `W`'s whole support, or 30 standard
@@ -185,8 +187,7 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
         // no cancellation of size L ln L.
         return ln_pmf_ratio(likes, shards, c, c as f64);
     }
-    let lambda = tilt(likes, shards, c);
-    let y = truncated(lambda, c);
+    let (lambda, y) = tilt(likes, shards, c);
     let p_w = prob_sum_is(likes, shards, &y);
     let ln_f = ln_pois_cdf(c, lambda);
     let top = y.first + y.w.len() as u64 - 1;
@@ -205,8 +206,7 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
 /// no twiddles. Usually within a few hundredths in the log; only ever a
 /// starting point for a search that then checks exact values.
 pub fn ln_cdf_fixed_estimate(likes: u64, shards: u64, c: u64) -> f64 {
-    let lambda = tilt(likes, shards, c);
-    let y = truncated(lambda, c);
+    let (lambda, y) = tilt(likes, shards, c);
     let s = shards as f64;
     let ln_p_w = -0.5 * (std::f64::consts::TAU * s * y.var.max(1e-300)).ln();
     s * ln_pois_cdf(c, lambda) + ln_p_w.min(0.0) - ln_dpois(likes, s * lambda)
@@ -311,8 +311,7 @@ mod tests {
             (6, 3, 3),
             (200_000, 286, 705),
         ] {
-            let lam = tilt(l, s, c);
-            let y = truncated(lam, c);
+            let (_, y) = tilt(l, s, c);
             let mu = l as f64 / s as f64;
             assert!(
                 (y.mean - mu).abs() * (s as f64).sqrt() <= 0.05 * y.var.sqrt() + 1e-12,
@@ -326,8 +325,7 @@ mod tests {
         // Force every frequency by comparing against a grid-free direct
         // convolution on a small case.
         let (l, s, c) = (60u64, 4u64, 20u64);
-        let lam = tilt(l, s, c);
-        let y = truncated(lam, c);
+        let (_, y) = tilt(l, s, c);
         let mut dist = vec![1.0];
         for _ in 0..s {
             let mut next = vec![0.0; dist.len() + y.w.len() - 1];

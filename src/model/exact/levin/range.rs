@@ -3,7 +3,6 @@
 //! [`ln_cdf_fixed_range`]).
 
 use super::frequencies::{frequency_sums, phasor_refresh, phasors, smooth_size};
-use super::truncated::truncated;
 use super::twiddles::GridFactors;
 use super::{ln_cdf_fixed, ln_pmf_ratio, psi_pow, tilt, LN_F_SMALL, QUIET};
 use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
@@ -31,6 +30,20 @@ pub(super) fn rounds_grid(shards: u64) -> bool {
 /// grid is rounded up to an FFT-friendly size for up to 256 shards, and to
 /// one of 8 sizes an octave up to 10,000.)
 pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f64> {
+    ln_cdf_fixed_range_within(likes, shards, (from, to), 1.0)
+}
+
+/// [`ln_cdf_fixed_range`] with a block's tilt kept while `E[W]` is within
+/// `drift` standard deviations of `L` (1 in the table, whose figures are
+/// pinned; a risk row takes 2, see `BusiestShard::for_row`: the grid sum
+/// at `L` then reads a point e^-2 of `W`'s peak, so its rounding is at most
+/// e^2 times larger, about 1e-15 relative, and a block covers more cuts).
+pub fn ln_cdf_fixed_range_within(
+    likes: u64,
+    shards: u64,
+    (from, to): (u64, u64),
+    drift: f64,
+) -> Vec<f64> {
     let mut out = Vec::with_capacity(to.saturating_sub(from) as usize + 1);
     let mut c = from;
     while c <= to {
@@ -43,7 +56,7 @@ pub fn ln_cdf_fixed_range(likes: u64, shards: u64, from: u64, to: u64) -> Vec<f6
         let mut block = Block::start(likes, shards, c);
         out.push(block.ln_cdf());
         c += 1;
-        while c <= to && c < likes && block.extend(c) {
+        while c <= to && c < likes && block.extend(c, drift) {
             out.push(block.ln_cdf());
             c += 1;
         }
@@ -92,8 +105,7 @@ struct Block {
 
 impl Block {
     fn start(likes: u64, shards: u64, c: u64) -> Block {
-        let lambda = tilt(likes, shards, c);
-        let y = truncated(lambda, c);
+        let (lambda, y) = tilt(likes, shards, c);
         let sd_w = (shards as f64 * y.var).sqrt();
         // Room for W's sd to grow by half before the block must end.
         let m = 2 * (22.5 * sd_w).ceil() as u64 + 64;
@@ -164,8 +176,9 @@ impl Block {
     }
 
     /// Adds `k = c` (the next cut); false when this tilt is no longer
-    /// centred enough, or W has widened beyond the grid's margin.
-    fn extend(&mut self, c: u64) -> bool {
+    /// centred within `drift` standard deviations of `W`, or W has widened
+    /// beyond the grid's margin.
+    fn extend(&mut self, c: u64, drift: f64) -> bool {
         debug_assert_eq!(c, self.c + 1);
         let w = self.w_last * self.lambda / c as f64;
         let (z, zk, zk2) = (
@@ -177,7 +190,8 @@ impl Block {
         let var = (zk2 / z - mean * mean).max(0.0);
         let mu = self.likes as f64 / self.shards as f64;
         let sf = self.shards as f64;
-        if (mean - mu).abs() * sf.sqrt() > var.sqrt() || (sf * var).sqrt() > 1.5 * self.sd_w_start {
+        let off = (mean - mu).abs() * sf.sqrt() > drift * var.sqrt();
+        if off || (sf * var).sqrt() > 1.5 * self.sd_w_start {
             return false;
         }
         self.c = c;

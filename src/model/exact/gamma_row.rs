@@ -1,0 +1,465 @@
+//! Gamma-poisson traffic's risk row (`risk`, each `sweep` row, the risk
+//! chart and the report) without the table (issue 37).
+//!
+//! A row needs five figures of the busiest shard's law, not the law: the
+//! chance over the cap (one integral, `Point::mixed_sf`), the mean, and four
+//! quantiles (99.9% of a second, 1%, 50% and 99% of the run's peak). The
+//! table behind them held every count from `P(max <= c) = 1e-30` to
+//! `P(max > c) = 1e-17`, two integrals over the second's rate each:
+//! thousands of integrals a row (1.7 s for 22,231.5 likes/s over 57 shards
+//! at K = 6.9). Here:
+//!
+//! - **The mean** is one integral: given the second's rate the shards are
+//!   independent Poissons, so `E[max] = E[m_S(Lambda / S)]` with `m_S(mu) =
+//!   sum_c (1 - F(c; mu)^S)` the mean busiest of `S` Poisson(mu) shards,
+//!   a smooth increasing function of `mu` summed at each node ([`mean_max`]).
+//! - **A quantile** is a search over `c` for the first count that meets it,
+//!   each step an integral over a block of eight neighbouring cuts at once
+//!   (`ln_expect_each`): the nodes are shared, and at each node the eight
+//!   tails are one Poisson tail and seven pmf steps. A search starts from
+//!   a guess (the mean, the quantile before it, the previous row's answer)
+//!   and steps by the secant of `ln(-ln P(max <= c))` (about linear in `c`
+//!   in the upper tail), so it usually needs one or two blocks.
+//! - Blocks are aligned (`[8k, 8k + 7]`), so a cut's value is the same
+//!   whichever search asked for it: a row's figures do not depend on the
+//!   guess, the sweep around it or the thread count.
+//!
+//! Each value is the integral the table held, to the same tolerance (1e-12
+//! relative in the quadrature, `MIX_REL_ERROR` claimed); the upper tail is
+//! integrated as `P(max > c)`, never `1 -` the integrated CDF, where the
+//! quantile's threshold is above 1/2, and the CDF where it is below.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+
+use rayon::prelude::*;
+
+use super::gamma_mix::{GammaMix, MIX_REL_ERROR};
+use super::point::Point;
+use super::row::{validate_seconds, Risk, RowFigures};
+use super::special::{ln_1m_exp, ln_add, ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
+use crate::error::ParamResult;
+use crate::model::law::{Split, TrafficModel};
+use crate::model::validate;
+
+/// Cuts are integrated in aligned blocks of this many.
+const BLOCK: u64 = 8;
+
+/// `ln(ln 2)`: a quantile whose threshold on `-ln P(max <= c)` is below
+/// `ln 2` (the CDF above 1/2) compares the upper tail.
+const LN_LN_2: f64 = -0.366_512_920_581_664_3;
+
+/// A row's quantiles, kept to start the next row's searches from: the
+/// 99.9% of a second, then the run's median, 1% and 99%.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Answers {
+    shards: u64,
+    quantiles: [u64; 4],
+}
+
+/// The [`Risk`] row of `point` (gamma-poisson traffic) at `cap` over
+/// `seconds`, its quantiles searched from `before`'s (a neighbouring
+/// row's), scaled to this row's shards, or else from the mean. Refuses, as
+/// the table does, a spread over `MAX_MIXED_ROWS` counts (naming
+/// `dispersion`), then a bad `cap` or `seconds`.
+pub(super) fn risk(
+    point: Point,
+    cap: f64,
+    seconds: f64,
+    before: Option<Answers>,
+) -> ParamResult<(Risk, Answers)> {
+    let Split::GammaRate { mean, shape } = point.model.split(point.rate) else {
+        unreachable!("a gamma row is for a Poisson count at a Gamma rate");
+    };
+    point.check_mixed_spread()?;
+    let cap = validate::non_negative("cap", cap)?;
+    let seconds = validate_seconds(seconds)?;
+    let c = cap.floor().min(u64::MAX as f64) as u64;
+    let row = GammaRow::new(mean, shape, point.shards);
+    let mean = row.mean();
+    let asked = [
+        (1.0, 0.999),
+        (seconds, 0.5),
+        (seconds, 0.01),
+        (seconds, 0.99),
+    ];
+    let guesses = match before {
+        Some(b) => b
+            .quantiles
+            .map(|q| (q as f64 * b.shards as f64 / point.shards as f64).round() as u64),
+        None => [mean.round() as u64; 4],
+    };
+    // In the order of their cuts, each from the one before when there is
+    // no neighbouring row (its blocks are kept: the search starts there).
+    let mut order = [0, 1, 2, 3];
+    order.sort_by(|&a, &b| threshold(asked[b]).total_cmp(&threshold(asked[a])));
+    let mut quantiles = [0; 4];
+    let mut last = None;
+    for i in order {
+        let guess = match (before, last) {
+            (None, Some(c)) => c,
+            _ => guesses[i],
+        };
+        quantiles[i] = row.run_quantile(asked[i].0, asked[i].1, guess);
+        last = Some(quantiles[i]);
+    }
+    let figures = RowFigures {
+        ln_p: over_cap(&point, c),
+        rel_error: MIX_REL_ERROR,
+        mean,
+        p999: quantiles[0],
+        run: [quantiles[1], quantiles[2], quantiles[3]],
+    };
+    let answers = Answers {
+        shards: point.shards,
+        quantiles,
+    };
+    Ok((Risk::from_figures(point, cap, seconds, figures), answers))
+}
+
+/// `ln(-ln q) - ln T`: the quantile's threshold on `ln(-ln P(max <= c))`
+/// (larger for a lower cut).
+fn threshold((seconds, q): (f64, f64)) -> f64 {
+    (-q.ln()).ln() - seconds.ln()
+}
+
+/// `ln P(max > c)` as the table gave it: the tail's own integral, but
+/// below the table (`P(max <= c) < 1e-30`) `ln(1 - P(max <= c))`.
+fn over_cap(point: &Point, c: u64) -> f64 {
+    let ln_sf = point.mixed_sf(c);
+    if ln_sf < -1e-9 {
+        return ln_sf;
+    }
+    let ln_cdf = point.mixed_cdf(c);
+    if ln_cdf < super::point::LN_TABLE_LO {
+        ln_1m_exp(ln_cdf)
+    } else {
+        ln_sf
+    }
+}
+
+/// Rows a sweep computes in turn, each searching from the one before (a
+/// fixed number, so the chunks and every figure are the same on any
+/// number of cores).
+const SWEEP_CHUNK: usize = 8;
+
+/// One [`Risk`] row per shard count (gamma-poisson traffic): chunks of
+/// neighbouring counts in parallel, each row's quantile searches starting
+/// from the row before's answers. `done` is called once per finished row.
+pub(super) fn sweep(
+    rate: f64,
+    shard_counts: &[u64],
+    (cap, seconds): (f64, f64),
+    model: TrafficModel,
+    done: &(dyn Fn() + Sync),
+) -> ParamResult<Vec<Risk>> {
+    let chunks: Vec<ParamResult<Vec<Risk>>> = shard_counts
+        .par_chunks(SWEEP_CHUNK)
+        .map(|chunk| {
+            let mut before = None;
+            let mut rows = Vec::with_capacity(chunk.len());
+            for &shards in chunk {
+                let point = Point::new(rate, shards, model)?;
+                let (row, answers) = risk(point, cap, seconds, before)?;
+                before = Some(answers);
+                rows.push(row);
+                done();
+            }
+            Ok(rows)
+        })
+        .collect();
+    let mut rows = Vec::with_capacity(shard_counts.len());
+    for chunk in chunks {
+        rows.extend(chunk?);
+    }
+    Ok(rows)
+}
+
+/// Which side of each cut a block integrates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Side {
+    /// `ln P(max <= c)`.
+    Cdf,
+    /// `ln P(max > c)`.
+    Sf,
+}
+
+/// One row's law: the second's Gamma rate over `shards` shards, with the
+/// blocks integrated so far.
+pub(super) struct GammaRow {
+    shards: u64,
+    mix: GammaMix,
+    blocks: RefCell<HashMap<(u64, Side), Vec<f64>>>,
+}
+
+impl GammaRow {
+    /// `rate` likes/s at Gamma shape `shape` over `shards` shards (checked
+    /// by the caller).
+    pub(super) fn new(rate: f64, shape: f64, shards: u64) -> Self {
+        GammaRow {
+            shards,
+            mix: GammaMix::new(rate, shape),
+            blocks: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The mean busiest shard: `E[m_S(Lambda / S)]`, one integral.
+    pub(super) fn mean(&self) -> f64 {
+        let (s, shards) = (self.shards as f64, self.shards);
+        self.mix
+            .ln_expect_smooth(|l| mean_max(l / s, shards).ln())
+            .exp()
+    }
+
+    /// The smallest `c` with `P(max <= c)^seconds >= q`, for `q` in (0, 1)
+    /// and `seconds >= 1`, searched from `guess`.
+    pub(super) fn run_quantile(&self, seconds: f64, q: f64, guess: u64) -> u64 {
+        // c meets the quantile when x(c) = ln(-ln P(max <= c)) <= x_star;
+        // x falls as c grows.
+        let x_star = (-q.ln()).ln() - seconds.ln();
+        let side = if x_star < LN_LN_2 {
+            Side::Sf
+        } else {
+            Side::Cdf
+        };
+        let mut seen = BTreeMap::new();
+        let mut k = guess / BLOCK;
+        let mut last_step = BLOCK;
+        loop {
+            for (i, x) in self.block_x(k, side).into_iter().enumerate() {
+                seen.insert(k * BLOCK + i as u64, x);
+            }
+            let meet = seen.iter().find(|(_, &x)| x <= x_star).map(|(&c, _)| c);
+            let fail = seen
+                .range(..meet.unwrap_or(u64::MAX))
+                .next_back()
+                .map(|(&c, &x)| (c, x));
+            let next = match (fail, meet) {
+                (_, Some(0)) => return 0,
+                (Some((f, _)), Some(m)) if m == f + 1 => return m,
+                // Bracketed: the secant between the two, else halfway.
+                (Some((f, xf)), Some(m)) => secant((f, xf), (m, seen[&m]), x_star)
+                    .unwrap_or(f + (m - f) / 2)
+                    .clamp(f + 1, m - 1),
+                (Some(_), None) => {
+                    last_step = step(&seen, x_star, true, last_step);
+                    seen.keys().next_back().expect("a block was seen") + last_step
+                }
+                (None, Some(m)) => {
+                    last_step = step(&seen, x_star, false, last_step);
+                    m.saturating_sub(last_step)
+                }
+                (None, None) => unreachable!("a block has eight cuts"),
+            };
+            k = next / BLOCK;
+        }
+    }
+
+    /// `x(c) = ln(-ln P(max <= c))` for the cuts of block `k`, from the
+    /// side integrated (the upper tail's `-ln(1 - P(max > c))` keeps its
+    /// digits when tiny).
+    fn block_x(&self, k: u64, side: Side) -> Vec<f64> {
+        let values = self.block(k, side);
+        values
+            .iter()
+            .map(|&v| match side {
+                Side::Cdf => (-v).ln(),
+                Side::Sf => (-ln_1m_exp(v)).ln(),
+            })
+            .collect()
+    }
+
+    /// `ln P(max <= c)` or `ln P(max > c)` for the cuts `8k..8k + 7`, one
+    /// integral for the block (kept for the row's other searches).
+    fn block(&self, k: u64, side: Side) -> Vec<f64> {
+        if let Some(v) = self.blocks.borrow().get(&(k, side)) {
+            return v.clone();
+        }
+        let (from, shards, s) = (k * BLOCK, self.shards, self.shards as f64);
+        let n = BLOCK as usize;
+        let values: Vec<f64> = match side {
+            Side::Sf => self
+                .mix
+                .ln_expect_each(n, |l, out| sf_cuts(from, l / s, shards, out)),
+            Side::Cdf => self
+                .mix
+                .ln_expect_each(n, |l, out| cdf_cuts(from, l / s, s, out)),
+        }
+        .into_iter()
+        .map(|v| v.min(0.0))
+        .collect();
+        self.blocks.borrow_mut().insert((k, side), values.clone());
+        values
+    }
+}
+
+/// How far past the cuts seen to look next (`up`: above the highest,
+/// else below the lowest): the secant of the outermost block's ends, at
+/// least a block and at most four times the last step (twice it where the
+/// secant says nothing).
+fn step(seen: &BTreeMap<u64, f64>, x_star: f64, up: bool, last: u64) -> u64 {
+    let take = |it: &mut dyn Iterator<Item = (&u64, &f64)>| -> Vec<(u64, f64)> {
+        it.take(BLOCK as usize).map(|(&c, &x)| (c, x)).collect()
+    };
+    let ends = if up {
+        take(&mut seen.iter().rev())
+    } else {
+        take(&mut seen.iter())
+    };
+    let (near, far) = (ends[0], ends[ends.len() - 1]);
+    let wanted = match secant(far, near, x_star) {
+        Some(c) if up => c.saturating_sub(near.0),
+        Some(c) => near.0.saturating_sub(c),
+        None => 2 * last,
+    };
+    wanted.clamp(BLOCK, (4 * last).max(4 * BLOCK))
+}
+
+/// Where the line through `a` and `b` (cuts and their `x`) reaches
+/// `x_star`, as a cut; `None` when the line does not fall (or an end is
+/// infinite: a probability of exactly 0 or 1).
+fn secant(a: (u64, f64), b: (u64, f64), x_star: f64) -> Option<u64> {
+    let slope = (b.1 - a.1) / (b.0 as f64 - a.0 as f64);
+    if !(slope < 0.0 && slope.is_finite() && b.1.is_finite()) {
+        return None;
+    }
+    let c = b.0 as f64 + (x_star - b.1) / slope;
+    Some(if c <= 0.0 {
+        0
+    } else {
+        c.min(u64::MAX as f64 / 2.0).round() as u64
+    })
+}
+
+/// `P(max > c)` of `shards` independent Poisson(`mu`) shards for the
+/// `out.len()` cuts from `from`, as a log scale returned (`ln(S Q)` of the
+/// top cut, `Q = P(N > c)`) and each cut's ratio to it in `out`. The top
+/// cut's tail is summed once; the cuts below follow from `P(N > c - 1) =
+/// P(N > c) + P(N = c)` (positive terms, a few ulps each) and `P(N = c -
+/// 1) = P(N = c) c / mu`, in units of the top cut's tail (eight steps of at
+/// most `c / mu` cannot overflow, `mu` being at least 1e-12 / S). Then
+/// `P(max > c) = 1 - (1 - Q)^S = S Q r(Q)`, with `r` its expansion
+/// `1 - (S - 1) Q / 2 + (S - 1)(S - 2) Q^2 / 6` (1e-13 of itself) where
+/// `S Q` is under 1e-4, which is most nodes: no logarithm a cut there.
+fn sf_cuts(from: u64, mu: f64, shards: u64, out: &mut [f64]) -> f64 {
+    let s = shards as f64;
+    let top = from + out.len() as u64 - 1;
+    let ln_unit = ln_pois_sf_quick(top, mu);
+    let unit = ln_unit.exp();
+    let (mut q, mut p) = (1.0_f64, (ln_dpois(top, mu) - ln_unit).exp());
+    for i in (0..out.len()).rev() {
+        // Rounding can take Q a hair past 1 where it is 1 - 1e-17.
+        let big_q = (unit * q).min(1.0);
+        let r = if s * big_q < 1e-4 {
+            1.0 - (s - 1.0) * big_q / 2.0 + (s - 1.0) * (s - 2.0) * big_q * big_q / 6.0
+        } else {
+            -(s * (-big_q).ln_1p()).exp_m1() / (s * big_q)
+        };
+        out[i] = q * r;
+        if i > 0 {
+            q += p;
+            p *= (from + i as u64) as f64 / mu;
+        }
+    }
+    s.ln() + ln_unit
+}
+
+/// `P(max <= c) = F(c)^S` for the `out.len()` cuts from `from`, as a log
+/// scale returned and each cut's ratio to it in `out` (as [`sf_cuts`]):
+/// `ln F` from the upper tail where that is below 1/2 (`ln(1 - Q)` keeps
+/// its digits), else from the CDF summed up from the bottom cut.
+fn cdf_cuts(from: u64, mu: f64, s: f64, out: &mut [f64]) -> f64 {
+    let n = out.len();
+    let top = from + n as u64 - 1;
+    let (mut ln_q, mut ln_p) = (ln_pois_sf_quick(top, mu), ln_dpois(top, mu));
+    for i in (0..n).rev() {
+        out[i] = ln_q;
+        if i > 0 {
+            ln_q = ln_add(ln_q, ln_p);
+            ln_p += ((from + i as u64) as f64 / mu).ln();
+        }
+    }
+    let mut ln_f = ln_pois_cdf_quick(from, mu);
+    for (i, v) in out.iter_mut().enumerate() {
+        if i > 0 {
+            ln_f = ln_add(ln_f, ln_dpois(from + i as u64, mu));
+        }
+        let from_q = *v < -std::f64::consts::LN_2;
+        *v = s * if from_q { ln_1m_exp(*v) } else { ln_f };
+    }
+    // The top cut has the largest CDF.
+    let scale = out[n - 1];
+    for v in out.iter_mut() {
+        *v = (*v - scale).exp();
+    }
+    scale
+}
+
+/// Past this many shards `F^S` is taken as `exp(S ln F)`: `powi`'s
+/// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
+const POWI_MAX_SHARDS: u64 = 4096;
+
+/// The mean busiest of `shards` independent Poisson(`mu`) shards, `sum_c
+/// (1 - F(c)^S)`, summed from a top cut (10 standard deviations and 10
+/// above the mean, where `S P(N > c)` is below 1e-20 of the sum) down to
+/// where `F(c)^S < 1e-20`: each cut below adds 1 to double precision.
+///
+/// The terms need their absolute error small next to the mean, not their
+/// relative one. Above the median `Q = P(N > c)` is carried up from the
+/// top cut's tail (positive terms), and `S Q` under 1e-4 takes its
+/// expansion `S Q (1 - (S - 1) Q / 2 + (S - 1)(S - 2) Q^2 / 6)` (1e-13 of
+/// the term). Below, `F` is carried down from an exact `P(N <= c)`, taken
+/// again each time `F` falls a thousandfold, so its error stays about an
+/// ulp of itself and `F^S < 1e-20` is seen where it happens.
+pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
+    let s = shards as f64;
+    let mut c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
+    let (mut q, mut p) = (ln_pois_sf_quick(c, mu).exp(), ln_dpois(c, mu).exp());
+    let mut sum = (0.0, 0.0);
+    while q < 0.5 {
+        let sq = s * q;
+        let term = if sq < 1e-4 {
+            sq * (1.0 - (s - 1.0) * q / 2.0 + (s - 1.0) * (s - 2.0) * q * q / 6.0)
+        } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
+            -(s * (-q).ln_1p()).exp_m1()
+        } else {
+            // A term over 0.63: `powi`'s S ulps are nothing next to it.
+            1.0 - (1.0 - q).powi(shards as i32)
+        };
+        sum = super::special::neumaier(sum, term);
+        if c == 0 {
+            return sum.0 + sum.1;
+        }
+        q += p;
+        p *= c as f64 / mu;
+        c -= 1;
+    }
+    let power = |f: f64| {
+        if shards <= POWI_MAX_SHARDS {
+            f.powi(shards as i32)
+        } else {
+            (s * f.ln()).exp()
+        }
+    };
+    let mut anchor = ln_pois_cdf_quick(c, mu).exp();
+    let mut f = anchor;
+    loop {
+        let f_s = power(f);
+        sum = super::special::neumaier(sum, 1.0 - f_s);
+        if f_s < 1e-20 || c == 0 {
+            // Every cut below c adds 1.
+            return c as f64 + sum.0 + sum.1;
+        }
+        f -= p;
+        p *= c as f64 / mu;
+        c -= 1;
+        if f < 1e-3 * anchor {
+            anchor = ln_pois_cdf_quick(c, mu).exp();
+            f = anchor;
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "gamma_row_tests.rs"]
+mod tests;

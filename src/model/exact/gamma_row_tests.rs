@@ -1,0 +1,184 @@
+//! The table-free row against the table it replaces, against exact values
+//! by another method, and its own pieces against plain sums.
+
+use super::*;
+use crate::model::exact::special::ln_pois_cdf;
+use crate::model::exact::BusiestShard;
+use crate::model::law::Dispersion;
+
+fn gamma(k: f64) -> TrafficModel {
+    TrafficModel::GammaPoisson(Dispersion::new_unchecked(k))
+}
+
+/// `mean_max` against `sum_c (1 - F(c)^S)` with every `F(c)` summed on
+/// its own (the tail formula one cut at a time), to 1e-12 relative: tiny
+/// and large means, one to 100,000 shards.
+#[test]
+fn mean_max_is_the_sum_it_stands_for() {
+    for &mu in &[1e-9_f64, 0.02, 0.7, 5.0, 390.0, 2_223.0, 50_000.0] {
+        for &shards in &[1u64, 3, 57, 1_000, 100_000] {
+            let s = shards as f64;
+            let top = (mu + 12.0 * mu.sqrt() + 20.0) as u64;
+            let want: f64 = (0..=top).map(|c| -(s * ln_pois_cdf(c, mu)).exp_m1()).sum();
+            let got = mean_max(mu, shards);
+            assert!(
+                (got / want - 1.0).abs() < 1e-12,
+                "mu {mu} S {shards}: {got} vs {want}"
+            );
+        }
+    }
+}
+
+/// The inputs of the rows checked against the table: the issue's case
+/// (22,231.5 likes/s, K = 6.9) at 10, 57 and 100 shards, a mild and a
+/// very bursty law, a near-Poisson one, a small rate.
+const ROWS: &[(f64, f64, u64)] = &[
+    (22_231.5, 6.9, 57),
+    (22_231.5, 6.9, 10),
+    (22_231.5, 6.9, 100),
+    (14_000.0, 300.0, 20),
+    (500.0, 0.3, 7),
+    (50_000.0, 1e5, 100),
+    (20.0, 10.0, 3),
+    (3.0, 2.0, 2),
+];
+
+/// Every figure of a row as the table gave it (issue 37's old path):
+/// the same quantiles and chance over the cap, the mean to 1e-12.
+#[test]
+fn rows_agree_with_the_table() {
+    for &(rate, k, shards) in ROWS {
+        for &(cap, seconds) in &[(2_000.0, 14_400.0), (40.0, 1.0)] {
+            let table = BusiestShard::new(rate, shards, gamma(k)).unwrap();
+            let old = Risk::from_busiest(&table, cap, seconds).unwrap();
+            let new = Risk::compute(rate, shards, cap, seconds, gamma(k)).unwrap();
+            let what = format!("rate {rate} K {k} S {shards} cap {cap} T {seconds}");
+            let quantiles = |r: &Risk| {
+                [
+                    r.busiest_p999_per_second,
+                    r.busiest_over_run_median,
+                    r.busiest_over_run_q01,
+                    r.busiest_over_run_q99,
+                ]
+            };
+            assert_eq!(quantiles(&new), quantiles(&old), "{what}");
+            let (m_new, m_old) = (new.busiest_mean_per_second, old.busiest_mean_per_second);
+            assert!(
+                (m_new / m_old - 1.0).abs() < 1e-12,
+                "{what}: {m_new} vs {m_old}"
+            );
+            assert_eq!(
+                new.ln_p_over_cap_per_second, old.ln_p_over_cap_per_second,
+                "{what}"
+            );
+            assert_eq!(new.p_over_cap_rel_error, old.p_over_cap_rel_error, "{what}");
+        }
+    }
+}
+
+/// `P(max <= c)` for gamma-poisson traffic by another method: the count
+/// is NegBin(K, K / (K + r)), and given `n` likes the busiest of `s`
+/// shards is at most `c` with probability `n! / s^n [x^n] (sum_{k <= c}
+/// x^k / k!)^s` (positive terms; as `gamma_mix_tests.rs`). Counts past
+/// `n_max` must carry under 1e-20 of the mass.
+fn brute_cdf(r: f64, k: f64, s: usize, c: usize, n_max: usize) -> f64 {
+    let ln_p = (k / (k + r)).ln();
+    let ln_q = (r / (k + r)).ln();
+    let base: Vec<f64> = (0..=n_max)
+        .map(|j| match j <= c {
+            true => (-libm::lgamma(j as f64 + 1.0)).exp(),
+            false => 0.0,
+        })
+        .collect();
+    let mut power = vec![0.0; n_max + 1];
+    power[0] = 1.0;
+    for _ in 0..s {
+        let mut next = vec![0.0; n_max + 1];
+        for (i, a) in power.iter().enumerate() {
+            for (j, b) in base.iter().enumerate().take(n_max + 1 - i) {
+                next[i + j] += a * b;
+            }
+        }
+        power = next;
+    }
+    (0..=n_max)
+        .map(|n| {
+            let nf = n as f64;
+            let ln_nb = libm::lgamma(nf + k) - libm::lgamma(nf + 1.0) - libm::lgamma(k)
+                + k * ln_p
+                + nf * ln_q;
+            let ln_given = libm::lgamma(nf + 1.0) - nf * (s as f64).ln();
+            (ln_nb + ln_given).exp() * power[n]
+        })
+        .sum()
+}
+
+/// Small cases against [`brute_cdf`]: the mean (`sum_c (1 - P(max <=
+/// c))`) to 1e-10 relative, and every quantile of the row exactly, for
+/// two runs (a second, and 14,400 seconds).
+#[test]
+fn rows_match_exact_values() {
+    for &(r, k, s, n_max) in &[
+        (20.0, 10.0, 3usize, 150usize),
+        (6.0, 1.0, 2, 200),
+        (12.0, 50.0, 5, 120),
+    ] {
+        let cdf: Vec<f64> = (0..n_max).map(|c| brute_cdf(r, k, s, c, n_max)).collect();
+        let mean: f64 = cdf.iter().map(|f| 1.0 - f).sum();
+        for seconds in [1.0, 14_400.0] {
+            let row = Risk::compute(r, s as u64, 10.0, seconds, gamma(k)).unwrap();
+            let got = row.busiest_mean_per_second;
+            assert!(
+                (got / mean - 1.0).abs() < 1e-10,
+                "r {r} K {k} S {s}: {got} vs {mean}"
+            );
+            let quantile = |t: f64, q: f64| {
+                cdf.iter()
+                    .position(|f| t * f.ln() >= q.ln())
+                    .expect("within n_max") as u64
+            };
+            let what = format!("r {r} K {k} S {s} T {seconds}");
+            assert_eq!(row.busiest_p999_per_second, quantile(1.0, 0.999), "{what}");
+            assert_eq!(
+                row.busiest_over_run_median,
+                quantile(seconds, 0.5),
+                "{what}"
+            );
+            assert_eq!(row.busiest_over_run_q01, quantile(seconds, 0.01), "{what}");
+            assert_eq!(row.busiest_over_run_q99, quantile(seconds, 0.99), "{what}");
+        }
+    }
+}
+
+/// A sweep's rows are each count's own row, bit for bit: a cut's value
+/// comes from its aligned block whichever search asked, so the guesses a
+/// neighbouring row gives (and the chunking) change nothing.
+#[test]
+fn sweep_rows_are_each_counts_row() {
+    let counts: Vec<u64> = (40..=60).chain([90, 300]).collect();
+    let rows = super::sweep(22_231.5, &counts, (2_000.0, 14_400.0), gamma(6.9), &|| {}).unwrap();
+    for (row, &shards) in rows.iter().zip(&counts) {
+        let alone = Risk::compute(22_231.5, shards, 2_000.0, 14_400.0, gamma(6.9)).unwrap();
+        assert_eq!(
+            serde_json::to_string(row).unwrap(),
+            serde_json::to_string(&alone).unwrap(),
+            "{shards}"
+        );
+    }
+}
+
+/// The spread the table refuses is refused here too, naming
+/// `dispersion` and the table's ends; one just inside the limit passes.
+#[test]
+fn the_tables_refusal_stands() {
+    let err = Risk::compute(1e9, 10, 1_000.0, 14_400.0, gamma(1.0)).unwrap_err();
+    assert_eq!(err.param, "dispersion");
+    let table_err = BusiestShard::new(1e9, 10, gamma(1.0)).unwrap_err();
+    assert_eq!(err.problem.to_string(), table_err.problem.to_string());
+    // 22,231.5 likes/s over 10 shards at K = 6.9: 19,113 rows.
+    let (lo, hi) = BusiestShard::new(22_231.5, 10, gamma(6.9))
+        .unwrap()
+        .table_range();
+    assert!(hi - lo > 15_000, "{lo}..{hi}");
+    Risk::compute(22_231.5, 10, 2_000.0, 14_400.0, gamma(6.9)).unwrap();
+}
