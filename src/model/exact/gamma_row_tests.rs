@@ -53,15 +53,7 @@ fn rows_agree_with_the_table() {
             let old = Risk::from_busiest(&table, cap, seconds).unwrap();
             let new = Risk::compute(rate, shards, cap, seconds, gamma(k)).unwrap();
             let what = format!("rate {rate} K {k} S {shards} cap {cap} T {seconds}");
-            let quantiles = |r: &Risk| {
-                [
-                    r.busiest_p999_per_second,
-                    r.busiest_over_run_median,
-                    r.busiest_over_run_q01,
-                    r.busiest_over_run_q99,
-                ]
-            };
-            assert_eq!(quantiles(&new), quantiles(&old), "{what}");
+            assert_eq!(new.quantiles(), old.quantiles(), "{what}");
             let (m_new, m_old) = (new.busiest_mean_per_second, old.busiest_mean_per_second);
             assert!(
                 (m_new / m_old - 1.0).abs() < 1e-12,

@@ -95,6 +95,20 @@ impl Risk {
     }
 }
 
+#[cfg(test)]
+impl Risk {
+    /// The row's whole-number quantiles: the second's 99.9% and the run's
+    /// median, 1% and 99% (what two ways of building a row must agree on).
+    pub(super) fn quantiles(&self) -> [u64; 4] {
+        [
+            self.busiest_p999_per_second,
+            self.busiest_over_run_median,
+            self.busiest_over_run_q01,
+            self.busiest_over_run_q99,
+        ]
+    }
+}
+
 /// What a [`Risk`] row is made of, from a table or without one.
 pub(super) struct RowFigures {
     /// `ln P(max > cap)` in one second, and its relative error bound.

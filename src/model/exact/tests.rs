@@ -407,15 +407,7 @@ fn row_tables_give_the_full_tables_figures() {
                 Risk::from_busiest(&full, cap, seconds).unwrap(),
             );
             let what = format!("{likes}/{shards} cap {cap} T {seconds}");
-            let q = |r: &Risk| {
-                [
-                    r.busiest_p999_per_second,
-                    r.busiest_over_run_median,
-                    r.busiest_over_run_q01,
-                    r.busiest_over_run_q99,
-                ]
-            };
-            assert_eq!(q(&a), q(&b), "{what}");
+            assert_eq!(a.quantiles(), b.quantiles(), "{what}");
             assert!(
                 rel(a.busiest_mean_per_second, b.busiest_mean_per_second) < 1e-12,
                 "{what}"
