@@ -197,7 +197,7 @@ pub fn plan_verdict(
     plan: &crate::config::plan::Plan,
     shards: u64,
 ) -> crate::error::ParamResult<crate::model::verdict::Verdict> {
-    plan.inputs.verdict(shards, plan.recommendation.shards)
+    plan.inputs.verdict(shards, &plan.recommendation)
 }
 
 /// `--check`: exit 1 (with the verdict's line) when the count does not hold

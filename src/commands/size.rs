@@ -11,7 +11,10 @@ pub fn run(o: SizeOptions) -> anyhow::Result<()> {
     let (plan, r) = (&o.plan, &o.resolved);
     let (rec, recommended) = match o.shards {
         Some(n) => {
-            let e = plan.inputs.evaluate(n).map_err(|e| r.blame(e))?;
+            let e = plan
+                .inputs
+                .evaluate(n, &plan.recommendation)
+                .map_err(|e| r.blame(e))?;
             (e, Some(plan.recommendation.shards))
         }
         None => (plan.recommendation.clone(), None),

@@ -9,10 +9,11 @@ use crate::model::picker::risk::KeyMethod;
 use crate::model::verdict::failing;
 
 impl PlanInputs {
-    /// A deployed count checked against every constraint: which it fails.
-    pub fn evaluate(&self, shards: u64) -> ParamResult<Recommendation> {
-        let rec = self.recommend()?;
-        let mut e = self.judge(shards, &rec, None)?;
+    /// A deployed count checked against every constraint: which it fails,
+    /// given the plan's recommendation `rec` (computed once, when the plan
+    /// was resolved: with shared partitions it is a search of its own).
+    pub fn evaluate(&self, shards: u64, rec: &Recommendation) -> ParamResult<Recommendation> {
+        let mut e = self.judge(shards, rec, None)?;
         e.capacity_rate = self.capacity(shards)?;
         if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
             e.margin = self.margin_of(c);

@@ -390,11 +390,11 @@ impl PlanInputs {
     }
 
     /// The verdict on `shards` for this plan, whose recommendation is
-    /// `recommended`.
-    pub fn verdict(&self, shards: u64, recommended: u64) -> ParamResult<Verdict> {
+    /// `rec`.
+    pub fn verdict(&self, shards: u64, rec: &Recommendation) -> ParamResult<Verdict> {
         Ok(self
-            .evaluate(shards)?
-            .verdict(recommended, self.planned_rate()))
+            .evaluate(shards, rec)?
+            .verdict(rec.shards, self.planned_rate()))
     }
 
     /// The same plan at another peak (`sweep`'s rates): the per-key cap

@@ -129,7 +129,7 @@ fn shared_partitions_bind_in_a_hashed_store_with_no_preset() {
         "{c}"
     );
     // The reference 20 shards fail it: one time in six two share a partition.
-    let e = i.evaluate(20).unwrap();
+    let e = i.evaluate(20, &i.recommend().unwrap()).unwrap();
     assert!(!e.holds);
     assert_eq!(
         e.fails,
@@ -202,7 +202,7 @@ fn the_default_key_check_raises_a_rule_of_thumb_that_leaves_too_little_headroom(
     assert_eq!(rec.rule_of_thumb_shards, 15);
     assert_eq!((rec.shards, rec.binding), (17, Binding::KeyRisk));
     assert!(rec.holds);
-    let at_rule = i.evaluate(15).unwrap();
+    let at_rule = i.evaluate(15, &i.recommend().unwrap()).unwrap();
     assert!(!at_rule.holds);
     assert_eq!(at_rule.fails, vec![crate::model::verdict::Check::KeyRisk]);
     let v = at_rule.verdict(rec.shards, 14_000.0);
@@ -230,7 +230,7 @@ fn every_constraint_is_listed_and_a_read_cap_over_fails() {
     );
     // No cache: 50,000 reads/s on each key against a read cap of 3,000.
     i.reads = ReadPlan::new(50_000.0, 40, 0.0, Some(100), Some(3_000.0)).unwrap();
-    let e = i.evaluate(20).unwrap();
+    let e = i.evaluate(20, &i.recommend().unwrap()).unwrap();
     assert_eq!(e.fails, vec![Check::ReadCap]);
     let c = e
         .constraints
