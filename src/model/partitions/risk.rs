@@ -128,6 +128,13 @@ impl PartitionRisk {
 
     /// `ln U`, U = P E[g(K)], K ~ Binomial(S, 1/P): the union bound.
     pub fn ln_union_bound(&self, shards: u64) -> f64 {
+        self.ln_union_bound_until(shards, f64::INFINITY)
+    }
+
+    /// [`PartitionRisk::ln_union_bound`], or, once the terms summed so far
+    /// pass `ln_stop`, that partial sum (below `ln U`, above `ln_stop`): a
+    /// search only needs to know that U is past where the count fails.
+    fn ln_union_bound_until(&self, shards: u64, ln_stop: f64) -> f64 {
         if self.partitions == 1 {
             // One partition holds every shard: the risk is its own.
             return self.ln_g(shards, shards);
@@ -149,6 +156,9 @@ impl PartitionRisk {
                 continue;
             }
             sum = ln_add(sum, ln_pmf + self.ln_g(k, shards));
+            if p.ln() + sum > ln_stop {
+                break;
+            }
         }
         p.ln() + sum
     }
@@ -183,11 +193,20 @@ impl PartitionRisk {
     /// Does `shards` meet `risk`? Decided by the bounds where they suffice
     /// (U <= risk meets; for Poisson U - U^2 / 2 > risk fails), else exactly.
     pub fn meets(&self, shards: u64, risk: f64) -> bool {
-        let u = self.ln_union_bound(shards).exp();
+        let independent = self.traffic.split(self.rate).shards_independent();
+        // Where U is past this, the count fails whatever the terms not yet
+        // summed add (U only grows): past the risk, or, for independent
+        // shards, past the u with u - u^2 / 2 = risk (none at risk >= 1/2).
+        let ln_stop = match independent {
+            false => risk.ln(),
+            true if risk < 0.5 => (1.0 - (1.0 - 2.0 * risk).sqrt()).ln(),
+            true => f64::INFINITY,
+        };
+        let u = self.ln_union_bound_until(shards, ln_stop).exp();
         if u <= risk {
             return true;
         }
-        match self.traffic.split(self.rate).shards_independent() {
+        match independent {
             false => false,
             true if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
             true => self.exact_poisson(shards) <= risk,

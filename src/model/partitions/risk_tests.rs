@@ -173,3 +173,39 @@ fn ranges_group_consecutive_counts() {
     assert_eq!(ranges(&[3, 4, 5, 9]), vec![[3, 5], [9, 9]]);
     assert!(ranges(&[]).is_empty());
 }
+
+#[test]
+fn meets_stops_summing_only_where_the_count_fails_anyway() {
+    // `meets` stops the union bound's sum once it is past where the count
+    // fails; its answers must be those of the whole sum, decided the same
+    // way (U within the risk meets; for independent shards U - U^2/2 past
+    // it fails, else the exact risk decides), at every count of a scan
+    // that crosses the edge, for the three laws.
+    use crate::model::law::{gamma_poisson::Dispersion, TrafficModel::GammaPoisson};
+    let gamma = GammaPoisson(Dispersion::new("dispersion", 11.9).unwrap());
+    for (rate, cap, p, model) in [
+        (3_000.0, 500.0, 100, Poisson),
+        (14_000.0, 1_000.0, 1_000, Fixed),
+        (2_000.0, 300.0, 50, gamma),
+    ] {
+        let r = PartitionRisk::new(rate, cap, p, 14_400.0, model).unwrap();
+        for risk in [0.01, 0.3] {
+            let mut seen = [false; 2];
+            for s in (1..200).step_by(3).chain((1..12).map(|i| i * 400)) {
+                let u = r.ln_union_bound(s).exp();
+                let whole = match model.split(rate).shards_independent() {
+                    _ if u <= risk => true,
+                    false => false,
+                    true if u.min(1.0) - u.min(1.0).powi(2) / 2.0 > risk => false,
+                    true => r.at(s).p_any_over_cap <= risk,
+                };
+                assert_eq!(r.meets(s, risk), whole, "{rate} {p} {risk} S = {s}");
+                seen[whole as usize] = true;
+            }
+            assert_eq!(
+                seen, [true; 2],
+                "{rate} {p} {risk}: the scan crosses the edge"
+            );
+        }
+    }
+}
