@@ -89,10 +89,6 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
     super::check(o.check, verdict.holds, &line)
 }
 
-/// The risk table's rows, around the recommendation, and their chart: the
-/// accepted risk (or 1% as a reference line when the plan has none), the
-/// shared partitions' curve, and the plan's verdict on the judged count as
-/// its footer.
 /// The pickers' seeded runs at the recommended count (progress past a
 /// second of them).
 fn picker_rows(
@@ -109,6 +105,10 @@ fn picker_rows(
     Ok(rows.map_err(|e| o.resolved.blame(e))?)
 }
 
+/// The risk table's rows, around the recommendation, and their chart: the
+/// accepted risk (or 1% as a reference line when the plan has none), the
+/// shared partitions' curve, and the plan's verdict on the judged count as
+/// its footer.
 fn risk_by_shard_count(o: &ReportOptions) -> anyhow::Result<(Vec<SweepRow>, (String, String))> {
     let (plan, r) = (&o.plan, &o.resolved);
     let rec = &plan.recommendation;
