@@ -349,8 +349,10 @@ impl Resolver {
                     write_cost: None,
                     writers: crate::model::picker::Writers::random(reads.servers),
                 };
-                let rec = inputs.recommend().map_err(|e| for_reel(&reel.name, e))?;
-                reel.shards = Some(rec.shards);
+                let shards = inputs
+                    .recommended_shards()
+                    .map_err(|e| for_reel(&reel.name, e))?;
+                reel.shards = Some(shards);
             }
         }
         Ok(())

@@ -209,3 +209,28 @@ fn meets_stops_summing_only_where_the_count_fails_anyway() {
         }
     }
 }
+
+#[test]
+fn sizing_from_a_floor_at_or_below_the_answer_is_the_sizing_from_one() {
+    // The recommendation reuses the search from 1 for its floor when the
+    // floor is at or below that search's answer: the same scan and walk.
+    for (rate, cap, p, model) in [
+        (3_000.0, 500.0, 100, Poisson),
+        (14_000.0, 1_000.0, 1_000, Fixed),
+        (200_000.0, 1_000.0, 1_000, Poisson),
+    ] {
+        let r = PartitionRisk::new(rate, cap, p, 14_400.0, model).unwrap();
+        let from_one = r.sizing(0.01, 1, 20_000);
+        let first = from_one.shards.expect("some count meets the risk");
+        for floor in [1, first / 2, first.saturating_sub(1), first] {
+            assert_eq!(
+                r.sizing(0.01, floor, 20_000),
+                from_one,
+                "{rate} {p} floor {floor}"
+            );
+        }
+        // Past it, the scan starts later: the answer is at least the floor.
+        let later = r.sizing(0.01, first + 1, 20_000);
+        assert!(later.shards.is_some_and(|s| s > first), "{rate} {p}");
+    }
+}

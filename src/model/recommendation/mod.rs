@@ -307,6 +307,18 @@ impl PlanInputs {
 
     /// The recommendation: the fewest shards meeting every binding constraint.
     pub fn recommend(&self) -> ParamResult<Recommendation> {
+        self.recommend_with(true)
+    }
+
+    /// The recommended count alone, without the highest rate it carries
+    /// (a search of its own, about 40 risks; `fleet` sizes its pinned
+    /// reels with this).
+    pub fn recommended_shards(&self) -> ParamResult<u64> {
+        Ok(self.recommend_with(false)?.shards)
+    }
+
+    /// The recommendation, its capacity searched for when `capacity`.
+    fn recommend_with(&self, capacity: bool) -> ParamResult<Recommendation> {
         let rule = self.sizing.size().shards;
         let t = self.key_check;
         let key = shards_for_risk(
@@ -332,7 +344,12 @@ impl PlanInputs {
         let mut partition = None;
         if let Some((pr, risk)) = self.partition_risk(self.sizing.peak)? {
             let alone = pr.sizing(risk, 1, MAX_SHARDS);
-            let from_floor = pr.sizing(risk, floor, MAX_SHARDS);
+            // From the floor the search finds what it finds from 1 unless
+            // that count is below the floor: the same scan, the same walk.
+            let from_floor = match alone.shards {
+                Some(first) if first < floor => pr.sizing(risk, floor, MAX_SHARDS),
+                _ => alone.clone(),
+            };
             if self.partitions_bind() {
                 match from_floor.shards {
                     Some(s) if s > floor => {
@@ -366,7 +383,9 @@ impl PlanInputs {
             rec.partition_shards_stable = from_floor.stable;
             rec.partition_failing = from_floor.failing;
         }
-        rec.capacity_rate = self.capacity(shards)?;
+        if capacity {
+            rec.capacity_rate = self.capacity(shards)?;
+        }
         if let (Some(c), Some(_)) = (rec.capacity_rate, self.risk) {
             rec.margin = self.margin_of(c);
         }
