@@ -36,6 +36,10 @@ pub struct Background {
     /// is still computed once, the same way, so the values are the same
     /// bits.
     sums: Arc<Mutex<TailSums>>,
+    /// The rates of the first ranks asked for so far, rank 1 first: the
+    /// plan search lays out the same explicit ranks at every step (a
+    /// thousand `powf`s each for Zipf); the same values, computed once.
+    head: Arc<Mutex<Arc<Vec<f64>>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -74,6 +78,7 @@ impl Background {
             total_rate,
             kind: Kind::Zipf(Zipf::new(reels, exponent)),
             sums: Arc::default(),
+            head: Arc::default(),
         })
     }
 
@@ -95,6 +100,7 @@ impl Background {
             total_rate,
             kind: Kind::Rates(Rates { rates }),
             sums: Arc::default(),
+            head: Arc::default(),
         })
     }
 
@@ -120,6 +126,19 @@ impl Background {
             Kind::Zipf(z) => z.rate(i, self.total_rate),
             Kind::Rates(r) => r.rates.get((i - 1) as usize).copied().unwrap_or(0.0),
         }
+    }
+
+    /// The rates of ranks 1 to `e` (at most every reel), each [`Background::rate`].
+    pub fn head_rates(&self, e: u64) -> Arc<Vec<f64>> {
+        let e = e.min(self.reels) as usize;
+        let mut head = self.head.lock().unwrap_or_else(|p| p.into_inner());
+        if head.len() < e {
+            let from = head.len() as u64 + 1;
+            let mut longer = head.as_ref().clone();
+            longer.extend((from..=e as u64).map(|i| self.rate(i)));
+            *head = Arc::new(longer);
+        }
+        Arc::clone(&head)
     }
 
     /// Reels with rate >= `threshold`: the first k ranks. Zipf:

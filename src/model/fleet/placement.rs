@@ -131,9 +131,10 @@ impl FleetPlan {
             };
             push(r.rate / s as f64, s);
         }
-        for i in 1..=e {
+        let head = bg.head_rates(e);
+        for (i, rate) in (1..=e).zip(head.iter()) {
             let s = if i <= k { shards } else { 1 };
-            push(bg.rate(i) / s as f64, s);
+            push(rate / s as f64, s);
         }
         let explicit_keys: u64 = groups.iter().map(|g| g.1).sum();
         // Raised ranks past the explicit ones (only when k > MAX_EXPLICIT_RANKS)
