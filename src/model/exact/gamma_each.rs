@@ -15,7 +15,8 @@
 use std::cell::RefCell;
 
 use super::gamma_mix::{
-    find_peak, span_end, GammaMix, LAMBDA_FLOOR, MAX_INTERVALS, PIECES, REL_TOL, WG, WGK, XGK,
+    find_peak, kronrod_error, span_end, GammaMix, LAMBDA_FLOOR, MAX_INTERVALS, PIECES, REL_TOL, WG,
+    WGK, XGK,
 };
 
 /// One piece of the span: its ends, and each component's Kronrod value
@@ -40,14 +41,7 @@ impl GammaMix {
         assert!(n >= 1, "at least one integrand");
         let scratch = RefCell::new(vec![0.0; n]);
         // The density's log plus the scale at d; the ratios in `out`.
-        let base = |d: f64, out: &mut [f64]| {
-            let v = self.ln_density(d) + g(self.rate() * d.exp(), out);
-            if v.is_nan() {
-                f64::NEG_INFINITY
-            } else {
-                v
-            }
-        };
+        let base = |d: f64, out: &mut [f64]| self.phi(d, g(self.rate() * d.exp(), out));
         let log_of = |d: f64, pick: fn(&[f64]) -> f64| {
             let mut out = scratch.borrow_mut();
             let b = base(d, &mut out);
@@ -144,11 +138,7 @@ fn kronrod_each(f: &impl Fn(f64, &mut [f64]), n: usize, a: f64, b: f64) -> Piece
     for c in 0..n {
         let (value, gap) = (k[c] * half, ((k[c] - g[c]) * half).abs());
         k[c] = value;
-        error[c] = if value > 0.0 {
-            value * (200.0 * gap / value).powf(1.5).min(1.0)
-        } else {
-            gap
-        };
+        error[c] = kronrod_error(value, gap);
     }
     Piece {
         a,

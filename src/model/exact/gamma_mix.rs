@@ -79,8 +79,20 @@ impl GammaMix {
     }
 
     /// The log density of `d = ln(Lambda / rate)`, less `ln_const`.
-    pub(super) fn ln_density(&self, d: f64) -> f64 {
+    fn ln_density(&self, d: f64) -> f64 {
         self.shape * d_minus_expm1(d)
+    }
+
+    /// The log integrand at `d`: the density's log plus `ln_g`, the log of
+    /// `g` at `Lambda = rate e^d` (which the caller computes), and `-inf`
+    /// where that sum is NaN (`-inf + inf` where the density vanishes).
+    pub(super) fn phi(&self, d: f64, ln_g: f64) -> f64 {
+        let v = self.ln_density(d) + ln_g;
+        if v.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            v
+        }
     }
 
     /// `ln E[g(Lambda)]`, given `ln g` as a function of `Lambda`. `g` must
@@ -88,14 +100,7 @@ impl GammaMix {
     /// busiest or quietest shard, or of any partition, is) and may be 0
     /// (`ln g = -inf`) on one side.
     pub(crate) fn ln_expect(&self, ln_g: impl Fn(f64) -> f64) -> f64 {
-        let phi = |d: f64| {
-            let v = self.ln_density(d) + ln_g(self.rate * d.exp());
-            if v.is_nan() {
-                f64::NEG_INFINITY
-            } else {
-                v
-            }
-        };
+        let phi = |d: f64| self.phi(d, ln_g(self.rate * d.exp()));
         let floor = (LAMBDA_FLOOR / self.rate).ln();
         let step = (1.0 / self.shape.sqrt()).min(1.0);
         let (peak, ln_peak) = find_peak(&phi, 0.0_f64.max(floor), step, floor);
@@ -270,16 +275,21 @@ fn kronrod(f: &impl Fn(f64) -> f64, a: f64, b: f64) -> (f64, f64) {
             g += WG[i / 2] * pair;
         }
     }
-    // QUADPACK's estimate (qk15): |K - G| is the Gauss rule's error, far
-    // above Kronrod's own on a smooth piece; (200 |K - G| / |K|)^1.5 |K|
-    // is the calibrated figure (f >= 0 here, so |K| is the absolute area).
     let (value, gap) = (k * half, ((k - g) * half).abs());
-    let error = if value > 0.0 {
+    (value, kronrod_error(value, gap))
+}
+
+/// QUADPACK's error estimate (qk15) of a piece whose Kronrod value is
+/// `value` and Gauss-Kronrod difference `gap`: `gap` is the Gauss rule's
+/// error, far above Kronrod's own on a smooth piece; (200 gap / value)^1.5
+/// value is the calibrated figure (the integrand is non-negative here, so
+/// `value` is the absolute area).
+pub(super) fn kronrod_error(value: f64, gap: f64) -> f64 {
+    if value > 0.0 {
         value * (200.0 * gap / value).powf(1.5).min(1.0)
     } else {
         gap
-    };
-    (value, error)
+    }
 }
 
 /// The integral of `f` (non-negative, at most about 1) over `[lo, hi]`,

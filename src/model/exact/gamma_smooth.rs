@@ -30,14 +30,7 @@ impl GammaMix {
     /// as `ln g`), by the trapezoidal rule where it checks, else
     /// [`GammaMix::ln_expect`].
     pub(crate) fn ln_expect_smooth(&self, ln_g: impl Fn(f64) -> f64) -> f64 {
-        let phi = |d: f64| {
-            let v = self.ln_density(d) + ln_g(self.rate() * d.exp());
-            if v.is_nan() {
-                f64::NEG_INFINITY
-            } else {
-                v
-            }
-        };
+        let phi = |d: f64| self.phi(d, ln_g(self.rate() * d.exp()));
         match self.trapezoid(&phi) {
             Some(ln_total) => ln_total + self.ln_const(),
             None => self.ln_expect(ln_g),
