@@ -14,11 +14,18 @@ impl PlanInputs {
     /// was resolved: with shared partitions it is a search of its own).
     pub fn evaluate(&self, shards: u64, rec: &Recommendation) -> ParamResult<Recommendation> {
         let mut e = self.judge(shards, rec, None)?;
-        e.capacity_rate = self.capacity(shards)?;
+        self.add_capacity(&mut e)?;
+        Ok(e)
+    }
+
+    /// The highest rate `e`'s count carries within the risk, and the margin
+    /// it leaves over the plan's peak.
+    pub(super) fn add_capacity(&self, e: &mut Recommendation) -> ParamResult<()> {
+        e.capacity_rate = self.capacity(e.shards)?;
         if let (Some(c), Some(_)) = (e.capacity_rate, self.risk) {
             e.margin = self.margin_of(c);
         }
-        Ok(e)
+        Ok(())
     }
 
     /// A count checked against every constraint, given the plan's

@@ -384,10 +384,7 @@ impl PlanInputs {
             rec.partition_failing = from_floor.failing;
         }
         if capacity {
-            rec.capacity_rate = self.capacity(shards)?;
-        }
-        if let (Some(c), Some(_)) = (rec.capacity_rate, self.risk) {
-            rec.margin = self.margin_of(c);
+            self.add_capacity(&mut rec)?;
         }
         rec.warnings = warnings::collect(self, &rec);
         Ok(rec)
