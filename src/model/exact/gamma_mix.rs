@@ -346,4 +346,4 @@ fn integrate(f: &impl Fn(f64) -> f64, lo: f64, mid: f64, hi: f64) -> f64 {
 
 #[cfg(test)]
 #[path = "gamma_mix_tests.rs"]
-mod tests;
+pub(super) mod tests;

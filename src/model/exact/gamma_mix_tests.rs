@@ -99,39 +99,37 @@ fn poisson_tails_mix_to_the_negative_binomials() {
 /// `P(max <= c)` for gamma-poisson traffic a second way: the count is
 /// NegBin(K, K / (K + r)), and given `n` likes the busiest of `s` shards
 /// is at most `c` with probability `n! / s^n [x^n] (sum_{k <= c} x^k /
-/// k!)^s` (every term positive: no cancellation). Counts past 150 carry
-/// less than 1e-20 of the mass for the law used.
-fn brute_cdf(r: f64, k: f64, s: usize, c: usize) -> f64 {
-    const N: usize = 150;
+/// k!)^s` (every term positive: no cancellation). Counts past `n_max`
+/// must carry under 1e-20 of the mass for the law used (150 does here).
+/// `gamma_row_tests.rs` checks the table-free rows against it too.
+pub(in crate::model::exact) fn brute_cdf(r: f64, k: f64, s: usize, c: usize, n_max: usize) -> f64 {
     let ln_p = (k / (k + r)).ln();
     let ln_q = (r / (k + r)).ln();
-    let base: Vec<f64> = (0..=N)
-        .map(|j| {
-            if j <= c {
-                1.0 / libm::tgamma(j as f64 + 1.0)
-            } else {
-                0.0
-            }
+    let base: Vec<f64> = (0..=n_max)
+        .map(|j| match j <= c {
+            true => (-libm::lgamma(j as f64 + 1.0)).exp(),
+            false => 0.0,
         })
         .collect();
-    let mut power = vec![0.0; N + 1];
+    let mut power = vec![0.0; n_max + 1];
     power[0] = 1.0;
     for _ in 0..s {
-        let mut next = vec![0.0; N + 1];
+        let mut next = vec![0.0; n_max + 1];
         for (i, a) in power.iter().enumerate() {
-            for (j, b) in base.iter().enumerate().take(N + 1 - i) {
+            for (j, b) in base.iter().enumerate().take(n_max + 1 - i) {
                 next[i + j] += a * b;
             }
         }
         power = next;
     }
-    (0..=N)
+    (0..=n_max)
         .map(|n| {
-            let ln_nb = libm::lgamma(n as f64 + k) - libm::lgamma(n as f64 + 1.0) - libm::lgamma(k)
+            let nf = n as f64;
+            let ln_nb = libm::lgamma(nf + k) - libm::lgamma(nf + 1.0) - libm::lgamma(k)
                 + k * ln_p
-                + n as f64 * ln_q;
-            let given_n = power[n] * libm::tgamma(n as f64 + 1.0) / (s as f64).powi(n as i32);
-            ln_nb.exp() * given_n
+                + nf * ln_q;
+            let ln_given = libm::lgamma(nf + 1.0) - nf * (s as f64).ln();
+            (ln_nb + ln_given).exp() * power[n]
         })
         .sum()
 }
@@ -147,7 +145,7 @@ fn busiest_shard_matches_the_negative_binomial_mixture_of_fixed_counts() {
     let table = BusiestShard::new(20.0, 3, model).unwrap();
     let mut checked = 0;
     for c in 0..60 {
-        let want = brute_cdf(20.0, 10.0, 3, c);
+        let want = brute_cdf(20.0, 10.0, 3, c, 150);
         if !(1e-12..1.0 - 1e-12).contains(&want) {
             continue;
         }

@@ -2,6 +2,7 @@
 //! by another method, and its own pieces against plain sums.
 
 use super::*;
+use crate::model::exact::gamma_mix::tests::brute_cdf;
 use crate::model::exact::special::ln_pois_cdf;
 use crate::model::exact::BusiestShard;
 use crate::model::law::Dispersion;
@@ -68,44 +69,7 @@ fn rows_agree_with_the_table() {
     }
 }
 
-/// `P(max <= c)` for gamma-poisson traffic by another method: the count
-/// is NegBin(K, K / (K + r)), and given `n` likes the busiest of `s`
-/// shards is at most `c` with probability `n! / s^n [x^n] (sum_{k <= c}
-/// x^k / k!)^s` (positive terms; as `gamma_mix_tests.rs`). Counts past
-/// `n_max` must carry under 1e-20 of the mass.
-fn brute_cdf(r: f64, k: f64, s: usize, c: usize, n_max: usize) -> f64 {
-    let ln_p = (k / (k + r)).ln();
-    let ln_q = (r / (k + r)).ln();
-    let base: Vec<f64> = (0..=n_max)
-        .map(|j| match j <= c {
-            true => (-libm::lgamma(j as f64 + 1.0)).exp(),
-            false => 0.0,
-        })
-        .collect();
-    let mut power = vec![0.0; n_max + 1];
-    power[0] = 1.0;
-    for _ in 0..s {
-        let mut next = vec![0.0; n_max + 1];
-        for (i, a) in power.iter().enumerate() {
-            for (j, b) in base.iter().enumerate().take(n_max + 1 - i) {
-                next[i + j] += a * b;
-            }
-        }
-        power = next;
-    }
-    (0..=n_max)
-        .map(|n| {
-            let nf = n as f64;
-            let ln_nb = libm::lgamma(nf + k) - libm::lgamma(nf + 1.0) - libm::lgamma(k)
-                + k * ln_p
-                + nf * ln_q;
-            let ln_given = libm::lgamma(nf + 1.0) - nf * (s as f64).ln();
-            (ln_nb + ln_given).exp() * power[n]
-        })
-        .sum()
-}
-
-/// Small cases against [`brute_cdf`]: the mean (`sum_c (1 - P(max <=
+/// Small cases against `gamma_mix_tests`' `brute_cdf`: the mean (`sum_c (1 - P(max <=
 /// c))`) to 1e-10 relative, and every quantile of the row exactly, for
 /// two runs (a second, and 14,400 seconds).
 #[test]
