@@ -49,17 +49,9 @@ fn interview() -> FleetPlan {
             shards: None,
         }],
         views_per_like: 864.0,
-        threshold: 300.0,
-        target_shards: 20,
         partitions: 1_000,
-        cap: 1_000.0,
-        safe: 700.0,
-        reads: ReadPlan::new(1.0, 40, 2.0, Some(100), Some(3_000.0)).unwrap(),
         seconds: 3_600,
-        risk: 0.01,
-        trials: 400,
-        max_shards: 4_096,
-        seed: 2026,
+        ..plan()
     }
 }
 
