@@ -47,11 +47,30 @@ pub fn schema_errors(command: &str, doc: &Value) -> Vec<String> {
         env!("CARGO_MANIFEST_DIR")
     );
     let schema: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
-    validator
-        .iter_errors(doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect()
+    let url = format!("file://{path}");
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    compiler.add_resource(&url, schema).expect("a schema document");
+    let index = compiler.compile(&url, &mut schemas).expect("a valid schema");
+    match schemas.validate(doc, index) {
+        Ok(()) => Vec::new(),
+        Err(e) => {
+            let mut out = Vec::new();
+            leaf_errors(&e, &mut out);
+            out
+        }
+    }
+}
+
+/// The leaves of boon's tree of validation errors, one line each: what
+/// failed and where in the document.
+fn leaf_errors(e: &boon::ValidationError, out: &mut Vec<String>) {
+    if e.causes.is_empty() {
+        out.push(format!("{} at {}", e.kind, e.instance_location));
+    }
+    for cause in &e.causes {
+        leaf_errors(cause, out);
+    }
 }
 
 /// Runs a command that must fail with exit 2 and one stderr line naming `what`.
