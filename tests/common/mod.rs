@@ -50,8 +50,12 @@ pub fn schema_errors(command: &str, doc: &Value) -> Vec<String> {
     let url = format!("file://{path}");
     let mut schemas = boon::Schemas::new();
     let mut compiler = boon::Compiler::new();
-    compiler.add_resource(&url, schema).expect("a schema document");
-    let index = compiler.compile(&url, &mut schemas).expect("a valid schema");
+    compiler
+        .add_resource(&url, schema)
+        .expect("a schema document");
+    let index = compiler
+        .compile(&url, &mut schemas)
+        .expect("a valid schema");
     match schemas.validate(doc, index) {
         Ok(()) => Vec::new(),
         Err(e) => {
