@@ -101,7 +101,15 @@ fn handlers_take_their_plan_and_nothing_is_process_wide() {
     for (shown, text) in source_files(root) {
         let statics = text
             .lines()
-            .filter(|l| l.trim_start().starts_with("static ") || l.contains("OnceLock<"))
+            .map(str::trim_start)
+            .map(|l| {
+                l.strip_prefix("pub(crate) ")
+                    .or(l.strip_prefix("pub "))
+                    .unwrap_or(l)
+            })
+            // A `OnceLock` field (a table built on first use, owned by its
+            // run) is not process-wide; a `static` one is.
+            .filter(|l| l.starts_with("static "))
             .count();
         assert!(
             statics == 0 || caches.contains(&shown.as_str()),

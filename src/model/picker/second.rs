@@ -3,9 +3,12 @@
 //! (the load balancer is uniform: the same [`ShardSampler`], `K` "shards"),
 //! then each server's likes go where its picker sends them.
 
+use std::sync::Arc;
+
 use rand::Rng;
 
-use super::{round_robin, sticky, two_choice, Picker, Writers};
+use super::two_choice_chain::{Drawn, LazyChain};
+use super::{round_robin, sticky, two_choice, two_choice_chain, Picker, Writers};
 use crate::error::ParamResult;
 use crate::model::cost::SecondDraws;
 use crate::model::law::TrafficModel;
@@ -20,6 +23,8 @@ pub struct PickerSampler {
     shards: usize,
     /// The second's likes and their split over the servers.
     servers: ShardSampler,
+    /// Two-choice: the tables of a server's second (where they fit).
+    chain: Option<Arc<LazyChain>>,
 }
 
 /// What a chunk of seconds keeps from one second to the next.
@@ -30,6 +35,10 @@ pub struct SecondState {
     cursors: Vec<u64>,
     /// Two-choice: one server's own counts in the second.
     sent: Vec<u32>,
+    /// Two-choice: the shards, in the order the last placement left them.
+    order: Vec<u32>,
+    /// Two-choice: each server's first draw from the tables.
+    drawn: Vec<Drawn>,
 }
 
 impl PickerSampler {
@@ -42,10 +51,21 @@ impl PickerSampler {
     ) -> ParamResult<Self> {
         let shards = validate::count("shards", shards, crate::model::defaults::MAX_SHARDS)?;
         let servers = ShardSampler::new(rate, writers.servers, traffic)?;
+        let chain = (writers.picker == Picker::TwoChoice)
+            .then(|| {
+                // A server's likes: the second's, each to one of K servers.
+                let mean = traffic.check_rate("rate", rate).ok()?;
+                let k = writers.servers as f64;
+                let variance = traffic.law().variance(mean) / (k * k) + mean / k * (1.0 - 1.0 / k);
+                LazyChain::new(shards as usize, mean / k, variance)
+            })
+            .flatten()
+            .map(Arc::new);
         Ok(PickerSampler {
             writers,
             shards: shards as usize,
             servers,
+            chain,
         })
     }
 
@@ -75,11 +95,17 @@ impl PickerSampler {
             server_likes: vec![0; self.writers.servers as usize],
             cursors,
             sent: vec![0; self.shards],
+            order: match self.chain {
+                Some(_) => (0..self.shards as u32).collect(),
+                None => Vec::new(),
+            },
+            drawn: Vec::new(),
         }
     }
 
     /// What a second draws, for the cost model: the servers' split, then
-    /// two uniform picks a like for two-choice; round-robin draws each
+    /// two-choice's placement (about a table draw and `S` picks a server;
+    /// two uniform picks a like where it has no tables); round-robin draws each
     /// second twice (its two passes), and spreading costs about a table
     /// draw a server and a shard.
     pub fn draws(&self, rate: f64) -> SecondDraws {
@@ -94,6 +120,10 @@ impl PickerSampler {
         let spread = (self.writers.servers + self.shards as u64) as f64;
         let (times, extra_picks) = match self.writers.picker {
             Picker::RoundRobin => (2.0, 0.0),
+            Picker::TwoChoice if self.chain.is_some() => (
+                1.0,
+                (self.writers.servers * (self.shards as u64 + 2)) as f64,
+            ),
             Picker::TwoChoice => (1.0, 2.0 * rate),
             _ => (1.0, 0.0),
         };
@@ -125,8 +155,13 @@ impl PickerSampler {
             Picker::Sticky => sticky::spread_second(&state.server_likes, counts),
             Picker::TwoChoice => {
                 counts.fill(0);
-                for &n in &state.server_likes {
-                    two_choice::add_server_second(rng, n, &mut state.sent, counts);
+                match self.chain.as_deref().and_then(LazyChain::get) {
+                    Some(chain) => two_choice_tables(rng, chain, state, counts),
+                    None => {
+                        for &n in &state.server_likes {
+                            two_choice::add_server_second(rng, n, &mut state.sent, counts);
+                        }
+                    }
                 }
             }
             // The random pickers split as the shard sampler does.
@@ -148,5 +183,31 @@ impl PickerSampler {
         debug_assert!(self.carries_state());
         self.servers.sample_second(rng, &mut state.server_likes);
         round_robin::advance(&state.server_likes, &mut state.cursors, self.shards as u64);
+    }
+}
+
+/// A two-choice second from the tables: every server's first draw, then
+/// each server's placement (a server past the tables like by like, in
+/// its turn).
+fn two_choice_tables<R: Rng + ?Sized>(
+    rng: &mut R,
+    chain: &two_choice_chain::ServerChain,
+    state: &mut SecondState,
+    counts: &mut [u64],
+) {
+    state.drawn.clear();
+    state
+        .drawn
+        .extend(state.server_likes.iter().map(|&n| match chain.covers(n) {
+            true => chain.draw(rng, n),
+            false => Drawn::default(),
+        }));
+    for (&n, &drawn) in state.server_likes.iter().zip(&state.drawn) {
+        if chain.covers(n) {
+            let scratch = (&mut state.sent[..], &mut state.order[..]);
+            chain.add_drawn(rng, n, drawn, scratch, counts);
+        } else {
+            two_choice::add_server_second(rng, n, &mut state.sent, counts);
+        }
     }
 }

@@ -15,6 +15,15 @@ pub fn add_server_second<R: Rng + ?Sized>(
     counts: &mut [u64],
 ) {
     sent.fill(0);
+    place_likes(rng, likes, sent);
+    for (c, &n) in counts.iter_mut().zip(sent.iter()) {
+        *c += u64::from(n);
+    }
+}
+
+/// Adds `likes` more likes to a server's own counts `sent` (length `S`),
+/// like by like by the rule.
+pub fn place_likes<R: Rng + ?Sized>(rng: &mut R, likes: u64, sent: &mut [u32]) {
     let s = sent.len();
     for _ in 0..likes {
         let first = rng.random_range(0..s);
@@ -25,7 +34,6 @@ pub fn add_server_second<R: Rng + ?Sized>(
             first
         };
         sent[pick] += 1;
-        counts[pick] += 1;
     }
 }
 
