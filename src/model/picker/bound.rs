@@ -1,13 +1,13 @@
 //! An upper bound on the chance the busiest shard goes over the cap in a
-//! second, for pickers whose busiest shard has no closed law (round-robin
-//! past its deterministic bound, two-choice).
+//! second, for a picker whose busiest shard has no closed law (round-robin
+//! past its deterministic bound).
 //!
 //! 1. **Poisson servers.** With Poisson traffic at `rate`, each of the `K`
 //!    servers gets an independent Poisson(`rate / K`) count. Given its count
 //!    `m`, server `k` gives one shard `X_k` likes with a law `f_m` of its own
 //!    (round-robin: `floor(m/S)`, plus one with chance `(m mod S)/S`, its
-//!    cursor being uniform and independent of the others'; two-choice: a
-//!    uniformly chosen entry of its profile, `two_choice::one_shard_pmfs`).
+//!    cursor being uniform and independent of the others'; two-choice is
+//!    bounded by random's Chernoff bound instead, in `risk.rs`).
 //!    So one shard's load is the sum of `K` independent copies of the
 //!    mixture `g = sum_m P(m) f_m`: its law is `g`'s `K`-fold convolution.
 //! 2. **The busiest shard:** `P(max > c) <= S P(one shard > c)` (the union
