@@ -286,8 +286,9 @@ pub struct PickerRisk {
     pub p_over_cap_ci95: [f64; 2],
 }
 
-/// Most seconds `risk` simulates a picker for (two-choice draws every
-/// like: about a second of CPU at the reference load).
+/// Most seconds `risk` simulates a picker for (two-choice, the slowest:
+/// about 0.25 s of CPU at the reference load with its tables, and every
+/// like drawn where they do not fit).
 pub const PICKER_RISK_SECONDS: u64 = 20_000;
 
 /// The picker's risk over a run of `seconds` at `rate` likes/s over
