@@ -20,7 +20,7 @@
 //! where the path left (step, profile, level: a table too), places that
 //! profile, and goes on like by like for the likes after it. Every path is
 //! drawn with its exact chance: the tables only decide which paths cost a
-//! like-by-like finish (about 1.3 % of a server's seconds at the
+//! like-by-like finish (1.1 % of a server's 350-like seconds at the
 //! reference load).
 
 use rand::{Rng, RngExt};
@@ -108,8 +108,9 @@ const LEFT: u32 = u32::MAX;
 /// uniformly drawn entry gives its own profile with chance `odds`, else its
 /// alias. The profiles are where they sit in [`ServerChain::profiles`], so
 /// a draw reads one entry and one profile: the tables are megabytes, and
-/// rand_distr's `WeightedAliasIndex` (odds, aliases and the profile ids in
-/// three arrays) spent most of a second waiting on memory.
+/// with rand_distr's `WeightedAliasIndex` (odds, aliases and the profile
+/// ids in three arrays, three reads that miss the cache) half of a
+/// simulated second was the wait for its first read.
 #[derive(Debug, Clone, Copy)]
 struct AliasEntry {
     odds: f64,

@@ -99,7 +99,7 @@ fn seconds_drawn_through_exits_follow_the_exact_law() {
 fn the_reference_tables_are_small_and_rarely_left() {
     // 20 shards, a server's 250..=450 likes a second (14,000 likes/s over
     // 40 servers): the build keeps a few thousand profiles a step, and
-    // about 1.3 % of 350-like seconds leave them.
+    // 1.1 % of 350-like seconds leave them.
     let chain = ServerChain::build(20, (250, 450), KEEP, MAX_ENTRIES).unwrap();
     let kept = chain.steps[100].kept.len();
     assert!((1000..5000).contains(&kept), "{kept}");
