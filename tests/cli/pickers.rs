@@ -138,6 +138,20 @@ fn sweep_and_compare_show_the_pickers() {
         ["random", "round-robin", "two-choice", "sticky", "user-hash"]
     );
     assert_eq!(c["pickers"][1]["shards_needed"], 15);
+    // 2,000 simulated seconds at the reference; at the interview's 200,000
+    // likes/s (two-choice past its tables draws every like) the cost
+    // model's budget leaves the floor of 200 s, every picker alike.
+    let seconds = |c: &serde_json::Value| -> Vec<u64> {
+        c["pickers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["seconds"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(seconds(&c), [2000; 5]);
+    let interview = json_of(&["compare", "--scenario", "interview"]);
+    assert_eq!(seconds(&interview), [200; 5]);
 }
 
 #[test]
