@@ -48,12 +48,15 @@ pub(super) struct Target {
     pub(super) info: ConnectionInfo,
     /// `--timeout`: how long a reply may take.
     pub(super) wait: Duration,
+    /// How long a connect and its handshake may take: [`CONNECT_TIMEOUT`],
+    /// or `--timeout` where shorter (as for PostgreSQL).
+    connect: Duration,
 }
 
 /// `cannot connect to URL: why`, the why in words ("connection refused",
 /// "timed out", "not a Redis server", a refused login).
-fn connect_message(url: &str, e: &redis::RedisError) -> String {
-    format!("cannot connect to {url}: {}", describe(e, CONNECT_TIMEOUT))
+fn connect_message(url: &str, e: &redis::RedisError, connect: Duration) -> String {
+    format!("cannot connect to {url}: {}", describe(e, connect))
 }
 
 /// Whether the server runs in cluster mode, by the `cluster_enabled` field
@@ -71,9 +74,10 @@ impl Target {
         let url = redact(&config.redis);
         let client = redis::Client::open(config.redis.as_str())
             .map_err(|e| InputError::new("--redis", e.to_string()))?;
+        let connect = CONNECT_TIMEOUT.min(config.timeout);
         let mut seed = client
-            .get_connection_with_timeout(CONNECT_TIMEOUT)
-            .map_err(|e| anyhow!(connect_message(&url, &e)))?;
+            .get_connection_with_timeout(connect)
+            .map_err(|e| anyhow!(connect_message(&url, &e, connect)))?;
         let wait = config.timeout;
         seed.set_read_timeout(Some(wait))?;
         // The handshake does not check a password the URL lacks; the first
@@ -106,6 +110,7 @@ impl Target {
                 slot_node: vec![0; REDIS_SLOTS as usize],
                 info,
                 wait,
+                connect,
             });
         }
         if enabled == Some(false) {
@@ -118,7 +123,7 @@ impl Target {
         let (nodes, slot_node) = parse_cluster_slots(&raw)
             .with_context(|| format!("reading CLUSTER SLOTS from {url}"))?;
         let cluster = ClusterClient::builder(vec![info.clone()])
-            .connection_timeout(CONNECT_TIMEOUT)
+            .connection_timeout(connect)
             .response_timeout(wait)
             .build()
             .map_err(|e| anyhow!("cannot set up the cluster client for {url}: {e}"))?;
@@ -130,6 +135,7 @@ impl Target {
             slot_node,
             info,
             wait,
+            connect,
         })
     }
 
@@ -148,13 +154,13 @@ impl Target {
         if let Some(c) = &self.cluster {
             let conn = c
                 .get_connection()
-                .map_err(|e| anyhow!(connect_message(&self.url, &e)))?;
+                .map_err(|e| anyhow!(connect_message(&self.url, &e, self.connect)))?;
             return Ok(Conn::cluster(conn, self.wait));
         }
         let client = self.single.as_ref().ok_or_else(|| anyhow!("no client"))?;
         let conn = client
-            .get_connection_with_timeout(CONNECT_TIMEOUT)
-            .map_err(|e| anyhow!(connect_message(&self.url, &e)))?;
+            .get_connection_with_timeout(self.connect)
+            .map_err(|e| anyhow!(connect_message(&self.url, &e, self.connect)))?;
         conn.set_read_timeout(Some(self.wait))?;
         conn.set_write_timeout(Some(self.wait))?;
         Ok(Conn::single(conn, self.wait))
@@ -170,8 +176,8 @@ impl Target {
         let url = format!("redis://{}", node.addr);
         let client = redis::Client::open(info)?;
         let conn = client
-            .get_connection_with_timeout(CONNECT_TIMEOUT)
-            .map_err(|e| anyhow!(connect_message(&url, &e)))?;
+            .get_connection_with_timeout(self.connect)
+            .map_err(|e| anyhow!(connect_message(&url, &e, self.connect)))?;
         conn.set_read_timeout(Some(self.wait))?;
         Ok(conn)
     }

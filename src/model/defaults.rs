@@ -247,7 +247,8 @@ pub const DEFAULT_MEASURE_READS: u64 = 100;
 /// Seed of the shard each client INCRs next (any fixed seed: the figures
 /// measured are a server's, not the sampler's).
 pub const DEFAULT_MEASURE_SEED: u64 = 1;
-/// How long `measure` waits for a TCP connect.
+/// How long `measure` waits for a TCP connect and its handshake (or
+/// `--timeout`, where shorter).
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long `measure` waits for any one reply (`--timeout`).
 pub const RESPONSE_TIMEOUT: Duration = Duration::from_secs(10);

@@ -279,12 +279,10 @@ fn run(args: &[String]) -> (i32, String) {
     (code, String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The verdict `shardplan ARGS --format json` gives: holds and the
+/// The verdict a `--format json` document gives: holds and the
 /// recommended count (sweep: its one row's).
-fn judged(args: &[String]) -> (bool, u64) {
-    let (code, text) = run(&[args, &["--format".into(), "json".into()]].concat());
-    assert_eq!(code, 0, "{args:?}\n{text}");
-    let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+fn verdict_of(text: &str) -> (bool, u64) {
+    let j: serde_json::Value = serde_json::from_str(text).unwrap();
     let v = match j.get("verdict") {
         Some(v) => v.clone(),
         None => {
@@ -312,10 +310,17 @@ proptest! {
     fn every_command_judges_a_drawn_plan_alike(d in drawn()) {
         let plan = d.plan();
         let s = |c: &str| -> Vec<String> { [vec![c.to_string()], plan.clone()].concat() };
-        let (size_code, _) = run(&[s("size"), vec!["--format".into(), "json".into()]].concat());
+        // Each judging command runs once, with `--check --format json`: its
+        // verdict, and its exit code (1 exactly when the verdict fails).
+        let checked = |args: Vec<String>| -> (i32, String) {
+            run(&[args, vec!["--check".into(), "--format".into(), "json".into()]].concat())
+        };
+        let (size_code, text) = checked(s("size"));
         // A plan no count can meet (a refusal) is not this test's business.
-        prop_assume!(size_code == 0);
-        let want = judged(&s("size"));
+        prop_assume!(size_code != 2);
+        let want = verdict_of(&text);
+        let code = if want.0 { 0 } else { 1 };
+        prop_assert_eq!(size_code, code, "size {:?}", d);
         // The recommendation itself never fails the constraints that more
         // shards fix: the rule of thumb and the per-key risk.
         let rec: Vec<String> = plan[..plan.len() - 2].to_vec();
@@ -328,32 +333,24 @@ proptest! {
             );
         }
         let seconds = vec!["--seconds".to_string(), "60".into()];
-        prop_assert_eq!(judged(&[s("simulate"), seconds.clone()].concat()), want, "simulate {:?}", d);
-        prop_assert_eq!(judged(&s("risk")), want, "risk {:?}", d);
-        prop_assert_eq!(judged(&s("sweep")), want, "sweep {:?}", d);
+        let mut judging = vec![[s("simulate"), seconds.clone()].concat(), s("risk"), s("sweep")];
         if d.nodes.is_some() {
-            prop_assert_eq!(judged(&s("keys")), want, "keys {:?}", d);
+            judging.push(s("keys"));
         }
         if d.partitions.is_some() {
-            prop_assert_eq!(judged(&s("partitions")), want, "partitions {:?}", d);
+            judging.push(s("partitions"));
         }
-        // --check: exit 1 exactly when the verdict fails, in every command.
-        let code = if want.0 { 0 } else { 1 };
+        for c in judging {
+            let (got, text) = checked(c.clone());
+            prop_assert_eq!(got, code, "{:?}", c);
+            prop_assert_eq!(verdict_of(&text), want, "{:?} {:?}", c, d);
+        }
+        // The report and the risk chart say no verdict of their own in
+        // JSON: their --check exit code, with text and SVG out.
         let dir = tempfile::tempdir().unwrap();
-        let check = vec!["--check".to_string()];
-        let report = [s("report"), seconds, vec!["-q".into(), "-o".into(), dir.path().join("r").display().to_string()], check.clone()].concat();
-        let chart = [s("chart"), vec!["--kind".into(), "risk".into(), "-o".into(), dir.path().join("c.svg").display().to_string()], check.clone()].concat();
-        let mut commands = vec![report, chart];
-        for c in ["size", "simulate", "risk", "sweep"] {
-            commands.push([s(c), check.clone()].concat());
-        }
-        if d.nodes.is_some() {
-            commands.push([s("keys"), check.clone()].concat());
-        }
-        if d.partitions.is_some() {
-            commands.push([s("partitions"), check.clone()].concat());
-        }
-        for c in commands {
+        let report = [s("report"), seconds, vec!["-q".into(), "-o".into(), dir.path().join("r").display().to_string(), "--check".into()]].concat();
+        let chart = [s("chart"), vec!["--kind".into(), "risk".into(), "-o".into(), dir.path().join("c.svg").display().to_string(), "--check".into()]].concat();
+        for c in [report, chart] {
             let (got, _) = run(&c);
             prop_assert_eq!(got, code, "{:?}", c);
         }

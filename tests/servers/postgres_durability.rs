@@ -52,7 +52,7 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
     assert_eq!((u(&d["sent"]), u(&d["acknowledged"])), (500, 500), "{d}");
     assert_eq!(d["counted"], 500);
     assert_eq!(v["store"], "postgres");
-    // The crash 1 s into a 4 s run; the restart takes about a second.
+    // The crash 0.5 s into a 3 s run; the restart takes about a second.
     let restart = pg.crash_and_restart_command();
     let crash = |sync: &str| {
         let args = [
@@ -63,11 +63,11 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
             "--rate",
             "500",
             "--duration",
-            "4s",
+            "3s",
             "--synchronous-commit",
             sync,
             "--fault-at",
-            "1s",
+            "500ms",
             "--fault-command",
             &restart,
             "--timeout",
@@ -84,7 +84,7 @@ fn a_crash_and_restart_with_synchronous_commit_on_loses_no_acknowledged_incremen
     );
     assert_eq!(v["synchronous_commit"], "on");
     assert_eq!(v["fault"]["exit_code"], 0, "{}", v["fault"]);
-    assert_eq!(u(&d["sent"]), 2000);
+    assert_eq!(u(&d["sent"]), 1500);
     assert_eq!(
         u(&d["sent"]),
         u(&d["acknowledged"]) + u(&d["failed"]) + u(&d["unknown"])

@@ -60,7 +60,7 @@ fn a_frozen_server_ends_the_run_by_its_bound() {
     let pg = Pg::start();
     let mut child = shardplan()
         .args(["measure", "--postgres", &pg.url(), "--clients", "2"])
-        .args(["--duration", "2s", "--timeout", "200ms"])
+        .args(["--duration", "1s", "--timeout", "200ms"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -69,7 +69,7 @@ fn a_frozen_server_ends_the_run_by_its_bound() {
     let frozen = cluster_pids(&pg);
     signal(&frozen, libc::SIGSTOP);
     let started = Instant::now();
-    // The bound is 3 x 2 s + 20 x 0.2 s + 5 s = 15 s from the run's start;
+    // The bound is 3 x 1 s + 20 x 0.2 s + 5 s = 12 s from the run's start;
     // 40 s leaves room for a loaded machine before calling it a hang.
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {

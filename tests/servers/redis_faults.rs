@@ -146,12 +146,15 @@ fn a_server_that_is_not_redis_or_does_not_answer_gets_one_line() {
         one_line(&out).trim_end(),
         format!("shardplan: cannot connect to {ssh}: not a Redis server (its reply is not the Redis protocol)")
     );
+    // A silent server: the connect waits 3 s, or --timeout where shorter.
     let silent = format!("redis://127.0.0.1:{}", fake_server(b""));
-    let out = measure(&["--duration", "1s"], &silent);
+    let out = measure(&["--duration", "1s", "--timeout", "300ms"], &silent);
     assert_eq!(out.status.code(), Some(1));
     let line = one_line(&out);
     assert!(
-        line.contains(&format!("cannot connect to {silent}: timed out")),
+        line.contains(&format!(
+            "cannot connect to {silent}: timed out (no reply within 0.3 s)"
+        )),
         "{line}"
     );
 }
@@ -218,7 +221,7 @@ fn a_frozen_cluster_node_fails_the_run() {
             "--clients",
             "2",
             "--duration",
-            "3s",
+            "1s",
             "--timeout",
             "300ms",
             "--runs",
