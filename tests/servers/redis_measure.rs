@@ -363,7 +363,7 @@ fn a_failed_count_check_exits_3() {
             "--clients",
             "2",
             "--duration",
-            "2s",
+            "1s",
             "--runs",
             "1",
             "--template",
@@ -376,7 +376,7 @@ fn a_failed_count_check_exits_3() {
     // After the start-up check for existing keys, until past the readback.
     std::thread::sleep(Duration::from_millis(500));
     let start = Instant::now();
-    while start.elapsed() < Duration::from_millis(3500) {
+    while start.elapsed() < Duration::from_millis(2500) {
         redis_cli(port, &["INCR", "foreign:0"]);
     }
     let out = child.wait_with_output().unwrap();

@@ -101,12 +101,18 @@ fn round_robin_clients_leave_shard_totals_within_one_incr_per_client() {
 #[test]
 fn sticky_clients_each_keep_to_one_shard() {
     let s = Servers::spawn(1, false);
+    // Totals only, no second sampled: short phases.
+    let short = |clients, shards| {
+        let mut c = config(&s.url(), Picker::Sticky, clients, shards);
+        c.duration = Duration::from_millis(300);
+        c
+    };
     // As many clients as shards: every shard gets one client's INCRs.
-    let r = run(&config(&s.url(), Picker::Sticky, 4, 4)).unwrap();
+    let r = run(&short(4, 4)).unwrap();
     assert!(r.counts_match);
     assert!(r.shard_load.totals.iter().all(|&n| n > 0), "{r:?}");
     // Fewer: shards from the client count on get none, nor exist.
-    let r = run(&config(&s.url(), Picker::Sticky, 2, 5)).unwrap();
+    let r = run(&short(2, 5)).unwrap();
     let totals = &r.shard_load.totals;
     assert!(totals[0] > 0 && totals[1] > 0, "{totals:?}");
     assert_eq!(totals[2..], [0, 0, 0], "{totals:?}");
