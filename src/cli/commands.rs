@@ -380,7 +380,7 @@ pub struct MeasureArgs {
     /// Stop each phase after this many INCRs.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number)]
     pub max_ops: Option<u64>,
-    /// How long each reply may take before the run fails, e.g. 500ms.
+    /// How long each reply (and a connect, up to 3 s) may take before the run fails, e.g. 500ms.
     #[arg(long, value_name = "DURATION", default_value = defaults::DEFAULT_MEASURE_TIMEOUT)]
     pub timeout: String,
     /// Commands per pipeline (1 = no pipelining).
