@@ -71,34 +71,18 @@ fn six_likes_three_shards_exact_fractions() {
 /// `P(max <= c)` and `P(max > c)` by the shard-by-shard recursion: the
 /// first of `r` shards gets `k ~ Binomial(n, 1/r)`, the rest recurse.
 /// O(S L^2) per `c`, independent of Levin's formula and of the bounds.
+/// Each is summed on its own (the tail not as one minus the body), so a
+/// tiny `P(max > c)` keeps its digits.
 fn recursion(likes: usize, shards: usize, c: usize, pmf: &[Vec<Vec<f64>>]) -> (f64, f64) {
-    // all[n], any[n]: for the shards left, P(all <= c), P(some > c).
-    let mut all: Vec<f64> = (0..=likes)
-        .map(|n| if n <= c { 1.0 } else { 0.0 })
-        .collect();
-    let mut any: Vec<f64> = all.iter().map(|a| 1.0 - a).collect();
-    for table in pmf.iter().take(shards + 1).skip(2) {
-        let (mut a2, mut s2) = (vec![0.0; likes + 1], vec![0.0; likes + 1]);
-        for n in 0..=likes {
-            for k in 0..=n {
-                let w = table[n][k];
-                if k <= c {
-                    a2[n] += w * all[n - k];
-                    s2[n] += w * any[n - k];
-                } else {
-                    s2[n] += w;
-                }
-            }
-        }
-        all = a2;
-        any = s2;
-    }
-    (all[likes], any[likes])
+    (
+        all_at_most(likes, shards, c, pmf),
+        any_over(likes, shards, c, pmf),
+    )
 }
 
-/// `P(max <= c)` alone, by [`recursion`]'s first half: a shard over `c`
-/// ends a path, so only `k <= c` is summed (`s l c` steps where the pair
-/// costs `s l^2`).
+/// `P(max <= c)`: for the shards left, `all[n]` is the chance none of them
+/// goes over `c` with `n` likes among them. A shard over `c` ends a path,
+/// so only `k <= c` is summed (`S L c` steps a cut).
 fn all_at_most(likes: usize, shards: usize, c: usize, pmf: &[Vec<Vec<f64>>]) -> f64 {
     let mut all: Vec<f64> = (0..=likes)
         .map(|n| if n <= c { 1.0 } else { 0.0 })
@@ -111,6 +95,28 @@ fn all_at_most(likes: usize, shards: usize, c: usize, pmf: &[Vec<Vec<f64>>]) -> 
         all = a2;
     }
     all[likes]
+}
+
+/// `P(max > c)`: for the shards left, `any[n]` is the chance some shard
+/// goes over `c` with `n` likes among them; a first shard over `c` adds its
+/// whole chance.
+fn any_over(likes: usize, shards: usize, c: usize, pmf: &[Vec<Vec<f64>>]) -> f64 {
+    let mut any: Vec<f64> = (0..=likes)
+        .map(|n| if n <= c { 0.0 } else { 1.0 })
+        .collect();
+    for table in pmf.iter().take(shards + 1).skip(2) {
+        let mut s2 = vec![0.0; likes + 1];
+        for (n, s) in s2.iter_mut().enumerate() {
+            *s = (0..=n)
+                .map(|k| match k <= c {
+                    true => table[n][k] * any[n - k],
+                    false => table[n][k],
+                })
+                .sum();
+        }
+        any = s2;
+    }
+    any[likes]
 }
 
 /// `pmf[r][n][k] = P(Binomial(n, 1/r) = k)`.
@@ -442,10 +448,9 @@ fn row_tables_give_the_full_tables_figures() {
 /// Row tables against exact values by the shard-by-shard recursion: the
 /// mean `sum_c P(max > c)` to 1e-10 relative, and each quantile. The cuts
 /// stop where `P(max > c)` falls under 1e-15: the `l - c` left add under
-/// `l * 1e-15` to a
-/// mean of at least `l / s`, 1e-13 relative at most, and every quantile
-/// asked (the highest, 0.99 over 14,400 s, needs `P(max > c)` under 7e-7)
-/// is below that cut.
+/// `l * 1e-15` to a mean of at least `l / s`, 1e-13 relative at most, and
+/// every quantile asked (the highest, 0.99 over 14,400 s, needs
+/// `P(max > c)` under 7e-7) is below that cut.
 #[test]
 fn row_tables_match_the_recursion() {
     for &(l, s) in &[(300usize, 7usize), (600, 10), (400, 2), (500, 25)] {
