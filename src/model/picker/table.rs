@@ -69,7 +69,7 @@ pub fn picker_rows(
 ) -> crate::error::ParamResult<Vec<PickerRow>> {
     let t = inputs.key_check;
     let (rate, cap) = (inputs.planned_rate(), inputs.sizing.cap);
-    let seconds = table_seconds(inputs, shards)?;
+    let (seconds, _) = table_run(inputs, shards)?;
     PICKERS
         .iter()
         .map(|&(picker, _, _)| {
@@ -104,19 +104,23 @@ pub fn picker_rows(
         .collect()
 }
 
-/// The seconds each picker of [`picker_rows`] simulates: [`TABLE_SECONDS`]
-/// or the hot spell where shorter, and fewer where every picker's run
-/// together would cost over [`TABLE_BUDGET_SECONDS`] by the cost model (a
-/// formula: the same inputs give the same seconds), down to
-/// [`TABLE_MIN_SECONDS`].
-fn table_seconds(inputs: &PlanInputs, shards: u64) -> crate::error::ParamResult<u64> {
+/// The seconds each picker of [`picker_rows`] simulates, and the cost of
+/// all of them by the cost model: [`TABLE_SECONDS`] or the hot spell where
+/// shorter, and fewer where every picker's run together would cost over
+/// [`TABLE_BUDGET_SECONDS`] (a formula: the same inputs give the same
+/// seconds), down to [`TABLE_MIN_SECONDS`].
+fn table_run(
+    inputs: &PlanInputs,
+    shards: u64,
+) -> crate::error::ParamResult<(u64, crate::model::cost::Estimate)> {
     let seconds = TABLE_SECONDS.min(inputs.key_check.seconds.ceil() as u64);
-    let cost = all_pickers_cost(inputs, shards, seconds)?.seconds;
-    if cost <= TABLE_BUDGET_SECONDS {
-        return Ok(seconds);
+    let cost = all_pickers_cost(inputs, shards, seconds)?;
+    if cost.seconds <= TABLE_BUDGET_SECONDS {
+        return Ok((seconds, cost));
     }
-    let within = (seconds as f64 * TABLE_BUDGET_SECONDS / cost).floor() as u64;
-    Ok(within.max(TABLE_MIN_SECONDS).min(seconds))
+    let within = (seconds as f64 * TABLE_BUDGET_SECONDS / cost.seconds).floor() as u64;
+    let within = within.max(TABLE_MIN_SECONDS).min(seconds);
+    Ok((within, all_pickers_cost(inputs, shards, within)?))
 }
 
 /// Every picker's run of `seconds` at `shards`, one after the other, by
@@ -148,7 +152,6 @@ pub fn picker_rows_work(
     inputs: &PlanInputs,
     shards: u64,
 ) -> crate::error::ParamResult<(u64, crate::model::cost::Estimate)> {
-    let seconds = table_seconds(inputs, shards)?;
-    let cost = all_pickers_cost(inputs, shards, seconds)?;
+    let (seconds, cost) = table_run(inputs, shards)?;
     Ok((seconds * PICKERS.len() as u64, cost))
 }
