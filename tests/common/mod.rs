@@ -8,17 +8,18 @@ use std::sync::{Mutex, MutexGuard};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// One lock for every test that starts a server, Redis ([`redis::Servers`]
-/// holds it for its life) and PostgreSQL (each test takes it before
-/// [`postgres::Pg::start`]) alike: they all live in one test binary
-/// (`tests/servers/`), whose tests run in parallel, and a measurement of
-/// CPU or throughput must not share the cores with another test's server
-/// load. (Cargo runs the test binaries themselves one after another.)
+/// One lock for every test that starts a server, Redis and PostgreSQL
+/// alike ([`redis::Servers`] and [`postgres::Pg`] take it once their
+/// servers are up and hold it for their life): they all live in one test
+/// binary (`tests/servers/`), whose tests run in parallel, and a
+/// measurement of CPU or throughput must not share the cores with another
+/// test's server load. (Cargo runs the test binaries themselves one after
+/// another.)
 static SERVERS: Mutex<()> = Mutex::new(());
 
 /// Held for a whole test that starts a server: such tests run one at a
 /// time. Not reentrant: a test takes it once (a test that started two
-/// [`redis::Servers`] at once would wait for itself).
+/// [`redis::Servers`] or [`postgres::Pg`] at once would wait for itself).
 pub fn one_at_a_time() -> MutexGuard<'static, ()> {
     SERVERS
         .lock()

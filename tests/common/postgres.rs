@@ -1,15 +1,15 @@
-//! A real PostgreSQL for the tests: a cluster created with `initdb` in a
-//! temporary directory owned by the `postgres` user (initdb refuses root;
-//! as root the tools run through `runuser -u postgres`), started with
-//! `pg_ctl` on a free loopback port and stopped in `Drop` (also when an
-//! assertion fails). The binaries are looked for on PATH, then in Debian's
+//! A real PostgreSQL for the tests: a cluster made once with `initdb` and
+//! copied into a temporary directory owned by the `postgres` user (initdb
+//! and the server refuse root; as root the tools run through `runuser -u
+//! postgres`), started with `pg_ctl` on a free loopback port and stopped
+//! in `Drop` (also when an assertion fails). The binaries are looked for on PATH, then in Debian's
 //! `/usr/lib/postgresql/<version>/bin`; without them the tests FAIL (CI
 //! installs them), they do not skip.
 //!
-//! TCP logins need the password [`PASSWORD`] (scram-sha-256); the test
-//! binary takes `common::one_at_a_time` so two tests never load the
-//! machine at once (the lock the Redis servers take too: both are in
-//! `tests/servers/`).
+//! TCP logins need the password [`PASSWORD`] (scram-sha-256). A [`Pg`]
+//! holds `common::one_at_a_time` from the moment its server is up, so two
+//! tests never load the machine at once (the lock the Redis servers take
+//! too: both are in `tests/servers/`).
 
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -85,6 +85,9 @@ pub struct Pg {
     pub port: u16,
     pub dir: tempfile::TempDir,
     pg_ctl: PathBuf,
+    /// `common::one_at_a_time`, taken once the server is up and declared
+    /// last: released after `Drop` stopped the server.
+    _serial: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Pg {
@@ -194,48 +197,18 @@ impl Pg {
     }
 
     pub fn start() -> Pg {
-        let initdb = find_tool("initdb");
         let pg_ctl = find_tool("pg_ctl");
         let dir = tempfile::tempdir().unwrap();
         if is_root() {
-            let uid = |flag: &str| -> u32 {
-                let out = run_ok("id postgres", {
-                    let mut c = Command::new("id");
-                    c.args([flag, "postgres"]);
-                    c
-                });
-                String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
-            };
-            std::os::unix::fs::chown(dir.path(), Some(uid("-u")), Some(uid("-g"))).unwrap();
-        }
-        let pwfile = dir.path().join("pw");
-        std::fs::write(&pwfile, PASSWORD).unwrap();
-        if is_root() {
-            run_ok("chown pw", {
-                let mut c = Command::new("chown");
-                c.arg("postgres").arg(&pwfile);
-                c
-            });
+            chown_to_postgres(dir.path());
         }
         let data = dir.path().join("data");
-        run_ok(
-            "initdb",
-            as_postgres(
-                &initdb,
-                &[
-                    "-D",
-                    data.to_str().unwrap(),
-                    "-U",
-                    "postgres",
-                    "--auth-local=trust",
-                    "--auth-host=scram-sha-256",
-                    &format!("--pwfile={}", pwfile.display()),
-                    "--no-sync",
-                    "-E",
-                    "UTF8",
-                ],
-            ),
-        );
+        // A copy of the cluster `initdb` made once: a third of initdb's time.
+        run_ok("cp -a template", {
+            let mut c = Command::new("cp");
+            c.arg("-a").arg(template()).arg(&data);
+            c
+        });
         // A port found free can be taken before the server binds it: try again.
         for _ in 0..5 {
             let port = TcpListener::bind("127.0.0.1:0")
@@ -268,7 +241,15 @@ impl Pg {
             .status()
             .unwrap();
             if started.success() {
-                return Pg { port, dir, pg_ctl };
+                // The test runs alone from here (a server starting overlaps
+                // the test before it).
+                let _serial = super::one_at_a_time();
+                return Pg {
+                    port,
+                    dir,
+                    pg_ctl,
+                    _serial,
+                };
             }
         }
         panic!(
@@ -276,6 +257,82 @@ impl Pg {
             std::fs::read_to_string(dir.path().join("log")).unwrap_or_default()
         );
     }
+}
+
+fn chown_to_postgres(path: &Path) {
+    run_ok("chown postgres", {
+        let mut c = Command::new("chown");
+        c.arg("postgres:postgres").arg(path);
+        c
+    });
+}
+
+/// A data directory made once by `initdb` (superuser `postgres` with
+/// [`PASSWORD`], trust on the socket, scram-sha-256 over TCP), under the
+/// target's directory for integration tests and named for the `initdb`
+/// binary, then copied by every [`Pg::start`]. Staged in a scratch directory
+/// and renamed into place, so a run killed half way leaves no half template.
+fn template() -> PathBuf {
+    static TEMPLATE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    TEMPLATE
+        .get_or_init(|| {
+            let initdb = find_tool("initdb");
+            let version = run_ok("initdb --version", {
+                let mut c = Command::new(&initdb);
+                c.arg("--version");
+                c
+            });
+            let version: String = String::from_utf8_lossy(&version.stdout)
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
+                .collect();
+            let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
+            let done = root.join(format!("pg-template-{version}"));
+            if done.join("PG_VERSION").is_file() {
+                return done;
+            }
+            // initdb runs in the system's temporary directory, which the
+            // postgres user can reach (the target's may sit under /root).
+            let scratch = tempfile::tempdir().unwrap();
+            if is_root() {
+                chown_to_postgres(scratch.path());
+            }
+            let pwfile = scratch.path().join("pw");
+            std::fs::write(&pwfile, PASSWORD).unwrap();
+            if is_root() {
+                chown_to_postgres(&pwfile);
+            }
+            let data = scratch.path().join("data");
+            run_ok(
+                "initdb",
+                as_postgres(
+                    &initdb,
+                    &[
+                        "-D",
+                        data.to_str().unwrap(),
+                        "-U",
+                        "postgres",
+                        "--auth-local=trust",
+                        "--auth-host=scram-sha-256",
+                        &format!("--pwfile={}", pwfile.display()),
+                        "--no-sync",
+                        "-E",
+                        "UTF8",
+                    ],
+                ),
+            );
+            let staged = tempfile::tempdir_in(root).unwrap();
+            run_ok("cp -a data", {
+                let mut c = Command::new("cp");
+                c.arg("-a").arg(&data).arg(staged.path());
+                c
+            });
+            // Another test binary may have renamed its own first: either is
+            // the same template.
+            let _ = std::fs::rename(staged.path().join("data"), &done);
+            done
+        })
+        .clone()
 }
 
 impl Drop for Pg {

@@ -127,22 +127,23 @@ impl Servers {
     fn start(n: usize, cluster: Option<&ClusterSpec>) -> Servers {
         require("redis-server");
         require("redis-cli");
+        let mut s = {
+            let _ports = port_lock();
+            // A port found free can be taken before the server binds it (by
+            // a server of another test running at the same time): try again
+            // on new ports.
+            (0..5)
+                .find_map(|_| Servers::try_spawn(n, cluster))
+                .expect("redis-server could not bind a free port in 5 attempts")
+        };
         // Held by every Servers for its life, so the tests of one binary
         // that start servers (Redis or PostgreSQL) run one at a time: a
         // measurement of CPU or throughput must not share the 2 cores with
-        // another test's load.
-        let serial = super::one_at_a_time();
-        let _ports = port_lock();
-        // A port found free can be taken before the server binds it (by a
-        // server of another test file running at the same time): try again
-        // on new ports.
-        for _ in 0..5 {
-            if let Some(mut s) = Servers::try_spawn(n, cluster) {
-                s._serial = Some(serial);
-                return s;
-            }
-        }
-        panic!("redis-server could not bind a free port in 5 attempts");
+        // another test's load. Taken once the servers are up: idle servers
+        // starting (a cluster's nodes wait 2 s before they take writes)
+        // overlap the test that holds it.
+        s._serial = Some(super::one_at_a_time());
+        s
     }
 
     fn try_spawn(n: usize, cluster: Option<&ClusterSpec>) -> Option<Servers> {

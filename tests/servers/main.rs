@@ -1,8 +1,9 @@
 //! The tests that start real servers (Redis standalone and cluster,
 //! PostgreSQL), and the `measure` and slot checks that go with them. One
 //! test binary (issue 33); every test that starts a server holds
-//! `common::one_at_a_time` for its whole run, Redis and PostgreSQL alike,
-//! so no two of them load the machine at once (see `tests/common/mod.rs`).
+//! `common::one_at_a_time` from the moment its servers are up to its end,
+//! Redis and PostgreSQL alike, so no two of them load the machine at once
+//! (see `tests/common/mod.rs`).
 
 #[path = "../common/mod.rs"]
 mod common;

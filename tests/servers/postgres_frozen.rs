@@ -9,7 +9,6 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::one_at_a_time;
 use crate::common::postgres::{Pg, PASSWORD};
 
 /// The binary with the fixture's password in PGPASSWORD.
@@ -56,11 +55,10 @@ fn signal(pids: &[i32], sig: i32) {
 
 #[test]
 fn a_frozen_server_ends_the_run_by_its_bound() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let mut child = shardplan()
         .args(["measure", "--postgres", &pg.url(), "--clients", "2"])
-        .args(["--duration", "1s", "--timeout", "200ms"])
+        .args(["--duration", "500ms", "--timeout", "100ms"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -69,7 +67,7 @@ fn a_frozen_server_ends_the_run_by_its_bound() {
     let frozen = cluster_pids(&pg);
     signal(&frozen, libc::SIGSTOP);
     let started = Instant::now();
-    // The bound is 3 x 1 s + 20 x 0.2 s + 5 s = 12 s from the run's start;
+    // The bound is 3 x 0.5 s + 20 x 0.1 s + 5 s = 8.5 s from the run's start;
     // 40 s leaves room for a loaded machine before calling it a hang.
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {

@@ -11,7 +11,6 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::one_at_a_time;
 use crate::common::postgres::{Pg, PASSWORD};
 use shardplan::measure::postgres::{run, Design, PgConfig, PgMeasureReport};
 use shardplan::model::picker::Picker;
@@ -54,7 +53,6 @@ fn check_counts(r: &PgMeasureReport) {
 
 #[test]
 fn every_design_counts_the_hot_row_waits_and_the_schema_goes() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let r = run(&config(&pg, Duration::from_millis(500), None)).unwrap();
     check_counts(&r);
@@ -103,7 +101,6 @@ fn every_design_counts_the_hot_row_waits_and_the_schema_goes() {
 
 #[test]
 fn round_robin_clients_leave_the_shard_rows_within_one_write_per_client() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let mut c = config(&pg, Duration::from_millis(1200), None);
     c.clients = 4;
@@ -134,7 +131,6 @@ fn shardplan() -> Command {
 
 #[test]
 fn a_schema_that_exists_is_refused_and_left_alone() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     pg.client()
         .batch_execute("CREATE SCHEMA likes_prod; CREATE TABLE likes_prod.t (n int); INSERT INTO likes_prod.t VALUES (7);")
@@ -183,7 +179,6 @@ fn a_schema_that_exists_is_refused_and_left_alone() {
 
 #[test]
 fn the_command_writes_json_that_plans_and_reports_read_and_hides_the_password() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pg.json");
@@ -308,7 +303,6 @@ fn the_command_writes_json_that_plans_and_reports_read_and_hides_the_password() 
 
 #[test]
 fn a_killed_server_gives_a_clear_error_and_a_failed_exit() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let mut child = shardplan()
         .args(["measure", "--postgres", &pg.url(), "--clients", "4"])
@@ -353,7 +347,6 @@ fn a_killed_server_gives_a_clear_error_and_a_failed_exit() {
 
 #[test]
 fn ctrl_c_drops_the_schema_and_exits_130() {
-    let _one = one_at_a_time();
     let pg = Pg::start();
     let child = shardplan()
         .args(["measure", "--postgres", &pg.url(), "--clients", "4"])

@@ -209,9 +209,9 @@ fn victim(s: &Servers, killed: &[u16], design: &str) -> (String, String, usize, 
 #[test]
 fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
     // 4 masters with a replica each: one master killed with kill -9 per
-    // design, 0.5 s into a 4 s run; its replica takes over about 1 to 2 s
-    // later (node timeout 0.5 s, then the election's 0.5 to 1 s delay), and
-    // the run goes on through it.
+    // design, 0.5 s into a 3 s run; its replica takes over about 1 to 2 s
+    // later (node timeout 0.5 s, then the election's 0.5 to 1 s delay; 1.0
+    // to 1.8 s measured), and the run goes on through it.
     let s = Servers::spawn_cluster_with_replicas(4, 1, 500);
     let dir = tempfile::tempdir().unwrap();
     let mut killed = Vec::new();
@@ -231,7 +231,7 @@ fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
             "--rate",
             "1000",
             "--duration",
-            "4s",
+            "3s",
             "--fault-at",
             "500ms",
             "--fault-command",
@@ -258,11 +258,11 @@ fn a_killed_cluster_master_fails_over_and_every_like_is_accounted_for() {
             v["unavailable"], v["errors"]
         );
         assert_every_like_placed(d);
-        assert_eq!(u(&d["sent"]), 4000, "{design}");
+        assert_eq!(u(&d["sent"]), 3000, "{design}");
         // The master's keys were unavailable for the failover, then took
         // writes again.
         let longest = v["unavailable"]["longest_seconds"].as_f64().unwrap();
-        assert!((0.5..4.0).contains(&longest), "{design}: {longest}");
+        assert!((0.5..3.0).contains(&longest), "{design}: {longest}");
         assert_eq!(v["unavailable"]["unrecovered"], 0, "{design}");
         // The run's count is the keys' sum read here, and it reconciles:
         // acknowledged - lost <= counted <= acknowledged + unknown.
