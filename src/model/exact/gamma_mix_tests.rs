@@ -169,10 +169,11 @@ fn large_dispersion_tends_to_poisson() {
     use crate::model::law::{Dispersion, TrafficModel};
     // The rate's relative spread is 1/sqrt(K): the gap to Poisson's tail
     // at c = 1,000 (14,000/s over 20) shrinks with K, to under 1e-6 at 1e12.
+    // (K = 1e6, 3.6 s of the suite on its own, is left out.)
     let poisson = BusiestShard::new(14_000.0, 20, TrafficModel::Poisson).unwrap();
     let want = poisson.ln_sf(1_000);
     let mut last_gap = f64::INFINITY;
-    for k in [1e4, 1e6, 1e8, 1e12] {
+    for k in [1e4, 1e8, 1e12] {
         let model = TrafficModel::GammaPoisson(Dispersion::new_unchecked(k));
         let got = BusiestShard::new(14_000.0, 20, model).unwrap().ln_sf(1_000);
         let gap = (got - want).abs();
