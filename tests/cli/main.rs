@@ -1,6 +1,7 @@
 //! The end-to-end tests: every command run as a user types it (assert_cmd
 //! and the built binary), plus the checks on the repository itself (crate
-//! metadata, the README's links). One test binary, one module per former
+//! metadata, the README's links), and the statistical and numerical checks
+//! (`stats`, in `tests/stats/`). One test binary, one module per former
 //! `tests/*.rs` file (issue 33: one binary links the crate once, not once a
 //! file); the shared helpers are `tests/common/`.
 
@@ -37,6 +38,8 @@ mod report_html;
 mod report_measure;
 mod risk;
 mod shared_folders;
+#[path = "../stats/mod.rs"]
+mod stats;
 mod stdin;
 mod terminal;
 mod timeline;

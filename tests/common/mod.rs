@@ -1,6 +1,6 @@
 //! Helpers shared by the end-to-end tests: run the binary as a user types it.
-//! Each test binary (`tests/cli/`, `tests/stats/`, `tests/servers/`) has
-//! this folder as its module `common`.
+//! Each test binary (`tests/cli/`, which holds `tests/stats/`, and
+//! `tests/servers/`) has this folder as its module `common`.
 #![allow(dead_code)] // each test file uses its own subset
 
 use std::sync::{Mutex, MutexGuard};

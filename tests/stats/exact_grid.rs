@@ -33,7 +33,7 @@
 //! 2e-14) and 500,472 (1.1e-12, 9e-13). Five of them are unit tests of
 //! their own (`levin::tests::bottom_of_the_table_is_exact`).
 //!
-//! `SHARDPLAN_UPDATE_EXACT_GRID=1 cargo test --test stats exact_grid` rewrites
+//! `SHARDPLAN_UPDATE_EXACT_GRID=1 cargo test --test cli stats::exact_grid` rewrites
 //! the file; do that only for a deliberate change of the exact values, and say
 //! why in the commit.
 

@@ -1,6 +1,6 @@
 //! The bundled time-line scenarios, parsed section by section the way the
 //! scenario loader will, and run end to end. Prints the figures quoted in
-//! docs/timeline.md (`cargo test --test stats timeline_scenarios -- --nocapture`).
+//! docs/timeline.md (`cargo test --test cli stats::timeline_scenarios -- --nocapture`).
 
 use std::convert::Infallible;
 
