@@ -234,3 +234,82 @@ fn sizing_from_a_floor_at_or_below_the_answer_is_the_sizing_from_one() {
         assert!(later.shards.is_some_and(|s| s > first), "{rate} {p}");
     }
 }
+
+/// The pair term against brute force: `C(P, 2) E[g(K1) g(K2)]` is the sum
+/// over partition pairs of the chance both go over, listed over every
+/// placement (statrs' CDF), to 1e-9 relative.
+#[test]
+fn the_pair_term_is_the_sum_over_pairs_of_placements() {
+    for (rate, cap, s, p) in [(40.0, 30, 4u32, 3u32), (25.0, 12, 5, 2), (60.0, 25, 3, 4)] {
+        let t = 100.0;
+        let g = |k: u64| match k {
+            0 => 0.0,
+            k => {
+                1.0 - Pois::new(rate * k as f64 / s as f64)
+                    .unwrap()
+                    .cdf(cap)
+                    .powf(t)
+            }
+        };
+        let all = placements(s, p);
+        let want: f64 = all
+            .iter()
+            .map(|c| {
+                let mut pairs = 0.0;
+                for i in 0..c.len() {
+                    for j in i + 1..c.len() {
+                        pairs += g(c[i]) * g(c[j]);
+                    }
+                }
+                pairs
+            })
+            .sum::<f64>()
+            / all.len() as f64;
+        let r = PartitionRisk::new(rate, cap as f64, p as u64, t, Poisson).unwrap();
+        let pf = p as f64;
+        let got = pf * (pf - 1.0) / 2.0 * r.ln_pair_expectation(s as u64).exp();
+        assert!(
+            (got / want - 1.0).abs() < 1e-9,
+            "{s} on {p}: {got} vs {want}"
+        );
+    }
+}
+
+/// Bonferroni's bracket holds around the exact risk (`U - S2 <= risk <= U -
+/// S2 + U^3 / 6`), and where it decides a count it decides as the exact
+/// figure does: risks just either side of the exact one, from a hair to
+/// 10 % away, on shared partitions from 2 to 1,000.
+#[test]
+fn the_bracket_decides_as_the_exact_risk_does() {
+    let mut decided = 0;
+    for (rate, cap, p, shards) in [
+        (3_000.0, 500.0, 100, 60),
+        (3_000.0, 500.0, 100, 20),
+        (14_000.0, 1_000.0, 1_000, 41),
+        (900.0, 600.0, 2, 7),
+        (900.0, 480.0, 3, 9),
+        (31_778.0, 500.0, 100, 15_000),
+    ] {
+        let r = PartitionRisk::new(rate, cap, p, 14_400.0, Poisson).unwrap();
+        let exact = r.exact_poisson(shards);
+        let u = r.ln_union_bound(shards).exp();
+        let pf = p as f64;
+        let s2 = pf * (pf - 1.0) / 2.0 * r.ln_pair_expectation(shards).exp();
+        let what = format!("{rate} cap {cap} on {p}, S = {shards}: exact {exact}, U {u}, S2 {s2}");
+        assert!(exact > 1e-6 && exact < 0.999, "{what}");
+        // Within the exact figure's rounding (1 - an expectation near 1),
+        // far inside the slack of 1e-9 U + 1e-12 the bracket allows.
+        let off = 1e-13 + 1e-10 * u;
+        assert!(u - s2 <= exact + off, "{what}");
+        assert!(exact <= u - s2 + u.powi(3) / 6.0 + off, "{what}");
+        for rel in [1e-12, 1e-9, 1e-6, 1e-3, 0.1] {
+            for risk in [exact * (1.0 - rel), exact * (1.0 + rel)] {
+                if let Some(meets) = r.bonferroni_decides(shards, u, risk) {
+                    assert_eq!(meets, exact <= risk, "{what}: risk {risk}");
+                    decided += 1;
+                }
+            }
+        }
+    }
+    assert!(decided >= 6, "{decided}");
+}
