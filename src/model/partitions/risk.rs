@@ -243,7 +243,7 @@ impl PartitionRisk {
             *slot
         };
         let inner = |g: &mut dyn FnMut(u64) -> f64, n: u64| {
-            ln_binomial_sum(n, 1.0 / (p - 1.0), |k| g(k), f64::INFINITY)
+            ln_binomial_sum(n, 1.0 / (p - 1.0), &mut *g, f64::INFINITY)
         };
         let outer = |k1| {
             let first = g(k1);
