@@ -2,9 +2,9 @@
 //! copied into a temporary directory owned by the `postgres` user (initdb
 //! and the server refuse root; as root the tools run through `runuser -u
 //! postgres`), started with `pg_ctl` on a free loopback port and stopped
-//! in `Drop` (also when an assertion fails). The binaries are looked for on PATH, then in Debian's
-//! `/usr/lib/postgresql/<version>/bin`; without them the tests FAIL (CI
-//! installs them), they do not skip.
+//! in `Drop` (also when an assertion fails). The binaries are looked for
+//! on PATH, then in Debian's `/usr/lib/postgresql/<version>/bin`; without
+//! them the tests FAIL (CI installs them), they do not skip.
 //!
 //! TCP logins need the password [`PASSWORD`] (scram-sha-256). A [`Pg`]
 //! holds `common::one_at_a_time` from the moment its server is up, so two
@@ -267,11 +267,16 @@ fn chown_to_postgres(path: &Path) {
     });
 }
 
+/// What the template is made with: a new name for a new recipe (the
+/// `initdb` flags below or [`PASSWORD`]), so an old template is not reused.
+const TEMPLATE_RECIPE: &str = "scram1";
+
 /// A data directory made once by `initdb` (superuser `postgres` with
 /// [`PASSWORD`], trust on the socket, scram-sha-256 over TCP), under the
-/// target's directory for integration tests and named for the `initdb`
-/// binary, then copied by every [`Pg::start`]. Staged in a scratch directory
-/// and renamed into place, so a run killed half way leaves no half template.
+/// target's directory for integration tests and named for `initdb
+/// --version` and [`TEMPLATE_RECIPE`], then copied by every [`Pg::start`].
+/// Staged in a scratch directory and renamed into place, so a run killed
+/// half way leaves no half template.
 fn template() -> PathBuf {
     static TEMPLATE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     TEMPLATE
@@ -287,7 +292,7 @@ fn template() -> PathBuf {
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
                 .collect();
             let root = Path::new(env!("CARGO_TARGET_TMPDIR"));
-            let done = root.join(format!("pg-template-{version}"));
+            let done = root.join(format!("pg-template-{version}-{TEMPLATE_RECIPE}"));
             if done.join("PG_VERSION").is_file() {
                 return done;
             }
