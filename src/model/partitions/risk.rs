@@ -128,20 +128,27 @@ impl PartitionRisk {
 
     /// `ln U`, U = P E[g(K)], K ~ Binomial(S, 1/P): the union bound.
     pub fn ln_union_bound(&self, shards: u64) -> f64 {
-        self.ln_union_bound_until(shards, f64::INFINITY)
+        self.ln_union_bound_until(shards, Early::NEVER)
     }
 
     /// [`PartitionRisk::ln_union_bound`], or, once the terms summed so far
-    /// pass `ln_stop`, that partial sum (below `ln U`, above `ln_stop`): a
-    /// search only needs to know that U is past where the count fails.
-    fn ln_union_bound_until(&self, shards: u64, ln_stop: f64) -> f64 {
+    /// pass `early.past`, that partial sum (below `ln U`, above it), or
+    /// once the sum and a bound on the terms left are within
+    /// `early.within`, that bound (above `ln U`, within it): a search only
+    /// needs to know that U is past where the count fails, or within the
+    /// risk.
+    fn ln_union_bound_until(&self, shards: u64, early: Early) -> f64 {
         if self.partitions == 1 {
             // One partition holds every shard: the risk is its own.
             return self.ln_g(shards, shards);
         }
         let ln_p = (self.partitions as f64).ln();
         let ln_h = |k: u64| self.ln_g(k, shards);
-        ln_p + ln_binomial_sum(shards, 1.0 / self.partitions as f64, ln_h, ln_stop - ln_p)
+        let early = Early {
+            past: early.past - ln_p,
+            within: early.within - ln_p,
+        };
+        ln_p + ln_binomial_sum(shards, 1.0 / self.partitions as f64, ln_h, early)
     }
 
     /// `1 - E[prod_j F(K_j)^T]`, exact for Poisson traffic (O(S^1.5 log P)).
@@ -183,7 +190,11 @@ impl PartitionRisk {
             true if risk < 0.5 => (1.0 - (1.0 - 2.0 * risk).sqrt()).ln(),
             true => f64::INFINITY,
         };
-        let u = self.ln_union_bound_until(shards, ln_stop).exp();
+        let early = Early {
+            past: ln_stop,
+            within: risk.ln(),
+        };
+        let u = self.ln_union_bound_until(shards, early).exp();
         if u <= risk {
             return true;
         }
@@ -243,7 +254,7 @@ impl PartitionRisk {
             *slot
         };
         let inner = |g: &mut dyn FnMut(u64) -> f64, n: u64| {
-            ln_binomial_sum(n, 1.0 / (p - 1.0), &mut *g, f64::INFINITY)
+            ln_binomial_sum(n, 1.0 / (p - 1.0), &mut *g, Early::NEVER)
         };
         let outer = |k1| {
             let first = g(k1);
@@ -252,7 +263,7 @@ impl PartitionRisk {
                 _ => first + inner(&mut g, shards - k1),
             }
         };
-        ln_binomial_sum(shards, 1.0 / p, outer, f64::INFINITY)
+        ln_binomial_sum(shards, 1.0 / p, outer, Early::NEVER)
     }
 
     /// The sizing for `risk`: the fewest count from `floor` on that meets
@@ -307,15 +318,37 @@ impl PartitionRisk {
     }
 }
 
+/// Where [`ln_binomial_sum`] may end before its last term (in ln).
+#[derive(Debug, Clone, Copy)]
+struct Early {
+    /// Once the sum passes this, the sum so far.
+    past: f64,
+    /// Once the sum plus a bound on the terms left is at most this, that
+    /// bound.
+    within: f64,
+}
+
+impl Early {
+    /// The whole sum.
+    const NEVER: Early = Early {
+        past: f64::INFINITY,
+        within: f64::NEG_INFINITY,
+    };
+}
+
 /// `ln E[h(K)]`, `K ~ Binomial(n, w)`, for `h` (given as `ln h`) that
 /// grows with `k` and is at most 1: from the mode down while the terms
 /// (falling, as both factors do) are not below e^-60 of the sum, then up
 /// while the pmf alone is not (`h <= 1`). What is left out is at most
-/// `n e^-60` of the sum. Once the sum passes `ln_stop`, that partial sum (a search
-/// only needs to know the count fails): the terms near the mode first,
-/// where they are largest, and none of the hundreds far below it that a
-/// walk up from 0 would evaluate (a Poisson tail each).
-fn ln_binomial_sum(n: u64, w: f64, mut ln_h: impl FnMut(u64) -> f64, ln_stop: f64) -> f64 {
+/// `n e^-60` of the sum. The terms near the mode come first, where they
+/// are largest, and none of the hundreds far below it that a walk up from
+/// 0 would evaluate (a Poisson tail, or an integral of them, each).
+///
+/// It may end early (`early`): once the sum passes `early.past`, with the
+/// sum so far; once the sum, the terms the walk down left out (at most
+/// `mode e^-60` of it) and a bound on `P(K > k)` (which bounds the terms
+/// above `k`, as `h <= 1`) are within `early.within`, with that bound.
+fn ln_binomial_sum(n: u64, w: f64, mut ln_h: impl FnMut(u64) -> f64, early: Early) -> f64 {
     if w >= 1.0 {
         // The last of two partitions takes every shard left.
         return ln_h(n);
@@ -329,18 +362,33 @@ fn ln_binomial_sum(n: u64, w: f64, mut ln_h: impl FnMut(u64) -> f64, ln_stop: f6
             break;
         }
         sum = ln_add(sum, term);
-        if sum > ln_stop {
+        if sum > early.past {
             return sum;
         }
     }
+    let below = (mode as f64 * LN_NEGLIGIBLE.exp()).ln_1p();
     for k in mode + 1..=n {
         let ln_pmf = ln_dbinom(k, n, w, v);
         if sum.is_finite() && ln_pmf < sum + LN_NEGLIGIBLE {
             break;
         }
         sum = ln_add(sum, ln_pmf + ln_h(k));
-        if sum > ln_stop {
+        if sum > early.past {
             return sum;
+        }
+        // P(K > k) <= pmf(k + 1) / (1 - r), r = pmf(k + 2) / pmf(k + 1):
+        // past the mode the pmf's ratios fall, so the tail is below that
+        // geometric series.
+        if sum < early.within && ln_pmf < early.within {
+            let ratio = |j: u64| (n - j) as f64 / (j + 1) as f64 * (w / v);
+            let r = if k + 1 < n { ratio(k + 1) } else { 0.0 };
+            if k < n && r < 1.0 {
+                let ln_tail = ln_pmf + ratio(k).ln() - (-r).ln_1p();
+                let bound = ln_add(sum + below, ln_tail);
+                if bound <= early.within {
+                    return bound;
+                }
+            }
         }
     }
     sum

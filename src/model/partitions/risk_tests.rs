@@ -313,3 +313,38 @@ fn the_bracket_decides_as_the_exact_risk_does() {
     }
     assert!(decided >= 6, "{decided}");
 }
+
+/// Ended early within a level, the union bound's sum gives a bound at or
+/// above the whole sum and within the level; otherwise the whole sum (at
+/// counts where it is far below the level, near it and past it, for the
+/// three laws).
+#[test]
+fn the_sum_ended_within_a_level_bounds_the_whole_sum() {
+    use crate::model::law::{gamma_poisson::Dispersion, TrafficModel::GammaPoisson};
+    let gamma = GammaPoisson(Dispersion::new("dispersion", 11.9).unwrap());
+    let mut ended = 0;
+    for (rate, cap, p, model) in [
+        (3_000.0, 500.0, 100, Poisson),
+        (14_000.0, 1_000.0, 1_000, Fixed),
+        (2_000.0, 300.0, 50, gamma),
+    ] {
+        let r = PartitionRisk::new(rate, cap, p, 14_400.0, model).unwrap();
+        for s in (1..200).step_by(7).chain([400, 2_000, 4_400]) {
+            let whole = r.ln_union_bound(s);
+            for level in [whole - 1.0, whole + 1e-9, whole + 0.1, whole + 5.0] {
+                let early = Early {
+                    past: f64::INFINITY,
+                    within: level,
+                };
+                let got = r.ln_union_bound_until(s, early);
+                if got == whole {
+                    continue;
+                }
+                ended += 1;
+                assert!(got <= level, "{rate} {p} S = {s}: {got} > {level}");
+                assert!(got >= whole - 1e-12, "{rate} {p} S = {s}: {got} < {whole}");
+            }
+        }
+    }
+    assert!(ended > 20, "{ended}");
+}
