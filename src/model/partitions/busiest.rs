@@ -8,27 +8,100 @@
 /// independent partition loads.
 ///
 /// R_m(n) = E[prod over m bins | n balls in them]. Splitting m = a + b bins,
-/// the balls in the first group are Binomial(n, a/m), so
+/// the balls in the first group are Binomial(n, a/(a+b)), so
 /// R_{a+b}(n) = sum_i Bin(n, a/(a+b))(i) R_a(i) R_b(n-i); build R_p by
 /// doubling and adding one bin (binary expansion of p).
+///
+/// Only R_p(S) is wanted, and each step's sums read the step before only
+/// near its binomial's mode: the counts each step is needed at are found
+/// from the last step back ([`touched`]), and each step sums only those
+/// (a window of a few hundred counts where there were S + 1). The same
+/// sums in the same order as over every count: the same bits.
 pub fn bins_expectation(p: u64, f: &[f64]) -> f64 {
     let s = f.len() - 1;
     let ln_fact = ln_factorials(s);
-    let mut cur = f.to_vec();
+    // The steps: `(m_a, m_b, b is f)`, doubling, then one bin more where
+    // p's bit is set.
+    let mut steps = Vec::new();
     let mut m: u64 = 1;
     for bit in (0..(63 - p.leading_zeros())).rev() {
-        cur = combine(&cur, m, &cur, m, &ln_fact);
+        steps.push((m, m, false));
         m *= 2;
         if (p >> bit) & 1 == 1 {
-            cur = combine(&cur, m, f, 1, &ln_fact);
+            steps.push((m, 1, true));
             m += 1;
         }
     }
     debug_assert_eq!(m, p);
+    // From the last step back: the counts each step's output is read at.
+    let mut needed = vec![(0, 0); steps.len()];
+    let mut range = (s, s);
+    for (slot, &(ma, mb, b_is_f)) in needed.iter_mut().zip(&steps).rev() {
+        *slot = range;
+        let (a, b) = touched(range, ma, mb, &ln_fact);
+        range = match b_is_f {
+            true => a,
+            false => (a.0.min(b.0), a.1.max(b.1)),
+        };
+    }
+    let mut cur = f.to_vec();
+    for (&(ma, mb, b_is_f), &range) in steps.iter().zip(&needed) {
+        let b = if b_is_f { f } else { &cur };
+        cur = combine(&cur, ma, b, mb, &ln_fact, range);
+    }
     cur[s]
 }
 
-fn ln_factorials(n: usize) -> Vec<f64> {
+/// The ratio and the first pmf term of [`combine`]'s sum at `n` balls:
+/// the split's mode, `Bin(n, w)(mode)` and `w / q`.
+fn mode_term(n: usize, ma: u64, mb: u64, ln_fact: &[f64]) -> (usize, f64, f64) {
+    let total = (ma + mb) as f64;
+    let (w, q) = (ma as f64 / total, mb as f64 / total);
+    let mode = (((n + 1) as f64 * w).floor() as usize).min(n);
+    let pm = (ln_fact[n] - ln_fact[mode] - ln_fact[n - mode]
+        + mode as f64 * w.ln()
+        + (n - mode) as f64 * q.ln())
+    .exp();
+    (mode, pm, w / q)
+}
+
+/// The counts of the two groups that [`combine`]'s sums at every count in
+/// `lo..=hi` may read, as ranges `(a's, b's)`: its walks from the mode,
+/// taken to where the pmf cut stops them (not to where a group's last
+/// nonzero weight would, which can only stop them sooner).
+fn touched(
+    (lo, hi): (usize, usize),
+    ma: u64,
+    mb: u64,
+    ln_fact: &[f64],
+) -> ((usize, usize), (usize, usize)) {
+    let (mut a_lo, mut a_hi, mut b_lo, mut b_hi) = (usize::MAX, 0, usize::MAX, 0);
+    for n in lo..=hi {
+        let (mode, pm, up) = mode_term(n, ma, mb, ln_fact);
+        let (mut first, mut last) = (mode, mode);
+        let mut pmf = pm;
+        for i in mode..n {
+            pmf *= (n - i) as f64 / (i + 1) as f64 * up;
+            if pmf < 1e-20 {
+                break;
+            }
+            last = i + 1;
+        }
+        pmf = pm;
+        for i in (1..=mode).rev() {
+            pmf *= i as f64 / (n - i + 1) as f64 / up;
+            if pmf < 1e-20 {
+                break;
+            }
+            first = i - 1;
+        }
+        (a_lo, a_hi) = (a_lo.min(first), a_hi.max(last));
+        (b_lo, b_hi) = (b_lo.min(n - last), b_hi.max(n - first));
+    }
+    ((a_lo, a_hi), (b_lo, b_hi))
+}
+
+pub(super) fn ln_factorials(n: usize) -> Vec<f64> {
     let mut v = vec![0.0; n + 1];
     for i in 1..=n {
         v[i] = v[i - 1] + (i as f64).ln();
@@ -36,30 +109,30 @@ fn ln_factorials(n: usize) -> Vec<f64> {
     v
 }
 
-/// Binomial-weighted convolution of two groups of `ma` and `mb` bins.
+/// Binomial-weighted convolution of two groups of `ma` and `mb` bins, at
+/// the counts `lo..=hi` (0 elsewhere: never read).
 /// Weights are often exactly 0 past some count (a partition that many
 /// shards put over the cap for certain): terms past either group's last
 /// nonzero weight are 0 and are not summed, which leaves every sum the
 /// same bits and skips most of the work while the groups are small.
-fn combine(a: &[f64], ma: u64, b: &[f64], mb: u64, ln_fact: &[f64]) -> Vec<f64> {
+pub(super) fn combine(
+    a: &[f64],
+    ma: u64,
+    b: &[f64],
+    mb: u64,
+    ln_fact: &[f64],
+    (lo, hi): (usize, usize),
+) -> Vec<f64> {
     let s = a.len() - 1;
-    let total = (ma + mb) as f64;
-    let (w, q) = (ma as f64 / total, mb as f64 / total);
-    let (ln_w, ln_q) = (w.ln(), q.ln());
-    let up = w / q;
     let last = |v: &[f64]| v.iter().rposition(|&x| x != 0.0);
     let mut out = vec![0.0; s + 1];
     let (Some(top_a), Some(top_b)) = (last(a), last(b)) else {
         return out;
     };
-    for (n, slot) in out.iter_mut().enumerate().take(top_a + top_b + 1) {
+    for n in lo..=hi.min(top_a + top_b) {
         // Walk out from the mode; pmf terms below 1e-20 cannot move a
         // probability at the precision we print.
-        let mode = (((n + 1) as f64 * w).floor() as usize).min(n);
-        let pm = (ln_fact[n] - ln_fact[mode] - ln_fact[n - mode]
-            + mode as f64 * ln_w
-            + (n - mode) as f64 * ln_q)
-            .exp();
+        let (mode, pm, up) = mode_term(n, ma, mb, ln_fact);
         let mut sum = pm * a[mode] * b[n - mode];
         let mut pmf = pm;
         // Up: a's index grows; past `top_a` every term is 0.
@@ -82,7 +155,7 @@ fn combine(a: &[f64], ma: u64, b: &[f64], mb: u64, ln_fact: &[f64]) -> Vec<f64> 
             }
             sum += pmf * a[i - 1] * b[n - i + 1];
         }
-        *slot = sum;
+        out[n] = sum;
     }
     out
 }

@@ -151,7 +151,8 @@ impl PartitionRisk {
         ln_p + ln_binomial_sum(shards, 1.0 / self.partitions as f64, ln_h, early)
     }
 
-    /// `1 - E[prod_j F(K_j)^T]`, exact for Poisson traffic (O(S^1.5 log P)).
+    /// `1 - E[prod_j F(K_j)^T]`, exact for Poisson traffic (the doubling
+    /// of [`bins_expectation`], O(S log P) in its windows).
     fn exact_poisson(&self, shards: u64) -> f64 {
         let f: Vec<f64> = (0..=shards)
             .map(|k| ln_1m_exp(self.ln_g(k, shards)).exp())
@@ -215,8 +216,8 @@ impl PartitionRisk {
     /// (the counts are negatively associated and g grows). `None` where the
     /// risk sits between the two: a sliver of relative width `U^2 / 6`
     /// where `U - U^2 / 2` left one of `U / 2`, so a search needs the exact
-    /// expectation (O(S^1.5 log P), most of a shared-partition search's
-    /// time before) at a few counts instead of at every count near its
+    /// expectation (most of a shared-partition search's time before) at a
+    /// few counts instead of at every count near its
     /// answer. A slack of 1e-9 U + 1e-12 on both sides covers the terms the
     /// sums leave out (at most `S e^-60` of each) and the exact
     /// figure's own rounding (it is 1 minus an expectation near 1: 1e-14
