@@ -14,7 +14,7 @@
 ///
 /// Only R_p(S) is wanted, and each step's sums read the step before only
 /// near its binomial's mode: the counts each step is needed at are found
-/// from the last step back ([`touched`]), and each step sums only those
+/// from the last step back (`touched`), and each step sums only those
 /// (a window of a few hundred counts where there were S + 1). The same
 /// sums in the same order as over every count: the same bits.
 pub fn bins_expectation(p: u64, f: &[f64]) -> f64 {
