@@ -58,7 +58,7 @@ pub enum ExactProblem {
     /// A gamma-poisson table longer than [`MAX_MIXED_ROWS`](crate::model::defaults::MAX_MIXED_ROWS).
     #[error(
         "spreads the busiest shard over {} counts a second ({lo} to {hi}); the exact \
-         gamma-poisson table stops at {MAX_MIXED_ROWS} (two integrals a count): give \
+         gamma-poisson table stops at {MAX_MIXED_ROWS}: give \
          a larger dispersion, or fewer likes per shard",
         hi - lo + 1
     )]

@@ -84,12 +84,9 @@ impl BusiestShard {
             return Err(ParamError::new("dispersion", too_long.into()));
         }
         let (pairs, exact_from, bottom_error) = match split {
-            // Two integrals over the second's rate a row (`Point::mixed_tails`).
-            Split::GammaRate { .. } => {
-                let pairs = (lo..=hi)
-                    .into_par_iter()
-                    .map(|c| point.mixed_tails(c))
-                    .collect();
+            // Two integrals over the second's rate a block of eight rows.
+            Split::GammaRate { mean, shape } => {
+                let pairs = super::gamma_row::table_tails((mean, shape), shards, (lo, hi));
                 (pairs, 0, 0.0)
             }
             Split::Poisson(_) => {

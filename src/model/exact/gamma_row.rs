@@ -275,22 +275,54 @@ impl GammaRow {
         if let Some(v) = self.blocks.borrow().get(&(k, side)) {
             return v.clone();
         }
-        let (from, shards, s) = (k * BLOCK, self.shards, self.shards as f64);
-        let n = BLOCK as usize;
-        let values: Vec<f64> = match side {
-            Side::Sf => self
-                .mix
-                .ln_expect_each(n, |l, out| sf_cuts(from, l / s, shards, out)),
-            Side::Cdf => self
-                .mix
-                .ln_expect_each(n, |l, out| cdf_cuts(from, l / s, s, out)),
-        }
-        .into_iter()
-        .map(|v| v.min(0.0))
-        .collect();
+        let values = block_tails(&self.mix, self.shards, k, side);
         self.blocks.borrow_mut().insert((k, side), values.clone());
         values
     }
+}
+
+/// `ln P(max <= c)` or `ln P(max > c)` of `shards` shards for the cuts
+/// `8k..8k + 7`, one integral over the second's Gamma rate `mix`.
+fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
+    let (from, s) = (k * BLOCK, shards as f64);
+    let n = BLOCK as usize;
+    match side {
+        Side::Sf => mix.ln_expect_each(n, |l, out| sf_cuts(from, l / s, shards, out)),
+        Side::Cdf => mix.ln_expect_each(n, |l, out| cdf_cuts(from, l / s, s, out)),
+    }
+    .into_iter()
+    .map(|v| v.min(0.0))
+    .collect()
+}
+
+/// The busiest shard's table under gamma-poisson traffic, `(ln P(max <=
+/// c), ln P(max > c))` for `c = lo..=hi`, of `shards` shards at a Gamma
+/// rate of mean `rate` and shape `shape`: two integrals a block of eight
+/// aligned cuts (each cut's value the integral `Point::mixed_tails` takes
+/// alone, to the same tolerance), the blocks in parallel. Eight cuts cost
+/// about what one does (`gamma_each.rs`).
+pub(super) fn table_tails(
+    (rate, shape): (f64, f64),
+    shards: u64,
+    (lo, hi): (u64, u64),
+) -> Vec<(f64, f64)> {
+    let mix = GammaMix::new(rate, shape);
+    let blocks: Vec<(Vec<f64>, Vec<f64>)> = (lo / BLOCK..=hi / BLOCK)
+        .into_par_iter()
+        .map(|k| {
+            (
+                block_tails(&mix, shards, k, Side::Cdf),
+                block_tails(&mix, shards, k, Side::Sf),
+            )
+        })
+        .collect();
+    let first = lo / BLOCK * BLOCK;
+    blocks
+        .iter()
+        .flat_map(|(cdf, sf)| cdf.iter().copied().zip(sf.iter().copied()))
+        .skip((lo - first) as usize)
+        .take((hi - lo + 1) as usize)
+        .collect()
 }
 
 /// How far past the cuts seen to look next (`up`: above the highest,

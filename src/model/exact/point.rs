@@ -63,13 +63,6 @@ impl Point {
         self.model.law().ln_share_sf(self.rate, one, c)
     }
 
-    /// Gamma-poisson traffic: `ln P(max <= c)` and `ln P(max > c)`, each
-    /// its own integral over the second's rate (the tail is never `1 -` the
-    /// integrated CDF, so it keeps its digits when tiny).
-    pub(super) fn mixed_tails(&self, c: u64) -> (f64, f64) {
-        (self.mixed_cdf(c), self.mixed_sf(c))
-    }
-
     /// The second's Gamma law (gamma-poisson traffic only).
     fn gamma_mix(&self) -> GammaMix {
         let Split::GammaRate { mean, shape } = self.model.split(self.rate) else {

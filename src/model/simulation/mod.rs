@@ -172,12 +172,19 @@ impl SimPlan {
     pub fn exact_is_cheap(&self) -> bool {
         // Both tables walk the values a shard takes, so their cost grows
         // with the mean per shard under either traffic model.
-        // Gamma-poisson tables cost two integrals a row, and their rows
-        // span the Gamma spread: cheap only while that is a few seconds.
-        // So do empirical tables: one fixed table a distinct count.
+        // Gamma-poisson tables cost two integrals a block of rows, and
+        // their rows span the Gamma spread: cheap only under 0.8 s (about
+        // 4,000 rows). Empirical tables, one fixed table a distinct count,
+        // only under 2 s.
         let plain = self.traffic.dispersion().is_none() && self.traffic.empirical().is_none();
+        let limit = if self.traffic.dispersion().is_some() {
+            0.8
+        } else {
+            2.0
+        };
         let mixed_ok = plain
-            || crate::model::cost::exact_table(self.rate, self.shards, self.traffic).seconds <= 2.0;
+            || crate::model::cost::exact_table(self.rate, self.shards, self.traffic).seconds
+                <= limit;
         self.rate / self.shards as f64 <= AUTO_TABLE_MAX_MEAN_PER_SHARD && mixed_ok
     }
 
