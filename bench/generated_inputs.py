@@ -12,7 +12,7 @@ likes/s (log-uniform), a shard count from 1 to 5,000, a cap of 500 to
 run through `size`, `risk`, `chart --kind risk`, `compare`, `simulate
 --seconds 2000` and `report`. Runs refused as bad input (exit 2) count
 too: a refusal must be quick. A run is cut at TIMEOUT seconds (default 60)
-of wall time. Prints a Markdown table of the ten slowest runs and the
+of wall time. Prints a Markdown table of the SHOW (default 10) slowest runs and the
 count of runs over 0.3 s, 1 s and 20 s of CPU.
 """
 
@@ -97,7 +97,7 @@ def main():
     print()
     print("| CPU s | exit | command |")
     print("|---|---|---|")
-    for cpu, code, args in runs[:10]:
+    for cpu, code, args in runs[: int(os.environ.get("SHOW", "10"))]:
         shown = " ".join("OUT" if a.startswith("/") else a for a in args)
         print(f"| {cpu:.2f} | {code} | `{shown}` |")
 

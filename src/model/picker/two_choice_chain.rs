@@ -186,31 +186,38 @@ struct Move {
     next: u32,
 }
 
-/// The profiles met while building, interned, with their moves.
+/// The profiles met while building, interned, with their moves. Hundreds
+/// of thousands are met (750,000 words at the reference server), so the
+/// lookups hash with foldhash (std's SipHash took a third of a build) and
+/// a profile is stored once, in `flat`, besides its key.
 #[derive(Debug, Default)]
 struct Profiles {
-    levels: Vec<Box<[u32]>>,
     /// Every profile, its length then its levels, one after another.
     flat: Vec<u32>,
     /// Where profile `id` starts in `flat`.
     at: Vec<u32>,
-    ids: HashMap<Box<[u32]>, u32>,
+    ids: HashMap<Box<[u32]>, u32, foldhash::fast::FixedState>,
     moves: Vec<Option<Box<[Move]>>>,
 }
 
 impl Profiles {
-    fn intern(&mut self, profile: Box<[u32]>) -> u32 {
-        if let Some(&id) = self.ids.get(&profile) {
+    fn intern(&mut self, profile: &[u32]) -> u32 {
+        if let Some(&id) = self.ids.get(profile) {
             return id;
         }
-        let id = self.levels.len() as u32;
+        let id = self.at.len() as u32;
         self.at.push(self.flat.len() as u32);
         self.flat.push(profile.len() as u32);
-        self.flat.extend_from_slice(&profile);
-        self.levels.push(profile.clone());
-        self.ids.insert(profile, id);
+        self.flat.extend_from_slice(profile);
+        self.ids.insert(profile.into(), id);
         self.moves.push(None);
         id
+    }
+
+    /// Profile `id`'s levels.
+    fn levels(&self, id: u32) -> &[u32] {
+        let at = self.at[id as usize] as usize;
+        &self.flat[at + 1..at + 1 + self.flat[at] as usize]
     }
 
     /// Computes the moves from profile `id` once.
@@ -218,20 +225,20 @@ impl Profiles {
         if self.moves[id as usize].is_some() {
             return;
         }
-        let c = self.levels[id as usize].clone();
+        let c = self.levels(id).to_vec();
         let mut out = Vec::with_capacity(c.len());
+        let mut next = Vec::with_capacity(c.len() + 1);
         for (level, chance) in level_chances(&c, shards) {
-            let mut next = c.to_vec();
+            next.clear();
+            next.extend_from_slice(&c);
             next[level] -= 1;
             match next.get_mut(level + 1) {
                 Some(up) => *up += 1,
                 None => next.push(1),
             }
-            if next[0] == 0 {
-                // The least used level emptied: the one above is the new 0.
-                next.remove(0);
-            }
-            let next = self.intern(next.into_boxed_slice());
+            // The least used level emptied: the one above is the new 0.
+            let from = usize::from(next[0] == 0);
+            let next = self.intern(&next[from..]);
             out.push(Move {
                 level: level as u32,
                 chance,
@@ -290,7 +297,7 @@ impl ServerChain {
             return None;
         }
         let mut profiles = Profiles::default();
-        let start = profiles.intern(vec![shards as u32].into_boxed_slice());
+        let start = profiles.intern(&[shards as u32]);
         let mut chain = ServerChain {
             shards,
             first,
