@@ -20,6 +20,7 @@ mod gamma_row;
 mod gamma_smooth;
 mod joint;
 mod levin;
+pub(crate) mod negbin;
 mod pairs;
 mod point;
 mod quietest;

@@ -12,7 +12,8 @@ use super::{LawProblem, Share, Split, TrafficKind, TrafficLaw};
 use crate::error::{ParamError, ParamResult, Problem};
 use crate::model::defaults::{MAX_DISPERSION, MIN_DISPERSION};
 use crate::model::exact::gamma_mix::GammaMix;
-use crate::model::exact::special::{ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
+use crate::model::exact::negbin;
+use crate::model::exact::special::{ln_pois_cdf_quick, ln_pois_sf_quick};
 use crate::model::rng::ChunkRng;
 
 /// The Gamma shape `K` of gamma-poisson traffic, which names the law:
@@ -93,21 +94,27 @@ impl TrafficLaw for Dispersion {
         0
     }
 
-    /// The group's count is negative binomial: the Poisson tail
-    /// integrated over the second's rate (summed four terms a step,
-    /// `ln_pois_sf_quick`: the integral evaluates hundreds of them).
+    /// The group's count is negative binomial: its tail summed in closed
+    /// form (`exact::negbin`), or where that would take too many terms
+    /// (or lies on the side it does not sum), the Poisson tail integrated
+    /// over the second's rate (four terms a step, `ln_pois_sf_quick`: the
+    /// integral evaluates hundreds of them).
     fn ln_share_sf(&self, rate: f64, share: Share, c: u64) -> f64 {
-        self.mix(rate)
-            .ln_expect(|l| ln_pois_sf_quick(c, share.mean(l)))
+        negbin::ln_sf(c, self.0, share.mean(rate)).unwrap_or_else(|| {
+            self.mix(rate)
+                .ln_expect(|l| ln_pois_sf_quick(c, share.mean(l)))
+        })
     }
 
     fn ln_share_pmf(&self, rate: f64, share: Share, c: u64) -> f64 {
-        self.mix(rate).ln_expect(|l| ln_dpois(c, share.mean(l)))
+        negbin::ln_pmf(c, self.0, share.mean(rate))
     }
 
     fn ln_share_cdf(&self, rate: f64, share: Share, c: u64) -> f64 {
-        self.mix(rate)
-            .ln_expect(|l| ln_pois_cdf_quick(c, share.mean(l)))
+        negbin::ln_cdf(c, self.0, share.mean(rate)).unwrap_or_else(|| {
+            self.mix(rate)
+                .ln_expect(|l| ln_pois_cdf_quick(c, share.mean(l)))
+        })
     }
 
     fn second_on_curve(&self, mean: f64, _: f64, _: &mut u64, rng: &mut ChunkRng) -> u64 {
