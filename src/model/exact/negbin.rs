@@ -14,9 +14,9 @@
 //!
 //! - `P(N > c)` from `c + 1` up, where `c + 1 >= m` (each ratio `(k + K) q
 //!   / (k + 1)` is then below 1, falling to `q`);
-//! - `P(N <= c)` from `c` down, where `c + 1 < m` and `K >= 1` and `c <= m
-//!   - m / K - 1` (each ratio `k / ((k - 1 + K) q)` is then below 1, falling
-//!   to 0);
+//! - `P(N <= c)` from `c` down, where `c + 1 < m`, `K >= 1` and `c + 1 <=
+//!   m (1 - 1 / K)` (each ratio `k / ((k - 1 + K) q)` is then below 1,
+//!   falling to 0);
 //!
 //! and the other side as `1 -` it. Elsewhere (a bursty law, `K < 1`, below
 //! its mean), or where a sum would take more than [`MAX_TERMS`] terms (a
