@@ -8,7 +8,8 @@
 //! One group per exact path (issue 37): fixed traffic's table (`risk`) and
 //! row tables (`sweep`), Poisson's closed form, gamma-poisson's row without
 //! a table (`risk`, `sweep`, the risk chart), its one point (`compare`,
-//! `size --risk`) and its table (`simulate`'s exact figures), empirical
+//! `size --risk`), its tables (`simulate`'s exact figures) and its
+//! shared-partition union bound (negative binomial tails), empirical
 //! traffic's mixture of fixed tables, and the quietest shard's table.
 //! Run with `cargo bench --bench exact` (about 4 minutes), one group with
 //! `cargo bench --bench exact -- gamma_poisson`.
@@ -16,6 +17,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use shardplan::model::exact::{sweep, BusiestShard, OverCap, QuietestShard, Risk};
 use shardplan::model::law::{empirical::EmpiricalLaw, Dispersion, TrafficModel};
+use shardplan::model::partitions::PartitionRisk;
 
 /// Issue 37's case: `traffic = "gamma-poisson"`, `dispersion = 6.9`,
 /// observed 14,821 likes/s planned at 1.5x (22,231.5), cap 2,000, 4 h.
@@ -110,6 +112,25 @@ fn gamma_poisson_paths(c: &mut Criterion) {
     g.bench_function("table 14000/s over 20, K 300", |b| {
         b.iter(|| BusiestShard::new(14_000.0, 20, k300).unwrap())
     });
+    // A bursty table, its rows integrated eight at a time (2,900 rows),
+    // and the quietest shard's beside it: what `simulate` builds for
+    // 9,902 likes/s over 16 shards at K = 21.
+    let k21 = TrafficModel::GammaPoisson(Dispersion::new("dispersion", 21.0).unwrap());
+    g.bench_function("table 9902/s over 16, K 21", |b| {
+        b.iter(|| BusiestShard::new(9_902.0, 16, k21).unwrap())
+    });
+    g.bench_function("quietest table 9902/s over 16, K 21", |b| {
+        b.iter(|| QuietestShard::new(9_902.0, 16, k21).unwrap())
+    });
+    // The shared-partition union bound: a negative binomial tail a
+    // partition's share of the shards (closed form), 414 shards over 100
+    // partitions at 111 likes/s, K = 11.9, over the hour.
+    let k119 = TrafficModel::GammaPoisson(Dispersion::new("dispersion", 11.9).unwrap());
+    let shared = PartitionRisk::new(111.0, 2_000.0, 100, 3_600.0, k119).unwrap();
+    g.bench_function(
+        "partition union bound 111/s over 414, 100 partitions, K 11.9",
+        |b| b.iter(|| shared.ln_union_bound(414)),
+    );
     g.finish();
 }
 
