@@ -207,13 +207,14 @@ pub fn gamma_row(rate: f64, shards: u64) -> Estimate {
 
 /// Gamma-poisson traffic's table (what the table sampler of `simulate`
 /// builds): two adaptive integrals a block of eight rows, with the
-/// quietest shard's table beside it, about 0.2 ms of CPU a row (measured
-/// 2026-12-06: 1.39 s for the 8,130 rows of 30,000 likes/s over 16 shards
-/// at K = 21; 0.5 ms when each row took its own two integrals), over
-/// [`gamma_table_rows`] rows, at most `MAX_MIXED_ROWS` (more is refused).
+/// quietest shard's table beside it (two a block of eight too), about
+/// 0.15 ms of CPU a row (measured 2026-12-06: 1.00 s for the 8,130 rows of
+/// 30,000 likes/s over 16 shards at K = 21; 0.5 ms when each row took its
+/// own two integrals), over [`gamma_table_rows`] rows, at most
+/// `MAX_MIXED_ROWS` (more is refused).
 pub fn gamma_table(rate: f64, shards: u64, k: f64) -> Estimate {
     let rows = gamma_table_rows(rate, shards, k).min(crate::model::exact::MAX_MIXED_ROWS as f64);
-    Estimate::new(2e-4 * rows)
+    Estimate::new(1.5e-4 * rows)
 }
 
 /// The rows of gamma-poisson traffic's table, roughly: the per-shard

@@ -43,7 +43,7 @@ use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
 
 /// Cuts are integrated in aligned blocks of this many.
-const BLOCK: u64 = 8;
+pub(super) const BLOCK: u64 = 8;
 
 /// `ln(ln 2)`: a quantile whose threshold on `-ln P(max <= c)` is below
 /// `ln 2` (the CDF above 1/2) compares the upper tail.
@@ -295,6 +295,20 @@ fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
     .collect()
 }
 
+/// The quietest shard's tails under gamma-poisson traffic for the cuts
+/// `c = 8k..8k + 7`: `ln P(N_1 <= c)` of one shard (`ln E[F(c)]`, its
+/// union bound's term) and `ln P(min > c) = ln E[Q(c)^S]`, one integral
+/// each for the block (`quietest.rs` reads them as `P(N_1 < c + 1)` and
+/// `P(min >= c + 1)`).
+pub(super) fn quietest_block(mix: &GammaMix, shards: u64, k: u64) -> (Vec<f64>, Vec<f64>) {
+    let (from, s) = (k * BLOCK, shards as f64);
+    let n = BLOCK as usize;
+    let one = mix.ln_expect_each(n, |l, out| power_cuts(from, l / s, (1.0, Side::Cdf), out));
+    let all = mix.ln_expect_each(n, |l, out| power_cuts(from, l / s, (s, Side::Sf), out));
+    let clamp = |v: Vec<f64>| v.into_iter().map(|x| x.min(0.0)).collect();
+    (clamp(one), clamp(all))
+}
+
 /// The busiest shard's table under gamma-poisson traffic, `(ln P(max <=
 /// c), ln P(max > c))` for `c = lo..=hi`, of `shards` shards at a Gamma
 /// rate of mean `rate` and shape `shape`: two integrals a block of eight
@@ -401,6 +415,14 @@ fn sf_cuts(from: u64, mu: f64, shards: u64, out: &mut [f64]) -> f64 {
 /// `ln F` from the upper tail where that is below 1/2 (`ln(1 - Q)` keeps
 /// its digits), else from the CDF summed up from the bottom cut.
 fn cdf_cuts(from: u64, mu: f64, s: f64, out: &mut [f64]) -> f64 {
+    power_cuts(from, mu, (s, Side::Cdf), out)
+}
+
+/// `F(c)^s` (`Side::Cdf`) or `Q(c)^s = P(N > c)^s` (`Side::Sf`) of one
+/// Poisson(`mu`) count for the `out.len()` cuts from `from`, as a log scale
+/// returned and each cut's ratio to it in `out`: each log from the side
+/// below 1/2 (`ln(1 - x)` of the other keeps its digits).
+fn power_cuts(from: u64, mu: f64, (s, side): (f64, Side), out: &mut [f64]) -> f64 {
     let n = out.len();
     let top = from + n as u64 - 1;
     let (mut ln_q, mut ln_p) = (ln_pois_sf_quick(top, mu), ln_dpois(top, mu));
@@ -417,10 +439,18 @@ fn cdf_cuts(from: u64, mu: f64, s: f64, out: &mut [f64]) -> f64 {
             ln_f = ln_add(ln_f, ln_dpois(from + i as u64, mu));
         }
         let from_q = *v < -std::f64::consts::LN_2;
-        *v = s * if from_q { ln_1m_exp(*v) } else { ln_f };
+        *v = s * match (side, from_q) {
+            (Side::Cdf, true) => ln_1m_exp(*v),
+            (Side::Cdf, false) => ln_f,
+            (Side::Sf, true) => *v,
+            (Side::Sf, false) => ln_1m_exp(ln_f),
+        };
     }
-    // The top cut has the largest CDF.
-    let scale = out[n - 1];
+    // The top cut has the largest CDF, the bottom one the largest tail.
+    let scale = match side {
+        Side::Cdf => out[n - 1],
+        Side::Sf => out[0],
+    };
     for v in out.iter_mut() {
         *v = (*v - scale).exp();
     }

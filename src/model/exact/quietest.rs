@@ -15,12 +15,13 @@
 //! 1e-17` (the union bound, which is also used for the lower tail itself
 //! where it is below 1e-8, so tiny tails keep their digits).
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::gamma_mix::GammaMix;
 use super::levin::twiddles::TwiddleCache;
 use super::levin::{prob_sum_is_cached, truncated_between, Truncated};
-use super::special::{
-    ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_cdf_quick, ln_pois_sf, ln_pois_sf_quick,
-};
+use super::special::{ln_1m_exp, ln_binom_sf, ln_dpois, ln_pois_sf};
 use crate::error::ParamResult;
 use crate::model::law::{Split, TrafficModel};
 
@@ -115,6 +116,8 @@ struct Tails {
     mean: f64,
     /// The grid sums' twiddles (fixed traffic).
     cache: TwiddleCache,
+    /// Gamma-poisson traffic's blocks of eight cuts integrated so far.
+    blocks: RefCell<HashMap<u64, (Vec<f64>, Vec<f64>)>>,
 }
 
 impl Tails {
@@ -132,6 +135,7 @@ impl Tails {
             likes,
             mean,
             cache: TwiddleCache::new(),
+            blocks: RefCell::new(HashMap::new()),
         }
     }
 
@@ -161,10 +165,8 @@ impl Tails {
             }
             Split::Poisson(_) => ln_1m_exp(ln_pois_sf(c - 1, mean)),
             // Gamma-poisson: the Poisson formula integrated over the
-            // second's rate (`gamma_mix`), as below.
-            Split::GammaRate { shape, .. } => {
-                GammaMix::new(rate, shape).ln_expect(|l| ln_pois_cdf_quick(c - 1, l / s))
-            }
+            // second's rate (`gamma_mix`), eight cuts an integral.
+            Split::GammaRate { shape, .. } => self.gamma_block(shape, c - 1).0,
             Split::Counts(_) => unreachable!("refused by for_minimum_over"),
         }
     }
@@ -177,11 +179,22 @@ impl Tails {
             Split::Count(_) => ln_min_at_least_fixed(likes, shards, c, &mut self.cache),
             Split::Poisson(_) | Split::GammaRate { .. } if c == 0 => 0.0,
             Split::Poisson(_) => s * ln_pois_sf(c - 1, mean),
-            Split::GammaRate { shape, .. } => {
-                GammaMix::new(rate, shape).ln_expect(|l| s * ln_pois_sf_quick(c - 1, l / s))
-            }
+            Split::GammaRate { shape, .. } => self.gamma_block(shape, c - 1).1,
             Split::Counts(_) => unreachable!("refused by for_minimum_over"),
         }
+    }
+
+    /// Gamma-poisson traffic at cut `c`: `(ln P(N_1 <= c), ln P(min >
+    /// c))`, from the block of eight cuts holding it (integrated once,
+    /// `gamma_row::quietest_block`).
+    fn gamma_block(&self, shape: f64, c: u64) -> (f64, f64) {
+        use super::gamma_row::BLOCK;
+        let (k, i) = (c / BLOCK, (c % BLOCK) as usize);
+        let mut blocks = self.blocks.borrow_mut();
+        let (one, all) = blocks.entry(k).or_insert_with(|| {
+            super::gamma_row::quietest_block(&GammaMix::new(self.rate, shape), self.shards, k)
+        });
+        (one[i], all[i])
     }
 
     /// The table's first `c`.

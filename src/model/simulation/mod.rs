@@ -173,12 +173,12 @@ impl SimPlan {
         // Both tables walk the values a shard takes, so their cost grows
         // with the mean per shard under either traffic model.
         // Gamma-poisson tables cost two integrals a block of rows, and
-        // their rows span the Gamma spread: cheap only under 0.8 s (about
+        // their rows span the Gamma spread: cheap only under 0.6 s (about
         // 4,000 rows). Empirical tables, one fixed table a distinct count,
         // only under 2 s.
         let plain = self.traffic.dispersion().is_none() && self.traffic.empirical().is_none();
         let limit = if self.traffic.dispersion().is_some() {
-            0.8
+            0.6
         } else {
             2.0
         };
