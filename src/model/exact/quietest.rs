@@ -102,6 +102,10 @@ fn ln_min_at_least_fixed(likes: u64, shards: u64, c: u64, cache: &mut TwiddleCac
     shards as f64 * ln_pois_sf(c - 1, lambda) + p_w.ln() - ln_dpois(likes, shards as f64 * lambda)
 }
 
+/// Gamma-poisson traffic's blocks of cuts by their index: one shard's
+/// `ln P(N_1 <= c)` and `ln P(min > c)` for each cut of the block.
+type GammaBlocks = HashMap<u64, (Vec<f64>, Vec<f64>)>;
+
 /// One second's tails for the table: one shard's lower tail and the
 /// quietest shard's, under one traffic model (not empirical).
 struct Tails {
@@ -117,7 +121,7 @@ struct Tails {
     /// The grid sums' twiddles (fixed traffic).
     cache: TwiddleCache,
     /// Gamma-poisson traffic's blocks of eight cuts integrated so far.
-    blocks: RefCell<HashMap<u64, (Vec<f64>, Vec<f64>)>>,
+    blocks: RefCell<GammaBlocks>,
 }
 
 impl Tails {
