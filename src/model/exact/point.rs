@@ -327,7 +327,7 @@ fn last_where(lo: u64, hi: u64, pred: impl Fn(u64) -> bool) -> u64 {
 }
 
 /// The last `c` where `pred` holds, given `pred(lo)` and `!pred(hi)`.
-fn bisect_last(mut lo: u64, mut hi: u64, pred: impl Fn(u64) -> bool) -> u64 {
+pub(super) fn bisect_last(mut lo: u64, mut hi: u64, pred: impl Fn(u64) -> bool) -> u64 {
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if pred(mid) {

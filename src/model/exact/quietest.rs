@@ -218,22 +218,14 @@ impl Tails {
         }
         // `high` is above the bound; `low` is 0 or below it.
         let (mut high, mut step) = (top, 1);
-        let mut low = loop {
+        let low = loop {
             let c = high.saturating_sub(step);
             if !above(c) {
                 break c;
             }
             (high, step) = (c, 2 * step);
         };
-        while high - low > 1 {
-            let mid = low + (high - low) / 2;
-            if above(mid) {
-                high = mid;
-            } else {
-                low = mid;
-            }
-        }
-        low
+        super::point::bisect_last(low, high, |c| !above(c))
     }
 }
 
