@@ -312,8 +312,9 @@ pub(super) fn quietest_block(mix: &GammaMix, shards: u64, k: u64) -> (Vec<f64>, 
 /// The busiest shard's table under gamma-poisson traffic, `(ln P(max <=
 /// c), ln P(max > c))` for `c = lo..=hi`, of `shards` shards at a Gamma
 /// rate of mean `rate` and shape `shape`: two integrals a block of eight
-/// aligned cuts (each cut's value the integral `Point::mixed_tails` takes
-/// alone, to the same tolerance), the blocks in parallel. Eight cuts cost
+/// aligned cuts (each cut's value the integral `Point::mixed_cdf` or
+/// `Point::mixed_sf` takes alone, to the same tolerance), the blocks in
+/// parallel. Eight cuts cost
 /// about what one does (`gamma_each.rs`).
 pub(super) fn table_tails(
     (rate, shape): (f64, f64),

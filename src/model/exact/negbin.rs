@@ -47,7 +47,9 @@ pub fn ln_pmf(k: u64, shape: f64, mean: f64) -> f64 {
     let kf = k as f64;
     let n = shape + kf;
     let lc = stirlerr(n) - stirlerr(shape) - stirlerr(kf) - bd0(shape, n * p) - bd0(kf, n * q);
-    let lf = LN_2PI + shape.ln() + (-shape / n).ln_1p();
+    // ln(2 pi x (n - x) / n) with n - x = k: not ln(1 - K / n), whose
+    // 1 - K / n loses its digits when K dwarfs k (K = 1e12: 4e-7 of it).
+    let lf = LN_2PI + shape.ln() + kf.ln() - n.ln();
     (shape / n).ln() + lc - 0.5 * lf
 }
 
@@ -120,7 +122,7 @@ mod tests {
     use crate::model::exact::special::{ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
 
     /// The laws checked: near-Poisson to bursty, small to large means.
-    const LAWS: [(f64, f64); 8] = [
+    const LAWS: [(f64, f64); 9] = [
         (0.7, 0.3),
         (5.0, 1.0),
         (20.0, 10.0),
@@ -129,6 +131,7 @@ mod tests {
         (2_223.0, 6.9),
         (50_000.0, 1e5),
         (300.0, 1e9),
+        (300.0, 1e12),
     ];
 
     /// Cuts from the bottom of a law to far in its upper tail.
