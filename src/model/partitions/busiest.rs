@@ -66,9 +66,9 @@ fn mode_term(n: usize, ma: u64, mb: u64, ln_fact: &[f64]) -> (usize, f64, f64) {
 }
 
 /// The counts of the two groups that [`combine`]'s sums at every count in
-/// `lo..=hi` may read, as ranges `(a's, b's)`: its walks from the mode,
-/// taken to where the pmf cut stops them (not to where a group's last
-/// nonzero weight would, which can only stop them sooner).
+/// `lo..=hi` may read, as ranges `(a's, b's)`: its walks from the mode
+/// ([`split_terms`]), taken to where the pmf cut stops them (not to where
+/// a group's last nonzero weight would, which can only stop them sooner).
 fn touched(
     (lo, hi): (usize, usize),
     ma: u64,
@@ -77,28 +77,49 @@ fn touched(
 ) -> ((usize, usize), (usize, usize)) {
     let (mut a_lo, mut a_hi, mut b_lo, mut b_hi) = (usize::MAX, 0, usize::MAX, 0);
     for n in lo..=hi {
-        let (mode, pm, up) = mode_term(n, ma, mb, ln_fact);
-        let (mut first, mut last) = (mode, mode);
-        let mut pmf = pm;
-        for i in mode..n {
-            pmf *= (n - i) as f64 / (i + 1) as f64 * up;
-            if pmf < 1e-20 {
-                break;
-            }
-            last = i + 1;
-        }
-        pmf = pm;
-        for i in (1..=mode).rev() {
-            pmf *= i as f64 / (n - i + 1) as f64 / up;
-            if pmf < 1e-20 {
-                break;
-            }
-            first = i - 1;
-        }
+        let (mut first, mut last) = (n, 0);
+        split_terms(n, mode_term(n, ma, mb, ln_fact), (n, n), |i, _| {
+            (first, last) = (first.min(i), last.max(i));
+        });
         (a_lo, a_hi) = (a_lo.min(first), a_hi.max(last));
         (b_lo, b_hi) = (b_lo.min(n - last), b_hi.max(n - first));
     }
     ((a_lo, a_hi), (b_lo, b_hi))
+}
+
+/// The binomial split of `n` balls between two groups, term by term out
+/// from its mode (`mode_term`'s `(mode, pmf there, w / q)`): `visit(i,
+/// pmf)` for the first group's count `i`, the mode first, then up while `i
+/// <= top_a`, then down while `n - i <= top_b`, each way until the pmf
+/// falls below 1e-20 (such terms cannot move a probability at the
+/// precision we print). [`combine`] sums these terms and [`touched`]
+/// finds where they reach: one walk, so the two cannot drift apart.
+fn split_terms(
+    n: usize,
+    (mode, pm, up): (usize, f64, f64),
+    (top_a, top_b): (usize, usize),
+    mut visit: impl FnMut(usize, f64),
+) {
+    visit(mode, pm);
+    let mut pmf = pm;
+    for i in mode..n.min(top_a) {
+        pmf *= (n - i) as f64 / (i + 1) as f64 * up;
+        if pmf < 1e-20 {
+            break;
+        }
+        visit(i + 1, pmf);
+    }
+    pmf = pm;
+    for i in (1..=mode).rev() {
+        if n - i + 1 > top_b {
+            break;
+        }
+        pmf *= i as f64 / (n - i + 1) as f64 / up;
+        if pmf < 1e-20 {
+            break;
+        }
+        visit(i - 1, pmf);
+    }
 }
 
 pub(super) fn ln_factorials(n: usize) -> Vec<f64> {
@@ -130,31 +151,16 @@ pub(super) fn combine(
         return out;
     };
     for n in lo..=hi.min(top_a + top_b) {
-        // Walk out from the mode; pmf terms below 1e-20 cannot move a
-        // probability at the precision we print.
-        let (mode, pm, up) = mode_term(n, ma, mb, ln_fact);
-        let mut sum = pm * a[mode] * b[n - mode];
-        let mut pmf = pm;
-        // Up: a's index grows; past `top_a` every term is 0.
-        for i in mode..n.min(top_a) {
-            pmf *= (n - i) as f64 / (i + 1) as f64 * up;
-            if pmf < 1e-20 {
-                break;
-            }
-            sum += pmf * a[i + 1] * b[n - i - 1];
-        }
-        pmf = pm;
-        // Down: b's index grows; past `top_b` every term is 0.
-        for i in (1..=mode).rev() {
-            if n - i + 1 > top_b {
-                break;
-            }
-            pmf *= i as f64 / (n - i + 1) as f64 / up;
-            if pmf < 1e-20 {
-                break;
-            }
-            sum += pmf * a[i - 1] * b[n - i + 1];
-        }
+        // Past `top_a` (up) or `top_b` (down) every term is 0.
+        let mut sum = 0.0;
+        split_terms(
+            n,
+            mode_term(n, ma, mb, ln_fact),
+            (top_a, top_b),
+            |i, pmf| {
+                sum += pmf * a[i] * b[n - i];
+            },
+        );
         out[n] = sum;
     }
     out
