@@ -23,13 +23,7 @@
 //! count spread over hundreds of thousands), the tail is `None`: the
 //! caller integrates.
 
-use super::special::{bd0, ln_1m_exp, stirlerr};
-
-/// `ln(2 pi)`.
-const LN_2PI: f64 = 1.837_877_066_409_345_5;
-
-/// Terms below this fraction of the running sum no longer change a double.
-const TAIL_EPS: f64 = 1e-18;
+use super::special::{bd0, ln_1m_exp, ln_series4_within, stirlerr, LN_2PI};
 
 /// The most terms a tail sums before it leaves the answer to the integral
 /// (about what one integral costs: a few hundred nodes, a few dozen
@@ -100,19 +94,10 @@ fn lower(c: u64, shape: f64, mean: f64) -> Option<f64> {
     Some(ln_pmf(c, shape, mean) + sum)
 }
 
-/// `ln sum_{j >= 0} prod_{i = 1..=j} r(i)` for ratios below 1 that do not
-/// rise, stopping once a term is below `TAIL_EPS` of the sum (or a ratio
-/// is 0); `None` past [`MAX_TERMS`] terms.
+/// The sum of the terms' ratios `r` (`special::ln_series4`, four terms a
+/// step), `None` past [`MAX_TERMS`] terms.
 fn series(r: impl Fn(f64) -> f64) -> Option<f64> {
-    let (mut term, mut sum) = (1.0_f64, 1.0_f64);
-    for i in 1..=MAX_TERMS {
-        term *= r(i as f64);
-        sum += term;
-        if term < TAIL_EPS * sum {
-            return Some(sum.ln());
-        }
-    }
-    None
+    ln_series4_within(r, MAX_TERMS as f64)
 }
 
 #[cfg(test)]

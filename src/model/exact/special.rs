@@ -8,7 +8,7 @@
 //! the cancellation of `ln Gamma(n+1)` terms of size `n ln n`.
 
 /// `ln(2 pi)`.
-const LN_2PI: f64 = 1.837_877_066_409_345_5;
+pub(super) const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
 /// Terms below this fraction of the running sum no longer change a double.
 const TAIL_EPS: f64 = 1e-18;
@@ -223,9 +223,14 @@ fn ln_pois_cdf_lower_quick(c: u64, lambda: f64) -> f64 {
 /// below 1 and stay there, four terms a step, stopping once the terms fall
 /// below `TAIL_EPS` of the sum (a ratio of 0 ends the series).
 fn ln_series4(r: impl Fn(f64) -> f64) -> f64 {
+    ln_series4_within(r, f64::INFINITY).expect("no limit on the terms")
+}
+
+/// [`ln_series4`], or `None` once `max_terms` terms have not ended it.
+pub(super) fn ln_series4_within(r: impl Fn(f64) -> f64, max_terms: f64) -> Option<f64> {
     let (mut t, mut sum, mut ln_scale) = (1.0_f64, 1.0_f64, 0.0_f64);
     let mut k = 0.0;
-    loop {
+    while k < max_terms {
         let (r1, r2, r3, r4) = (r(k + 1.0), r(k + 2.0), r(k + 3.0), r(k + 4.0));
         let p1 = r1;
         let p2 = p1 * r2;
@@ -235,7 +240,7 @@ fn ln_series4(r: impl Fn(f64) -> f64) -> f64 {
         t *= p4;
         k += 4.0;
         if (r4 < 1.0 && t < TAIL_EPS * sum) || t == 0.0 {
-            return ln_scale + sum.ln();
+            return Some(ln_scale + sum.ln());
         }
         if sum > 1e250 {
             ln_scale += sum.ln();
@@ -243,6 +248,7 @@ fn ln_series4(r: impl Fn(f64) -> f64) -> f64 {
             sum = 1.0;
         }
     }
+    None
 }
 
 /// `ln P(X <= c)` for `X ~ Poisson(lambda)`.
