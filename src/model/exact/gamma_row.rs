@@ -284,15 +284,23 @@ impl GammaRow {
 /// `ln P(max <= c)` or `ln P(max > c)` of `shards` shards for the cuts
 /// `8k..8k + 7`, one integral over the second's Gamma rate `mix`.
 fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
-    let (from, s) = (k * BLOCK, shards as f64);
-    let n = BLOCK as usize;
-    match side {
-        Side::Sf => mix.ln_expect_each(n, |l, out| sf_cuts(from, l / s, shards, out)),
-        Side::Cdf => mix.ln_expect_each(n, |l, out| cdf_cuts(from, l / s, s, out)),
-    }
-    .into_iter()
-    .map(|v| v.min(0.0))
-    .collect()
+    let s = shards as f64;
+    integrate_block(mix, k, |from, l, out| match side {
+        Side::Sf => sf_cuts(from, l / s, shards, out),
+        Side::Cdf => power_cuts(from, l / s, (s, Side::Cdf), out),
+    })
+}
+
+/// The block `8k..8k + 7`'s probabilities `E[g_c(Lambda)]`, one integral
+/// over the second's Gamma rate `mix`, for `cuts(from, Lambda, out)` that
+/// gives them as [`sf_cuts`] does (a log scale, each cut's ratio in `out`);
+/// logs of probabilities, so at most 0.
+fn integrate_block(mix: &GammaMix, k: u64, cuts: impl Fn(u64, f64, &mut [f64]) -> f64) -> Vec<f64> {
+    let from = k * BLOCK;
+    mix.ln_expect_each(BLOCK as usize, |l, out| cuts(from, l, out))
+        .into_iter()
+        .map(|v| v.min(0.0))
+        .collect()
 }
 
 /// The quietest shard's tails under gamma-poisson traffic for the cuts
@@ -301,12 +309,14 @@ fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
 /// each for the block (`quietest.rs` reads them as `P(N_1 < c + 1)` and
 /// `P(min >= c + 1)`).
 pub(super) fn quietest_block(mix: &GammaMix, shards: u64, k: u64) -> (Vec<f64>, Vec<f64>) {
-    let (from, s) = (k * BLOCK, shards as f64);
-    let n = BLOCK as usize;
-    let one = mix.ln_expect_each(n, |l, out| power_cuts(from, l / s, (1.0, Side::Cdf), out));
-    let all = mix.ln_expect_each(n, |l, out| power_cuts(from, l / s, (s, Side::Sf), out));
-    let clamp = |v: Vec<f64>| v.into_iter().map(|x| x.min(0.0)).collect();
-    (clamp(one), clamp(all))
+    let s = shards as f64;
+    let one = integrate_block(mix, k, |from, l, out| {
+        power_cuts(from, l / s, (1.0, Side::Cdf), out)
+    });
+    let all = integrate_block(mix, k, |from, l, out| {
+        power_cuts(from, l / s, (s, Side::Sf), out)
+    });
+    (one, all)
 }
 
 /// The busiest shard's table under gamma-poisson traffic, `(ln P(max <=
@@ -411,18 +421,13 @@ fn sf_cuts(from: u64, mu: f64, shards: u64, out: &mut [f64]) -> f64 {
     s.ln() + ln_unit
 }
 
-/// `P(max <= c) = F(c)^S` for the `out.len()` cuts from `from`, as a log
-/// scale returned and each cut's ratio to it in `out` (as [`sf_cuts`]):
-/// `ln F` from the upper tail where that is below 1/2 (`ln(1 - Q)` keeps
-/// its digits), else from the CDF summed up from the bottom cut.
-fn cdf_cuts(from: u64, mu: f64, s: f64, out: &mut [f64]) -> f64 {
-    power_cuts(from, mu, (s, Side::Cdf), out)
-}
-
-/// `F(c)^s` (`Side::Cdf`) or `Q(c)^s = P(N > c)^s` (`Side::Sf`) of one
-/// Poisson(`mu`) count for the `out.len()` cuts from `from`, as a log scale
-/// returned and each cut's ratio to it in `out`: each log from the side
-/// below 1/2 (`ln(1 - x)` of the other keeps its digits).
+/// `F(c)^s` (`Side::Cdf`: `P(max <= c)` of `s` shards) or `Q(c)^s =
+/// P(N > c)^s` (`Side::Sf`: `P(min > c)`) of one Poisson(`mu`) count for
+/// the `out.len()` cuts from `from`, as a log scale returned and each
+/// cut's ratio to it in `out` (as [`sf_cuts`]): each log from the side
+/// below 1/2 (`ln(1 - x)` of the other keeps its digits), `ln Q` from the
+/// upper tail summed once at the top cut, `ln F` from the CDF summed up
+/// from the bottom cut.
 fn power_cuts(from: u64, mu: f64, (s, side): (f64, Side), out: &mut [f64]) -> f64 {
     let n = out.len();
     let top = from + n as u64 - 1;
