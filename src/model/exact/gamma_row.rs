@@ -35,6 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 
 use super::gamma_mix::{GammaMix, MIX_REL_ERROR};
+use super::gamma_parts;
 use super::point::Point;
 use super::row::{validate_seconds, Risk, RowFigures};
 use super::special::{ln_1m_exp, ln_add, ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
@@ -285,6 +286,10 @@ impl GammaRow {
 /// `8k..8k + 7`, one integral over the second's Gamma rate `mix`.
 fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
     let s = shards as f64;
+    let cuts = (k * BLOCK, BLOCK as usize);
+    if let Some(values) = gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf) {
+        return values.into_iter().map(|v| v.min(0.0)).collect();
+    }
     integrate_block(mix, k, |from, l, out| match side {
         Side::Sf => sf_cuts(from, l / s, shards, out),
         Side::Cdf => power_cuts(from, l / s, (s, Side::Cdf), out),

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::model::exact::gamma_mix::tests::brute_cdf;
+use crate::model::exact::gamma_parts::ln_tail_first_form;
 use crate::model::exact::special::ln_pois_cdf;
 use crate::model::exact::BusiestShard;
 use crate::model::law::Dispersion;
@@ -147,7 +148,8 @@ fn the_tables_refusal_stands() {
 }
 
 /// The table's rows, integrated eight cuts at a time (`table_tails`),
-/// against each cut's own integral (`Point::mixed_cdf`, `mixed_sf`) on
+/// against each cut's own integral in the first form (`E[F^S]` and `E[1 -
+/// F^S]`, adaptively; the table's blocks are by parts where they can be) on
 /// every row: 1e-10 of each probability (that much on its log), across a
 /// table's bottom (`P(max <= c)` from 1e-30) and top (`P(max > c)` to
 /// 1e-17), blocks cut by both ends included.
@@ -155,12 +157,15 @@ fn the_tables_refusal_stands() {
 fn table_blocks_are_each_cuts_own_integral() {
     for &(rate, k, shards) in &[(40.0, 0.5, 3), (20.0, 10.0, 3), (3_000.0, 50.0, 9)] {
         let table = BusiestShard::new(rate, shards, gamma(k)).unwrap();
-        let point = Point::new(rate, shards, gamma(k)).unwrap();
+        let mix = GammaMix::new(rate, k);
         let (lo, hi) = table.table_range();
         for c in lo..=hi {
             let (ln_cdf, ln_sf, _) = table.stored(c).unwrap();
             let what = format!("rate {rate} K {k} S {shards} c {c}");
-            let (cdf, sf) = (point.mixed_cdf(c), point.mixed_sf(c));
+            let (cdf, sf) = (
+                ln_tail_first_form(&mix, shards, c, false).min(0.0),
+                ln_tail_first_form(&mix, shards, c, true).min(0.0),
+            );
             assert!((ln_cdf - cdf).abs() <= 1e-10, "{what}: {ln_cdf} vs {cdf}");
             assert!((ln_sf - sf).abs() <= 1e-10, "{what}: {ln_sf} vs {sf}");
         }

@@ -16,8 +16,10 @@ mod busiest;
 mod empirical_mix;
 mod gamma_each;
 pub(crate) mod gamma_mix;
+mod gamma_parts;
 mod gamma_row;
 mod gamma_smooth;
+mod incgamma;
 mod joint;
 mod levin;
 pub(crate) mod negbin;
@@ -29,6 +31,7 @@ mod row;
 pub(crate) mod special;
 mod sticky;
 mod table;
+mod trapezoid;
 mod upper_tail;
 
 pub use busiest::{BusiestShard, MAX_MIXED_ROWS};

@@ -5,9 +5,9 @@
 use rayon::prelude::*;
 
 use super::gamma_mix::GammaMix;
+use super::gamma_parts;
 use super::levin;
-use super::special::ln_sf_independent;
-use super::special::{ln_1m_exp, ln_add, ln_pois_cdf_quick, ln_pois_sf_quick};
+use super::special::{ln_1m_exp, ln_add};
 use super::ExactProblem;
 use crate::error::{ParamError, ParamResult};
 use crate::model::defaults::MAX_MIXED_ROWS;
@@ -74,19 +74,12 @@ impl Point {
     /// Gamma-poisson traffic: `ln P(max <= c)`, alone (a point that needs
     /// only one side costs one integral, not two).
     pub(super) fn mixed_cdf(&self, c: u64) -> f64 {
-        let s = self.shards as f64;
-        let ln_cdf = self
-            .gamma_mix()
-            .ln_expect(|l| s * ln_pois_cdf_quick(c, l / s));
-        ln_cdf.min(0.0)
+        gamma_parts::ln_tail(&self.gamma_mix(), self.shards, c, false).min(0.0)
     }
 
     /// Gamma-poisson traffic: `ln P(max > c)`, alone.
     pub(super) fn mixed_sf(&self, c: u64) -> f64 {
-        let (s, shards) = (self.shards as f64, self.shards);
-        let mix = self.gamma_mix();
-        let ln_sf = mix.ln_expect(|l| ln_sf_independent(ln_pois_sf_quick(c, l / s), shards));
-        ln_sf.min(0.0)
+        gamma_parts::ln_tail(&self.gamma_mix(), self.shards, c, true).min(0.0)
     }
 
     /// Gamma-poisson traffic: refuses, as the table does, a law whose

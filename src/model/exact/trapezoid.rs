@@ -1,0 +1,276 @@
+//! The trapezoidal rule through a peak, for integrals `int e^{phi_i(d)} dd`
+//! of integrands analytic in a strip around the real line and negligible
+//! at both ends: there the rule converges geometrically, its error on a
+//! step `h` about `C e^{-b / h}`, so halving the step squares the error
+//! (relative to the integral, `C` of order 1). Several components share
+//! the nodes (neighbouring cuts of one figure, whose integrands peak close
+//! together).
+//!
+//! The rule checks itself, and answers `None` where it cannot vouch for
+//! 1e-13 of each component:
+//!
+//! 1. The step is the lead component's curvature radius at its peak over
+//!    `STEPS_PER_RADIUS`; nodes are added on each side until every
+//!    component is `TAIL_NATS` below its largest value (`e^-41.5 = 1e-18`).
+//! 2. The sum on every other node (twice the step) is compared with the
+//!    full sum: their difference is about the coarser sum's error, which
+//!    bounds the finer one's, so agreement to `AGREE` accepts the full sum.
+//! 3. Else the step is halved (at most `HALVINGS` times): the difference of
+//!    the two finest sums is about the error of the coarser of them, and
+//!    once it is below `QUADRATIC` and at most ten times the square of the
+//!    difference before it (the error squaring as the theory says it
+//!    must), the finest sum's error is about that difference squared:
+//!    1e-16 or less.
+
+/// Sums on steps `h` and `2h` agreeing to this (relative) accept the sum on `h`.
+const AGREE: f64 = 1e-13;
+/// A difference between the sums on `h` and `h / 2` below this, converging
+/// quadratically, accepts the sum on `h / 2`.
+const QUADRATIC: f64 = 1e-8;
+/// At most this many halvings of the first step.
+const HALVINGS: usize = 2;
+/// Nodes are added on each side until every component is this far below
+/// its largest value (`e^-41.5 = 1e-18`).
+const TAIL_NATS: f64 = 41.5;
+/// The first step is the lead component's curvature radius over this.
+const STEPS_PER_RADIUS: f64 = 2.0;
+/// At most this many nodes on a side (a wider span is the adaptive rule's).
+const MAX_SIDE: usize = 400;
+
+/// A peak of `phi`: where, and its curvature radius `(-phi'')^-1/2`.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Peak {
+    pub(super) at: f64,
+    pub(super) radius: f64,
+}
+
+/// The peak of the unimodal `phi` (bracketed by doubling steps from
+/// `start`, then three parabolas) and its curvature radius; `None` when it
+/// cannot be bracketed above `floor` or `phi` is not curved down there.
+pub(super) fn fit_peak(
+    phi: &impl Fn(f64) -> f64,
+    start: f64,
+    step: f64,
+    floor: f64,
+) -> Option<Peak> {
+    let (mut a, mut b, mut c) = (start - step, start, start + step);
+    if a < floor {
+        return None;
+    }
+    let (mut fa, mut fb, mut fc) = (phi(a), phi(b), phi(c));
+    let mut width = step;
+    for _ in 0..64 {
+        if fb >= fa && fb >= fc {
+            break;
+        }
+        width *= 2.0;
+        if fc > fb {
+            (a, fa, b, fb) = (b, fb, c, fc);
+            c = b + width;
+            fc = phi(c);
+        } else {
+            (c, fc, b, fb) = (b, fb, a, fa);
+            a = b - width;
+            if a <= floor {
+                return None;
+            }
+            fa = phi(a);
+        }
+    }
+    if !(fb >= fa && fb >= fc && fb.is_finite()) {
+        return None;
+    }
+    for _ in 0..3 {
+        let den = (b - a) * (fb - fc) - (b - c) * (fb - fa);
+        let x = b - 0.5 * ((b - a).powi(2) * (fb - fc) - (b - c).powi(2) * (fb - fa)) / den;
+        if !(x > a && x < c) || (x - b).abs() < 1e-3 * (c - a) {
+            break;
+        }
+        let fx = phi(x);
+        match (fx > fb, x > b) {
+            (true, true) => (a, fa, b, fb) = (b, fb, x, fx),
+            (true, false) => (c, fc, b, fb) = (b, fb, x, fx),
+            (false, true) => (c, fc) = (x, fx),
+            (false, false) => (a, fa) = (x, fx),
+        }
+    }
+    // The curvature on a step of about the radius itself.
+    let mut r = (c - a) / 4.0;
+    for _ in 0..4 {
+        let second = (phi(b - r) + phi(b + r) - 2.0 * fb) / (r * r);
+        if !(second < 0.0 && second.is_finite()) {
+            return None;
+        }
+        let radius = (-1.0 / second).sqrt();
+        if (0.5 * radius..=2.0 * radius).contains(&r) {
+            return Some(Peak { at: b, radius });
+        }
+        r = radius;
+    }
+    None
+}
+
+/// `ln int e^{phi_i(d)} dd` for the `n` components `phi(d, out)` gives
+/// as a log scale returned and each component's ratio to it in `out`
+/// (finite, non-negative: one exponential a node, not one a component), on
+/// nodes through `peak` (the lead component's), none at or below `floor`;
+/// `None` where the rule cannot vouch for its answer.
+pub(super) fn ln_trapezoid_each(
+    phi: &impl Fn(f64, &mut [f64]) -> f64,
+    n: usize,
+    peak: Peak,
+    floor: f64,
+) -> Option<Vec<f64>> {
+    let mut h = peak.radius / STEPS_PER_RADIUS;
+    let Walk {
+        mut at,
+        mut terms,
+        reference,
+        centre,
+    } = walk(phi, n, peak.at, h, floor)?;
+    // The sums on steps h, 2h and 4h (the nodes at even offsets from the
+    // centre, and at offsets that are multiples of four).
+    let (mut full, mut half, mut quarter) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    for (j, node) in terms.chunks(n).enumerate() {
+        let offset = j.abs_diff(centre);
+        for i in 0..n {
+            full[i] += node[i];
+            if offset % 2 == 0 {
+                half[i] += node[i];
+            }
+            if offset % 4 == 0 {
+                quarter[i] += node[i];
+            }
+        }
+    }
+    let finish = |sums: &[f64], h: f64| -> Vec<f64> {
+        sums.iter().map(|s| reference + (s * h).ln()).collect()
+    };
+    let mut before = gap(&half, &quarter);
+    let mut now = gap(&full, &half);
+    let mut node = vec![0.0; n];
+    for halving in 0..=HALVINGS {
+        if now.is_nan() {
+            return None;
+        }
+        if now <= AGREE || (now <= QUADRATIC && now <= 10.0 * before * before) {
+            return Some(finish(&full, h));
+        }
+        if halving == HALVINGS {
+            break;
+        }
+        h /= 2.0;
+        let mut finer = full.clone();
+        let mut next_at = Vec::with_capacity(2 * at.len());
+        let mut next_terms = Vec::with_capacity(2 * terms.len());
+        for j in 0..at.len() {
+            next_at.push(at[j]);
+            next_terms.extend_from_slice(&terms[j * n..(j + 1) * n]);
+            if j + 1 < at.len() {
+                let d = 0.5 * (at[j] + at[j + 1]);
+                let factor = (phi(d, &mut node) - reference).exp();
+                for i in 0..n {
+                    node[i] *= factor;
+                    finer[i] += node[i];
+                }
+                next_at.push(d);
+                next_terms.extend_from_slice(&node);
+            }
+        }
+        (before, now) = (now, gap(&finer, &full));
+        (full, at, terms) = (finer, next_at, next_terms);
+    }
+    None
+}
+
+/// The largest relative difference over the components between the
+/// integrals `h fine` and `2h coarse`, for `fine` summed over every node
+/// and `coarse` over every other one.
+fn gap(fine: &[f64], coarse: &[f64]) -> f64 {
+    fine.iter()
+        .zip(coarse)
+        .map(|(f, c)| (f - 2.0 * c).abs() / f)
+        .fold(0.0, f64::max)
+}
+
+/// The nodes of [`walk`]: positions left to right, each node's `n` terms
+/// `e^{phi_i - reference}`, and the centre's index.
+struct Walk {
+    at: Vec<f64>,
+    terms: Vec<f64>,
+    reference: f64,
+    centre: usize,
+}
+
+/// The nodes `centre + j h` out to where every component is `TAIL_NATS`
+/// below its largest value; `None` past `MAX_SIDE` nodes a side, at
+/// `floor`, or where a term is not finite.
+fn walk(
+    phi: &impl Fn(f64, &mut [f64]) -> f64,
+    n: usize,
+    centre: f64,
+    h: f64,
+    floor: f64,
+) -> Option<Walk> {
+    let mut node = vec![0.0; n];
+    let scale = phi(centre, &mut node);
+    // The centre's largest component is the reference (the lead's peak:
+    // no term is far above it).
+    let reference = scale + node.iter().copied().fold(0.0, f64::max).ln();
+    if !reference.is_finite() {
+        return None;
+    }
+    let term_at = |d: f64, node: &mut Vec<f64>| -> Option<()> {
+        let factor = (phi(d, node) - reference).exp();
+        for v in node.iter_mut() {
+            *v *= factor;
+            if !v.is_finite() {
+                return None;
+            }
+        }
+        Some(())
+    };
+    term_at(centre, &mut node)?;
+    let middle = node.clone();
+    let mut top = node.clone();
+    let cut = (-TAIL_NATS).exp();
+    let mut sides: [Vec<(f64, Vec<f64>)>; 2] = [Vec::new(), Vec::new()];
+    for (side, dir) in sides.iter_mut().zip([1.0, -1.0]) {
+        for j in 1..=MAX_SIDE {
+            let d = centre + dir * j as f64 * h;
+            if d <= floor {
+                return None;
+            }
+            term_at(d, &mut node)?;
+            let mut done = true;
+            for i in 0..n {
+                top[i] = top[i].max(node[i]);
+                done &= node[i] <= cut * top[i];
+            }
+            side.push((d, node.clone()));
+            if done {
+                break;
+            }
+            if j == MAX_SIDE {
+                return None;
+            }
+        }
+    }
+    let [right, left] = sides;
+    let centre_index = left.len();
+    let mut at = Vec::with_capacity(left.len() + right.len() + 1);
+    let mut terms = Vec::with_capacity(n * at.capacity());
+    let mut push = |(d, v): (f64, Vec<f64>)| {
+        at.push(d);
+        terms.extend(v);
+    };
+    left.into_iter().rev().for_each(&mut push);
+    push((centre, middle));
+    right.into_iter().for_each(&mut push);
+    Some(Walk {
+        at,
+        terms,
+        reference,
+        centre: centre_index,
+    })
+}
