@@ -29,14 +29,14 @@ use std::cell::Cell;
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
 use super::incgamma::{ln_gamma_p, ln_gamma_q};
 use super::special::{ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent};
-use super::trapezoid::{fit_peak, ln_trapezoid_each};
+use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 /// `ln P(max > c)` (`upper`) or `ln P(max <= c)` of `shards` shards at
 /// the second's Gamma rate `mix`: by parts where the trapezoidal rule
 /// vouches for it, else the first form's adaptive integral.
 pub(super) fn ln_tail(mix: &GammaMix, shards: u64, c: u64, upper: bool) -> f64 {
-    match ln_tails(mix, shards, (c, 1), upper) {
-        Some(v) => v[0],
+    match ln_tails(mix, shards, (c, 1), upper, Accuracy::Full) {
+        Some((v, _)) => v[0],
         None => ln_tail_first_form(mix, shards, c, upper),
     }
 }
@@ -53,14 +53,16 @@ pub(super) fn ln_tail_first_form(mix: &GammaMix, shards: u64, c: u64, upper: boo
 }
 
 /// `ln P(max > c)` (`upper`) or `ln P(max <= c)` of `shards` shards for
-/// the `n` cuts from `from`, at the second's Gamma rate `mix`, by parts;
+/// the `n` cuts from `from`, at the second's Gamma rate `mix`, by parts,
+/// to the `accuracy` asked (with the relative error bound they carry);
 /// `None` where the trapezoidal rule cannot vouch for them.
 pub(super) fn ln_tails(
     mix: &GammaMix,
     shards: u64,
     (from, n): (u64, usize),
     upper: bool,
-) -> Option<Vec<f64>> {
+    accuracy: Accuracy,
+) -> Option<(Vec<f64>, f64)> {
     let (rate, shape, s) = (mix.rate(), mix.shape(), shards as f64);
     let failed = Cell::new(false);
     let phi = |d: f64, out: &mut [f64]| -> f64 {
@@ -95,7 +97,7 @@ pub(super) fn ln_tails(
     let start = (s * (lead as f64).max(1.0) / rate).ln();
     let step = (1.0 / (lead as f64 + 1.0).sqrt()).min(1.0);
     let peak = fit_peak(&lead_phi, start, step, floor)?;
-    let values = ln_trapezoid_each(&phi, n, peak, floor)?;
+    let values = ln_trapezoid_each(&phi, n, (peak, floor), accuracy)?;
     (!failed.get()).then_some(values)
 }
 
@@ -164,7 +166,9 @@ mod tests {
                     let from = (mean * (1.0 + z / k.sqrt()) + z * mean.sqrt()).round() as u64;
                     for upper in [true, false] {
                         asked += 1;
-                        let Some(got) = ln_tails(&mix, shards, (from, 8), upper) else {
+                        let Some((got, _)) =
+                            ln_tails(&mix, shards, (from, 8), upper, Accuracy::Full)
+                        else {
                             continue;
                         };
                         answered += 1;

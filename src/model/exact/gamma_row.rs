@@ -39,12 +39,17 @@ use super::gamma_parts;
 use super::point::Point;
 use super::row::{validate_seconds, Risk, RowFigures};
 use super::special::{ln_1m_exp, ln_add, ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick};
+use super::trapezoid::Accuracy;
 use crate::error::ParamResult;
 use crate::model::law::{Split, TrafficModel};
 use crate::model::validate;
 
 /// Cuts are integrated in aligned blocks of this many.
 pub(super) const BLOCK: u64 = 8;
+
+/// A quantile search reads a block first to this relative error (the
+/// trapezoidal rule's first sums, about half the nodes of full accuracy).
+const COARSE: f64 = 1e-3;
 
 /// `ln(ln 2)`: a quantile whose threshold on `-ln P(max <= c)` is below
 /// `ln 2` (the CDF above 1/2) compares the upper tail.
@@ -190,7 +195,7 @@ enum Side {
 pub(super) struct GammaRow {
     shards: u64,
     mix: GammaMix,
-    blocks: RefCell<HashMap<(u64, Side), Vec<f64>>>,
+    blocks: RefCell<HashMap<(u64, Side), (Vec<f64>, f64)>>,
 }
 
 impl GammaRow {
@@ -214,6 +219,14 @@ impl GammaRow {
 
     /// The smallest `c` with `P(max <= c)^seconds >= q`, for `q` in (0, 1)
     /// and `seconds >= 1`, searched from `guess`.
+    ///
+    /// The search reads each block at first to `COARSE` (a few dozen nodes,
+    /// with the bound the trapezoidal rule carries), each cut's `x` an
+    /// interval: a cut meets for sure where the interval's top is at or
+    /// below the threshold, fails for sure where its bottom is above. The
+    /// answer is a sure meet whose cut below fails for sure; where that cut
+    /// is in doubt, its block is read again to full accuracy (as a point
+    /// value, as before). So the answer is the one full accuracy gives.
     pub(super) fn run_quantile(&self, seconds: f64, q: f64, guess: u64) -> u64 {
         // c meets the quantile when x(c) = ln(-ln P(max <= c)) <= x_star;
         // x falls as c grows.
@@ -223,23 +236,34 @@ impl GammaRow {
         } else {
             Side::Cdf
         };
-        let mut seen = BTreeMap::new();
-        let mut k = guess / BLOCK;
-        let mut last_step = BLOCK;
-        loop {
-            for (i, x) in self.block_x(k, side).into_iter().enumerate() {
+        let mut seen: BTreeMap<u64, (f64, f64)> = BTreeMap::new();
+        let read = |k: u64, full: bool, seen: &mut BTreeMap<u64, (f64, f64)>| {
+            for (i, x) in self.block_x(k, side, full).into_iter().enumerate() {
                 seen.insert(k * BLOCK + i as u64, x);
             }
-            let meet = seen.iter().find(|(_, &x)| x <= x_star).map(|(&c, _)| c);
+        };
+        let mut k = guess / BLOCK;
+        let mut last_step = BLOCK;
+        let mid = |(lo, hi): (f64, f64)| 0.5 * (lo + hi);
+        loop {
+            read(k, false, &mut seen);
+            let meet = seen.iter().find(|(_, x)| x.1 <= x_star).map(|(&c, _)| c);
             let fail = seen
                 .range(..meet.unwrap_or(u64::MAX))
                 .next_back()
                 .map(|(&c, &x)| (c, x));
             let next = match (fail, meet) {
                 (_, Some(0)) => return 0,
-                (Some((f, _)), Some(m)) if m == f + 1 => return m,
+                (Some((f, x)), Some(m)) if m == f + 1 => {
+                    if x.0 > x_star {
+                        return m;
+                    }
+                    // In doubt: read the cut below to full accuracy.
+                    read(f / BLOCK, true, &mut seen);
+                    continue;
+                }
                 // Bracketed: the secant between the two, else halfway.
-                (Some((f, xf)), Some(m)) => secant((f, xf), (m, seen[&m]), x_star)
+                (Some((f, xf)), Some(m)) => secant((f, mid(xf)), (m, mid(seen[&m])), x_star)
                     .unwrap_or(f + (m - f) / 2)
                     .clamp(f + 1, m - 1),
                 (Some(_), None) => {
@@ -256,44 +280,72 @@ impl GammaRow {
         }
     }
 
-    /// `x(c) = ln(-ln P(max <= c))` for the cuts of block `k`, from the
-    /// side integrated (the upper tail's `-ln(1 - P(max > c))` keeps its
-    /// digits when tiny).
-    fn block_x(&self, k: u64, side: Side) -> Vec<f64> {
-        let values = self.block(k, side);
+    /// `x(c) = ln(-ln P(max <= c))` for the cuts of block `k`, as the
+    /// interval the block's error bound leaves (a point at full accuracy),
+    /// from the side integrated (the upper tail's `-ln(1 - P(max > c))`
+    /// keeps its digits when tiny).
+    fn block_x(&self, k: u64, side: Side, full: bool) -> Vec<(f64, f64)> {
+        let (values, bound) = self.block(k, side, full);
+        // |ln(1 +- e)| < 2e for e <= COARSE, and twice that for safety.
+        let spread = 4.0 * bound;
+        let x = |v: f64| match side {
+            Side::Cdf => (-v).ln(),
+            Side::Sf => (-ln_1m_exp(v)).ln(),
+        };
         values
             .iter()
-            .map(|&v| match side {
-                Side::Cdf => (-v).ln(),
-                Side::Sf => (-ln_1m_exp(v)).ln(),
+            .map(|&v| {
+                let (a, b) = (x(v - spread), x((v + spread).min(0.0)));
+                (a.min(b), a.max(b))
             })
             .collect()
     }
 
     /// `ln P(max <= c)` or `ln P(max > c)` for the cuts `8k..8k + 7`, one
-    /// integral for the block (kept for the row's other searches).
-    fn block(&self, k: u64, side: Side) -> Vec<f64> {
+    /// integral for the block, to full accuracy or to `COARSE`, with its
+    /// relative error bound (0 at full accuracy); kept for the row's other
+    /// searches.
+    fn block(&self, k: u64, side: Side, full: bool) -> (Vec<f64>, f64) {
         if let Some(v) = self.blocks.borrow().get(&(k, side)) {
-            return v.clone();
+            if !full || v.1 == 0.0 {
+                return v.clone();
+            }
         }
-        let values = block_tails(&self.mix, self.shards, k, side);
+        let accuracy = if full {
+            Accuracy::Full
+        } else {
+            Accuracy::Bounded(COARSE)
+        };
+        let values = block_tails(&self.mix, self.shards, k, side, accuracy);
         self.blocks.borrow_mut().insert((k, side), values.clone());
         values
     }
 }
 
 /// `ln P(max <= c)` or `ln P(max > c)` of `shards` shards for the cuts
-/// `8k..8k + 7`, one integral over the second's Gamma rate `mix`.
-fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
+/// `8k..8k + 7`, one integral over the second's Gamma rate `mix`: by parts
+/// to the `accuracy` asked where the trapezoidal rule vouches for it, else
+/// the first form adaptively; with the relative error bound they carry (0
+/// at full accuracy).
+fn block_tails(
+    mix: &GammaMix,
+    shards: u64,
+    k: u64,
+    side: Side,
+    accuracy: Accuracy,
+) -> (Vec<f64>, f64) {
     let s = shards as f64;
     let cuts = (k * BLOCK, BLOCK as usize);
-    if let Some(values) = gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf) {
-        return values.into_iter().map(|v| v.min(0.0)).collect();
+    if let Some((values, bound)) =
+        gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf, accuracy)
+    {
+        return (values.into_iter().map(|v| v.min(0.0)).collect(), bound);
     }
-    integrate_block(mix, k, |from, l, out| match side {
+    let values = integrate_block(mix, k, |from, l, out| match side {
         Side::Sf => sf_cuts(from, l / s, shards, out),
         Side::Cdf => power_cuts(from, l / s, (s, Side::Cdf), out),
-    })
+    });
+    (values, 0.0)
 }
 
 /// The block `8k..8k + 7`'s probabilities `E[g_c(Lambda)]`, one integral
@@ -341,8 +393,8 @@ pub(super) fn table_tails(
         .into_par_iter()
         .map(|k| {
             (
-                block_tails(&mix, shards, k, Side::Cdf),
-                block_tails(&mix, shards, k, Side::Sf),
+                block_tails(&mix, shards, k, Side::Cdf, Accuracy::Full).0,
+                block_tails(&mix, shards, k, Side::Sf, Accuracy::Full).0,
             )
         })
         .collect();
@@ -359,9 +411,11 @@ pub(super) fn table_tails(
 /// else below the lowest): the secant of the outermost block's ends, at
 /// least a block and at most four times the last step (twice it where the
 /// secant says nothing).
-fn step(seen: &BTreeMap<u64, f64>, x_star: f64, up: bool, last: u64) -> u64 {
-    let take = |it: &mut dyn Iterator<Item = (&u64, &f64)>| -> Vec<(u64, f64)> {
-        it.take(BLOCK as usize).map(|(&c, &x)| (c, x)).collect()
+fn step(seen: &BTreeMap<u64, (f64, f64)>, x_star: f64, up: bool, last: u64) -> u64 {
+    let take = |it: &mut dyn Iterator<Item = (&u64, &(f64, f64))>| -> Vec<(u64, f64)> {
+        it.take(BLOCK as usize)
+            .map(|(&c, &(lo, hi))| (c, 0.5 * (lo + hi)))
+            .collect()
     };
     let ends = if up {
         take(&mut seen.iter().rev())

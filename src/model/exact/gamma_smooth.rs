@@ -11,7 +11,7 @@
 //! has no peak to fit, the adaptive rule answers instead.
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
-use super::trapezoid::{fit_peak, ln_trapezoid_each};
+use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 impl GammaMix {
     /// `ln E[g(Lambda)]` for a smooth increasing or decreasing `g` (given
@@ -26,7 +26,7 @@ impl GammaMix {
     }
 
     /// `ln` of the integral of `e^phi` over `d` by the trapezoidal rule,
-    /// or `None` where the rule cannot vouch for 1e-13.
+    /// or `None` where the rule cannot vouch for it.
     fn trapezoid(&self, phi: &impl Fn(f64) -> f64) -> Option<f64> {
         let floor = (LAMBDA_FLOOR / self.rate()).ln();
         let step = (1.0 / self.shape().sqrt()).min(1.0);
@@ -35,7 +35,7 @@ impl GammaMix {
             out[0] = 1.0;
             phi(d)
         };
-        Some(ln_trapezoid_each(&each, 1, peak, floor)?[0])
+        Some(ln_trapezoid_each(&each, 1, (peak, floor), Accuracy::Full)?.0[0])
     }
 }
 
