@@ -31,7 +31,7 @@ mod monte_carlo;
 mod risk;
 mod shared;
 
-pub use busiest::{bins_expectation, busiest_mean_exact};
+pub use busiest::{bins_expectation, bins_expectation_by, busiest_mean_exact};
 pub use risk::{PartitionRisk, PartitionRiskAt, PartitionSizing, RiskMethod};
 pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_shared_partition};
 

@@ -26,7 +26,7 @@
 
 use serde::Serialize;
 
-use super::busiest::bins_expectation;
+use super::busiest::bins_expectation_by;
 use crate::error::ParamResult;
 use crate::model::exact::ln_p_any_over;
 use crate::model::exact::special::{ln_1m_exp, ln_add, ln_dbinom};
@@ -152,12 +152,11 @@ impl PartitionRisk {
     }
 
     /// `1 - E[prod_j F(K_j)^T]`, exact for Poisson traffic (the doubling
-    /// of [`bins_expectation`], O(S log P) in its windows).
+    /// of [`bins_expectation_by`], O(S log P) in its windows; a partition's
+    /// weight, a Poisson tail, computed only where the windows read it).
     fn exact_poisson(&self, shards: u64) -> f64 {
-        let f: Vec<f64> = (0..=shards)
-            .map(|k| ln_1m_exp(self.ln_g(k, shards)).exp())
-            .collect();
-        (1.0 - bins_expectation(self.partitions, &f)).clamp(0.0, 1.0)
+        let f = |k: usize| ln_1m_exp(self.ln_g(k as u64, shards)).exp();
+        (1.0 - bins_expectation_by(self.partitions, shards as usize, f)).clamp(0.0, 1.0)
     }
 
     /// The risk at `shards` shard keys.
