@@ -106,6 +106,10 @@ fn gamma_poisson_paths(c: &mut Criterion) {
     g.bench_function("sweep 22231.5/s over 10..100, K 6.9", |b| {
         b.iter(|| sweep(GP_RATE, &counts, 2_000.0, 14_400.0, model, &|| {}).unwrap())
     });
+    let counts: Vec<u64> = (10..=1000).collect();
+    g.bench_function("sweep 22231.5/s over 10..1000, K 6.9", |b| {
+        b.iter(|| sweep(GP_RATE, &counts, 2_000.0, 14_400.0, model, &|| {}).unwrap())
+    });
     // The whole table (what `simulate` builds for its exact figures and
     // its table sampler where that is cheap): 14,000/s over 20 at K = 300.
     let k300 = TrafficModel::GammaPoisson(Dispersion::new("dispersion", 300.0).unwrap());
@@ -130,6 +134,14 @@ fn gamma_poisson_paths(c: &mut Criterion) {
     g.bench_function(
         "partition union bound 111/s over 414, 100 partitions, K 11.9",
         |b| b.iter(|| shared.ln_union_bound(414)),
+    );
+    // The exact shared-partition risk (Poisson traffic) at 16,036 shards
+    // over 100 partitions: the windowed doubling, its weights asked for
+    // in the windows only.
+    let wide = PartitionRisk::new(31_778.0, 500.0, 100, 14_400.0, TrafficModel::Poisson).unwrap();
+    g.bench_function(
+        "partition exact risk 31778/s over 16036, 100 partitions",
+        |b| b.iter(|| wide.at(16_036)),
     );
     g.finish();
 }

@@ -190,12 +190,16 @@ enum Side {
     Sf,
 }
 
+/// A block's `ln P` for its eight cuts and the relative error bound they
+/// carry (0 at full accuracy).
+type Block = (Vec<f64>, f64);
+
 /// One row's law: the second's Gamma rate over `shards` shards, with the
 /// blocks integrated so far.
 pub(super) struct GammaRow {
     shards: u64,
     mix: GammaMix,
-    blocks: RefCell<HashMap<(u64, Side), (Vec<f64>, f64)>>,
+    blocks: RefCell<HashMap<(u64, Side), Block>>,
 }
 
 impl GammaRow {
