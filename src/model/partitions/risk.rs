@@ -32,6 +32,7 @@ use crate::model::exact::ln_p_any_over;
 use crate::model::exact::special::{ln_1m_exp, ln_add, ln_dbinom};
 use crate::model::law::{Share, TrafficModel};
 use crate::model::validate;
+use screen::ShareGrid;
 
 /// Below this union bound a Poisson risk is taken as the bound (relative
 /// error at most half of it: 5e-7).
@@ -182,16 +183,8 @@ impl PartitionRisk {
     /// (U <= risk meets; for Poisson U - U^2 / 2 > risk fails), else exactly.
     pub fn meets(&self, shards: u64, risk: f64) -> bool {
         let independent = self.traffic.split(self.rate).shards_independent();
-        // Where U is past this, the count fails whatever the terms not yet
-        // summed add (U only grows): past the risk, or, for independent
-        // shards, past the u with u - u^2 / 2 = risk (none at risk >= 1/2).
-        let ln_stop = match independent {
-            false => risk.ln(),
-            true if risk < 0.5 => (1.0 - (1.0 - 2.0 * risk).sqrt()).ln(),
-            true => f64::INFINITY,
-        };
         let early = Early {
-            past: ln_stop,
+            past: self.ln_stop(risk),
             within: risk.ln(),
         };
         let u = self.ln_union_bound_until(shards, early).exp();
@@ -206,6 +199,32 @@ impl PartitionRisk {
                 None => self.exact_poisson(shards) <= risk,
             },
         }
+    }
+
+    /// Where U is past this (in ln), the count fails whatever the terms not
+    /// yet summed add (U only grows): past the risk, or, for independent
+    /// shards, past the u with u - u^2 / 2 = risk (none at risk >= 1/2).
+    fn ln_stop(&self, risk: f64) -> f64 {
+        match self.traffic.split(self.rate).shards_independent() {
+            false => risk.ln(),
+            true if risk < 0.5 => (1.0 - (1.0 - 2.0 * risk).sqrt()).ln(),
+            true => f64::INFINITY,
+        }
+    }
+
+    /// [`PartitionRisk::meets`], screened first by the union bound's
+    /// bracket on `grid` (`screen.rs`): the same answer.
+    fn meets_screened(&self, grid: &ShareGrid, shards: u64, risk: f64) -> bool {
+        if self.partitions > 1 {
+            let (lower, upper) = grid.bracket(shards);
+            if upper <= risk {
+                return true;
+            }
+            if lower.ln() > self.ln_stop(risk) {
+                return false;
+            }
+        }
+        self.meets(shards, risk)
     }
 
     /// Decides `risk(shards) <= risk` for independent shards by Bonferroni's
@@ -273,12 +292,14 @@ impl PartitionRisk {
     /// `None` counts when nothing up to `max_shards` does.
     pub fn sizing(&self, risk: f64, floor: u64, max_shards: u64) -> PartitionSizing {
         let floor = floor.max(1);
+        let grid = ShareGrid::new(self);
+        let meets = |s: u64| self.meets_screened(&grid, s, risk);
         // However the keys land, some partition carries at least 1/P of the
         // likes; if even that share goes over too often, no count can do.
         let even = self.ln_g(1, self.partitions.min(max_shards.max(1)));
         let first = match even.exp() > risk {
             true => None,
-            false => (floor..=max_shards).find(|&s| self.meets(s, risk)),
+            false => (floor..=max_shards).find(|&s| meets(s)),
         };
         let mut failing = Vec::new();
         let mut stable = first;
@@ -291,12 +312,12 @@ impl PartitionRisk {
                 if s > end {
                     break;
                 }
-                if self.meets(s, risk) {
+                if meets(s) {
                     s += 1;
                     continue;
                 }
                 failing.push(s);
-                match (s + 1..=max_shards).find(|&t| self.meets(t, risk)) {
+                match (s + 1..=max_shards).find(|&t| meets(t)) {
                     Some(next) => {
                         failing.extend(s + 1..next);
                         candidate = next;
@@ -317,6 +338,9 @@ impl PartitionRisk {
         }
     }
 }
+
+#[path = "screen.rs"]
+mod screen;
 
 /// Where [`ln_binomial_sum`] may end before its last term (in ln).
 #[derive(Debug, Clone, Copy)]

@@ -348,3 +348,37 @@ fn the_sum_ended_within_a_level_bounds_the_whole_sum() {
     }
     assert!(ended > 20, "{ended}");
 }
+
+#[test]
+fn the_screen_brackets_the_union_bound_and_changes_no_answer() {
+    // The sizing scan's screen (`screen.rs`) reads a partition's chance off
+    // a grid of shares: its bracket must hold the union bound, and the
+    // screened decisions must be `meets`' own, at every count of a scan
+    // across the answer, for the three laws.
+    use crate::model::law::{gamma_poisson::Dispersion, TrafficModel::GammaPoisson};
+    let gamma = GammaPoisson(Dispersion::new("dispersion", 11.9).unwrap());
+    for (rate, cap, p, model) in [
+        (3_000.0, 500.0, 100, Poisson),
+        (14_000.0, 1_000.0, 1_000, Fixed),
+        (2_000.0, 300.0, 50, gamma),
+        (31_778.0, 500.0, 100, Poisson),
+    ] {
+        let r = PartitionRisk::new(rate, cap, p, 14_400.0, model).unwrap();
+        let grid = screen::ShareGrid::new(&r);
+        for s in (1..400).chain((1..40).map(|i| i * 997)) {
+            let u = r.ln_union_bound(s).exp();
+            let (lower, upper) = grid.bracket(s);
+            assert!(
+                lower <= u && u <= upper,
+                "S {s}: {u} outside [{lower}, {upper}]"
+            );
+            for risk in [0.01, 0.3] {
+                assert_eq!(
+                    r.meets_screened(&grid, s, risk),
+                    r.meets(s, risk),
+                    "S {s} risk {risk}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! A quick screen for a sizing search's scan (issue 37): the union bound
+//! `U = P E[g(K)]` bracketed with a partition's chance read off a grid of
+//! shares instead of a tail a term. A search for the fewest keys that meet
+//! a risk asks at every count from the floor up (and on to twice the
+//! answer, looking for counts that fail again), 32,000 counts for 16,036
+//! keys over 100 partitions, each count's union bound a sum of dozens of
+//! Poisson tails.
+//!
+//! `g` grows with the partition's share of the likes, `k / S`, whatever
+//! the traffic law (a count's tail grows with its mean or its chance). So
+//! with shares on the grid `j / GRID` (`GRID = 2^20`), `g(j_lo / GRID) <=
+//! g(k / S) <= g(j_hi / GRID)` for the grid points around `k / S`, and the
+//! sums with those bracket `U` (the terms left out, the binomial's far
+//! tails, are added to the top as if `g` were 1 there). Where the top is
+//! within the risk the count meets; where the bottom is past where the
+//! count fails ([`PartitionRisk::meets`]' stop), it fails; else `meets`
+//! decides as before. So the screen changes no answer; the grid's values
+//! are computed once each, and neighbouring counts share them.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::PartitionRisk;
+use crate::model::exact::special::ln_dbinom;
+use crate::model::law::Share;
+
+/// Shares on the grid are multiples of `1 / GRID`.
+const GRID: u64 = 1 << 20;
+/// The binomial's terms are walked out from the mode until they fall below
+/// this fraction of the mode's; what is left is at most `S` times that.
+const EDGE: f64 = 1e-25;
+/// Rounding in the sums (recurrences over at most a few thousand terms):
+/// the bracket is widened by this, relative.
+const SLACK: f64 = 1e-9;
+
+/// `g` at the grid's shares, computed once each.
+pub(super) struct ShareGrid<'a> {
+    risk: &'a PartitionRisk,
+    g: RefCell<HashMap<u64, f64>>,
+}
+
+impl<'a> ShareGrid<'a> {
+    pub(super) fn new(risk: &'a PartitionRisk) -> Self {
+        ShareGrid {
+            risk,
+            g: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// `g(j / GRID)`, 0 at `j = 0`.
+    fn g(&self, j: u64) -> f64 {
+        if j == 0 {
+            return 0.0;
+        }
+        *self.g.borrow_mut().entry(j).or_insert_with(|| {
+            let r = self.risk;
+            let ln_q = r
+                .traffic
+                .law()
+                .ln_share_sf(r.rate, Share::of(j, GRID), r.cap);
+            crate::model::exact::ln_p_any_over(ln_q.min(0.0), r.seconds).exp()
+        })
+    }
+
+    /// `(lower, upper)` bounds on the union bound `U` at `shards` keys
+    /// (more than one partition).
+    pub(super) fn bracket(&self, shards: u64) -> (f64, f64) {
+        let p = self.risk.partitions as f64;
+        let (w, v) = (1.0 / p, 1.0 - 1.0 / p);
+        let n = shards;
+        let mode = (((n + 1) as f64 * w).floor() as u64).min(n);
+        let top = ln_dbinom(mode, n, w, v).exp();
+        // The grid points around k / S (integer arithmetic, exact).
+        let around = |k: u64| {
+            let scaled = k as u128 * GRID as u128;
+            let lo = (scaled / n as u128) as u64;
+            let hi = scaled.div_ceil(n as u128) as u64;
+            (self.g(lo), self.g(hi))
+        };
+        let (mut lower, mut upper, mut rest) = (0.0, 0.0, 0.0);
+        let mut add = |k: u64, pmf: f64| {
+            let (a, b) = around(k);
+            lower += pmf * a;
+            upper += pmf * b;
+        };
+        add(mode, top);
+        // Up from the mode: pmf(k + 1) = pmf(k) (n - k) / (k + 1) w / v.
+        let mut pmf = top;
+        let mut k = mode;
+        while k < n {
+            pmf *= (n - k) as f64 / (k + 1) as f64 * (w / v);
+            k += 1;
+            if pmf < EDGE * top {
+                // The terms past k fall: at most (n - k) pmf(k), g <= 1.
+                rest += (n - k + 1) as f64 * pmf;
+                break;
+            }
+            add(k, pmf);
+        }
+        // Down from the mode: pmf(k - 1) = pmf(k) k / (n - k + 1) v / w.
+        let (mut pmf, mut k) = (top, mode);
+        while k > 0 {
+            pmf *= k as f64 / (n - k + 1) as f64 * (v / w);
+            k -= 1;
+            if pmf < EDGE * top {
+                rest += (k + 1) as f64 * pmf;
+                break;
+            }
+            add(k, pmf);
+        }
+        (
+            p * lower * (1.0 - SLACK),
+            p * (upper + rest) * (1.0 + SLACK),
+        )
+    }
+}
