@@ -27,56 +27,102 @@ pub fn bins_expectation(p: u64, f: &[f64]) -> f64 {
 /// at 0): a weight that costs a Poisson tail each is worth not computing
 /// 16,000 times. The same sums: the same bits.
 pub fn bins_expectation_by(p: u64, s: usize, weight: impl Fn(usize) -> f64) -> f64 {
-    let ln_fact = ln_factorials(s);
-    // The steps: `(m_a, m_b, b is f)`, doubling, then one bin more where
-    // p's bit is set.
-    let mut steps = Vec::new();
-    let mut m: u64 = 1;
-    for bit in (0..(63 - p.leading_zeros())).rev() {
-        steps.push((m, m, false));
-        m *= 2;
-        if (p >> bit) & 1 == 1 {
-            steps.push((m, 1, true));
-            m += 1;
-        }
-    }
-    debug_assert_eq!(m, p);
-    // From the last step back: the counts each step's output is read at,
-    // and where the weights themselves are read (the first step's two
-    // groups, and the added bin of each step that adds one).
-    let mut needed = vec![(0, 0); steps.len()];
-    let mut range = (s, s);
-    // With no steps (one partition) the weight at s is the answer.
-    let mut reads = if steps.is_empty() {
-        (s, s)
-    } else {
-        (usize::MAX, 0)
-    };
-    let widen = |r: (usize, usize), by: (usize, usize)| (r.0.min(by.0), r.1.max(by.1));
-    for (i, (slot, &(ma, mb, b_is_f))) in needed.iter_mut().zip(&steps).enumerate().rev() {
-        *slot = range;
-        let (a, b) = touched(range, ma, mb, &ln_fact);
-        if b_is_f || i == 0 {
-            reads = widen(reads, b);
-        }
-        if i == 0 {
-            reads = widen(reads, a);
-        }
-        range = match b_is_f {
-            true => a,
-            false => widen(a, b),
-        };
-    }
+    let plan = Plan::shared(p, s);
     let mut f = vec![0.0; s + 1];
-    for (n, slot) in f.iter_mut().enumerate().take(reads.1 + 1).skip(reads.0) {
+    let (lo, hi) = plan.reads;
+    for (n, slot) in f.iter_mut().enumerate().take(hi + 1).skip(lo) {
         *slot = weight(n);
     }
     let mut cur = f.clone();
-    for (&(ma, mb, b_is_f), &range) in steps.iter().zip(&needed) {
+    for (&(ma, mb, b_is_f), &range) in plan.steps.iter().zip(&plan.needed) {
         let b = if b_is_f { &f } else { &cur };
-        cur = combine(&cur, ma, b, mb, &ln_fact, range);
+        cur = combine(&cur, ma, b, mb, &plan.ln_fact, range);
     }
     cur[s]
+}
+
+/// The doubling's steps for `p` partitions and `s` shards, and the windows
+/// they read: a function of `(p, s)` alone, which a search's bisection
+/// over the rate asks for at one count a dozen times or more (finding the
+/// windows cost as much as the sums).
+struct Plan {
+    ln_fact: Vec<f64>,
+    /// `(m_a, m_b, b is the weights)`: doubling, then one bin more where
+    /// p's bit is set.
+    steps: Vec<(u64, u64, bool)>,
+    /// The counts each step's output is read at.
+    needed: Vec<(usize, usize)>,
+    /// Where the weights themselves are read.
+    reads: (usize, usize),
+}
+
+/// The last few plans built (the process's searches ask for one or two
+/// counts at a time).
+static PLANS: std::sync::Mutex<Vec<((u64, usize), std::sync::Arc<Plan>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+impl Plan {
+    /// The plan for `(p, s)`, built once while it is among the last few.
+    fn shared(p: u64, s: usize) -> std::sync::Arc<Plan> {
+        const KEEP: usize = 4;
+        let mut plans = PLANS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, plan)) = plans.iter().find(|(key, _)| *key == (p, s)) {
+            return plan.clone();
+        }
+        let plan = std::sync::Arc::new(Plan::new(p, s));
+        if plans.len() == KEEP {
+            plans.remove(0);
+        }
+        plans.push(((p, s), plan.clone()));
+        plan
+    }
+
+    fn new(p: u64, s: usize) -> Plan {
+        let ln_fact = ln_factorials(s);
+        let mut steps = Vec::new();
+        let mut m: u64 = 1;
+        for bit in (0..(63 - p.leading_zeros())).rev() {
+            steps.push((m, m, false));
+            m *= 2;
+            if (p >> bit) & 1 == 1 {
+                steps.push((m, 1, true));
+                m += 1;
+            }
+        }
+        debug_assert_eq!(m, p);
+        // From the last step back: the counts each step's output is read
+        // at, and where the weights are read (the first step's two groups,
+        // and the added bin of each step that adds one).
+        let mut needed = vec![(0, 0); steps.len()];
+        let mut range = (s, s);
+        // With no steps (one partition) the weight at s is the answer.
+        let mut reads = if steps.is_empty() {
+            (s, s)
+        } else {
+            (usize::MAX, 0)
+        };
+        let widen = |r: (usize, usize), by: (usize, usize)| (r.0.min(by.0), r.1.max(by.1));
+        for (i, (slot, &(ma, mb, b_is_f))) in needed.iter_mut().zip(&steps).enumerate().rev() {
+            *slot = range;
+            let (a, b) = touched(range, ma, mb, &ln_fact);
+            if b_is_f || i == 0 {
+                reads = widen(reads, b);
+            }
+            if i == 0 {
+                reads = widen(reads, a);
+            }
+            range = match b_is_f {
+                true => a,
+                false => widen(a, b),
+            };
+        }
+        Plan {
+            ln_fact,
+            steps,
+            needed,
+            reads,
+        }
+    }
 }
 
 /// The ratio and the first pmf term of [`combine`]'s sum at `n` balls:

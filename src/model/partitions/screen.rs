@@ -18,7 +18,6 @@
 //! are computed once each, and neighbouring counts share them.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use super::PartitionRisk;
 use crate::model::exact::special::ln_dbinom;
@@ -33,17 +32,17 @@ const EDGE: f64 = 1e-25;
 /// the bracket is widened by this, relative.
 const SLACK: f64 = 1e-9;
 
-/// `g` at the grid's shares, computed once each.
+/// `g` at the grid's shares, computed once each (NaN until then).
 pub(super) struct ShareGrid<'a> {
     risk: &'a PartitionRisk,
-    g: RefCell<HashMap<u64, f64>>,
+    g: RefCell<Vec<f64>>,
 }
 
 impl<'a> ShareGrid<'a> {
     pub(super) fn new(risk: &'a PartitionRisk) -> Self {
         ShareGrid {
             risk,
-            g: RefCell::new(HashMap::new()),
+            g: RefCell::new(Vec::new()),
         }
     }
 
@@ -52,14 +51,21 @@ impl<'a> ShareGrid<'a> {
         if j == 0 {
             return 0.0;
         }
-        *self.g.borrow_mut().entry(j).or_insert_with(|| {
+        let mut g = self.g.borrow_mut();
+        if g.is_empty() {
+            // 8 MiB, once a search.
+            g.resize(GRID as usize + 1, f64::NAN);
+        }
+        let slot = &mut g[j as usize];
+        if slot.is_nan() {
             let r = self.risk;
             let ln_q = r
                 .traffic
                 .law()
                 .ln_share_sf(r.rate, Share::of(j, GRID), r.cap);
-            crate::model::exact::ln_p_any_over(ln_q.min(0.0), r.seconds).exp()
-        })
+            *slot = crate::model::exact::ln_p_any_over(ln_q.min(0.0), r.seconds).exp();
+        }
+        *slot
     }
 
     /// `(lower, upper)` bounds on the union bound `U` at `shards` keys
