@@ -1,6 +1,8 @@
 //! The busiest partition, exact: expectations over the placements of S
 //! shards on P partitions by binomial splitting of the partitions.
 
+use std::sync::{Arc, Mutex};
+
 /// E[prod over the `p` partitions of f(shards on it)] when `f.len() - 1`
 /// shards land uniformly at random, for weights 0 <= f(n) <= 1.
 /// With f(n) = [n <= k] this is P(max <= k); with f(n) = P(a partition with
@@ -56,20 +58,22 @@ struct Plan {
     reads: (usize, usize),
 }
 
+/// A plan and the `(p, s)` it is for.
+type Keyed = ((u64, usize), Arc<Plan>);
+
 /// The last few plans built (the process's searches ask for one or two
 /// counts at a time).
-static PLANS: std::sync::Mutex<Vec<((u64, usize), std::sync::Arc<Plan>)>> =
-    std::sync::Mutex::new(Vec::new());
+static PLANS: Mutex<Vec<Keyed>> = Mutex::new(Vec::new());
 
 impl Plan {
     /// The plan for `(p, s)`, built once while it is among the last few.
-    fn shared(p: u64, s: usize) -> std::sync::Arc<Plan> {
+    fn shared(p: u64, s: usize) -> Arc<Plan> {
         const KEEP: usize = 4;
         let mut plans = PLANS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, plan)) = plans.iter().find(|(key, _)| *key == (p, s)) {
             return plan.clone();
         }
-        let plan = std::sync::Arc::new(Plan::new(p, s));
+        let plan = Arc::new(Plan::new(p, s));
         if plans.len() == KEEP {
             plans.remove(0);
         }
