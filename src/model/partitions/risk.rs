@@ -213,9 +213,14 @@ impl PartitionRisk {
     }
 
     /// [`PartitionRisk::meets`], screened first by the union bound's
-    /// bracket on `grid` (`screen.rs`): the same answer.
+    /// bracket on `grid` (`screen.rs`): the same answer. Poisson traffic
+    /// only: its partition tail is a short sum, so the grid's values come
+    /// cheap; under gamma-poisson traffic one can be an integral, and the
+    /// bracket, which sums every term at two points of the grid, cost five
+    /// times what `meets`, which stops early, saves (measured).
     fn meets_screened(&self, grid: &ShareGrid, shards: u64, risk: f64) -> bool {
-        if self.partitions > 1 {
+        let cheap = self.traffic.split(self.rate).shards_independent();
+        if self.partitions > 1 && cheap {
             let (lower, upper) = grid.bracket(shards);
             if upper <= risk {
                 return true;

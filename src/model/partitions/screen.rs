@@ -15,7 +15,8 @@
 //! within the risk the count meets; where the bottom is past where the
 //! count fails ([`PartitionRisk::meets`]' stop), it fails; else `meets`
 //! decides as before. So the screen changes no answer; the grid's values
-//! are computed once each, and neighbouring counts share them.
+//! are computed once each, and neighbouring counts share them. Used under
+//! Poisson traffic, whose tails are cheap (see `meets_screened`).
 
 use std::cell::RefCell;
 
