@@ -18,8 +18,9 @@
 //! (the boundary terms vanish: `G(0) = 0`, `F^S -> 0` as `lambda -> inf`).
 //! `w_c` is a density (it integrates to 1), a smooth bump where the step
 //! was, and `G` is smooth: the product is a bump with no step in it, which
-//! the trapezoidal rule in `d = ln(Lambda / rate)` integrates to 1e-13 on
-//! a few dozen nodes (`trapezoid.rs`, which checks itself). Where it cannot
+//! the trapezoidal rule in `d = ln(Lambda / rate)` integrates to 1e-12 on
+//! about ninety nodes, or to about 1e-4 on half as many (`trapezoid.rs`,
+//! which checks itself). Where it cannot
 //! vouch for its answer (the Gamma CDF itself the sharper step, with a
 //! large dispersion `K`; a bump reaching `LAMBDA_FLOOR`; an incomplete
 //! gamma past its steps) the caller integrates the first form adaptively.
@@ -106,7 +107,7 @@ pub(super) fn ln_tails(
 /// tails: a log scale returned (`ln p` of the top cut) and each cut's
 /// ratio to it in `out`. The upper tail `Q` is summed once at the top cut
 /// and carried down by the pmf (`Q(c - 1) = Q(c) + p(c)`, positive terms,
-/// in units of the top's tail), `p(c - 1) = p(c) c / x` (at most sixteen
+/// in units of the top's tail), `p(c - 1) = p(c) c / x` (a block's seven
 /// steps of `c / x`, `x` being at least 1e-12 / S: no overflow), and
 /// `F^(S - 1) = e^{(S - 1) ln(1 - Q)}` where `Q < 1/2`; above, `ln F` is
 /// the CDF summed on its own (nodes far past the bump, few).
