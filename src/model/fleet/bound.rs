@@ -48,15 +48,27 @@ impl FleetPlan {
         limit: f64,
         terms: &mut MgfTerms,
     ) -> f64 {
+        self.layout_bound_screened(layout, limit, terms, None)
+    }
+
+    /// [`FleetPlan::layout_bound_within`], but where `grid` is given and
+    /// the bound with `g` read at the grid's loads at or below each load
+    /// (a lower bound on the bound) is past `limit`, that lower bound: the
+    /// count fails either way (a search only needs to know that), at a
+    /// table lookup a point where the bound sums a Poisson tail.
+    pub(super) fn layout_bound_screened(
+        &self,
+        layout: &Layout,
+        limit: f64,
+        terms: &mut MgfTerms,
+        grid: Option<&LoadGrid>,
+    ) -> f64 {
         let mut groups = layout.groups.clone();
         let p = self.partitions as f64;
         let (cap, seconds) = (self.cap.floor().max(0.0) as u64, self.seconds as f64);
         // The quick tail (four terms a step, within a few ulps of
         // `ln_pois_sf`): 9 to 13 % of a search's time.
-        let ln_g = |load: f64| match load > 0.0 {
-            true => ln_p_any_over(ln_pois_sf_quick(cap, load).min(0.0), seconds),
-            false => f64::NEG_INFINITY,
-        };
+        let ln_g = |load: f64| ln_g_at(load, cap, seconds);
         // The exact part: the run carrying the most likes.
         let big = (0..groups.len()).max_by(|&a, &b| {
             let (ra, na) = groups[a];
@@ -67,6 +79,14 @@ impl FleetPlan {
         let mu = layout.tail_rate / p;
         let var = (layout.tail_sq * (1.0 / p) * (1.0 - 1.0 / p)).max(0.0);
         let rest = RestTail::new(&groups, (mu, var), p, cap, terms);
+        if let Some(grid) = grid {
+            let lower = self.over_big_run(n, rate, limit, |a| {
+                rest.bound_at(a, |load| grid.ln_g_below(load, cap, seconds))
+            });
+            if lower > limit {
+                return lower;
+            }
+        }
         self.over_big_run(n, rate, limit, |a| rest.bound_at(a, ln_g))
     }
 
@@ -99,6 +119,58 @@ impl FleetPlan {
             }
         }
         (p * total).min(1.0)
+    }
+}
+
+/// `ln g(load)`: a partition at `load` likes/s goes over `cap` in some
+/// second of `seconds`.
+fn ln_g_at(load: f64, cap: u64, seconds: f64) -> f64 {
+    match load > 0.0 {
+        true => ln_p_any_over(ln_pois_sf_quick(cap, load).min(0.0), seconds),
+        false => f64::NEG_INFINITY,
+    }
+}
+
+/// `ln g` on a grid of loads (`GRID_LO (1 + GRID_STEP)^j` likes/s), each
+/// computed once: `g` grows with the load, so `g` at the grid point at or
+/// below a load is a lower bound on `g` there, for a search's screen
+/// ([`FleetPlan::layout_bound_screened`]). A search keeps one (its cap and
+/// spell do not change).
+#[derive(Default)]
+pub(super) struct LoadGrid(std::cell::RefCell<Vec<f64>>);
+
+/// The grid's first load and its relative step: 1e-4 of a load moves
+/// `ln g` by at most about `cap` 1e-4 (the tail's log grows as `cap ln
+/// load` at most).
+const GRID_LO: f64 = 1e-3;
+const GRID_STEP: f64 = 1e-4;
+/// Points on the grid: up to about 1e12 likes/s (`ln(1e15) / 1e-4`).
+const GRID_POINTS: usize = 345_400;
+
+impl LoadGrid {
+    /// `ln g` at the grid point at or below `load` (`-inf` below the grid).
+    fn ln_g_below(&self, load: f64, cap: u64, seconds: f64) -> f64 {
+        if load.is_nan() || load < GRID_LO {
+            return f64::NEG_INFINITY;
+        }
+        let step = GRID_STEP.ln_1p();
+        let at = |j: usize| GRID_LO * (step * j as f64).exp();
+        let mut j = (((load / GRID_LO).ln() / step).floor() as usize).min(GRID_POINTS - 1);
+        if at(j) > load {
+            // Rounding put it a point above.
+            if j == 0 {
+                return f64::NEG_INFINITY;
+            }
+            j -= 1;
+        }
+        let mut values = self.0.borrow_mut();
+        if values.is_empty() {
+            values.resize(GRID_POINTS, f64::NAN);
+        }
+        if values[j].is_nan() {
+            values[j] = ln_g_at(at(j), cap, seconds);
+        }
+        values[j]
     }
 }
 
@@ -243,6 +315,37 @@ mod tests {
                 b >= exact - 1e-12 && b <= 1.0,
                 "cap {cap}: bound {b} vs exact {exact}"
             );
+        }
+    }
+
+    #[test]
+    fn the_screen_decides_as_the_bound_does() {
+        // The search's screen (`g` at the grid's loads at or below each
+        // load) answers only where the count fails anyway: at every count
+        // of a scan across the answer, the screened figure is past the
+        // limit exactly where the bound is, and the bound itself (the same
+        // bits) where it is not.
+        let mut plan = zipf_plan(10_000, 10.0, 1.0);
+        plan.partitions = 1_000;
+        plan.cap = 1_000.0;
+        plan.seconds = 3_600;
+        plan.pinned = vec![PinnedReel {
+            name: "post".into(),
+            rate: 200_000.0,
+            shards: None,
+        }];
+        let grid = super::LoadGrid::default();
+        let mut terms = super::MgfTerms::default();
+        for limit in [1e-2, 1e-6] {
+            for s in (200..4_000).step_by(97) {
+                let layout = plan.layout(100.0, s);
+                let plain = plan.layout_bound_within(&layout, limit, &mut terms);
+                let screened = plan.layout_bound_screened(&layout, limit, &mut terms, Some(&grid));
+                assert_eq!(plain > limit, screened > limit, "S {s} limit {limit}");
+                if plain <= limit {
+                    assert_eq!(plain.to_bits(), screened.to_bits(), "S {s}");
+                }
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::bound::MgfTerms;
+use super::bound::{LoadGrid, MgfTerms};
 use super::placement::Layout;
 use super::FleetPlan;
 use crate::model::law::TrafficModel;
@@ -127,6 +127,7 @@ impl FleetPlan {
                 .map(|pr| (pr, r))
             });
         let mut terms = MgfTerms::default();
+        let grid = LoadGrid::default();
         // Counts below a raised reel's own keep its keys: the same layout,
         // the same bound, computed once.
         let mut last: Option<(Layout, f64)> = None;
@@ -140,7 +141,7 @@ impl FleetPlan {
             let layout = self.layout(threshold, s);
             let b = match &last {
                 Some((seen, b)) if *seen == layout => *b,
-                _ => self.layout_bound_within(&layout, self.risk, &mut terms),
+                _ => self.layout_bound_screened(&layout, self.risk, &mut terms, Some(&grid)),
             };
             last = Some((layout, b));
             (b <= self.risk).then_some((s, b))
