@@ -15,7 +15,7 @@
 //! steps where `y` is near `a`: past `MAX_STEPS` they give up (`None`),
 //! and the caller takes another route.
 
-use super::special::{bd0, ln_1m_exp, ln_series4_within, stirlerr, LN_2PI};
+use super::special::{ln_1m_exp, ln_dpois_real, ln_series4_within};
 
 /// The most steps either sum takes (about `(a / 30)^(1/2)` thousand are
 /// needed near `y = a`, so `a` up to about 1e6 is always answered).
@@ -26,7 +26,7 @@ fn ln_pmf(a: f64, y: f64) -> f64 {
     if y == 0.0 {
         return f64::NEG_INFINITY;
     }
-    -stirlerr(a) - bd0(a, y) - 0.5 * (LN_2PI + a.ln())
+    ln_dpois_real(a, y)
 }
 
 /// `ln P(a, y)`, the chance a Gamma(`a`, 1) variable is below `y`, for `a

@@ -67,8 +67,13 @@ pub fn ln_dpois(x: u64, lambda: f64) -> f64 {
     if x == 0 {
         return -lambda;
     }
-    let xf = x as f64;
-    -stirlerr(xf) - bd0(xf, lambda) - 0.5 * (LN_2PI + xf.ln())
+    ln_dpois_real(x as f64, lambda)
+}
+
+/// `ln(lambda^x e^-lambda / Gamma(x + 1))` for a real `x > 0` (the
+/// Poisson pmf's form at a real count; the incomplete gamma's factor).
+pub fn ln_dpois_real(x: f64, lambda: f64) -> f64 {
+    -stirlerr(x) - bd0(x, lambda) - 0.5 * (LN_2PI + x.ln())
 }
 
 /// `ln P(X = x)` for `X ~ Binomial(n, p)` with `p = 1/shards`, `q = 1 - p`
