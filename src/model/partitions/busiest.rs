@@ -164,14 +164,19 @@ fn touched(
     ((a_lo, a_hi), (b_lo, b_hi))
 }
 
+/// Where [`split_terms`] stops: a pmf term below this.
+pub(super) const PMF_CUT: f64 = 1e-20;
+
 /// The binomial split of `n` balls between two groups, term by term out
 /// from its mode (`mode_term`'s `(mode, pmf there, w / q)`): `visit(i,
 /// pmf)` for the first group's count `i`, the mode first, then up while `i
 /// <= top_a`, then down while `n - i <= top_b`, each way until the pmf
-/// falls below 1e-20 (such terms cannot move a probability at the
+/// falls below `PMF_CUT` (such terms cannot move a probability at the
 /// precision we print). [`combine`] sums these terms and [`touched`]
-/// finds where they reach: one walk, so the two cannot drift apart.
-fn split_terms(
+/// finds where they reach: one walk, so the two cannot drift apart (the
+/// sizing screen, `risk/screen.rs`, sums its union bound's bracket on it
+/// too).
+pub(super) fn split_terms(
     n: usize,
     (mode, pm, up): (usize, f64, f64),
     (top_a, top_b): (usize, usize),
@@ -181,7 +186,7 @@ fn split_terms(
     let mut pmf = pm;
     for i in mode..n.min(top_a) {
         pmf *= (n - i) as f64 / (i + 1) as f64 * up;
-        if pmf < 1e-20 {
+        if pmf < PMF_CUT {
             break;
         }
         visit(i + 1, pmf);
@@ -192,7 +197,7 @@ fn split_terms(
             break;
         }
         pmf *= i as f64 / (n - i + 1) as f64 / up;
-        if pmf < 1e-20 {
+        if pmf < PMF_CUT {
             break;
         }
         visit(i - 1, pmf);

@@ -11,7 +11,8 @@
 //! with shares on the grid `j / GRID` (`GRID = 2^20`), `g(j_lo / GRID) <=
 //! g(k / S) <= g(j_hi / GRID)` for the grid points around `k / S`, and the
 //! sums with those bracket `U` (the terms left out, the binomial's far
-//! tails, are added to the top as if `g` were 1 there). Where the top is
+//! tails past [`split_terms`]' cut, are added to the top as if `g` were 1
+//! there). Where the top is
 //! within the risk the count meets; where the bottom is past where the
 //! count fails ([`PartitionRisk::meets`]' stop), it fails; else `meets`
 //! decides as before. So the screen changes no answer; the grid's values
@@ -20,15 +21,13 @@
 
 use std::cell::RefCell;
 
+use super::super::busiest::{split_terms, PMF_CUT};
 use super::PartitionRisk;
 use crate::model::exact::special::ln_dbinom;
 use crate::model::law::Share;
 
 /// Shares on the grid are multiples of `1 / GRID`.
 const GRID: u64 = 1 << 20;
-/// The binomial's terms are walked out from the mode until they fall below
-/// this fraction of the mode's; what is left is at most `S` times that.
-const EDGE: f64 = 1e-25;
 /// Rounding in the sums (recurrences over at most a few thousand terms):
 /// the bracket is widened by this, relative.
 const SLACK: f64 = 1e-9;
@@ -84,37 +83,22 @@ impl<'a> ShareGrid<'a> {
             let hi = scaled.div_ceil(n as u128) as u64;
             (self.g(lo), self.g(hi))
         };
-        let (mut lower, mut upper, mut rest) = (0.0, 0.0, 0.0);
-        let mut add = |k: u64, pmf: f64| {
-            let (a, b) = around(k);
-            lower += pmf * a;
-            upper += pmf * b;
-        };
-        add(mode, top);
-        // Up from the mode: pmf(k + 1) = pmf(k) (n - k) / (k + 1) w / v.
-        let mut pmf = top;
-        let mut k = mode;
-        while k < n {
-            pmf *= (n - k) as f64 / (k + 1) as f64 * (w / v);
-            k += 1;
-            if pmf < EDGE * top {
-                // The terms past k fall: at most (n - k) pmf(k), g <= 1.
-                rest += (n - k + 1) as f64 * pmf;
-                break;
-            }
-            add(k, pmf);
-        }
-        // Down from the mode: pmf(k - 1) = pmf(k) k / (n - k + 1) v / w.
-        let (mut pmf, mut k) = (top, mode);
-        while k > 0 {
-            pmf *= k as f64 / (n - k + 1) as f64 * (v / w);
-            k -= 1;
-            if pmf < EDGE * top {
-                rest += (k + 1) as f64 * pmf;
-                break;
-            }
-            add(k, pmf);
-        }
+        let (mut lower, mut upper) = (0.0, 0.0);
+        // The binomial's terms out from its mode, as the exact sums take
+        // them, to where they fall below `PMF_CUT`.
+        split_terms(
+            n as usize,
+            (mode as usize, top, w / v),
+            (n as usize, n as usize),
+            |k, pmf| {
+                let (a, b) = around(k as u64);
+                lower += pmf * a;
+                upper += pmf * b;
+            },
+        );
+        // Each term left out is below the cut (the pmf falls away from its
+        // mode), and g <= 1: at most n + 1 of them.
+        let rest = (n + 1) as f64 * PMF_CUT;
         (
             p * lower * (1.0 - SLACK),
             p * (upper + rest) * (1.0 + SLACK),
