@@ -28,8 +28,9 @@
 use std::cell::Cell;
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
+use super::gamma_row::tail_cuts;
 use super::incgamma::{ln_gamma_p, ln_gamma_q};
-use super::special::{ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent};
+use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 /// `ln P(max > c)` (`upper`) or `ln P(max <= c)` of `shards` shards at
@@ -105,36 +106,19 @@ pub(super) fn ln_tails(
 /// `w_c(lambda) = F(c; x)^(S - 1) p(c; x)` for the cuts `from..from +
 /// out.len()` at the shard rate `x = lambda / S`, as `sf_cuts` gives its
 /// tails: a log scale returned (`ln p` of the top cut) and each cut's
-/// ratio to it in `out`. The upper tail `Q` is summed once at the top cut
-/// and carried down by the pmf (`Q(c - 1) = Q(c) + p(c)`, positive terms,
-/// in units of the top's tail), `p(c - 1) = p(c) c / x` (a block's seven
-/// steps of `c / x`, `x` being at least 1e-12 / S: no overflow), and
-/// `F^(S - 1) = e^{(S - 1) ln(1 - Q)}` where `Q < 1/2`; above, `ln F` is
-/// the CDF summed on its own (nodes far past the bump, few).
+/// ratio to it in `out`. The tails and pmfs are `gamma_row::tail_cuts`'
+/// (summed once at the top cut, carried down), and `F^(S - 1) = e^{(S - 1)
+/// ln(1 - Q)}` where `Q < 1/2`; above, `ln F` is the CDF summed on its own
+/// (nodes far past the bump, few).
 fn weights(from: u64, x: f64, s: f64, out: &mut [f64]) -> f64 {
-    let n = out.len();
-    let top = from + n as u64 - 1;
-    let (ln_unit, ln_p) = (ln_pois_sf_quick(top, x), ln_dpois(top, x));
-    let unit = ln_unit.exp();
-    // Q in units of the top's tail, p(c) in units of the top's pmf and of
-    // the top's tail.
-    let (mut q, mut ratio, mut p_in_q) = (1.0_f64, 1.0_f64, (ln_p - ln_unit).exp());
-    for i in (0..n).rev() {
-        let c = from + i as u64;
-        let big_q = unit * q;
-        let ln_f = if big_q < 0.5 {
-            (-big_q).ln_1p()
+    let (_, ln_p) = tail_cuts(from, out.len(), x, |i, cut| {
+        let ln_f = if cut.big_q < 0.5 {
+            (-cut.big_q).ln_1p()
         } else {
-            ln_pois_cdf_quick(c, x)
+            ln_pois_cdf_quick(from + i as u64, x)
         };
-        out[i] = ratio * ((s - 1.0) * ln_f).exp();
-        if i > 0 {
-            q += p_in_q;
-            let step = c as f64 / x;
-            p_in_q *= step;
-            ratio *= step;
-        }
-    }
+        out[i] = cut.pmf * ((s - 1.0) * ln_f).exp();
+    });
     ln_p
 }
 

@@ -453,35 +453,71 @@ fn secant(a: (u64, f64), b: (u64, f64), x_star: f64) -> Option<u64> {
 
 /// `P(max > c)` of `shards` independent Poisson(`mu`) shards for the
 /// `out.len()` cuts from `from`, as a log scale returned (`ln(S Q)` of the
-/// top cut, `Q = P(N > c)`) and each cut's ratio to it in `out`. The top
-/// cut's tail is summed once; the cuts below follow from `P(N > c - 1) =
-/// P(N > c) + P(N = c)` (positive terms, a few ulps each) and `P(N = c -
-/// 1) = P(N = c) c / mu`, in units of the top cut's tail (eight steps of at
-/// most `c / mu` cannot overflow, `mu` being at least 1e-12 / S). Then
-/// `P(max > c) = 1 - (1 - Q)^S = S Q r(Q)`, with `r` its expansion
+/// top cut, `Q = P(N > c)`) and each cut's ratio to it in `out`, the
+/// tails from [`tail_cuts`] (summed once at the top cut, carried down).
+/// Then `P(max > c) = 1 - (1 - Q)^S = S Q r(Q)`, with `r` its expansion
 /// `1 - (S - 1) Q / 2 + (S - 1)(S - 2) Q^2 / 6` (1e-13 of itself) where
 /// `S Q` is under 1e-4, which is most nodes: no logarithm a cut there.
 fn sf_cuts(from: u64, mu: f64, shards: u64, out: &mut [f64]) -> f64 {
     let s = shards as f64;
-    let top = from + out.len() as u64 - 1;
-    let ln_unit = ln_pois_sf_quick(top, mu);
-    let unit = ln_unit.exp();
-    let (mut q, mut p) = (1.0_f64, (ln_dpois(top, mu) - ln_unit).exp());
-    for i in (0..out.len()).rev() {
+    let (ln_unit, _) = tail_cuts(from, out.len(), mu, |i, cut| {
         // Rounding can take Q a hair past 1 where it is 1 - 1e-17.
-        let big_q = (unit * q).min(1.0);
+        let big_q = cut.big_q.min(1.0);
         let r = if s * big_q < 1e-4 {
             1.0 - (s - 1.0) * big_q / 2.0 + (s - 1.0) * (s - 2.0) * big_q * big_q / 6.0
         } else {
             -(s * (-big_q).ln_1p()).exp_m1() / (s * big_q)
         };
-        out[i] = q * r;
+        out[i] = cut.q * r;
+    });
+    s.ln() + ln_unit
+}
+
+/// One cut's upper tail and pmf, as [`tail_cuts`] gives them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CutTail {
+    /// `Q(c) = P(N > c)`.
+    pub(super) big_q: f64,
+    /// `Q(c)` in units of the top cut's.
+    pub(super) q: f64,
+    /// `p(c)` in units of the top cut's.
+    pub(super) pmf: f64,
+}
+
+/// The `n` cuts from `from` of one Poisson(`mu`) count, top cut first:
+/// `visit(i, cut)` for the cut `from + i`. The top cut's tail is summed
+/// once; the cuts below follow from `Q(c - 1) = Q(c) + p(c)` (positive
+/// terms, a few ulps each) and `p(c - 1) = p(c) c / mu`, in units of the
+/// top cut's tail (a block's steps of at most `c / mu` cannot overflow,
+/// `mu` being at least 1e-12 / S). Returns `ln Q` and `ln p` of the top
+/// cut.
+pub(super) fn tail_cuts(
+    from: u64,
+    n: usize,
+    mu: f64,
+    mut visit: impl FnMut(usize, CutTail),
+) -> (f64, f64) {
+    let top = from + n as u64 - 1;
+    let (ln_unit, ln_p) = (ln_pois_sf_quick(top, mu), ln_dpois(top, mu));
+    let unit = ln_unit.exp();
+    let (mut q, mut p_in_q, mut pmf) = (1.0_f64, (ln_p - ln_unit).exp(), 1.0_f64);
+    for i in (0..n).rev() {
+        visit(
+            i,
+            CutTail {
+                big_q: unit * q,
+                q,
+                pmf,
+            },
+        );
         if i > 0 {
-            q += p;
-            p *= (from + i as u64) as f64 / mu;
+            q += p_in_q;
+            let step = (from + i as u64) as f64 / mu;
+            p_in_q *= step;
+            pmf *= step;
         }
     }
-    s.ln() + ln_unit
+    (ln_unit, ln_p)
 }
 
 /// `F(c)^s` (`Side::Cdf`: `P(max <= c)` of `s` shards) or `Q(c)^s =
