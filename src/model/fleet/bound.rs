@@ -318,13 +318,9 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_screen_decides_as_the_bound_does() {
-        // The search's screen (`g` at the grid's loads at or below each
-        // load) answers only where the count fails anyway: at every count
-        // of a scan across the answer, the screened figure is past the
-        // limit exactly where the bound is, and the bound itself (the same
-        // bits) where it is not.
+    /// One reel of 200,000 likes/s over 1,000 partitions (cap 1,000, the
+    /// hour) beside a quiet background of 10 likes/s.
+    fn post_plan() -> crate::model::fleet::FleetPlan {
         let mut plan = zipf_plan(10_000, 10.0, 1.0);
         plan.partitions = 1_000;
         plan.cap = 1_000.0;
@@ -334,6 +330,17 @@ mod tests {
             rate: 200_000.0,
             shards: None,
         }];
+        plan
+    }
+
+    #[test]
+    fn the_screen_decides_as_the_bound_does() {
+        // The search's screen (`g` at the grid's loads at or below each
+        // load) answers only where the count fails anyway: at every count
+        // of a scan across the answer, the screened figure is past the
+        // limit exactly where the bound is, and the bound itself (the same
+        // bits) where it is not.
+        let plan = post_plan();
         let grid = super::LoadGrid::default();
         let mut terms = super::MgfTerms::default();
         for limit in [1e-2, 1e-6] {
@@ -355,15 +362,7 @@ mod tests {
         // background of 10 likes/s: the exact shared-partition risk of the
         // reel alone is a floor, the bound must sit above it and, the
         // background being small, within a factor 3 of it where it is small.
-        let mut plan = zipf_plan(10_000, 10.0, 1.0);
-        plan.partitions = 1_000;
-        plan.cap = 1_000.0;
-        plan.seconds = 3_600;
-        plan.pinned = vec![PinnedReel {
-            name: "post".into(),
-            rate: 200_000.0,
-            shards: None,
-        }];
+        let plan = post_plan();
         let exact =
             PartitionRisk::new(200_000.0, 1_000.0, 1_000, 3_600.0, TrafficModel::Poisson).unwrap();
         for s in [1_000, 2_000, 2_715, 2_896, 3_000, 4_000] {
