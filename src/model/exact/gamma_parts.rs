@@ -28,9 +28,8 @@
 use std::cell::Cell;
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
-use super::gamma_row::tail_cuts;
 use super::incgamma::{ln_gamma_p, ln_gamma_q};
-use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent};
+use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 /// `ln P(max > c)` (`upper`) or `ln P(max <= c)` of `shards` shards at
@@ -106,7 +105,7 @@ pub(super) fn ln_tails(
 /// `w_c(lambda) = F(c; x)^(S - 1) p(c; x)` for the cuts `from..from +
 /// out.len()` at the shard rate `x = lambda / S`, as `sf_cuts` gives its
 /// tails: a log scale returned (`ln p` of the top cut) and each cut's
-/// ratio to it in `out`. The tails and pmfs are `gamma_row::tail_cuts`'
+/// ratio to it in `out`. The tails and pmfs are `special::tail_cuts`'
 /// (summed once at the top cut, carried down), and `F^(S - 1) = e^{(S - 1)
 /// ln(1 - Q)}` where `Q < 1/2`; above, `ln F` is the CDF summed on its own
 /// (nodes far past the bump, few).

@@ -200,6 +200,53 @@ pub fn ln_pois_sf_quick(c: u64, lambda: f64) -> f64 {
     }
 }
 
+/// One cut's upper tail and pmf, as [`tail_cuts`] gives them.
+#[derive(Debug, Clone, Copy)]
+pub struct CutTail {
+    /// `Q(c) = P(N > c)`.
+    pub big_q: f64,
+    /// `Q(c)` in units of the top cut's.
+    pub q: f64,
+    /// `p(c)` in units of the top cut's.
+    pub pmf: f64,
+}
+
+/// The `n` cuts from `from` of one Poisson(`mu`) count, top cut first:
+/// `visit(i, cut)` for the cut `from + i`. The top cut's tail is summed
+/// once; the cuts below follow from `Q(c - 1) = Q(c) + p(c)` (positive
+/// terms, a few ulps each) and `p(c - 1) = p(c) c / mu`, in units of the
+/// top cut's tail (a block's steps of at most `c / mu` cannot overflow,
+/// `mu` being at least 1e-12 / S). Returns `ln Q` and `ln p` of the top
+/// cut.
+pub fn tail_cuts(
+    from: u64,
+    n: usize,
+    mu: f64,
+    mut visit: impl FnMut(usize, CutTail),
+) -> (f64, f64) {
+    let top = from + n as u64 - 1;
+    let (ln_unit, ln_p) = (ln_pois_sf_quick(top, mu), ln_dpois(top, mu));
+    let unit = ln_unit.exp();
+    let (mut q, mut p_in_q, mut pmf) = (1.0_f64, (ln_p - ln_unit).exp(), 1.0_f64);
+    for i in (0..n).rev() {
+        visit(
+            i,
+            CutTail {
+                big_q: unit * q,
+                q,
+                pmf,
+            },
+        );
+        if i > 0 {
+            q += p_in_q;
+            let step = (from + i as u64) as f64 / mu;
+            p_in_q *= step;
+            pmf *= step;
+        }
+    }
+    (ln_unit, ln_p)
+}
+
 /// `ln P(X <= c)` for `X ~ Poisson(lambda)`, as [`ln_pois_cdf`], four
 /// terms a step (see [`ln_pois_sf_quick`]).
 pub fn ln_pois_cdf_quick(c: u64, lambda: f64) -> f64 {
