@@ -296,7 +296,11 @@ impl Point {
         // Phi(z) = e^{ln(1e-17) / S}: z = sqrt(2) erf^-1(2 Phi - 1).
         let phi = (LN_TABLE_HI / sf).exp();
         let z = std::f64::consts::SQRT_2 * statrs::function::erf::erf_inv(2.0 * phi - 1.0);
-        let guess = (mean + z * sd).clamp(c_min as f64, hi as f64) as u64;
+        // Not below c_min + 1: with few shards the normal guess can fall
+        // under the smallest count, where `below` is false by definition,
+        // and galloping down from there found nothing, so the table began
+        // at c_min (e^-78 at 200,000 likes over 20 shards, not 1e-17).
+        let guess = (mean + z * sd).clamp((c_min + 1) as f64, hi as f64) as u64;
         let (a, b) = if below(guess) {
             gallop(guess, hi, |c| !below(c))
         } else {
@@ -396,6 +400,31 @@ mod tests {
                     "L={likes} S={shards}: {est}"
                 );
             }
+        }
+    }
+
+    /// A risk row's bottom is the last count whose saddlepoint estimate is
+    /// under 1e-17, as a walk up from the smallest count finds it, from
+    /// few shards (where the normal guess falls under the smallest count)
+    /// to many.
+    #[test]
+    fn row_bottom_is_the_walks_answer() {
+        for (likes, shards) in [
+            (200_000u64, 10u64),
+            (200_000, 20),
+            (200_000, 57),
+            (200_000, 100),
+            (14_000, 20),
+            (1_000, 7),
+            (200_000, 1_000),
+        ] {
+            let p = Point::new(likes as f64, shards, TrafficModel::Fixed).unwrap();
+            let hi = p.table_hi();
+            let walked = (p.c_min() + 1..=hi)
+                .take_while(|&c| levin::ln_cdf_fixed_estimate(likes, shards, c) < LN_TABLE_HI)
+                .last()
+                .unwrap_or(p.c_min());
+            assert_eq!(p.row_lo(hi), walked, "L={likes} S={shards}");
         }
     }
 }
