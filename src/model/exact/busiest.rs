@@ -22,27 +22,27 @@ const LEVIN_PIECE: usize = 64;
 const LEVIN_PIECES: usize = 8;
 
 /// How a fixed-traffic table's rows are laid out: in how many pieces its
-/// Levin run and its pair band are cut for rayon, and how far a Levin
-/// block's tilt may drift (standard deviations of `W`) before a new one.
+/// Levin run and its pair band are cut for rayon, and how Levin's blocks
+/// keep and aim their tilt.
 #[derive(Debug, Clone, Copy)]
 struct Layout {
     levin_pieces: usize,
     pair_pieces: u64,
-    drift: f64,
+    blocks: levin::Blocks,
 }
 
 /// The full table's (its values are pinned by `tests/stats/exact_grid.rs`).
 const TABLE: Layout = Layout {
     levin_pieces: LEVIN_PIECES,
     pair_pieces: super::pairs::PIECES,
-    drift: 1.0,
+    blocks: levin::Blocks::TABLE,
 };
 
 /// A risk row's (`BusiestShard::for_row`).
 const ROW: Layout = Layout {
     levin_pieces: 1,
     pair_pieces: 1,
-    drift: 2.0,
+    blocks: levin::Blocks::ROW,
 };
 
 pub use crate::model::defaults::MAX_MIXED_ROWS;
@@ -112,8 +112,8 @@ impl BusiestShard {
     /// adds 1 a count below, to double precision, and its quantiles, from
     /// `P(max <= c) = 0.01` up, lie above), and runs its Levin run and pair
     /// band in one piece each (the rows run in parallel) with a block's
-    /// tilt let drift two standard deviations of `W` (see
-    /// `levin::ln_cdf_fixed_range_within`). Its figures agree with the full
+    /// tilt let drift across `L`, from two standard deviations of `W` below
+    /// to two above (see `levin::Blocks::ROW`). Its figures agree with the full
     /// table's to Levin's error (tested); other laws build the full table.
     pub fn for_row(rate: f64, shards: u64, model: TrafficModel) -> ParamResult<Self> {
         let point = Point::new(rate, shards, model)?;
@@ -413,7 +413,7 @@ fn levin_run(point: &Point, lo: u64, run: usize, layout: Layout) -> Vec<f64> {
                 Vec::new()
             } else {
                 let cuts = (from, to - 1);
-                levin::ln_cdf_fixed_range_within(point.likes(), point.shards, cuts, layout.drift)
+                levin::ln_cdf_fixed_range_within(point.likes(), point.shards, cuts, layout.blocks)
             }
         })
         .collect()

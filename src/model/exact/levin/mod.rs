@@ -23,17 +23,20 @@ mod range;
 mod truncated;
 pub mod twiddles;
 
-pub use range::{ln_cdf_fixed_range, ln_cdf_fixed_range_within};
+pub use range::{ln_cdf_fixed_range, ln_cdf_fixed_range_within, Blocks};
 pub(in crate::model::exact) use truncated::{truncated_between, Truncated};
 
 use super::special::{ln_dpois, ln_pois_cdf, stirlerr};
-use truncated::truncated;
+use truncated::{truncated, truncated_moments};
 use twiddles::{TwiddleCache, Twiddles};
 
 /// `|psi_j|^S` below this is negligible next to `P(W = L) M >= 1`...
 const QUIET: f64 = 1e-20;
-/// ... once this many frequencies in a row are.
-const QUIET_RUN: u32 = 16;
+/// ... once this many frequencies in a row are. (`|psi_j|` falls with `j`
+/// for W's bell; the run guards a flat stretch, and a range block also
+/// ends where its last frequency stops being negligible, see `range.rs`.
+/// Sixteen cost a risk row about 8 more frequencies of some 60.)
+const QUIET_RUN: u32 = 8;
 
 /// `|psi|^S`.
 fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
@@ -42,48 +45,110 @@ fn psi_pow(re: f64, im: f64, shards: u64) -> f64 {
 
 /// The Poisson mean per shard that makes `E[Y] = L/S` for the cut at `c`
 /// (needs `c > L/S`), with `Y` at that mean (the last truncation the search
-/// made: it is the caller's next, and costs `O(sigma)` divisions). Any mean
-/// is correct; this one makes `P(W = L)` the peak of `W`, where the grid
-/// sum is most accurate.
+/// made). Any mean is correct; this one makes `P(W = L)` the peak of `W`,
+/// where the grid sum is most accurate.
 fn tilt(likes: u64, shards: u64, c: u64) -> (f64, Truncated) {
-    let mu = likes as f64 / shards as f64;
-    let close_enough = |t: &Truncated| {
-        // Off-centre by under 0.05 standard deviations of W.
-        (t.mean - mu).abs() * (shards as f64).sqrt() <= 0.05 * t.var.sqrt().max(1e-300)
+    tilt_aimed(likes, shards, c, Aim::CENTRED)
+}
+
+/// Where a tilt's search starts and where it puts `E[W]`.
+///
+/// Which mean within the search's tolerance is found moves a value's last
+/// digits (~1e-12 in the log on some of `tests/stats/exact_grid.rs`'s
+/// pinned tables), so the full table keeps [`Aim::CENTRED`], the search's
+/// path of earlier builds; a risk row's blocks (not pinned, checked
+/// against the table) start from the last block's mean and lead.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Aim {
+    /// The search's first mean (`L/S` when `None`).
+    pub(super) from: Option<f64>,
+    /// `E[W]` this many of its standard deviations below `L`.
+    pub(super) below: f64,
+}
+
+impl Aim {
+    /// From `L/S`, `E[W]` on `L`.
+    pub(super) const CENTRED: Aim = Aim {
+        from: None,
+        below: 0.0,
     };
-    let (mut lo, mut hi) = (mu.ln(), f64::NAN);
-    let mut x = lo;
+}
+
+/// [`tilt`] as `aim` says.
+fn tilt_aimed(likes: u64, shards: u64, c: u64, aim: Aim) -> (f64, Truncated) {
+    let mut last = None;
+    let lambda = tilt_search(likes, shards, aim, |lambda| {
+        let y = truncated(lambda, c);
+        let moments = (y.mean, y.var);
+        last = Some((lambda, y));
+        moments
+    });
+    match last {
+        Some((at, y)) if at == lambda => (lambda, y),
+        _ => (lambda, truncated(lambda, c)),
+    }
+}
+
+/// The tilt's search (Newton on `ln lambda`, safeguarded by a bracket),
+/// reading `(E[Y], Var Y)` at each trial mean from `moments`: from the pmf
+/// where the caller wants it, or the moments alone (the estimate, which
+/// needs only `Var Y`).
+fn tilt_search(
+    likes: u64,
+    shards: u64,
+    aim: Aim,
+    mut moments: impl FnMut(f64) -> (f64, f64),
+) -> f64 {
+    let mu = likes as f64 / shards as f64;
+    let root_s = (shards as f64).sqrt();
+    // E[Y] for E[W] `below` standard deviations of W under L.
+    let target = |var: f64| mu - aim.below * var.sqrt() / root_s;
+    // Off target by under 0.05 standard deviations of W.
+    let close_enough =
+        |mean: f64, var: f64| (mean - target(var)).abs() * root_s <= 0.05 * var.sqrt().max(1e-300);
+    // The truncation only lowers the mean: the centred answer is at least
+    // mu, a led one at least its target (under mu).
+    let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::NAN);
+    let mut x = aim.from.map_or(mu.ln(), f64::ln);
     for _ in 0..200 {
-        let t = truncated(x.exp(), c);
-        if close_enough(&t) {
-            return (x.exp(), t);
+        let (mean, var) = moments(x.exp());
+        if close_enough(mean, var) {
+            return x.exp();
         }
-        if t.mean < mu {
+        let goal = target(var);
+        if mean < goal {
             lo = x;
         } else {
             hi = x;
         }
         // Newton on ln lambda (dE/d ln lambda = Var Y), safeguarded by the
         // bracket [lo, hi].
-        let mut next = x + (mu - t.mean) / t.var.max(1e-12);
+        let mut next = x + (goal - mean) / var.max(1e-12);
         if next.is_nan() || next <= lo || (hi.is_finite() && next >= hi) {
-            next = if hi.is_finite() {
-                0.5 * (lo + hi)
-            } else {
-                lo + 1.0
+            next = match (lo.is_finite(), hi.is_finite()) {
+                (true, true) => 0.5 * (lo + hi),
+                (true, false) => lo + 1.0,
+                _ => hi - 1.0,
             };
         }
         x = next;
     }
-    (x.exp(), truncated(x.exp(), c))
+    x.exp()
 }
 
-/// The grid size `P(W = L)` needs: `W`'s whole support, or 30 standard
-/// deviations of `W` (plus a margin) where that is smaller.
+/// Half a grid, in standard deviations of `W`: the mass `W` puts more
+/// than this far from its peak is what the grid sum aliases onto it.
+const GRID_HALF_SDS: f64 = 15.0;
+
+/// The grid size `P(W = L)` needs: `W`'s whole support, or
+/// `2 GRID_HALF_SDS` standard deviations of `W` (plus a margin) where that
+/// is smaller.
 fn grid_points(shards: u64, y: &Truncated) -> u64 {
     let sd_w = (shards as f64 * y.var).sqrt();
     let width = shards * (y.w.len() as u64 - 1) + 1;
-    width.min(2 * (15.0 * sd_w).ceil() as u64 + 64).max(1)
+    width
+        .min(2 * (GRID_HALF_SDS * sd_w).ceil() as u64 + 64)
+        .max(1)
 }
 
 /// `P(W = L)` by the grid sum over frequencies, on a grid of its own.
@@ -206,9 +271,12 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
 /// no twiddles. Usually within a few hundredths in the log; only ever a
 /// starting point for a search that then checks exact values.
 pub fn ln_cdf_fixed_estimate(likes: u64, shards: u64, c: u64) -> f64 {
-    let (lambda, y) = tilt(likes, shards, c);
+    let lambda = tilt_search(likes, shards, Aim::CENTRED, |lambda| {
+        truncated_moments(lambda, c)
+    });
+    let var = truncated_moments(lambda, c).1;
     let s = shards as f64;
-    let ln_p_w = -0.5 * (std::f64::consts::TAU * s * y.var.max(1e-300)).ln();
+    let ln_p_w = -0.5 * (std::f64::consts::TAU * s * var.max(1e-300)).ln();
     s * ln_pois_cdf(c, lambda) + ln_p_w.min(0.0) - ln_dpois(likes, s * lambda)
 }
 
