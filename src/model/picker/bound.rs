@@ -26,8 +26,13 @@
 
 use crate::model::exact::special::{ln_dpois, ln_pois_sf};
 
+/// One server's law of one shard's likes: `(first, pmf)`, the chance of
+/// `first + x` likes at `pmf[x]` (none below `first`; round-robin's law
+/// has two points, so a dense pmf from 0 cost `O(most^2 / S)`).
+pub type Law = (u64, Vec<f64>);
+
 /// The per-server laws of one shard's likes, for `m = 0..=most`.
-pub type PerServer = dyn Fn(u64) -> Option<Vec<Vec<f64>>>;
+pub type PerServer = dyn Fn(u64) -> Option<Vec<Law>>;
 
 /// Largest `(c + 1)^2 log2(2K)` the convolution takes on (about a second).
 const MAX_WORK: f64 = 4e8;
@@ -53,9 +58,9 @@ pub fn busiest_over(
     let c_len = c as usize + 1;
     let mut one = vec![0.0; c_len];
     let mut over = ln_pois_sf(most, per_server_rate).exp();
-    for (m, law) in laws.iter().enumerate() {
+    for (m, (first, law)) in laws.iter().enumerate() {
         let w = ln_dpois(m as u64, per_server_rate).exp();
-        for (x, &p) in law.iter().enumerate() {
+        for (x, &p) in (*first as usize..).zip(law) {
             if x < c_len {
                 one[x] += w * p;
             } else {
@@ -147,7 +152,7 @@ mod tests {
                             let x = x as f64;
                             t *= (m as f64 - x) / (x + 1.0) * p / (1.0 - p);
                         }
-                        law
+                        (0, law)
                     })
                     .collect(),
             )

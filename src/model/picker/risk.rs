@@ -172,14 +172,12 @@ fn two_choice_ln_bound(rate: f64, shards: u64, c: u64, traffic: TrafficModel) ->
 
 /// Round-robin's per-server law of one shard's likes: `floor(m/S)`, plus
 /// one with chance `(m mod S)/S` (the cursor is uniform).
-fn round_robin_laws(shards: u64, most: u64) -> Vec<Vec<f64>> {
+fn round_robin_laws(shards: u64, most: u64) -> Vec<super::bound::Law> {
     (0..=most)
         .map(|m| {
-            let (q, r) = ((m / shards) as usize, m % shards);
-            let mut law = vec![0.0; q + 2];
-            law[q] = 1.0 - r as f64 / shards as f64;
-            law[q + 1] = r as f64 / shards as f64;
-            law
+            let (q, r) = (m / shards, m % shards);
+            let up = r as f64 / shards as f64;
+            (q, vec![1.0 - up, up])
         })
         .collect()
 }
