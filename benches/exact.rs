@@ -10,7 +10,8 @@
 //! a table (`risk`, `sweep`, the risk chart), its one point (`compare`,
 //! `size --risk`), its tables (`simulate`'s exact figures) and its
 //! shared-partition union bound (negative binomial tails), empirical
-//! traffic's mixture of fixed tables, and the quietest shard's table.
+//! traffic's mixture of fixed tables, the quietest shard's table, and the
+//! pickers' key figures (round-robin's bound, sticky's mixture).
 //! Run with `cargo bench --bench exact` (about 4 minutes), one group with
 //! `cargo bench --bench exact -- gamma_poisson`.
 
@@ -18,6 +19,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use shardplan::model::exact::{sweep, BusiestShard, OverCap, QuietestShard, Risk};
 use shardplan::model::law::{empirical::EmpiricalLaw, Dispersion, TrafficModel};
 use shardplan::model::partitions::PartitionRisk;
+use shardplan::model::picker::risk::key_over_cap;
+use shardplan::model::picker::{Picker, Writers};
 
 /// Issue 37's case: `traffic = "gamma-poisson"`, `dispersion = 6.9`,
 /// observed 14,821 likes/s planned at 1.5x (22,231.5), cap 2,000, 4 h.
@@ -159,6 +162,26 @@ fn other_paths(c: &mut Criterion) {
         let name = format!("quietest table 14000/s over 20 ({})", model.name());
         g.bench_function(name, |b| {
             b.iter(|| QuietestShard::new(14_000.0, 20, model).unwrap())
+        });
+    }
+    // The pickers' key figures (`compare`'s and the report's picker table,
+    // one count of their search), 40 servers at cap 1,000: round-robin's
+    // bound at the interview's 200,000 likes/s over 204 shards (each
+    // server's law of two points, convolved 40-fold), and sticky's mixture
+    // over the fuller group at the overload's 18,000 over 30 shards (ten
+    // shards with two servers, twenty with one).
+    let cases = [
+        (Picker::RoundRobin, 200_000.0, 204),
+        (Picker::Sticky, 18_000.0, 30),
+    ];
+    for (picker, rate, shards) in cases {
+        let writers = Writers::new(picker, 40).unwrap();
+        let name = format!(
+            "{} key figure {rate}/s over {shards}, 40 servers",
+            picker.name()
+        );
+        g.bench_function(name, |b| {
+            b.iter(|| key_over_cap(rate, shards, 1_000.0, TrafficModel::Fixed, writers).unwrap())
         });
     }
     g.finish();
