@@ -77,7 +77,7 @@ impl Aim {
 /// [`tilt`] as `aim` says.
 fn tilt_aimed(likes: u64, shards: u64, c: u64, aim: Aim) -> (f64, Truncated) {
     let mut last = None;
-    let lambda = tilt_search(likes, shards, aim, |lambda| {
+    let (lambda, _) = tilt_search(likes, shards, aim, |lambda| {
         let y = truncated(lambda, c);
         let moments = (y.mean, y.var);
         last = Some((lambda, y));
@@ -92,13 +92,13 @@ fn tilt_aimed(likes: u64, shards: u64, c: u64, aim: Aim) -> (f64, Truncated) {
 /// The tilt's search (Newton on `ln lambda`, safeguarded by a bracket),
 /// reading `(E[Y], Var Y)` at each trial mean from `moments`: from the pmf
 /// where the caller wants it, or the moments alone (the estimate, which
-/// needs only `Var Y`).
+/// needs only `Var Y`). Returns the mean found and `Var Y` there.
 fn tilt_search(
     likes: u64,
     shards: u64,
     aim: Aim,
     mut moments: impl FnMut(f64) -> (f64, f64),
-) -> f64 {
+) -> (f64, f64) {
     let mu = likes as f64 / shards as f64;
     let root_s = (shards as f64).sqrt();
     // E[Y] for E[W] `below` standard deviations of W under L.
@@ -106,14 +106,15 @@ fn tilt_search(
     // Off target by under 0.05 standard deviations of W.
     let close_enough =
         |mean: f64, var: f64| (mean - target(var)).abs() * root_s <= 0.05 * var.sqrt().max(1e-300);
-    // The truncation only lowers the mean: the centred answer is at least
-    // mu, a led one at least its target (under mu).
+    // The bracket starts open; the first trial (from `L/S`, under the
+    // centred answer as truncation only lowers the mean, or from the last
+    // block's) closes one side.
     let (mut lo, mut hi) = (f64::NEG_INFINITY, f64::NAN);
     let mut x = aim.from.map_or(mu.ln(), f64::ln);
     for _ in 0..200 {
         let (mean, var) = moments(x.exp());
         if close_enough(mean, var) {
-            return x.exp();
+            return (x.exp(), var);
         }
         let goal = target(var);
         if mean < goal {
@@ -133,7 +134,7 @@ fn tilt_search(
         }
         x = next;
     }
-    x.exp()
+    (x.exp(), moments(x.exp()).1)
 }
 
 /// Half a grid, in standard deviations of `W`: the mass `W` puts more
@@ -271,10 +272,9 @@ pub fn ln_cdf_fixed(likes: u64, shards: u64, c: u64) -> f64 {
 /// no twiddles. Usually within a few hundredths in the log; only ever a
 /// starting point for a search that then checks exact values.
 pub fn ln_cdf_fixed_estimate(likes: u64, shards: u64, c: u64) -> f64 {
-    let lambda = tilt_search(likes, shards, Aim::CENTRED, |lambda| {
+    let (lambda, var) = tilt_search(likes, shards, Aim::CENTRED, |lambda| {
         truncated_moments(lambda, c)
     });
-    let var = truncated_moments(lambda, c).1;
     let s = shards as f64;
     let ln_p_w = -0.5 * (std::f64::consts::TAU * s * var.max(1e-300)).ln();
     s * ln_pois_cdf(c, lambda) + ln_p_w.min(0.0) - ln_dpois(likes, s * lambda)

@@ -11,8 +11,9 @@ use crate::model::exact::special::{ln_dpois, ln_pois_cdf, neumaier};
 
 /// How far `W`'s standard deviation may grow within a block before a new
 /// one starts. The grid is sized for it, and the frequencies a block sums
-/// grow with the grid: grids sized for half again took the 1,000-count
-/// sweep at 200,000 likes/s 0.44 s of CPU, these 0.36 s. Past
+/// grow with the grid (the 1,000-count sweep at 200,000 likes/s: 0.43 s of
+/// CPU with grids for half, the pmf floor at 1e-30 and a quiet run of 16;
+/// 0.33 s with these, before blocks were led). Past
 /// `ROUNDED_GRID_MAX_SHARDS` blocks keep the half and the grid of earlier
 /// builds (see `Block::start`: another grid moves their last digits by
 /// ~1e-11, 7e-12 in the pinned log at 1e7 likes/s over 100,000 shards).
