@@ -156,6 +156,23 @@ mod tests {
                             continue;
                         };
                         answered += 1;
+                        // The sums a search reads first hold their bound.
+                        for most in [1e-3, 1e-6] {
+                            let accuracy = Accuracy::Bounded(most);
+                            let Some((first, bound)) =
+                                ln_tails(&mix, shards, (from, 8), upper, accuracy)
+                            else {
+                                continue;
+                            };
+                            for (f, g) in first.iter().zip(&got) {
+                                // A relative error e moves the log by
+                                // under 2e (e <= 1e-3).
+                                assert!(
+                                    (f - g).abs() <= 2.0 * bound + 1e-12,
+                                    "rate {rate} K {k} S {shards} from {from}: {f} vs {g}, bound {bound}"
+                                );
+                            }
+                        }
                         for (i, &g) in got.iter().enumerate() {
                             let c = from + i as u64;
                             let want = if upper {
