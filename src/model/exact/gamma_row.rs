@@ -519,6 +519,10 @@ fn power_cuts(from: u64, mu: f64, (s, side): (f64, Side), out: &mut [f64]) -> f6
 /// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
 const POWI_MAX_SHARDS: u64 = 4096;
 
+/// From this many shards on, `F(c)^S < 1e-20` at the median (`F <=
+/// 1/2`, and `0.5^70 = 8e-22`): the terms past it add 1 each.
+const ALL_ONES_FROM_MEDIAN: u64 = 70;
+
 /// The mean busiest of `shards` independent Poisson(`mu`) shards, `sum_c
 /// (1 - F(c)^S)`, summed from a top cut (10 standard deviations and 10
 /// above the mean, where `S P(N > c)` is below 1e-20 of the sum) down to
@@ -528,13 +532,20 @@ const POWI_MAX_SHARDS: u64 = 4096;
 /// relative one. Above the median `Q = P(N > c)` is carried up from the
 /// top cut's tail (positive terms), and `S Q` under 1e-4 takes its
 /// expansion `S Q (1 - (S - 1) Q / 2 + (S - 1)(S - 2) Q^2 / 6)` (1e-13 of
-/// the term). Below, `F` is carried down from an exact `P(N <= c)`, taken
-/// again each time `F` falls a thousandfold, so its error stays about an
-/// ulp of itself and `F^S < 1e-20` is seen where it happens.
+/// the term). The top cut's tail is the bound `p(c + 1) / (1 - mu / (c +
+/// 2))` (the tail's series, its ratios at most the first): within a few
+/// percent of a tail already 1e-20 of the sum, so the error it carries
+/// down is nothing next to the sum. Below the median, `F` is carried down
+/// from an exact `P(N <= c)`, taken again each time `F` falls a
+/// thousandfold, so its error stays about an ulp of itself and `F^S <
+/// 1e-20` is seen where it happens; from `ALL_ONES_FROM_MEDIAN` shards on
+/// that is at the median.
 pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     let s = shards as f64;
     let mut c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
-    let (mut q, mut p) = (ln_pois_sf_quick(c, mu).exp(), ln_dpois(c, mu).exp());
+    let p = ln_dpois(c, mu).exp();
+    let cf = c as f64;
+    let (mut q, mut p) = (p * (mu / (cf + 1.0)) / (1.0 - mu / (cf + 2.0)), p);
     let mut sum = (0.0, 0.0);
     while q < 0.5 {
         let sq = s * q;
@@ -553,6 +564,11 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
         q += p;
         p *= c as f64 / mu;
         c -= 1;
+    }
+    if shards >= ALL_ONES_FROM_MEDIAN {
+        // This cut and every one below add 1.
+        sum = super::special::neumaier(sum, 1.0);
+        return c as f64 + sum.0 + sum.1;
     }
     let power = |f: f64| {
         if shards <= POWI_MAX_SHARDS {
