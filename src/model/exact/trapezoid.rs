@@ -46,7 +46,7 @@ const AGREE: f64 = 1e-12;
 /// quadratically, accepts the sum on `h / 2`.
 const QUADRATIC: f64 = 1e-8;
 /// At most this many halvings of the first step.
-const HALVINGS: usize = 3;
+const HALVINGS: usize = 4;
 /// Nodes are added on each side until every component is this far below
 /// its largest value (`e^-41.5 = 1e-18`).
 const TAIL_NATS: f64 = 41.5;
