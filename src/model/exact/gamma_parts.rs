@@ -65,11 +65,13 @@ pub(super) fn ln_tails(
     accuracy: Accuracy,
 ) -> Option<(Vec<f64>, f64)> {
     let (rate, shape, s) = (mix.rate(), mix.shape(), shards as f64);
+    let ln_rate = rate.ln();
     let failed = Cell::new(false);
-    let phi = |d: f64, out: &mut [f64]| -> f64 {
-        let lambda = rate * d.exp();
+    // The log integrand of the cuts from `from` (as many as `out` holds).
+    let phi_from = |from: u64, d: f64, out: &mut [f64]| -> f64 {
+        let e = d.exp();
         // The Gamma(K, rate / K) law at lambda is Gamma(K, 1) at K e^d.
-        let y = shape * d.exp();
+        let y = shape * e;
         let ln_g = if upper {
             ln_gamma_q(shape, y)
         } else {
@@ -81,17 +83,19 @@ pub(super) fn ln_tails(
             return 0.0;
         };
         // dlambda = lambda dd.
-        let v = ln_g + lambda.ln() + weights(from, lambda / s, s, out);
+        let v = ln_g + (ln_rate + d) + weights(from, rate * e / s, s, out);
         if v.is_nan() {
             f64::NEG_INFINITY
         } else {
             v
         }
     };
+    let phi = |d: f64, out: &mut [f64]| phi_from(from, d, out);
+    // The peak is the lead cut's: its weight alone, not the block's.
     let lead = from + n as u64 / 2;
     let lead_phi = |d: f64| {
-        let mut out = vec![0.0; n];
-        phi(d, &mut out) + out[n / 2].ln()
+        let mut one = [0.0];
+        phi_from(lead, d, &mut one) + one[0].ln()
     };
     let floor = (LAMBDA_FLOOR / rate).ln();
     // The bump of `p(c; x)` is at x = c, about 1 / sqrt(c) wide in d.

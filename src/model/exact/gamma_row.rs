@@ -519,6 +519,10 @@ fn power_cuts(from: u64, mu: f64, (s, side): (f64, Side), out: &mut [f64]) -> f6
 /// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
 const POWI_MAX_SHARDS: u64 = 4096;
 
+/// Past `S Q = 40` a term `1 - (1 - Q)^S` is 1 to double precision
+/// (`(1 - Q)^S < e^{-S Q} = 4e-18`), and so is every one below it.
+const ALL_ONES_SQ: f64 = 40.0;
+
 /// From this many shards on, `F(c)^S < 1e-20` at the median (`F <=
 /// 1/2`, and `0.5^70 = 8e-22`): the terms past it add 1 each.
 const ALL_ONES_FROM_MEDIAN: u64 = 70;
@@ -539,7 +543,7 @@ const ALL_ONES_FROM_MEDIAN: u64 = 70;
 /// from an exact `P(N <= c)`, taken again each time `F` falls a
 /// thousandfold, so its error stays about an ulp of itself and `F^S <
 /// 1e-20` is seen where it happens; from `ALL_ONES_FROM_MEDIAN` shards on
-/// that is at the median.
+/// that is at the median, and past `S Q = ALL_ONES_SQ` above it.
 pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     let s = shards as f64;
     let mut c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
@@ -549,6 +553,11 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     let mut sum = (0.0, 0.0);
     while q < 0.5 {
         let sq = s * q;
+        if sq > ALL_ONES_SQ {
+            // This cut and every one below add 1.
+            sum = super::special::neumaier(sum, 1.0);
+            return c as f64 + sum.0 + sum.1;
+        }
         let term = if sq < 1e-4 {
             sq * (1.0 - (s - 1.0) * q / 2.0 + (s - 1.0) * (s - 2.0) * q * q / 6.0)
         } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
