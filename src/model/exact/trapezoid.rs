@@ -26,8 +26,10 @@
 //! A caller that only compares a value with a threshold can take the
 //! first sums whose error bound is below the one it names
 //! ([`Accuracy::Bounded`]): the gap to the coarser sum, or its power 3/2
-//! where the gaps square as in 3 (`error_bound`), and ask again for the
-//! threshold's neighbours when a bound straddles it.
+//! where the gaps square as in 3 (`error_bound`), on nodes out to
+//! `BOUNDED_TAIL_NATS` below the peak only, with what that leaves out
+//! (`cut_off`) added; and ask again for the threshold's neighbours when a
+//! bound straddles it.
 
 /// What [`ln_trapezoid_each`] is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -50,6 +52,9 @@ const HALVINGS: usize = 4;
 /// Nodes are added on each side until every component is this far below
 /// its largest value (`e^-41.5 = 1e-18`).
 const TAIL_NATS: f64 = 41.5;
+/// ...or, for a bounded read, this far (`e^-20 = 2e-9`), what is left out
+/// added to its bound ([`cut_off`]).
+const BOUNDED_TAIL_NATS: f64 = 20.0;
 /// The first step is the lead component's curvature radius over this.
 const STEPS_PER_RADIUS: f64 = 2.0;
 /// At most this many nodes on a side (a wider span is the adaptive rule's).
@@ -141,12 +146,16 @@ pub(super) fn ln_trapezoid_each(
     accuracy: Accuracy,
 ) -> Option<(Vec<f64>, f64)> {
     let mut h = peak.radius / STEPS_PER_RADIUS;
+    let tail_nats = match accuracy {
+        Accuracy::Full => TAIL_NATS,
+        Accuracy::Bounded(_) => BOUNDED_TAIL_NATS,
+    };
     let Walk {
         mut at,
         mut terms,
         reference,
         centre,
-    } = walk(phi, n, peak.at, h, floor)?;
+    } = walk(phi, n, (peak.at, h), floor, tail_nats)?;
     // The sums on steps h, 2h and 4h (the nodes at even offsets from the
     // centre, and at offsets that are multiples of four).
     let (mut full, mut half, mut quarter) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -167,20 +176,26 @@ pub(super) fn ln_trapezoid_each(
     };
     let mut before = gap(&half, &quarter);
     let mut now = gap(&full, &half);
+    // What a bounded read's shorter walk leaves out.
+    let left_out = match accuracy {
+        Accuracy::Full => 0.0,
+        Accuracy::Bounded(_) => cut_off(&terms, n, &full),
+    };
     let mut node = vec![0.0; n];
     for halving in 0..=HALVINGS {
         if now.is_nan() {
             return None;
         }
         if now <= AGREE || (now <= QUADRATIC && now <= 10.0 * before * before) {
-            return Some((finish(&full, h), 0.0));
+            return Some((finish(&full, h), left_out));
         }
         if let Accuracy::Bounded(most) = accuracy {
-            let bound = if now <= most {
-                now
-            } else {
-                error_bound(now, before)
-            };
+            let bound = left_out
+                + if now <= most {
+                    now
+                } else {
+                    error_bound(now, before)
+                };
             if bound <= most {
                 return Some((finish(&full, h), bound));
             }
@@ -230,6 +245,32 @@ fn error_bound(now: f64, before: f64) -> f64 {
     }
 }
 
+/// What a walk stopped short leaves out past its two ends, relative to
+/// each component's sum `full` (the largest over the components): past an
+/// end the integrand falls at least as fast as its last two terms do (the
+/// integrands' logs are concave out there), so the integral beyond is
+/// under `t h / ln(u / t)`, `t` the end's term and `u` the one inside it,
+/// whatever step the halvings reach; infinite where an end does not fall.
+fn cut_off(terms: &[f64], n: usize, full: &[f64]) -> f64 {
+    let nodes = terms.len() / n;
+    if nodes < 2 {
+        return f64::INFINITY;
+    }
+    let rest = |end: usize, inner: usize, i: usize| {
+        let (t, u) = (terms[end * n + i], terms[inner * n + i]);
+        if t == 0.0 {
+            0.0
+        } else if t < u {
+            t / (u / t).ln()
+        } else {
+            f64::INFINITY
+        }
+    };
+    (0..n)
+        .map(|i| (rest(0, 1, i) + rest(nodes - 1, nodes - 2, i)) / full[i])
+        .fold(0.0, f64::max)
+}
+
 /// The largest relative difference over the components between the
 /// integrals `h fine` and `2h coarse`, for `fine` summed over every node
 /// and `coarse` over every other one.
@@ -249,15 +290,15 @@ struct Walk {
     centre: usize,
 }
 
-/// The nodes `centre + j h` out to where every component is `TAIL_NATS`
+/// The nodes `centre + j h` out to where every component is `tail_nats`
 /// below its largest value; `None` past `MAX_SIDE` nodes a side, at
 /// `floor`, or where a term is not finite.
 fn walk(
     phi: &impl Fn(f64, &mut [f64]) -> f64,
     n: usize,
-    centre: f64,
-    h: f64,
+    (centre, h): (f64, f64),
     floor: f64,
+    tail_nats: f64,
 ) -> Option<Walk> {
     let mut node = vec![0.0; n];
     let scale = phi(centre, &mut node);
@@ -280,7 +321,7 @@ fn walk(
     term_at(centre, &mut node)?;
     let middle = node.clone();
     let mut top = node.clone();
-    let cut = (-TAIL_NATS).exp();
+    let cut = (-tail_nats).exp();
     let mut sides: [Vec<(f64, Vec<f64>)>; 2] = [Vec::new(), Vec::new()];
     for (side, dir) in sides.iter_mut().zip([1.0, -1.0]) {
         for j in 1..=MAX_SIDE {
