@@ -519,6 +519,22 @@ fn power_cuts(from: u64, mu: f64, (s, side): (f64, Side), out: &mut [f64]) -> f6
 /// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
 const POWI_MAX_SHARDS: u64 = 4096;
 
+/// `ln(1 - q)`: for `q` up to 1/100 its series `-(q + q^2 / 2 + ... + q^8
+/// / 8)` (the rest under 1e-17 of it) in place of the logarithm, else
+/// `ln_1p`.
+fn ln_1m_small(q: f64) -> f64 {
+    if q > 0.01 {
+        return (-q).ln_1p();
+    }
+    let tail = 1.0 / 7.0 + q * (1.0 / 8.0);
+    let tail = 1.0 / 6.0 + q * tail;
+    let tail = 1.0 / 5.0 + q * tail;
+    let tail = 1.0 / 4.0 + q * tail;
+    let tail = 1.0 / 3.0 + q * tail;
+    let tail = 0.5 + q * tail;
+    -q * (1.0 + q * tail)
+}
+
 /// Past `S Q = 40` a term `1 - (1 - Q)^S` is 1 to double precision
 /// (`(1 - Q)^S < e^{-S Q} = 4e-18`), and so is every one below it.
 const ALL_ONES_SQ: f64 = 40.0;
@@ -561,7 +577,7 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
         let term = if sq < 1e-4 {
             sq * (1.0 - (s - 1.0) * q / 2.0 + (s - 1.0) * (s - 2.0) * q * q / 6.0)
         } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
-            -(s * (-q).ln_1p()).exp_m1()
+            -(s * ln_1m_small(q)).exp_m1()
         } else {
             // A term over 0.63: `powi`'s S ulps are nothing next to it.
             1.0 - (1.0 - q).powi(shards as i32)

@@ -217,3 +217,18 @@ fn quantiles_are_the_first_cut_that_meets_them() {
         }
     }
 }
+
+/// `ln_1m_small` is `ln_1p(-q)` to a few ulps, on both sides of its
+/// switch.
+#[test]
+fn ln_1m_small_is_the_logarithm() {
+    for &q in &[
+        1e-12, 3e-9, 1e-7, 2.5e-5, 1e-4, 1e-3, 4e-3, 0.0099, 0.01, 0.02, 0.3,
+    ] {
+        let (got, want) = (ln_1m_small(q), (-q).ln_1p());
+        assert!(
+            (got / want - 1.0).abs() < 4.0 * f64::EPSILON,
+            "{q}: {got} vs {want}"
+        );
+    }
+}
