@@ -10,8 +10,9 @@
 //! `AGREE` (1e-12, the adaptive rule's own tolerance) of each component:
 //!
 //! 1. The step is the lead component's curvature radius at its peak over
-//!    `STEPS_PER_RADIUS`; nodes are added on each side until every
-//!    component is `TAIL_NATS` below its largest value (`e^-41.5 = 1e-18`).
+//!    `STEPS_PER_RADIUS`; nodes are added on each side until what lies
+//!    past them is `TAIL_NATS` below every component's largest term
+//!    (`e^-32 = 1.3e-14`, bounded by the last two terms' fall: `beyond`).
 //! 2. The sums on steps `h`, `2h` and `4h` come from those nodes (all,
 //!    every other, every fourth). The difference of two sums is about the
 //!    coarser one's error, which bounds the finer one's: agreement to
@@ -27,9 +28,8 @@
 //! first sums whose error bound is below the one it names
 //! ([`Accuracy::Bounded`]): the gap to the coarser sum, or its power 3/2
 //! where the gaps square as in 3 (`error_bound`), on nodes out to
-//! `BOUNDED_TAIL_NATS` below the peak only, with what that leaves out
-//! (`cut_off`) added; and ask again for the threshold's neighbours when a
-//! bound straddles it.
+//! `BOUNDED_TAIL_NATS` only, with what that leaves out added; and ask again
+//! for the threshold's neighbours when a bound straddles it.
 
 /// What [`ln_trapezoid_each`] is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,11 +49,12 @@ const AGREE: f64 = 1e-12;
 const QUADRATIC: f64 = 1e-8;
 /// At most this many halvings of the first step.
 const HALVINGS: usize = 4;
-/// Nodes are added on each side until every component is this far below
-/// its largest value (`e^-41.5 = 1e-18`).
-const TAIL_NATS: f64 = 41.5;
+/// Nodes are added on each side until what is left past it, as [`beyond`]
+/// bounds it, is this far below every component's largest term (`e^-32 =
+/// 1.3e-14`)...
+const TAIL_NATS: f64 = 32.0;
 /// ...or, for a bounded read, this far (`e^-20 = 2e-9`), what is left out
-/// added to its bound ([`cut_off`]).
+/// added to its bound.
 const BOUNDED_TAIL_NATS: f64 = 20.0;
 /// The first step is the lead component's curvature radius over this.
 const STEPS_PER_RADIUS: f64 = 2.0;
@@ -176,10 +177,12 @@ pub(super) fn ln_trapezoid_each(
     };
     let mut before = gap(&half, &quarter);
     let mut now = gap(&full, &half);
-    // What a bounded read's shorter walk leaves out.
+    // What the walk leaves out past its ends, relative to each sum (which
+    // is at least the largest term): at most `e^-tail_nats` each; in full,
+    // 2.5e-14, nothing next to `AGREE`.
     let left_out = match accuracy {
         Accuracy::Full => 0.0,
-        Accuracy::Bounded(_) => cut_off(&terms, n, &full),
+        Accuracy::Bounded(_) => 2.0 * (-tail_nats).exp(),
     };
     let mut node = vec![0.0; n];
     for halving in 0..=HALVINGS {
@@ -245,30 +248,19 @@ fn error_bound(now: f64, before: f64) -> f64 {
     }
 }
 
-/// What a walk stopped short leaves out past its two ends, relative to
-/// each component's sum `full` (the largest over the components): past an
-/// end the integrand falls at least as fast as its last two terms do (the
-/// integrands' logs are concave out there), so the integral beyond is
-/// under `t h / ln(u / t)`, `t` the end's term and `u` the one inside it,
-/// whatever step the halvings reach; infinite where an end does not fall.
-fn cut_off(terms: &[f64], n: usize, full: &[f64]) -> f64 {
-    let nodes = terms.len() / n;
-    if nodes < 2 {
-        return f64::INFINITY;
+/// The integral past a walk's end, in units of the step, over its last
+/// term `t`, the term inside it being `u`: past the end the integrand
+/// falls at least as fast as those two do (the integrands' logs are
+/// concave out there), so the rest is under `t / ln(u / t)` on that step
+/// or any finer one; infinite where the end does not fall.
+fn beyond(t: f64, u: f64) -> f64 {
+    if t == 0.0 {
+        0.0
+    } else if t < u {
+        t / (u / t).ln()
+    } else {
+        f64::INFINITY
     }
-    let rest = |end: usize, inner: usize, i: usize| {
-        let (t, u) = (terms[end * n + i], terms[inner * n + i]);
-        if t == 0.0 {
-            0.0
-        } else if t < u {
-            t / (u / t).ln()
-        } else {
-            f64::INFINITY
-        }
-    };
-    (0..n)
-        .map(|i| (rest(0, 1, i) + rest(nodes - 1, nodes - 2, i)) / full[i])
-        .fold(0.0, f64::max)
 }
 
 /// The largest relative difference over the components between the
@@ -290,9 +282,9 @@ struct Walk {
     centre: usize,
 }
 
-/// The nodes `centre + j h` out to where every component is `tail_nats`
-/// below its largest value; `None` past `MAX_SIDE` nodes a side, at
-/// `floor`, or where a term is not finite.
+/// The nodes `centre + j h` out to where what lies past them ([`beyond`])
+/// is `tail_nats` below every component's largest term; `None` past
+/// `MAX_SIDE` nodes a side, at `floor`, or where a term is not finite.
 fn walk(
     phi: &impl Fn(f64, &mut [f64]) -> f64,
     n: usize,
@@ -324,6 +316,7 @@ fn walk(
     let cut = (-tail_nats).exp();
     let mut sides: [Vec<(f64, Vec<f64>)>; 2] = [Vec::new(), Vec::new()];
     for (side, dir) in sides.iter_mut().zip([1.0, -1.0]) {
+        let mut inner = middle.clone();
         for j in 1..=MAX_SIDE {
             let d = centre + dir * j as f64 * h;
             if d <= floor {
@@ -333,12 +326,13 @@ fn walk(
             let mut done = true;
             for i in 0..n {
                 top[i] = top[i].max(node[i]);
-                done &= node[i] <= cut * top[i];
+                done &= beyond(node[i], inner[i]) <= cut * top[i];
             }
             side.push((d, node.clone()));
             if done {
                 break;
             }
+            inner.copy_from_slice(&node);
             if j == MAX_SIDE {
                 return None;
             }
