@@ -32,11 +32,22 @@ use super::incgamma::{ln_gamma_p, ln_gamma_q};
 use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
+/// One tail's relative error bound: a tenth of the `MIX_REL_ERROR` a
+/// mixed probability claims.
+const TAIL_REL_ERROR: f64 = 1e-11;
+
 /// `ln P(max > c)` (`upper`) or `ln P(max <= c)` of `shards` shards at
-/// the second's Gamma rate `mix`: by parts where the trapezoidal rule
-/// vouches for it, else the first form's adaptive integral.
+/// the second's Gamma rate `mix`: by parts to `TAIL_REL_ERROR` where the
+/// trapezoidal rule vouches for it, else the first form's adaptive
+/// integral.
 pub(super) fn ln_tail(mix: &GammaMix, shards: u64, c: u64, upper: bool) -> f64 {
-    match ln_tails(mix, shards, (c, 1), upper, Accuracy::Full) {
+    match ln_tails(
+        mix,
+        shards,
+        (c, 1),
+        upper,
+        Accuracy::Bounded(TAIL_REL_ERROR),
+    ) {
         Some((v, _)) => v[0],
         None => ln_tail_first_form(mix, shards, c, upper),
     }
@@ -161,7 +172,7 @@ mod tests {
                         };
                         answered += 1;
                         // The sums a search reads first hold their bound.
-                        for most in [1e-3, 1e-6] {
+                        for most in [1e-3, 1e-6, TAIL_REL_ERROR] {
                             let accuracy = Accuracy::Bounded(most);
                             let Some((first, bound)) =
                                 ln_tails(&mix, shards, (from, 8), upper, accuracy)

@@ -28,8 +28,9 @@
 //! first sums whose error bound is below the one it names
 //! ([`Accuracy::Bounded`]): the gap to the coarser sum, or its power 3/2
 //! where the gaps square as in 3 (`error_bound`), on nodes out to
-//! `BOUNDED_TAIL_NATS` only, with what that leaves out added; and ask again
-//! for the threshold's neighbours when a bound straddles it.
+//! `BOUNDED_TAIL_NATS` (or to a tenth of the bound asked) only, with what
+//! that leaves out added; and ask again for the threshold's neighbours
+//! when a bound straddles it.
 
 /// What [`ln_trapezoid_each`] is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,8 +54,9 @@ const HALVINGS: usize = 4;
 /// bounds it, is this far below every component's largest term (`e^-32 =
 /// 1.3e-14`)...
 const TAIL_NATS: f64 = 32.0;
-/// ...or, for a bounded read, this far (`e^-20 = 2e-9`), what is left out
-/// added to its bound.
+/// ...or, for a bounded read, this far (`e^-20 = 2e-9`) or to a tenth of
+/// the bound it asks for, whichever is further, what is left out added to
+/// its bound.
 const BOUNDED_TAIL_NATS: f64 = 20.0;
 /// The first step is the lead component's curvature radius over this.
 const STEPS_PER_RADIUS: f64 = 2.0;
@@ -149,7 +151,7 @@ pub(super) fn ln_trapezoid_each(
     let mut h = peak.radius / STEPS_PER_RADIUS;
     let tail_nats = match accuracy {
         Accuracy::Full => TAIL_NATS,
-        Accuracy::Bounded(_) => BOUNDED_TAIL_NATS,
+        Accuracy::Bounded(most) => BOUNDED_TAIL_NATS.max((20.0 / most).ln()),
     };
     let Walk {
         mut at,
@@ -179,7 +181,7 @@ pub(super) fn ln_trapezoid_each(
     let mut now = gap(&full, &half);
     // What the walk leaves out past its ends, relative to each sum (which
     // is at least the largest term): at most `e^-tail_nats` each; in full,
-    // 2.5e-14, nothing next to `AGREE`.
+    // 2.5e-14 in all, nothing next to `AGREE`.
     let left_out = match accuracy {
         Accuracy::Full => 0.0,
         Accuracy::Bounded(_) => 2.0 * (-tail_nats).exp(),
