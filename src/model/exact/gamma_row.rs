@@ -550,9 +550,11 @@ const ALL_ONES_FROM_MEDIAN: u64 = 70;
 ///
 /// The terms need their absolute error small next to the mean, not their
 /// relative one. Above the median `Q = P(N > c)` is carried up from the
-/// top cut's tail (positive terms), and `S Q` under 1e-4 takes its
-/// expansion `S Q (1 - (S - 1) Q / 2 + (S - 1)(S - 2) Q^2 / 6)` (1e-13 of
-/// the term). The top cut's tail is the bound `p(c + 1) / (1 - mu / (c +
+/// top cut's tail (positive terms), and `S Q` under 1e-2 takes the first
+/// five terms of the binomial sum `1 - (1 - Q)^S = sum_k (-1)^(k+1) C(S,
+/// k) Q^k` (the rest under `(S Q)^6 / 6! = 1.4e-15`, 1.4e-13 of the
+/// term); above, `-expm1(S ln(1 - Q))`, or `powi` for a term over 0.63
+/// (at most 4,096 shards). The top cut's tail is the bound `p(c + 1) / (1 - mu / (c +
 /// 2))` (the tail's series, its ratios at most the first): within a few
 /// percent of a tail already 1e-20 of the sum, so the error it carries
 /// down is nothing next to the sum. Below the median, `F` is carried down
@@ -574,8 +576,11 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
             sum = super::special::neumaier(sum, 1.0);
             return c as f64 + sum.0 + sum.1;
         }
-        let term = if sq < 1e-4 {
-            sq * (1.0 - (s - 1.0) * q / 2.0 + (s - 1.0) * (s - 2.0) * q * q / 6.0)
+        let term = if sq < 1e-2 {
+            // The binomial sum's first five terms, each the one before
+            // times -(S - k) Q / (k + 1).
+            let r = |k: f64| (s - k) * q / (k + 1.0);
+            sq * (1.0 - r(1.0) * (1.0 - r(2.0) * (1.0 - r(3.0) * (1.0 - r(4.0)))))
         } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
             -(s * ln_1m_small(q)).exp_m1()
         } else {
