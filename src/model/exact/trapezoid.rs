@@ -28,9 +28,9 @@
 //! first sums whose error bound is below the one it names
 //! ([`Accuracy::Bounded`]): the gap to the coarser sum, or its power 3/2
 //! where the gaps square as in 3 (`error_bound`), on nodes out to
-//! `BOUNDED_TAIL_NATS` (or to a tenth of the bound asked) only, with what
-//! that leaves out added; and ask again for the threshold's neighbours
-//! when a bound straddles it.
+//! a tenth of the bound asked only (ten nats for 1e-3), with what that
+//! leaves out added; and ask again for the threshold's neighbours when a
+//! bound straddles it.
 
 /// What [`ln_trapezoid_each`] is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,12 +52,9 @@ const QUADRATIC: f64 = 1e-8;
 const HALVINGS: usize = 4;
 /// Nodes are added on each side until what is left past it, as [`beyond`]
 /// bounds it, is this far below every component's largest term (`e^-32 =
-/// 1.3e-14`)...
+/// 1.3e-14`); for a bounded read, a tenth of the bound it asks for, what
+/// is left out added to that bound.
 const TAIL_NATS: f64 = 32.0;
-/// ...or, for a bounded read, this far (`e^-20 = 2e-9`) or to a tenth of
-/// the bound it asks for, whichever is further, what is left out added to
-/// its bound.
-const BOUNDED_TAIL_NATS: f64 = 20.0;
 /// The first step is the lead component's curvature radius over this.
 const STEPS_PER_RADIUS: f64 = 2.0;
 /// At most this many nodes on a side (a wider span is the adaptive rule's).
@@ -151,7 +148,7 @@ pub(super) fn ln_trapezoid_each(
     let mut h = peak.radius / STEPS_PER_RADIUS;
     let tail_nats = match accuracy {
         Accuracy::Full => TAIL_NATS,
-        Accuracy::Bounded(most) => BOUNDED_TAIL_NATS.max((20.0 / most).ln()),
+        Accuracy::Bounded(most) => (20.0 / most).ln().min(TAIL_NATS),
     };
     let Walk {
         mut at,
