@@ -102,6 +102,11 @@ fn gamma_poisson_paths(c: &mut Criterion) {
     g.bench_function("risk row 22231.5/s over 57, K 6.9", |b| {
         b.iter(|| Risk::compute(GP_RATE, 57, 2_000.0, 14_400.0, model).unwrap())
     });
+    // Past a few hundred shards the mean's integrand ripples: its
+    // trapezoidal rule's fourth halving.
+    g.bench_function("risk row 22231.5/s over 1000, K 6.9", |b| {
+        b.iter(|| Risk::compute(GP_RATE, 1_000, 2_000.0, 14_400.0, model).unwrap())
+    });
     g.bench_function("over-cap point 22231.5/s over 57, K 6.9", |b| {
         b.iter(|| OverCap::compute(GP_RATE, 57, 2_000.0, 14_400.0, model).unwrap())
     });

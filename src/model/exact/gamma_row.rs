@@ -554,10 +554,10 @@ const ALL_ONES_FROM_MEDIAN: u64 = 70;
 /// five terms of the binomial sum `1 - (1 - Q)^S = sum_k (-1)^(k+1) C(S,
 /// k) Q^k` (the rest under `(S Q)^6 / 6! = 1.4e-15`, 1.4e-13 of the
 /// term); above, `-expm1(S ln(1 - Q))`, or `powi` for a term over 0.63
-/// (at most 4,096 shards). The top cut's tail is the bound `p(c + 1) / (1 - mu / (c +
-/// 2))` (the tail's series, its ratios at most the first): within a few
-/// percent of a tail already 1e-20 of the sum, so the error it carries
-/// down is nothing next to the sum. Below the median, `F` is carried down
+/// (at most 4,096 shards). The top cut's tail is the bound
+/// `p(c + 1) / (1 - mu / (c + 2))` (the tail's series, its ratios at most
+/// the first): within a few percent of a tail already 1e-20 of the sum,
+/// so the error it carries down is nothing next to the sum. Below the median, `F` is carried down
 /// from an exact `P(N <= c)`, taken again each time `F` falls a
 /// thousandfold, so its error stays about an ulp of itself and `F^S <
 /// 1e-20` is seen where it happens; from `ALL_ONES_FROM_MEDIAN` shards on

@@ -37,9 +37,10 @@
 pub(super) enum Accuracy {
     /// `AGREE` of each component.
     Full,
-    /// The sums on the first step (or the first halving) whose relative
-    /// error bound is below the given one, with that bound (else as
-    /// `Full`).
+    /// The sums on the first step (or halving) whose relative error bound
+    /// is below the given one, with that bound, on nodes out to a tenth of
+    /// it (else halving on as `Full` does, the bound then what those
+    /// nodes leave out).
     Bounded(f64),
 }
 
@@ -183,7 +184,6 @@ pub(super) fn ln_trapezoid_each(
         Accuracy::Full => 0.0,
         Accuracy::Bounded(_) => 2.0 * (-tail_nats).exp(),
     };
-    let mut node = vec![0.0; n];
     for halving in 0..=HALVINGS {
         if now.is_nan() {
             return None;
@@ -206,27 +206,42 @@ pub(super) fn ln_trapezoid_each(
             break;
         }
         h /= 2.0;
-        let mut finer = full.clone();
-        let mut next_at = Vec::with_capacity(2 * at.len());
-        let mut next_terms = Vec::with_capacity(2 * terms.len());
-        for j in 0..at.len() {
-            next_at.push(at[j]);
-            next_terms.extend_from_slice(&terms[j * n..(j + 1) * n]);
-            if j + 1 < at.len() {
-                let d = 0.5 * (at[j] + at[j + 1]);
-                let factor = (phi(d, &mut node) - reference).exp();
-                for i in 0..n {
-                    node[i] *= factor;
-                    finer[i] += node[i];
-                }
-                next_at.push(d);
-                next_terms.extend_from_slice(&node);
-            }
-        }
+        let finer = halve(phi, n, reference, (&mut at, &mut terms), &full);
         (before, now) = (now, gap(&finer, &full));
-        (full, at, terms) = (finer, next_at, next_terms);
+        full = finer;
     }
     None
+}
+
+/// Halves the step: a node at each midpoint of `at`, its terms (`e^{phi_i
+/// - reference}`) among `terms`; returns the sums on the new step.
+fn halve(
+    phi: &impl Fn(f64, &mut [f64]) -> f64,
+    n: usize,
+    reference: f64,
+    (at, terms): (&mut Vec<f64>, &mut Vec<f64>),
+    full: &[f64],
+) -> Vec<f64> {
+    let mut node = vec![0.0; n];
+    let mut finer = full.to_vec();
+    let mut next_at = Vec::with_capacity(2 * at.len());
+    let mut next_terms = Vec::with_capacity(2 * terms.len());
+    for j in 0..at.len() {
+        next_at.push(at[j]);
+        next_terms.extend_from_slice(&terms[j * n..(j + 1) * n]);
+        if j + 1 < at.len() {
+            let d = 0.5 * (at[j] + at[j + 1]);
+            let factor = (phi(d, &mut node) - reference).exp();
+            for i in 0..n {
+                node[i] *= factor;
+                finer[i] += node[i];
+            }
+            next_at.push(d);
+            next_terms.extend_from_slice(&node);
+        }
+    }
+    (*at, *terms) = (next_at, next_terms);
+    finer
 }
 
 /// The relative error bound of the sum on `h` past its gap `now` to the
