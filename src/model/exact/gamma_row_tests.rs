@@ -4,31 +4,11 @@
 use super::*;
 use crate::model::exact::gamma_mix::tests::brute_cdf;
 use crate::model::exact::gamma_parts::ln_tail_first_form;
-use crate::model::exact::special::ln_pois_cdf;
 use crate::model::exact::BusiestShard;
 use crate::model::law::Dispersion;
 
 fn gamma(k: f64) -> TrafficModel {
     TrafficModel::GammaPoisson(Dispersion::new_unchecked(k))
-}
-
-/// `mean_max` against `sum_c (1 - F(c)^S)` with every `F(c)` summed on
-/// its own (the tail formula one cut at a time), to 1e-12 relative: tiny
-/// and large means, one to 100,000 shards.
-#[test]
-fn mean_max_is_the_sum_it_stands_for() {
-    for &mu in &[1e-9_f64, 0.02, 0.7, 5.0, 390.0, 2_223.0, 50_000.0] {
-        for &shards in &[1u64, 3, 57, 1_000, 100_000] {
-            let s = shards as f64;
-            let top = (mu + 12.0 * mu.sqrt() + 20.0) as u64;
-            let want: f64 = (0..=top).map(|c| -(s * ln_pois_cdf(c, mu)).exp_m1()).sum();
-            let got = mean_max(mu, shards);
-            assert!(
-                (got / want - 1.0).abs() < 1e-12,
-                "mu {mu} S {shards}: {got} vs {want}"
-            );
-        }
-    }
 }
 
 /// The inputs of the rows checked against the table: the case
@@ -215,20 +195,5 @@ fn quantiles_are_the_first_cut_that_meets_them() {
                 assert!(c == 0 || x(c - 1) > x_star, "{what}: {} meets it", c - 1);
             }
         }
-    }
-}
-
-/// `ln_1m_small` is `ln_1p(-q)` to a few ulps, on both sides of its
-/// switch.
-#[test]
-fn ln_1m_small_is_the_logarithm() {
-    for &q in &[
-        1e-12, 3e-9, 1e-7, 2.5e-5, 1e-4, 1e-3, 4e-3, 0.0099, 0.01, 0.02, 0.3,
-    ] {
-        let (got, want) = (ln_1m_small(q), (-q).ln_1p());
-        assert!(
-            (got / want - 1.0).abs() < 4.0 * f64::EPSILON,
-            "{q}: {got} vs {want}"
-        );
     }
 }

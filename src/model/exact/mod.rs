@@ -25,6 +25,7 @@ mod levin;
 pub(crate) mod negbin;
 mod pairs;
 mod point;
+mod poisson_max;
 mod quietest;
 mod risk;
 mod row;

@@ -1,0 +1,161 @@
+//! The mean busiest of `S` independent Poisson(`mu`) shards, `m_S(mu) =
+//! sum_c (1 - F(c; mu)^S)`: what gamma-poisson traffic's mean busiest
+//! shard integrates over the second's rate (`gamma_row.rs`), summed at
+//! each of its nodes, so every term here is on that hot path.
+
+use super::special::{ln_dpois, ln_pois_cdf_quick, neumaier};
+
+/// Past this many shards `F^S` is taken as `exp(S ln F)`: `powi`'s
+/// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
+const POWI_MAX_SHARDS: u64 = 4096;
+
+/// `ln(1 - q)`: for `q` up to 1/100 its series `-(q + q^2 / 2 + ... + q^8
+/// / 8)` (the rest under 1e-17 of it) in place of the logarithm, else
+/// `ln_1p`.
+fn ln_1m_small(q: f64) -> f64 {
+    if q > 0.01 {
+        return (-q).ln_1p();
+    }
+    let tail = 1.0 / 7.0 + q * (1.0 / 8.0);
+    let tail = 1.0 / 6.0 + q * tail;
+    let tail = 1.0 / 5.0 + q * tail;
+    let tail = 1.0 / 4.0 + q * tail;
+    let tail = 1.0 / 3.0 + q * tail;
+    let tail = 0.5 + q * tail;
+    -q * (1.0 + q * tail)
+}
+
+/// Past `S Q = 40` a term `1 - (1 - Q)^S` is 1 to double precision
+/// (`(1 - Q)^S < e^{-S Q} = 4e-18`), and so is every one below it.
+const ALL_ONES_SQ: f64 = 40.0;
+
+/// From this many shards on, `F(c)^S < 1e-20` at the median (`F <=
+/// 1/2`, and `0.5^70 = 8e-22`): the terms past it add 1 each.
+const ALL_ONES_FROM_MEDIAN: u64 = 70;
+
+/// The mean busiest of `shards` independent Poisson(`mu`) shards, `sum_c
+/// (1 - F(c)^S)`, summed from a top cut (10 standard deviations and 10
+/// above the mean, where `S P(N > c)` is below 1e-20 of the sum) down to
+/// where `F(c)^S < 1e-20`: each cut below adds 1 to double precision.
+///
+/// The terms need their absolute error small next to the mean, not their
+/// relative one. Above the median `Q = P(N > c)` is carried up from the
+/// top cut's tail (positive terms), and `S Q` under 1e-2 takes the first
+/// five terms of the binomial sum `1 - (1 - Q)^S = sum_k (-1)^(k+1) C(S,
+/// k) Q^k` (the rest under `(S Q)^6 / 6! = 1.4e-15`, 1.4e-13 of the
+/// term); above, `-expm1(S ln(1 - Q))`, or `powi` for a term over 0.63
+/// (at most 4,096 shards). The top cut's tail is the bound
+/// `p(c + 1) / (1 - mu / (c + 2))` (the tail's series, its ratios at most
+/// the first): within a few percent of a tail already 1e-20 of the sum,
+/// so the error it carries down is nothing next to the sum. Below the median, `F` is carried down
+/// from an exact `P(N <= c)`, taken again each time `F` falls a
+/// thousandfold, so its error stays about an ulp of itself and `F^S <
+/// 1e-20` is seen where it happens; from `ALL_ONES_FROM_MEDIAN` shards on
+/// that is at the median, and past `S Q = ALL_ONES_SQ` above it.
+pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
+    let s = shards as f64;
+    let mut c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
+    let p = ln_dpois(c, mu).exp();
+    let cf = c as f64;
+    let (mut q, mut p) = (p * (mu / (cf + 1.0)) / (1.0 - mu / (cf + 2.0)), p);
+    // Each step's ratio c / mu as a product: a division a term was the
+    // loop's longest chain (its rounding, an ulp a step, is 1e-14 of `p`
+    // after a hundred steps, within the terms' own).
+    let per_mu = 1.0 / mu;
+    let mut sum = (0.0, 0.0);
+    while q < 0.5 {
+        let sq = s * q;
+        if sq > ALL_ONES_SQ {
+            // This cut and every one below add 1.
+            sum = neumaier(sum, 1.0);
+            return c as f64 + sum.0 + sum.1;
+        }
+        let term = if sq < 1e-2 {
+            // The binomial sum's first five terms, each the one before
+            // times -(S - k) Q / (k + 1).
+            let r = |k: f64| (s - k) * q / (k + 1.0);
+            sq * (1.0 - r(1.0) * (1.0 - r(2.0) * (1.0 - r(3.0) * (1.0 - r(4.0)))))
+        } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
+            -(s * ln_1m_small(q)).exp_m1()
+        } else {
+            // A term over 0.63: `powi`'s S ulps are nothing next to it.
+            1.0 - (1.0 - q).powi(shards as i32)
+        };
+        sum = neumaier(sum, term);
+        if c == 0 {
+            return sum.0 + sum.1;
+        }
+        q += p;
+        p *= c as f64 * per_mu;
+        c -= 1;
+    }
+    if shards >= ALL_ONES_FROM_MEDIAN {
+        // This cut and every one below add 1.
+        sum = neumaier(sum, 1.0);
+        return c as f64 + sum.0 + sum.1;
+    }
+    let power = |f: f64| {
+        if shards <= POWI_MAX_SHARDS {
+            f.powi(shards as i32)
+        } else {
+            (s * f.ln()).exp()
+        }
+    };
+    let mut anchor = ln_pois_cdf_quick(c, mu).exp();
+    let mut f = anchor;
+    loop {
+        let f_s = power(f);
+        sum = neumaier(sum, 1.0 - f_s);
+        if f_s < 1e-20 || c == 0 {
+            // Every cut below c adds 1.
+            return c as f64 + sum.0 + sum.1;
+        }
+        f -= p;
+        p *= c as f64 * per_mu;
+        c -= 1;
+        if f < 1e-3 * anchor {
+            anchor = ln_pois_cdf_quick(c, mu).exp();
+            f = anchor;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::exact::special::ln_pois_cdf;
+
+    /// `mean_max` against `sum_c (1 - F(c)^S)` with every `F(c)` summed on
+    /// its own (the tail formula one cut at a time), to 1e-12 relative: tiny
+    /// and large means, one to 100,000 shards.
+    #[test]
+    fn mean_max_is_the_sum_it_stands_for() {
+        for &mu in &[1e-9_f64, 0.02, 0.7, 5.0, 390.0, 2_223.0, 50_000.0] {
+            for &shards in &[1u64, 3, 57, 1_000, 100_000] {
+                let s = shards as f64;
+                let top = (mu + 12.0 * mu.sqrt() + 20.0) as u64;
+                let want: f64 = (0..=top).map(|c| -(s * ln_pois_cdf(c, mu)).exp_m1()).sum();
+                let got = mean_max(mu, shards);
+                assert!(
+                    (got / want - 1.0).abs() < 1e-12,
+                    "mu {mu} S {shards}: {got} vs {want}"
+                );
+            }
+        }
+    }
+
+    /// `ln_1m_small` is `ln_1p(-q)` to a few ulps, on both sides of its
+    /// switch.
+    #[test]
+    fn ln_1m_small_is_the_logarithm() {
+        for &q in &[
+            1e-12, 3e-9, 1e-7, 2.5e-5, 1e-4, 1e-3, 4e-3, 0.0099, 0.01, 0.02, 0.3,
+        ] {
+            let (got, want) = (ln_1m_small(q), (-q).ln_1p());
+            assert!(
+                (got / want - 1.0).abs() < 4.0 * f64::EPSILON,
+                "{q}: {got} vs {want}"
+            );
+        }
+    }
+}
