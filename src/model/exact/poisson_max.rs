@@ -33,6 +33,27 @@ const ALL_ONES_SQ: f64 = 40.0;
 /// 1/2`, and `0.5^70 = 8e-22`): the terms past it add 1 each.
 const ALL_ONES_FROM_MEDIAN: u64 = 70;
 
+/// `sum_k (-1)^(k+1) C(S, k) P_k` for `k` = 1 to 5, given the power sums
+/// `P_k = sum Q^k` over cuts whose `S Q` is under 1e-2: their terms `1 -
+/// (1 - Q)^S` to the binomial sum's first five (the rest under `(S Q)^6 /
+/// 6! = 1.4e-15` of each). `C(S, k)` is 0 past `S`, as it should be.
+fn binomial_sum(powers: &[f64; 5], s: f64) -> f64 {
+    let mut choose = 1.0;
+    let mut total = 0.0;
+    // The smallest first: the highest power's term.
+    let mut weights = [0.0; 5];
+    for (k, weight) in weights.iter_mut().enumerate() {
+        let k = k as f64;
+        choose *= (s - k) / (k + 1.0);
+        *weight = choose;
+    }
+    for k in (0..5).rev() {
+        let signed = if k % 2 == 0 { weights[k] } else { -weights[k] };
+        total += signed * powers[k];
+    }
+    total
+}
+
 /// The mean busiest of `shards` independent Poisson(`mu`) shards, `sum_c
 /// (1 - F(c)^S)`, summed from a top cut (10 standard deviations and 10
 /// above the mean, where `S P(N > c)` is below 1e-20 of the sum) down to
@@ -62,7 +83,26 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     // loop's longest chain (its rounding, an ulp a step, is 1e-14 of `p`
     // after a hundred steps, within the terms' own).
     let per_mu = 1.0 / mu;
-    let mut sum = (0.0, 0.0);
+    // The cuts with `S Q` under 1e-2, from the top down: their terms as
+    // the binomial sum's first five, gathered as power sums of `Q` (each
+    // positive and summed smallest first, so each to a few ulps of a
+    // total under 1e-2 of the mean) and weighed once at the end.
+    let mut powers = [0.0_f64; 5];
+    let small = loop {
+        if s * q >= 1e-2 || c == 0 {
+            break binomial_sum(&powers, s);
+        }
+        let q2 = q * q;
+        powers[0] += q;
+        powers[1] += q2;
+        powers[2] += q2 * q;
+        powers[3] += q2 * q2;
+        powers[4] += q2 * q2 * q;
+        q += p;
+        p *= c as f64 * per_mu;
+        c -= 1;
+    };
+    let mut sum = (small, 0.0);
     while q < 0.5 {
         let sq = s * q;
         if sq > ALL_ONES_SQ {
@@ -71,10 +111,8 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
             return c as f64 + sum.0 + sum.1;
         }
         let term = if sq < 1e-2 {
-            // The binomial sum's first five terms, each the one before
-            // times -(S - k) Q / (k + 1).
-            let r = |k: f64| (s - k) * q / (k + 1.0);
-            sq * (1.0 - r(1.0) * (1.0 - r(2.0) * (1.0 - r(3.0) * (1.0 - r(4.0)))))
+            // Only at the bottom cut (c = 0), where the loop above stopped.
+            binomial_sum(&[q, q * q, q * q * q, q * q * q * q, q.powi(5)], s)
         } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
             -(s * ln_1m_small(q)).exp_m1()
         } else {
