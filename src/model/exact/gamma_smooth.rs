@@ -35,7 +35,7 @@ impl GammaMix {
             out[0] = 1.0;
             phi(d)
         };
-        Some(ln_trapezoid_each(&each, 1, (peak, floor), Accuracy::Full)?.0[0])
+        Some(ln_trapezoid_each(&each, 1, (peak, floor), Accuracy::Rippled)?.0[0])
     }
 }
 

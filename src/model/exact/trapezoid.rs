@@ -37,6 +37,12 @@
 pub(super) enum Accuracy {
     /// `AGREE` of each component.
     Full,
+    /// `AGREE` of an integrand that may ripple faster than the first
+    /// steps resolve (the mean busiest shard's staircase): a sum is taken
+    /// where it agrees with the sum on the same step through nodes
+    /// shifted by `SHIFT` of it (`shifted_gap`), the first such sum whose
+    /// gap to the coarser one is under `SHIFT_GATE`.
+    Rippled,
     /// The sums on the first step (or halving) whose relative error bound
     /// is below the given one, with that bound, on nodes out to a tenth of
     /// it (else halving on as `Full` does, the bound then what those
@@ -49,6 +55,18 @@ const AGREE: f64 = 1e-12;
 /// A difference between the sums on `h` and `h / 2` below this, converging
 /// quadratically, accepts the sum on `h / 2`.
 const QUADRATIC: f64 = 1e-8;
+/// A rippled integrand's sum is checked against the sum through nodes
+/// this far (a fraction of the step) along: a golden fraction, so that no
+/// alias of the first ten multiples of the sampling frequency keeps its
+/// phase (each moves by at least 0.09 of a turn).
+const SHIFT: f64 = 0.618_033_988_749_894_9;
+/// The shifted sum is asked for where the gap to the coarser sum is under
+/// this (else the step is halved without it).
+const SHIFT_GATE: f64 = 1e-9;
+/// A rippled integrand's sums agreeing with the shifted ones to this are
+/// taken: a ripple aliased on the step moves the shifted sum by at least
+/// half its error, so the error is at most twice this, 5e-13.
+const SHIFT_AGREE: f64 = 2.5e-13;
 /// At most this many halvings of the first step.
 const HALVINGS: usize = 4;
 /// Nodes are added on each side until what is left past it, as [`beyond`]
@@ -148,7 +166,7 @@ pub(super) fn ln_trapezoid_each(
 ) -> Option<(Vec<f64>, f64)> {
     let mut h = peak.radius / STEPS_PER_RADIUS;
     let tail_nats = match accuracy {
-        Accuracy::Full => TAIL_NATS,
+        Accuracy::Full | Accuracy::Rippled => TAIL_NATS,
         Accuracy::Bounded(most) => (20.0 / most).ln().min(TAIL_NATS),
     };
     let Walk {
@@ -181,14 +199,18 @@ pub(super) fn ln_trapezoid_each(
     // is at least the largest term): at most `e^-tail_nats` each; in full,
     // 2.5e-14 in all, nothing next to `AGREE`.
     let left_out = match accuracy {
-        Accuracy::Full => 0.0,
+        Accuracy::Full | Accuracy::Rippled => 0.0,
         Accuracy::Bounded(_) => 2.0 * (-tail_nats).exp(),
     };
     for halving in 0..=HALVINGS {
         if now.is_nan() {
             return None;
         }
-        if now <= AGREE || (now <= QUADRATIC && now <= 10.0 * before * before) {
+        if accuracy == Accuracy::Rippled {
+            if now <= SHIFT_GATE && shifted_gap(phi, n, reference, (&at, h), &full) <= SHIFT_AGREE {
+                return Some((finish(&full, h), left_out));
+            }
+        } else if now <= AGREE || (now <= QUADRATIC && now <= 10.0 * before * before) {
             return Some((finish(&full, h), left_out));
         }
         if let Accuracy::Bounded(most) = accuracy {
@@ -244,6 +266,31 @@ fn halve(
     finer
 }
 
+/// The largest relative difference over the components between the sums
+/// on step `h` through the nodes `at` (`full`) and through the nodes
+/// `SHIFT h` along from each but the last. Both sums carry the same
+/// smooth error, and an aliased ripple in each at a phase `SHIFT` of a
+/// turn apart per multiple of the sampling frequency: unlike the gap to
+/// the coarser sum, whose nodes are among these, it sees a ripple aliased
+/// onto the step itself.
+fn shifted_gap(
+    phi: &impl Fn(f64, &mut [f64]) -> f64,
+    n: usize,
+    reference: f64,
+    (at, h): (&[f64], f64),
+    full: &[f64],
+) -> f64 {
+    let mut node = vec![0.0; n];
+    let mut shifted = vec![0.0; n];
+    for &d in &at[..at.len() - 1] {
+        let factor = (phi(d + SHIFT * h, &mut node) - reference).exp();
+        for i in 0..n {
+            shifted[i] += node[i] * factor;
+        }
+    }
+    gap_of(full, &shifted)
+}
+
 /// The relative error bound of the sum on `h` past its gap `now` to the
 /// sum on `2h`, given `before`, the gap from `2h` to `4h`. A gap is about
 /// the coarser sum's error, which bounds the finer one's: `now` bounds it.
@@ -284,6 +331,15 @@ fn gap(fine: &[f64], coarse: &[f64]) -> f64 {
     fine.iter()
         .zip(coarse)
         .map(|(f, c)| (f - 2.0 * c).abs() / f)
+        .fold(0.0, f64::max)
+}
+
+/// The largest relative difference over the components between two sums
+/// on the same step.
+fn gap_of(one: &[f64], other: &[f64]) -> f64 {
+    one.iter()
+        .zip(other)
+        .map(|(a, b)| (a - b).abs() / a)
         .fold(0.0, f64::max)
 }
 
@@ -421,5 +477,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A normal bump with a ripple of 1e-6 whose period is the first step
+    /// (0.5): the sums on every step up to it, and on twice it, each carry
+    /// the whole ripple, so they agree with each other and `Full` takes a
+    /// sum 1e-6 off; `Rippled` sees it in the shifted sum and halves on to
+    /// the integral, `sqrt(2 pi) (1 + 1e-6 e^{-(4 pi)^2 / 2})`, to 1e-12.
+    #[test]
+    fn a_ripple_on_the_step_is_seen() {
+        let (amplitude, omega) = (1e-6, std::f64::consts::TAU / 0.5);
+        let each = |d: f64, out: &mut [f64]| {
+            out[0] = 1.0;
+            -0.5 * d * d + (amplitude * (omega * d).cos()).ln_1p()
+        };
+        let peak = Peak {
+            at: 0.0,
+            radius: 1.0,
+        };
+        let want =
+            0.5 * std::f64::consts::TAU.ln() + (amplitude * (-0.5 * omega * omega).exp()).ln_1p();
+        let (fooled, _) = ln_trapezoid_each(&each, 1, (peak, -50.0), Accuracy::Full).unwrap();
+        assert!(
+            (fooled[0] - want - amplitude).abs() < 1e-12,
+            "{}",
+            fooled[0] - want
+        );
+        let (seen, bound) = ln_trapezoid_each(&each, 1, (peak, -50.0), Accuracy::Rippled).unwrap();
+        assert_eq!(bound, 0.0);
+        assert!((seen[0] - want).abs() < 1e-12, "{}", seen[0] - want);
     }
 }
