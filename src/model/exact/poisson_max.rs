@@ -158,6 +158,35 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     }
 }
 
+/// Where the mean busiest shard's ripple is likely to fool the
+/// trapezoidal rule: the period of the staircase `m_S(mu)` climbs, in `d =
+/// ln(Lambda / rate)` at the mean rate `mu` a shard, where its amplitude
+/// is over 1e-9 of the mean; else infinite. A hint for where a sum's check
+/// is worth its nodes (`Accuracy::Rippled`), never for what is accepted.
+///
+/// The busiest count `c*(mu) ~ mu + sqrt(2 mu ln S)` passes an integer
+/// every `1 / (1 + sqrt(ln S / (2 mu)))` in `mu`; the ripple's amplitude is
+/// about `|phi(2 pi)| / pi` of the busiest count's spread, for a Gumbel
+/// law of scale `beta = sqrt(mu / (2 ln S))` `sqrt(x / sinh x) / pi`, `x
+/// = 2 pi^2 beta`: 3e-10 of the mean at 22,231.5 likes/s over 497 shards
+/// (whose sums on the first steps were 5e-12 off), 1e-7 over 875 (2e-9
+/// off), 1e-21 over 57.
+pub(super) fn ripple_period(mu: f64, shards: u64) -> f64 {
+    if shards < 2 {
+        return f64::INFINITY;
+    }
+    let ln_s = (shards as f64).ln();
+    let x = 2.0 * std::f64::consts::PI.powi(2) * (mu / (2.0 * ln_s)).sqrt();
+    // ln sinh x, for any x > 0 without overflow.
+    let ln_sinh = x + (-(-2.0 * x).exp()).ln_1p() - std::f64::consts::LN_2;
+    let ln_amplitude = 0.5 * (x.ln() - ln_sinh) - std::f64::consts::PI.ln();
+    let ln_mean = (mu + (2.0 * mu * ln_s).sqrt()).ln();
+    if ln_amplitude - ln_mean < (1e-9_f64).ln() {
+        return f64::INFINITY;
+    }
+    1.0 / (mu + (0.5 * mu * ln_s).sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
