@@ -37,7 +37,7 @@ use rayon::prelude::*;
 use super::gamma_mix::{GammaMix, MIX_REL_ERROR};
 use super::gamma_parts;
 use super::point::Point;
-use super::poisson_max::{mean_max, ripple_period};
+use super::poisson_max::{mean_max, staircase};
 use super::row::{validate_seconds, Risk, RowFigures};
 use super::special::{ln_1m_exp, ln_add, ln_dpois, ln_pois_cdf_quick, ln_pois_sf_quick, tail_cuts};
 use super::trapezoid::Accuracy;
@@ -217,7 +217,7 @@ impl GammaRow {
     /// The mean busiest shard: `E[m_S(Lambda / S)]`, one integral.
     pub(super) fn mean(&self) -> f64 {
         let (s, shards) = (self.shards as f64, self.shards);
-        let ripple = ripple_period(self.mix.rate() / s, shards);
+        let ripple = staircase(self.mix.rate() / s, shards);
         self.mix
             .ln_expect_smooth(|l| mean_max(l / s, shards).ln(), ripple)
             .exp()

@@ -13,15 +13,19 @@
 //! has no peak to fit, the adaptive rule answers instead.
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
+use super::ripple::Staircase;
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 impl GammaMix {
     /// `ln E[g(Lambda)]` for a smooth increasing or decreasing `g` (given
     /// as `ln g`), by the trapezoidal rule where it checks, else
-    /// [`GammaMix::ln_expect`]; `g` may ripple, about `ripple` a period
-    /// in `d` (infinite where unknown; a hint of where the rule's checks
-    /// are worth their nodes).
-    pub(crate) fn ln_expect_smooth(&self, ln_g: impl Fn(f64) -> f64, ripple: f64) -> f64 {
+    /// [`GammaMix::ln_expect`]; `g` may carry the ripple of a staircase in
+    /// `d` (`ripple.rs`), which the rule's checks then look for.
+    pub(super) fn ln_expect_smooth(
+        &self,
+        ln_g: impl Fn(f64) -> f64,
+        ripple: Option<Staircase>,
+    ) -> f64 {
         let phi = |d: f64| self.phi(d, ln_g(self.rate() * d.exp()));
         match self.trapezoid(&phi, ripple) {
             Some(ln_total) => ln_total + self.ln_const(),
@@ -31,7 +35,7 @@ impl GammaMix {
 
     /// `ln` of the integral of `e^phi` over `d` by the trapezoidal rule,
     /// or `None` where the rule cannot vouch for it.
-    fn trapezoid(&self, phi: &impl Fn(f64) -> f64, ripple: f64) -> Option<f64> {
+    fn trapezoid(&self, phi: &impl Fn(f64) -> f64, ripple: Option<Staircase>) -> Option<f64> {
         let floor = (LAMBDA_FLOOR / self.rate()).ln();
         let step = (1.0 / self.shape().sqrt()).min(1.0);
         let peak = fit_peak(phi, 0.0_f64.max(floor + step), step, floor)?;
@@ -39,7 +43,8 @@ impl GammaMix {
             out[0] = 1.0;
             phi(d)
         };
-        Some(ln_trapezoid_each(&each, 1, (peak, floor), Accuracy::Rippled(ripple))?.0[0])
+        let accuracy = ripple.map_or(Accuracy::Full, Accuracy::Rippled);
+        Some(ln_trapezoid_each(&each, 1, (peak, floor), accuracy)?.0[0])
     }
 }
 
@@ -60,18 +65,14 @@ mod tests {
                         "rate {r} K {k} {what}: {got} vs {want}"
                     );
                 };
+                close(m.ln_expect_smooth(|l| (l / r).ln(), None), 0.0, "E[L]/r");
                 close(
-                    m.ln_expect_smooth(|l| (l / r).ln(), f64::INFINITY),
-                    0.0,
-                    "E[L]/r",
-                );
-                close(
-                    m.ln_expect_smooth(|l| 2.0 * (l / r).ln(), f64::INFINITY),
+                    m.ln_expect_smooth(|l| 2.0 * (l / r).ln(), None),
                     (1.0 / k).ln_1p(),
                     "E[L^2]/r^2",
                 );
                 close(
-                    m.ln_expect_smooth(|l| (l / r).sqrt().ln_1p(), f64::INFINITY),
+                    m.ln_expect_smooth(|l| (l / r).sqrt().ln_1p(), None),
                     m.ln_expect(|l| (l / r).sqrt().ln_1p()),
                     "E[1 + sqrt(L/r)]",
                 );

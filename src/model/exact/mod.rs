@@ -27,6 +27,7 @@ mod pairs;
 mod point;
 mod poisson_max;
 mod quietest;
+mod ripple;
 mod risk;
 mod row;
 pub(crate) mod special;

@@ -32,18 +32,20 @@
 //! leaves out added; and ask again for the threshold's neighbours when a
 //! bound straddles it.
 
+use super::ripple::{shifted_gap, Staircase};
+
 /// What [`ln_trapezoid_each`] is asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Accuracy {
     /// `AGREE` of each component.
     Full,
-    /// `AGREE` of an integrand that may ripple faster than the first
-    /// steps resolve (the mean busiest shard's staircase), of about the
-    /// period given (infinite if unknown): a sum is taken where it agrees
-    /// with the sum on the same step through nodes shifted by `SHIFT` of
-    /// it (`shifted_gap`), the first such sum on a step under `SHIFT_TRY`
-    /// periods whose gap to the coarser one is under `SHIFT_GATE`.
-    Rippled(f64),
+    /// `AGREE` of an integrand that may carry the staircase's ripple
+    /// faster than the first steps resolve (the mean busiest shard): a sum
+    /// is taken where it agrees with the sum through shifted nodes
+    /// (`ripple::shifted_gap`) to `SHIFT_AGREE`, the first such sum on a
+    /// step at most the staircase's `first_try` whose gap to the coarser
+    /// one is under `SHIFT_GATE`.
+    Rippled(Staircase),
     /// The sums on the first step (or halving) whose relative error bound
     /// is below the given one, with that bound, on nodes out to a tenth of
     /// it (else halving on as `Full` does, the bound then what those
@@ -56,21 +58,13 @@ const AGREE: f64 = 1e-12;
 /// A difference between the sums on `h` and `h / 2` below this, converging
 /// quadratically, accepts the sum on `h / 2`.
 const QUADRATIC: f64 = 1e-8;
-/// A rippled integrand's sum is checked against the sum through nodes
-/// this far (a fraction of the step) along: a golden fraction, so that no
-/// alias of the first ten multiples of the sampling frequency keeps its
-/// phase (each moves by at least 0.09 of a turn).
-const SHIFT: f64 = 0.618_033_988_749_894_9;
 /// The shifted sum is asked for where the gap to the coarser sum is under
 /// this (else the step is halved without it).
 const SHIFT_GATE: f64 = 1e-9;
-/// The shifted sum is asked for on steps under this many of the ripple's
-/// periods (at 1.4 periods the mean's sums were still 1e-11 off, at 1.1
-/// within 4e-15).
-const SHIFT_TRY: f64 = 1.2;
 /// A rippled integrand's sums agreeing with the shifted ones to this are
 /// taken: a ripple aliased on the step moves the shifted sum by at least
-/// half its error, so the error is at most twice this, 5e-13.
+/// half its error (`ripple.rs`), so the error is at most twice this,
+/// 5e-13.
 const SHIFT_AGREE: f64 = 2.5e-13;
 /// At most this many halvings of the first step.
 const HALVINGS: usize = 4;
@@ -211,9 +205,10 @@ pub(super) fn ln_trapezoid_each(
         if now.is_nan() {
             return None;
         }
-        if let Accuracy::Rippled(period) = accuracy {
-            let worth = now <= SHIFT_GATE && h <= SHIFT_TRY * period;
-            if worth && shifted_gap(phi, n, reference, (&at, h), &full) <= SHIFT_AGREE {
+        if let Accuracy::Rippled(stairs) = accuracy {
+            let worth = now <= SHIFT_GATE && h <= stairs.first_try;
+            let sums = (&at[..], &terms[..], h);
+            if worth && shifted_gap(phi, (n, reference), sums, &stairs, &full) <= SHIFT_AGREE {
                 return Some((finish(&full, h), left_out));
             }
         } else if now <= AGREE || (now <= QUADRATIC && now <= 10.0 * before * before) {
@@ -272,31 +267,6 @@ fn halve(
     finer
 }
 
-/// The largest relative difference over the components between the sums
-/// on step `h` through the nodes `at` (`full`) and through the nodes
-/// `SHIFT h` along from each but the last. Both sums carry the same
-/// smooth error, and an aliased ripple in each at a phase `SHIFT` of a
-/// turn apart per multiple of the sampling frequency: unlike the gap to
-/// the coarser sum, whose nodes are among these, it sees a ripple aliased
-/// onto the step itself.
-fn shifted_gap(
-    phi: &impl Fn(f64, &mut [f64]) -> f64,
-    n: usize,
-    reference: f64,
-    (at, h): (&[f64], f64),
-    full: &[f64],
-) -> f64 {
-    let mut node = vec![0.0; n];
-    let mut shifted = vec![0.0; n];
-    for &d in &at[..at.len() - 1] {
-        let factor = (phi(d + SHIFT * h, &mut node) - reference).exp();
-        for i in 0..n {
-            shifted[i] += node[i] * factor;
-        }
-    }
-    gap_of(full, &shifted)
-}
-
 /// The relative error bound of the sum on `h` past its gap `now` to the
 /// sum on `2h`, given `before`, the gap from `2h` to `4h`. A gap is about
 /// the coarser sum's error, which bounds the finer one's: `now` bounds it.
@@ -337,15 +307,6 @@ fn gap(fine: &[f64], coarse: &[f64]) -> f64 {
     fine.iter()
         .zip(coarse)
         .map(|(f, c)| (f - 2.0 * c).abs() / f)
-        .fold(0.0, f64::max)
-}
-
-/// The largest relative difference over the components between two sums
-/// on the same step.
-fn gap_of(one: &[f64], other: &[f64]) -> f64 {
-    one.iter()
-        .zip(other)
-        .map(|(a, b)| (a - b).abs() / a)
         .fold(0.0, f64::max)
 }
 
@@ -486,10 +447,10 @@ mod tests {
     }
 
     /// A normal bump with a ripple of 1e-6 whose period is the first step
-    /// (0.5): the sums on every step up to it, and on twice it, each carry
-    /// the whole ripple, so they agree with each other and `Full` takes a
-    /// sum 1e-6 off; `Rippled` sees it in the shifted sum and halves on to
-    /// the integral, `sqrt(2 pi) (1 + 1e-6 e^{-(4 pi)^2 / 2})`, to 1e-12.
+    /// (0.5): the sums on it and on twice it each carry the whole ripple,
+    /// so they agree with each other and `Full` takes a sum 1e-6 off;
+    /// `Rippled` sees it in the shifted sum and halves on to the integral,
+    /// `sqrt(2 pi) (1 + 1e-6 e^{-(4 pi)^2 / 2})`, to 1e-12.
     #[test]
     fn a_ripple_on_the_step_is_seen() {
         let (amplitude, omega) = (1e-6, std::f64::consts::TAU / 0.5);
@@ -503,6 +464,13 @@ mod tests {
         };
         let want =
             0.5 * std::f64::consts::TAU.ln() + (amplitude * (-0.5 * omega * omega).exp()).ln_1p();
+        // A staircase whose steps are far finer than any step here: the
+        // shifted sums cover every node.
+        let everywhere = Staircase {
+            a: 1e6,
+            b: 0.0,
+            first_try: f64::INFINITY,
+        };
         let (fooled, _) = ln_trapezoid_each(&each, 1, (peak, -50.0), Accuracy::Full).unwrap();
         assert!(
             (fooled[0] - want - amplitude).abs() < 1e-12,
@@ -510,7 +478,7 @@ mod tests {
             fooled[0] - want
         );
         let (seen, bound) =
-            ln_trapezoid_each(&each, 1, (peak, -50.0), Accuracy::Rippled(f64::INFINITY)).unwrap();
+            ln_trapezoid_each(&each, 1, (peak, -50.0), Accuracy::Rippled(everywhere)).unwrap();
         assert_eq!(bound, 0.0);
         assert!((seen[0] - want).abs() < 1e-12, "{}", seen[0] - want);
     }
