@@ -24,6 +24,13 @@
 //! 4. Else the step is halved (at most `HALVINGS` times) and 2 and 3 are
 //!    asked again of the two finest sums.
 //!
+//! That reasoning fails for an integrand that ripples faster than the
+//! step (the mean busiest shard's staircase, `ripple.rs`): where the
+//! ripple's frequency is near a multiple of `2 pi / h`, the sums on `h`
+//! and `2h` alias it alike and agree however far off they are. Asked for
+//! [`Accuracy::Rippled`], the rule takes a sum only where it also agrees
+//! with the sum through nodes shifted a golden fraction of the step.
+//!
 //! A caller that only compares a value with a threshold can take the
 //! first sums whose error bound is below the one it names
 //! ([`Accuracy::Bounded`]): the gap to the coarser sum, or its power 3/2
