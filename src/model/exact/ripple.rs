@@ -14,7 +14,9 @@
 /// The shifted sum's nodes are this far (a fraction of the step) along: a
 /// golden fraction, so that no alias of the first ten multiples of the
 /// sampling frequency keeps its phase (each moves by at least 0.09 of a
-/// turn, which moves the sum by at least half the alias).
+/// turn, which moves the sum by at least half the alias, where one alias
+/// dominates: a chirp that crosses several multiples can alias at several
+/// places whose moves cancel).
 const SHIFT: f64 = 0.618_033_988_749_894_9;
 
 /// A staircase in `x` whose steps come `1 / (a e^x + sqrt(a b e^x))`
