@@ -209,7 +209,8 @@ const TRY_STRONG: f64 = 1.2;
 /// about 280 to 520 shards, whose sums passed the check on steps of 1.3
 /// to 1.6 periods and failed it on 2.5 to 3.1). Tried on every step
 /// instead, the checks there cost more (the sweep's means 404,000
-/// integrand values, not 378,000) and passed sums up to 1.6e-12 off.
+/// integrand values, not about 380,000) and passed sums up to 1.6e-12
+/// off.
 const TRY_MILD: f64 = 2.0;
 
 #[cfg(test)]
