@@ -78,6 +78,10 @@ const SHIFT_GATE: f64 = 1e-9;
 const SHIFT_AGREE: f64 = 2.5e-13;
 /// At most this many halvings of the first step.
 const HALVINGS: usize = 4;
+/// At most this many for a rippled integrand: a wide density (K = 0.3
+/// over 760 shards) needs a fifth to resolve the ripple on its right
+/// shoulder, where the adaptive rule it fell back to was 2e-12 off.
+const RIPPLED_HALVINGS: usize = 5;
 /// Nodes are added on each side until what is left past it, as [`beyond`]
 /// bounds it, is this far below every component's largest term (`e^-32 =
 /// 1.3e-14`); for a bounded read, a tenth of the bound it asks for, what
@@ -211,7 +215,11 @@ pub(super) fn ln_trapezoid_each(
         Accuracy::Full | Accuracy::Rippled(_) => 0.0,
         Accuracy::Bounded(_) => 2.0 * (-tail_nats).exp(),
     };
-    for halving in 0..=HALVINGS {
+    let halvings = match accuracy {
+        Accuracy::Rippled(_) => RIPPLED_HALVINGS,
+        _ => HALVINGS,
+    };
+    for halving in 0..=halvings {
         if now.is_nan() {
             return None;
         }
@@ -235,7 +243,7 @@ pub(super) fn ln_trapezoid_each(
                 return Some((finish(&full, h), bound));
             }
         }
-        if halving == HALVINGS {
+        if halving == halvings {
             break;
         }
         h /= 2.0;
