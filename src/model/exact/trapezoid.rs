@@ -29,7 +29,8 @@
 //! ripple's frequency is near a multiple of `2 pi / h`, the sums on `h`
 //! and `2h` alias it alike and agree however far off they are. Asked for
 //! [`Accuracy::Rippled`], the rule takes a sum only where it also agrees
-//! with the sum through nodes shifted a golden fraction of the step.
+//! with the sum through nodes shifted a golden fraction of the step, and
+//! may halve the step once more (`RIPPLED_HALVINGS`).
 //!
 //! A caller that only compares a value with a threshold can take the
 //! first sums whose error bound is below the one it names
