@@ -76,35 +76,10 @@ fn binomial_sum(powers: &[f64; 5], s: f64) -> f64 {
 /// that is at the median, and past `S Q = ALL_ONES_SQ` above it.
 pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
     let s = shards as f64;
-    let mut c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
-    let p = ln_dpois(c, mu).exp();
-    let cf = c as f64;
-    let (mut q, mut p) = (p * (mu / (cf + 1.0)) / (1.0 - mu / (cf + 2.0)), p);
-    // Each step's ratio c / mu as a product: a division a term was the
-    // loop's longest chain (its rounding, an ulp a step, is 1e-14 of `p`
-    // after a hundred steps, within the terms' own).
-    let per_mu = 1.0 / mu;
-    // The cuts with `S Q` under 1e-2, from the top down: their terms as
-    // the binomial sum's first five, gathered as power sums of `Q` (each
-    // positive and summed smallest first, so each to a few ulps of a
-    // total under 1e-2 of the mean) and weighed once at the end.
-    let mut powers = [0.0_f64; 5];
-    let small = loop {
-        if s * q >= 1e-2 || c == 0 {
-            break binomial_sum(&powers, s);
-        }
-        let q2 = q * q;
-        powers[0] += q;
-        powers[1] += q2;
-        powers[2] += q2 * q;
-        powers[3] += q2 * q2;
-        powers[4] += q2 * q2 * q;
-        q += p;
-        p *= c as f64 * per_mu;
-        c -= 1;
-    };
-    let mut sum = (small, 0.0);
-    while q < 0.5 {
+    let mut cut = Cut::top(mu);
+    let mut sum = (small_terms(&mut cut, s), 0.0);
+    while cut.q < 0.5 {
+        let (c, q) = (cut.c, cut.q);
         let sq = s * q;
         if sq > ALL_ONES_SQ {
             // This cut and every one below add 1.
@@ -112,7 +87,7 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
             return c as f64 + sum.0 + sum.1;
         }
         let term = if sq < 1e-2 {
-            // Only at the bottom cut (c = 0), where the loop above stopped.
+            // Only at the bottom cut (c = 0), where `small_terms` stopped.
             binomial_sum(&[q, q * q, q * q * q, q * q * q * q, q.powi(5)], s)
         } else if sq < 1.0 || shards > POWI_MAX_SHARDS {
             -(s * ln_1m_small(q)).exp_m1()
@@ -124,15 +99,76 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
         if c == 0 {
             return sum.0 + sum.1;
         }
-        q += p;
-        p *= c as f64 * per_mu;
-        c -= 1;
+        cut.down();
     }
     if shards >= ALL_ONES_FROM_MEDIAN {
         // This cut and every one below add 1.
         sum = neumaier(sum, 1.0);
-        return c as f64 + sum.0 + sum.1;
+        return cut.c as f64 + sum.0 + sum.1;
     }
+    below_median(cut, mu, shards, sum)
+}
+
+/// A cut `c` on the way down from the top, with its tail `q = P(N > c)`
+/// and pmf `p = P(N = c)`.
+struct Cut {
+    c: u64,
+    q: f64,
+    p: f64,
+    /// `1 / mu`: each step's ratio `c / mu` as a product, since a division
+    /// a term was the loop's longest chain (its rounding, an ulp a step, is
+    /// 1e-14 of `p` after a hundred steps, within the terms' own).
+    per_mu: f64,
+}
+
+impl Cut {
+    /// The top cut, 10 standard deviations and 10 above the mean, its tail
+    /// the bound `p(c + 1) / (1 - mu / (c + 2))`.
+    fn top(mu: f64) -> Cut {
+        let c = (mu + 10.0 * mu.sqrt() + 10.0).ceil() as u64;
+        let p = ln_dpois(c, mu).exp();
+        let cf = c as f64;
+        Cut {
+            c,
+            q: p * (mu / (cf + 1.0)) / (1.0 - mu / (cf + 2.0)),
+            p,
+            per_mu: 1.0 / mu,
+        }
+    }
+
+    /// One cut down: its tail gains the pmf, the pmf steps by `c / mu`.
+    fn down(&mut self) {
+        self.q += self.p;
+        self.p *= self.c as f64 * self.per_mu;
+        self.c -= 1;
+    }
+}
+
+/// The cuts with `S Q` under 1e-2, from `cut` down (left at the first cut
+/// past them, or at 0): their terms as the binomial sum's first five,
+/// gathered as power sums of `Q` (each positive and summed smallest first,
+/// so each to a few ulps of a total under 1e-2 of the mean) and weighed
+/// once at the end.
+fn small_terms(cut: &mut Cut, s: f64) -> f64 {
+    let mut powers = [0.0_f64; 5];
+    while s * cut.q < 1e-2 && cut.c != 0 {
+        let q = cut.q;
+        let q2 = q * q;
+        powers[0] += q;
+        powers[1] += q2;
+        powers[2] += q2 * q;
+        powers[3] += q2 * q2;
+        powers[4] += q2 * q2 * q;
+        cut.down();
+    }
+    binomial_sum(&powers, s)
+}
+
+/// The terms from `cut` (at or below the median) down, added to `sum`:
+/// `F` carried down from an exact `P(N <= c)`, taken again each time it
+/// falls a thousandfold, until `F^S < 1e-20` (every cut below adds 1).
+fn below_median(mut cut: Cut, mu: f64, shards: u64, mut sum: (f64, f64)) -> f64 {
+    let s = shards as f64;
     let power = |f: f64| {
         if shards <= POWI_MAX_SHARDS {
             f.powi(shards as i32)
@@ -140,20 +176,19 @@ pub(super) fn mean_max(mu: f64, shards: u64) -> f64 {
             (s * f.ln()).exp()
         }
     };
-    let mut anchor = ln_pois_cdf_quick(c, mu).exp();
+    let mut anchor = ln_pois_cdf_quick(cut.c, mu).exp();
     let mut f = anchor;
     loop {
         let f_s = power(f);
         sum = neumaier(sum, 1.0 - f_s);
-        if f_s < 1e-20 || c == 0 {
+        if f_s < 1e-20 || cut.c == 0 {
             // Every cut below c adds 1.
-            return c as f64 + sum.0 + sum.1;
+            return cut.c as f64 + sum.0 + sum.1;
         }
-        f -= p;
-        p *= c as f64 * per_mu;
-        c -= 1;
+        f -= cut.p;
+        cut.down();
         if f < 1e-3 * anchor {
-            anchor = ln_pois_cdf_quick(c, mu).exp();
+            anchor = ln_pois_cdf_quick(cut.c, mu).exp();
             f = anchor;
         }
     }

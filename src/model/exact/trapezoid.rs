@@ -189,21 +189,7 @@ pub(super) fn ln_trapezoid_each(
         reference,
         centre,
     } = walk(phi, n, (peak.at, h), floor, tail_nats)?;
-    // The sums on steps h, 2h and 4h (the nodes at even offsets from the
-    // centre, and at offsets that are multiples of four).
-    let (mut full, mut half, mut quarter) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    for (j, node) in terms.chunks(n).enumerate() {
-        let offset = j.abs_diff(centre);
-        for i in 0..n {
-            full[i] += node[i];
-            if offset % 2 == 0 {
-                half[i] += node[i];
-            }
-            if offset % 4 == 0 {
-                quarter[i] += node[i];
-            }
-        }
-    }
+    let [mut full, half, quarter] = first_sums(&terms, n, centre);
     let finish = |sums: &[f64], h: f64| -> Vec<f64> {
         sums.iter().map(|s| reference + (s * h).ln()).collect()
     };
@@ -253,6 +239,26 @@ pub(super) fn ln_trapezoid_each(
         full = finer;
     }
     None
+}
+
+/// The sums over `terms` (`n` a node) on steps `h`, `2h` and `4h`: every
+/// node, those at even offsets from the `centre`'th, and those at offsets
+/// that are multiples of four.
+fn first_sums(terms: &[f64], n: usize, centre: usize) -> [Vec<f64>; 3] {
+    let (mut full, mut half, mut quarter) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+    for (j, node) in terms.chunks(n).enumerate() {
+        let offset = j.abs_diff(centre);
+        for i in 0..n {
+            full[i] += node[i];
+            if offset % 2 == 0 {
+                half[i] += node[i];
+            }
+            if offset % 4 == 0 {
+                quarter[i] += node[i];
+            }
+        }
+    }
+    [full, half, quarter]
 }
 
 /// Halves the step: a node at each midpoint of `at`, its terms (`e^{phi_i
