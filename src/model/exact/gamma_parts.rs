@@ -30,7 +30,7 @@ use std::cell::Cell;
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
 use super::incgamma::{ln_gamma_p, ln_gamma_q};
 use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
-use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
+use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy, Peak};
 
 /// One tail's relative error bound: a tenth of the `MIX_REL_ERROR` a
 /// mixed probability claims.
@@ -75,46 +75,92 @@ pub(super) fn ln_tails(
     upper: bool,
     accuracy: Accuracy,
 ) -> Option<(Vec<f64>, f64)> {
-    let (rate, shape, s) = (mix.rate(), mix.shape(), shards as f64);
-    let ln_rate = rate.ln();
-    let failed = Cell::new(false);
-    // The log integrand of the cuts from `from` (as many as `out` holds).
-    let phi_from = |from: u64, d: f64, out: &mut [f64]| -> f64 {
+    let peak = tails_peak(mix, shards, from + n as u64 / 2, upper)?;
+    ln_tails_at(mix, shards, (from, n), upper, (peak, accuracy))
+}
+
+/// The peak of the integrand by parts of the cut `lead` (fitted: about a
+/// dozen of its values), or `None` where it has none to fit.
+pub(super) fn tails_peak(mix: &GammaMix, shards: u64, lead: u64, upper: bool) -> Option<Peak> {
+    let phi = integrand(mix, shards, upper);
+    let lead_phi = |d: f64| {
+        let mut one = [0.0];
+        phi.at(lead, d, &mut one) + one[0].ln()
+    };
+    let floor = (LAMBDA_FLOOR / mix.rate()).ln();
+    // The bump of `p(c; x)` is at x = c, about 1 / sqrt(c) wide in d.
+    let start = (shards as f64 * (lead as f64).max(1.0) / mix.rate()).ln();
+    let step = (1.0 / (lead as f64 + 1.0).sqrt()).min(1.0);
+    let peak = fit_peak(&lead_phi, start, step, floor);
+    (!phi.failed.get()).then_some(peak).flatten()
+}
+
+/// [`ln_tails`] on nodes through `peak`: the lead cut's fitted one, or one
+/// carried over from a neighbouring block or row (`gamma_row.rs`). Any
+/// centre and step near the peak's give the same sums to their accuracy:
+/// the rule walks out to the tails from wherever it starts and checks its
+/// own convergence.
+pub(super) fn ln_tails_at(
+    mix: &GammaMix,
+    shards: u64,
+    (from, n): (u64, usize),
+    upper: bool,
+    (peak, accuracy): (Peak, Accuracy),
+) -> Option<(Vec<f64>, f64)> {
+    let phi = integrand(mix, shards, upper);
+    let floor = (LAMBDA_FLOOR / mix.rate()).ln();
+    let each = |d: f64, out: &mut [f64]| phi.at(from, d, out);
+    let values = ln_trapezoid_each(&each, n, (peak, floor), accuracy)?;
+    (!phi.failed.get()).then_some(values)
+}
+
+/// The log integrand by parts of a block of cuts, and whether an
+/// incomplete gamma gave up on a node (`failed`: the caller then
+/// integrates the first form).
+struct Integrand<'a> {
+    mix: &'a GammaMix,
+    ln_rate: f64,
+    s: f64,
+    upper: bool,
+    failed: Cell<bool>,
+}
+
+fn integrand(mix: &GammaMix, shards: u64, upper: bool) -> Integrand<'_> {
+    Integrand {
+        mix,
+        ln_rate: mix.rate().ln(),
+        s: shards as f64,
+        upper,
+        failed: Cell::new(false),
+    }
+}
+
+impl Integrand<'_> {
+    /// The log integrand of the cuts from `from` (as many as `out` holds)
+    /// at `d`: a log scale returned, each cut's ratio to it in `out`.
+    fn at(&self, from: u64, d: f64, out: &mut [f64]) -> f64 {
+        let (rate, shape) = (self.mix.rate(), self.mix.shape());
         let e = d.exp();
         // The Gamma(K, rate / K) law at lambda is Gamma(K, 1) at K e^d.
         let y = shape * e;
-        let ln_g = if upper {
+        let ln_g = if self.upper {
             ln_gamma_q(shape, y)
         } else {
             ln_gamma_p(shape, y)
         };
         let Some(ln_g) = ln_g else {
-            failed.set(true);
+            self.failed.set(true);
             out.fill(0.0);
             return 0.0;
         };
         // dlambda = lambda dd.
-        let v = ln_g + (ln_rate + d) + weights(from, rate * e / s, s, out);
+        let v = ln_g + (self.ln_rate + d) + weights(from, rate * e / self.s, self.s, out);
         if v.is_nan() {
             f64::NEG_INFINITY
         } else {
             v
         }
-    };
-    let phi = |d: f64, out: &mut [f64]| phi_from(from, d, out);
-    // The peak is the lead cut's: its weight alone, not the block's.
-    let lead = from + n as u64 / 2;
-    let lead_phi = |d: f64| {
-        let mut one = [0.0];
-        phi_from(lead, d, &mut one) + one[0].ln()
-    };
-    let floor = (LAMBDA_FLOOR / rate).ln();
-    // The bump of `p(c; x)` is at x = c, about 1 / sqrt(c) wide in d.
-    let start = (s * (lead as f64).max(1.0) / rate).ln();
-    let step = (1.0 / (lead as f64 + 1.0).sqrt()).min(1.0);
-    let peak = fit_peak(&lead_phi, start, step, floor)?;
-    let values = ln_trapezoid_each(&phi, n, (peak, floor), accuracy)?;
-    (!failed.get()).then_some(values)
+    }
 }
 
 /// `w_c(lambda) = F(c; x)^(S - 1) p(c; x)` for the cuts `from..from +
