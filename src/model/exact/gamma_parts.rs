@@ -28,7 +28,7 @@
 use std::cell::Cell;
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
-use super::incgamma::{ln_gamma_p, ln_gamma_q};
+use super::incgamma::IncGamma;
 use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy, Peak};
 
@@ -119,6 +119,8 @@ pub(super) fn ln_tails_at(
 /// integrates the first form).
 struct Integrand<'a> {
     mix: &'a GammaMix,
+    /// The Gamma law's tails, of shape `K`.
+    gamma: IncGamma,
     ln_rate: f64,
     s: f64,
     upper: bool,
@@ -128,6 +130,7 @@ struct Integrand<'a> {
 fn integrand(mix: &GammaMix, shards: u64, upper: bool) -> Integrand<'_> {
     Integrand {
         mix,
+        gamma: IncGamma::new(mix.shape()),
         ln_rate: mix.rate().ln(),
         s: shards as f64,
         upper,
@@ -144,9 +147,9 @@ impl Integrand<'_> {
         // The Gamma(K, rate / K) law at lambda is Gamma(K, 1) at K e^d.
         let y = shape * e;
         let ln_g = if self.upper {
-            ln_gamma_q(shape, y)
+            self.gamma.ln_q(y)
         } else {
-            ln_gamma_p(shape, y)
+            self.gamma.ln_p(y)
         };
         let Some(ln_g) = ln_g else {
             self.failed.set(true);

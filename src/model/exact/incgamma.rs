@@ -15,80 +15,121 @@
 //! steps where `y` is near `a`: past `MAX_STEPS` they give up (`None`),
 //! and the caller takes another route.
 
-use super::special::{ln_1m_exp, ln_dpois_real, ln_series4_within};
+use super::special::{bd0, ln_1m_exp, ln_series4_within, stirlerr, LN_2PI};
 
 /// The most steps either sum takes (about `(a / 30)^(1/2)` thousand are
 /// needed near `y = a`, so `a` up to about 1e6 is always answered).
 pub(super) const MAX_STEPS: f64 = 20_000.0;
 
-/// `ln(y^a e^-y / Gamma(a + 1))` for `a > 0`, `y >= 0`.
-fn ln_pmf(a: f64, y: f64) -> f64 {
-    if y == 0.0 {
-        return f64::NEG_INFINITY;
-    }
-    ln_dpois_real(a, y)
+/// The incomplete gamma functions of one shape `a`, with what depends on
+/// `a` alone taken once (`stirlerr(a)`, for a non-integer `a` below 15 a
+/// `lgamma` and a logarithm, and `ln a`): an integral by parts asks for
+/// them at every node of every block, with the same `a` (`gamma_parts.rs`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct IncGamma {
+    a: f64,
+    ln_a: f64,
+    stirlerr_a: f64,
+    /// `(ln(2 pi) + ln a) / 2`.
+    half_ln_2pi_a: f64,
 }
 
-/// `ln P(a, y)`, the chance a Gamma(`a`, 1) variable is below `y`, for `a
-/// > 0` and `y >= 0`; `None` when the sum would pass `MAX_STEPS`.
-pub(crate) fn ln_gamma_p(a: f64, y: f64) -> Option<f64> {
-    if y < a + 1.0 {
-        lower_sum(a, y)
-    } else {
-        upper_fraction(a, y).map(ln_1m_exp)
-    }
-}
-
-/// `ln Q(a, y)`, the chance a Gamma(`a`, 1) variable is above `y`, for `a
-/// > 0` and `y >= 0`; `None` when the sum would pass `MAX_STEPS`.
-pub(crate) fn ln_gamma_q(a: f64, y: f64) -> Option<f64> {
-    if y < a + 1.0 {
-        lower_sum(a, y).map(ln_1m_exp)
-    } else {
-        upper_fraction(a, y)
-    }
-}
-
-/// `ln P(a, y)` by its series (`y < a + 1`: every ratio `y / (a + n)` is
-/// below 1).
-fn lower_sum(a: f64, y: f64) -> Option<f64> {
-    let ln_first = ln_pmf(a, y);
-    if ln_first == f64::NEG_INFINITY {
-        return Some(ln_first);
-    }
-    Some(ln_first + ln_series4_within(|k| y / (a + k), MAX_STEPS)?)
-}
-
-/// `ln Q(a, y)` by its continued fraction (`y >= a + 1`), `Q = a y^a e^-y /
-/// Gamma(a + 1) / (y + 1 - a - 1 (1 - a) / (y + 3 - a - 2 (2 - a) / ...))`,
-/// evaluated by the modified Lentz method to a relative change of 1e-16.
-fn upper_fraction(a: f64, y: f64) -> Option<f64> {
-    const TINY: f64 = 1e-300;
-    let mut b = y + 1.0 - a;
-    let mut c = 1.0 / TINY;
-    let mut d = 1.0 / b;
-    let mut h = d;
-    let mut i = 1.0;
-    while i < MAX_STEPS {
-        let an = -i * (i - a);
-        b += 2.0;
-        d = an * d + b;
-        if d.abs() < TINY {
-            d = TINY;
+impl IncGamma {
+    /// The functions of shape `a > 0`.
+    pub(crate) fn new(a: f64) -> Self {
+        IncGamma {
+            a,
+            ln_a: a.ln(),
+            stirlerr_a: stirlerr(a),
+            half_ln_2pi_a: 0.5 * (LN_2PI + a.ln()),
         }
-        c = b + an / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let step = d * c;
-        h *= step;
-        if (step - 1.0).abs() < 1e-16 {
-            return Some(a.ln() + ln_pmf(a, y) + h.ln());
-        }
-        i += 1.0;
     }
-    None
+
+    /// `ln(y^a e^-y / Gamma(a + 1))` for `y >= 0`: the Poisson pmf at a
+    /// real count in Loader's form, as `ln_dpois_real` takes it.
+    fn ln_pmf(&self, y: f64) -> f64 {
+        if y == 0.0 {
+            return f64::NEG_INFINITY;
+        }
+        -self.stirlerr_a - bd0(self.a, y) - self.half_ln_2pi_a
+    }
+
+    /// `ln P(a, y)`, the chance a Gamma(`a`, 1) variable is below `y`, for
+    /// `y >= 0`; `None` when the sum would pass `MAX_STEPS`.
+    pub(crate) fn ln_p(&self, y: f64) -> Option<f64> {
+        if y < self.a + 1.0 {
+            self.lower_sum(y)
+        } else {
+            self.upper_fraction(y).map(ln_1m_exp)
+        }
+    }
+
+    /// `ln Q(a, y)`, the chance a Gamma(`a`, 1) variable is above `y`, for
+    /// `y >= 0`; `None` when the sum would pass `MAX_STEPS`.
+    pub(crate) fn ln_q(&self, y: f64) -> Option<f64> {
+        if y < self.a + 1.0 {
+            self.lower_sum(y).map(ln_1m_exp)
+        } else {
+            self.upper_fraction(y)
+        }
+    }
+
+    /// `ln P(a, y)` by its series (`y < a + 1`: every ratio `y / (a + n)`
+    /// is below 1).
+    fn lower_sum(&self, y: f64) -> Option<f64> {
+        let ln_first = self.ln_pmf(y);
+        if ln_first == f64::NEG_INFINITY {
+            return Some(ln_first);
+        }
+        let a = self.a;
+        Some(ln_first + ln_series4_within(|k| y / (a + k), MAX_STEPS)?)
+    }
+
+    /// `ln Q(a, y)` by its continued fraction (`y >= a + 1`), `Q = a y^a
+    /// e^-y / Gamma(a + 1) / (y + 1 - a - 1 (1 - a) / (y + 3 - a - 2 (2 -
+    /// a) / ...))`, evaluated by the modified Lentz method to a relative
+    /// change of 1e-16.
+    fn upper_fraction(&self, y: f64) -> Option<f64> {
+        const TINY: f64 = 1e-300;
+        let a = self.a;
+        let mut b = y + 1.0 - a;
+        let mut c = 1.0 / TINY;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        let mut i = 1.0;
+        while i < MAX_STEPS {
+            let an = -i * (i - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < TINY {
+                d = TINY;
+            }
+            c = b + an / c;
+            if c.abs() < TINY {
+                c = TINY;
+            }
+            d = 1.0 / d;
+            let step = d * c;
+            h *= step;
+            if (step - 1.0).abs() < 1e-16 {
+                return Some(self.ln_a + self.ln_pmf(y) + h.ln());
+            }
+            i += 1.0;
+        }
+        None
+    }
+}
+
+/// `ln P(a, y)` for `a > 0` and `y >= 0` ([`IncGamma::ln_p`]).
+#[cfg(test)]
+fn ln_gamma_p(a: f64, y: f64) -> Option<f64> {
+    IncGamma::new(a).ln_p(y)
+}
+
+/// `ln Q(a, y)` for `a > 0` and `y >= 0` ([`IncGamma::ln_q`]).
+#[cfg(test)]
+fn ln_gamma_q(a: f64, y: f64) -> Option<f64> {
+    IncGamma::new(a).ln_q(y)
 }
 
 #[cfg(test)]
