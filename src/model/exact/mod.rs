@@ -33,6 +33,7 @@ mod row;
 pub(crate) mod special;
 mod sticky;
 mod table;
+mod temme;
 mod trapezoid;
 mod upper_tail;
 

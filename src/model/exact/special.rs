@@ -7,6 +7,8 @@
 //! `dbinom`/`dpois`): `ln pmf = -stirlerr - bd0 - ln(2 pi x)/2`, which avoids
 //! the cancellation of `ln Gamma(n+1)` terms of size `n ln n`.
 
+use super::temme::{ln_gamma_p_temme, ln_gamma_q_temme};
+
 /// `ln(2 pi)`.
 pub(super) const LN_2PI: f64 = 1.837_877_066_409_345_5;
 
@@ -189,8 +191,19 @@ pub fn ln_pois_sf(c: u64, lambda: f64) -> f64 {
 /// carry that reciprocal's rounding into every term, thousands of times
 /// over). The same sums in another order: within a few ulps of
 /// [`ln_pois_sf`] (tested).
+///
+/// Where the series would take more than [`temme_pays`]' 150 terms (near
+/// the mean of a count past 272), it is `ln P(c + 1, lambda)` by Temme's
+/// expansion instead (`temme.rs`: O(1), within 4.5e-16 of the log against
+/// mpmath).
 pub fn ln_pois_sf_quick(c: u64, lambda: f64) -> f64 {
-    if (c as f64) + 1.0 >= lambda {
+    let a = (c + 1) as f64;
+    if a >= lambda {
+        if temme_pays(a, lambda) {
+            if let Some(ln_p) = ln_gamma_p_temme(a, lambda) {
+                return ln_p;
+            }
+        }
         // Terms p(c + 1) prod_{i <= j} lambda / (c + 1 + i).
         let ln_first = ln_dpois(c + 1, lambda);
         let k0 = (c + 1) as f64;
@@ -198,6 +211,21 @@ pub fn ln_pois_sf_quick(c: u64, lambda: f64) -> f64 {
     } else {
         ln_1m_exp(ln_pois_cdf_lower_quick(c, lambda))
     }
+}
+
+/// Whether Temme's expansion (`temme.rs`) is faster than the four-a-step
+/// series for `P(c + 1, lambda)` or `Q(c + 1, lambda)`, `a = c + 1`. The
+/// series' terms fall about as `e^(-d j - j^2 / (2 a))`, `d = |lambda - a|
+/// / a`, so it needs `n` terms for `d n + n^2 / (2 a) = ln(1e18) = 41.4`.
+/// The expansion costs what about 120 terms do (measured, LTO build: 110
+/// ns a call against the series' 356 ns for `c = 2000`, `lambda` 1800 to
+/// 2001, about 0.9 ns a term; but 141 ns against 112 for `c = 100`,
+/// `lambda` 60 to 101): it is used past 150 (never below `a = 272`; at `c
+/// = 2000` for `lambda` within 24% of `c + 1`).
+fn temme_pays(a: f64, lambda: f64) -> bool {
+    const TERMS: f64 = 150.0;
+    let d = (lambda - a).abs() / a;
+    d * TERMS + TERMS * TERMS / (2.0 * a) < 41.4
 }
 
 /// One cut's upper tail and pmf, as [`tail_cuts`] gives them.
@@ -258,8 +286,15 @@ pub fn ln_pois_cdf_quick(c: u64, lambda: f64) -> f64 {
 }
 
 /// The lower tail's sum: terms `p(c) prod_{i < j} (c - i) / lambda`, down
-/// to `k = 0`.
+/// to `k = 0`; `ln Q(c + 1, lambda)` by Temme's expansion where that is
+/// faster (see [`ln_pois_sf_quick`]).
 fn ln_pois_cdf_lower_quick(c: u64, lambda: f64) -> f64 {
+    let a = (c + 1) as f64;
+    if temme_pays(a, lambda) {
+        if let Some(ln_q) = ln_gamma_q_temme(a, lambda) {
+            return ln_q;
+        }
+    }
     let top = c as f64;
     ln_dpois(c, lambda)
         + ln_series4(|k| {
