@@ -20,7 +20,7 @@
 //! to 1e-12), and that piece is integrated in closed form: with `K` small
 //! most of the mass can sit there (`K = 0.01`: two thirds below 1e-12/s).
 
-use super::special::stirlerr;
+use super::incgamma::IncGamma;
 
 /// Below this rate (likes/s) the integrand is taken as a power of `Lambda`.
 pub(super) const LAMBDA_FLOOR: f64 = 1e-12;
@@ -47,6 +47,8 @@ pub(crate) struct GammaMix {
     shape: f64,
     /// `ln` of the density's constant in `d`: `K ln K - K - ln Gamma(K)`.
     ln_const: f64,
+    /// The law's tails: the incomplete gamma functions of shape `K`.
+    tails: IncGamma,
 }
 
 impl GammaMix {
@@ -55,12 +57,20 @@ impl GammaMix {
         // K ln K - K - ln Gamma(K) = ln K / 2 - ln(2 pi) / 2 - stirlerr(K),
         // from ln Gamma(K) = ln Gamma(K + 1) - ln K and Stirling's form with
         // its remainder: no terms of size K ln K left to cancel.
-        let ln_const = 0.5 * shape.ln() - 0.5 * std::f64::consts::TAU.ln() - stirlerr(shape);
+        let tails = IncGamma::new(shape);
+        let ln_const = 0.5 * tails.ln_a - 0.5 * std::f64::consts::TAU.ln() - tails.stirlerr_a;
         GammaMix {
             rate,
             shape,
             ln_const,
+            tails,
         }
+    }
+
+    /// The Gamma law's tails (its incomplete gamma functions, what depends
+    /// on `K` alone taken once).
+    pub(super) fn tails(&self) -> &IncGamma {
+        &self.tails
     }
 
     /// The mean rate (likes/s).

@@ -28,7 +28,6 @@
 use std::cell::Cell;
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
-use super::incgamma::IncGamma;
 use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy, Peak};
 
@@ -119,8 +118,6 @@ pub(super) fn ln_tails_at(
 /// integrates the first form).
 struct Integrand<'a> {
     mix: &'a GammaMix,
-    /// The Gamma law's tails, of shape `K`.
-    gamma: IncGamma,
     ln_rate: f64,
     s: f64,
     upper: bool,
@@ -130,7 +127,6 @@ struct Integrand<'a> {
 fn integrand(mix: &GammaMix, shards: u64, upper: bool) -> Integrand<'_> {
     Integrand {
         mix,
-        gamma: IncGamma::new(mix.shape()),
         ln_rate: mix.rate().ln(),
         s: shards as f64,
         upper,
@@ -146,10 +142,11 @@ impl Integrand<'_> {
         let e = d.exp();
         // The Gamma(K, rate / K) law at lambda is Gamma(K, 1) at K e^d.
         let y = shape * e;
+        let tails = self.mix.tails();
         let ln_g = if self.upper {
-            self.gamma.ln_q(y)
+            tails.ln_q(y)
         } else {
-            self.gamma.ln_p(y)
+            tails.ln_p(y)
         };
         let Some(ln_g) = ln_g else {
             self.failed.set(true);

@@ -24,12 +24,16 @@ pub(super) const MAX_STEPS: f64 = 20_000.0;
 /// The incomplete gamma functions of one shape `a`, with what depends on
 /// `a` alone taken once (`stirlerr(a)`, for a non-integer `a` below 15 a
 /// `lgamma` and a logarithm, and `ln a`): an integral by parts asks for
-/// them at every node of every block, with the same `a` (`gamma_parts.rs`).
+/// them at every node of every block, with the same `a` (`gamma_parts.rs`;
+/// each `GammaMix` holds its law's, whose density's constant uses the same
+/// two).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct IncGamma {
     a: f64,
-    ln_a: f64,
-    stirlerr_a: f64,
+    /// `ln a`.
+    pub(super) ln_a: f64,
+    /// Loader's `stirlerr(a)`: `ln Gamma(a + 1)` less Stirling's form.
+    pub(super) stirlerr_a: f64,
     /// `(ln(2 pi) + ln a) / 2`.
     half_ln_2pi_a: f64,
 }
