@@ -86,7 +86,7 @@ impl BusiestShard {
         let (pairs, exact_from, bottom_error) = match split {
             // Two integrals over the second's rate a block of eight rows.
             Split::GammaRate { mean, shape } => {
-                let pairs = super::gamma_row::table_tails((mean, shape), shards, (lo, hi));
+                let pairs = super::gamma_blocks::table_tails((mean, shape), shards, (lo, hi));
                 (pairs, 0, 0.0)
             }
             Split::Poisson(_) => {

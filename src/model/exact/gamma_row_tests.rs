@@ -138,7 +138,7 @@ fn the_tables_refusal_stands() {
     Risk::compute(22_231.5, 10, 2_000.0, 14_400.0, gamma(6.9)).unwrap();
 }
 
-/// The table's rows, integrated eight cuts at a time (`table_tails`),
+/// The table's rows, integrated eight cuts at a time (`gamma_blocks::table_tails`),
 /// against each cut's own integral in the first form (`E[F^S]` and `E[1 -
 /// F^S]`, adaptively; the table's blocks are by parts where they can be) on
 /// every row: 1e-10 of each probability (that much on its log), across a

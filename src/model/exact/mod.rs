@@ -14,6 +14,7 @@
 
 mod busiest;
 mod empirical_mix;
+mod gamma_blocks;
 mod gamma_each;
 pub(crate) mod gamma_mix;
 mod gamma_parts;

@@ -190,13 +190,13 @@ impl Tails {
 
     /// Gamma-poisson traffic at cut `c`: `(ln P(N_1 <= c), ln P(min >
     /// c))`, from the block of eight cuts holding it (integrated once,
-    /// `gamma_row::quietest_block`).
+    /// `gamma_blocks::quietest_block`).
     fn gamma_block(&self, shape: f64, c: u64) -> (f64, f64) {
-        use super::gamma_row::BLOCK;
+        use super::gamma_blocks::BLOCK;
         let (k, i) = (c / BLOCK, (c % BLOCK) as usize);
         let mut blocks = self.blocks.borrow_mut();
         let (one, all) = blocks.entry(k).or_insert_with(|| {
-            super::gamma_row::quietest_block(&GammaMix::new(self.rate, shape), self.shards, k)
+            super::gamma_blocks::quietest_block(&GammaMix::new(self.rate, shape), self.shards, k)
         });
         (one[i], all[i])
     }

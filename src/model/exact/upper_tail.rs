@@ -61,7 +61,7 @@ impl Point {
                 Stage::Done(Some((ln_sf_independent(ln_q1, self.shards), TAIL_ROUNDING)))
             }
             // Its own integral over the second's rate (a table does not
-            // come here: it fills its rows by blocks, `gamma_row::table_tails`).
+            // come here: it fills its rows by blocks, `gamma_blocks::table_tails`).
             Split::GammaRate { .. } => Stage::Done(Some((self.mixed_sf(c), MIX_REL_ERROR))),
             // The mixture of the fixed counts' tails (`empirical_mix`).
             Split::Counts(law) => Stage::Done(Some(self.mix_ln_sf(law, c))),
