@@ -89,7 +89,7 @@ impl GammaMix {
     }
 
     /// The log density of `d = ln(Lambda / rate)`, less `ln_const`.
-    fn ln_density(&self, d: f64) -> f64 {
+    pub(super) fn ln_density(&self, d: f64) -> f64 {
         self.shape * d_minus_expm1(d)
     }
 

@@ -246,7 +246,7 @@ impl GammaRow {
         let (s, shards) = (self.shards as f64, self.shards);
         let ripple = staircase(self.mix.rate() / s, shards);
         self.mix
-            .ln_expect_smooth(|l| mean_max(l / s, shards).ln(), ripple)
+            .ln_expect_smooth(|l| mean_max(l / s, shards), ripple)
             .exp()
     }
 

@@ -17,31 +17,35 @@ use super::ripple::Staircase;
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy};
 
 impl GammaMix {
-    /// `ln E[g(Lambda)]` for a smooth increasing or decreasing `g` (given
-    /// as `ln g`), by the trapezoidal rule where it checks, else
+    /// `ln E[g(Lambda)]` for a smooth increasing or decreasing positive
+    /// `g`, by the trapezoidal rule where it checks, else
     /// [`GammaMix::ln_expect`]; `g` may carry the ripple of a staircase in
-    /// `d` (`ripple.rs`), which the rule's checks then look for.
+    /// `d` (`ripple.rs`), which the rule's checks then look for. The rule
+    /// takes `g` itself at its nodes, as the factor on the density's
+    /// exponential (no logarithm of `g` a node, only where it fits the
+    /// peak).
     pub(super) fn ln_expect_smooth(
         &self,
-        ln_g: impl Fn(f64) -> f64,
+        g: impl Fn(f64) -> f64,
         ripple: Option<Staircase>,
     ) -> f64 {
-        let phi = |d: f64| self.phi(d, ln_g(self.rate() * d.exp()));
-        match self.trapezoid(&phi, ripple) {
+        match self.trapezoid(&g, ripple) {
             Some(ln_total) => ln_total + self.ln_const(),
-            None => self.ln_expect(ln_g),
+            None => self.ln_expect(|l| g(l).ln()),
         }
     }
 
-    /// `ln` of the integral of `e^phi` over `d` by the trapezoidal rule,
-    /// or `None` where the rule cannot vouch for it.
-    fn trapezoid(&self, phi: &impl Fn(f64) -> f64, ripple: Option<Staircase>) -> Option<f64> {
+    /// `ln` of the integral of `g(rate e^d)` times the density over `d`
+    /// by the trapezoidal rule, or `None` where the rule cannot vouch for
+    /// it.
+    fn trapezoid(&self, g: &impl Fn(f64) -> f64, ripple: Option<Staircase>) -> Option<f64> {
         let floor = (LAMBDA_FLOOR / self.rate()).ln();
         let step = (1.0 / self.shape().sqrt()).min(1.0);
-        let peak = fit_peak(phi, 0.0_f64.max(floor + step), step, floor)?;
+        let phi = |d: f64| self.phi(d, g(self.rate() * d.exp()).ln());
+        let peak = fit_peak(&phi, 0.0_f64.max(floor + step), step, floor)?;
         let each = |d: f64, out: &mut [f64]| {
-            out[0] = 1.0;
-            phi(d)
+            out[0] = g(self.rate() * d.exp());
+            self.ln_density(d)
         };
         let accuracy = ripple.map_or(Accuracy::Full, Accuracy::Rippled);
         Some(ln_trapezoid_each(&each, 1, (peak, floor), accuracy)?.0[0])
@@ -65,14 +69,14 @@ mod tests {
                         "rate {r} K {k} {what}: {got} vs {want}"
                     );
                 };
-                close(m.ln_expect_smooth(|l| (l / r).ln(), None), 0.0, "E[L]/r");
+                close(m.ln_expect_smooth(|l| l / r, None), 0.0, "E[L]/r");
                 close(
-                    m.ln_expect_smooth(|l| 2.0 * (l / r).ln(), None),
+                    m.ln_expect_smooth(|l| (l / r).powi(2), None),
                     (1.0 / k).ln_1p(),
                     "E[L^2]/r^2",
                 );
                 close(
-                    m.ln_expect_smooth(|l| (l / r).sqrt().ln_1p(), None),
+                    m.ln_expect_smooth(|l| 1.0 + (l / r).sqrt(), None),
                     m.ln_expect(|l| (l / r).sqrt().ln_1p()),
                     "E[1 + sqrt(L/r)]",
                 );
