@@ -7,11 +7,11 @@
 //! The small side is summed and the other is `1 -` it (as the Poisson
 //! tails in `special.rs`): below `y = a + 1` the series `P(a, y) = y^a e^-y
 //! / Gamma(a + 1) sum_n y^n / ((a + 1)...(a + n))` (terms that fall at once
-//! and keep falling), above it the continued fraction of `Q(a, y)` by the
-//! modified Lentz method (Numerical Recipes' `gcf`). The common factor `y^a
-//! e^-y / Gamma(a + 1)` is the Poisson pmf at a real count in Loader's form
-//! (`-stirlerr(a) - bd0(a, y) - ln(2 pi a) / 2`), which keeps its digits
-//! where `a ln y` and `y` are each huge. Both sums need about `sqrt(a)`
+//! and keep falling), above it the continued fraction of `Q(a, y)`
+//! (Numerical Recipes' `gcf`, by its forward recurrence). The common
+//! factor `y^a e^-y / Gamma(a + 1)` is the Poisson pmf at a real count in
+//! Loader's form (`-stirlerr(a) - bd0(a, y) - ln(2 pi a) / 2`), which
+//! keeps its digits where `a ln y` and `y` are each huge. Both sums need about `sqrt(a)`
 //! steps where `y` is near `a`: past `MAX_STEPS` they give up (`None`),
 //! and the caller takes another route.
 
@@ -90,34 +90,46 @@ impl IncGamma {
     }
 
     /// `ln Q(a, y)` by its continued fraction (`y >= a + 1`), `Q = a y^a
-    /// e^-y / Gamma(a + 1) / (y + 1 - a - 1 (1 - a) / (y + 3 - a - 2 (2 -
-    /// a) / ...))`, evaluated by the modified Lentz method to a relative
-    /// change of 1e-16.
+    /// e^-y / Gamma(a + 1) / f` with `f = y + 1 - a - 1 (1 - a) / (y + 3 -
+    /// a - 2 (2 - a) / ...)`, its convergents `A_n / B_n` by the forward
+    /// recurrence until two agree to 1e-16.
+    ///
+    /// The modified Lentz method (Numerical Recipes' `gcf`) took two
+    /// divisions a step, each waiting on the one before; here the
+    /// recurrences are multiplications and the one division a step waits
+    /// on nothing, twice as fast. Against mpmath at 40 digits both were
+    /// within 4e-15 of `f` (shapes 0.01 to 1e5, `y` from `a + 1` to `a +
+    /// 1000 sqrt(a)`), in as many steps give or take a few. `A` and `B`
+    /// are scaled down together by a power of two (exactly) before they
+    /// can overflow.
     fn upper_fraction(&self, y: f64) -> Option<f64> {
-        const TINY: f64 = 1e-300;
+        const BIG: f64 = 1.0e300;
+        const SCALE: f64 = 1.0 / (1u128 << 120) as f64 / (1u128 << 120) as f64;
         let a = self.a;
         let mut b = y + 1.0 - a;
-        let mut c = 1.0 / TINY;
-        let mut d = 1.0 / b;
-        let mut h = d;
+        let (mut a_before, mut a_now) = (1.0, b);
+        let (mut b_before, mut b_now) = (0.0, 1.0);
+        let mut f = b;
         let mut i = 1.0;
         while i < MAX_STEPS {
             let an = -i * (i - a);
             b += 2.0;
-            d = an * d + b;
-            if d.abs() < TINY {
-                d = TINY;
+            (a_before, a_now) = (a_now, b * a_now + an * a_before);
+            (b_before, b_now) = (b_now, b * b_now + an * b_before);
+            if a_now.abs() > BIG || b_now.abs() > BIG {
+                a_before *= SCALE;
+                a_now *= SCALE;
+                b_before *= SCALE;
+                b_now *= SCALE;
             }
-            c = b + an / c;
-            if c.abs() < TINY {
-                c = TINY;
+            let next = a_now / b_now;
+            if !next.is_finite() {
+                return None;
             }
-            d = 1.0 / d;
-            let step = d * c;
-            h *= step;
-            if (step - 1.0).abs() < 1e-16 {
-                return Some(self.ln_a + self.ln_pmf(y) + h.ln());
+            if (next - f).abs() < 1e-16 * next.abs() {
+                return Some(self.ln_a + self.ln_pmf(y) - next.ln());
             }
+            f = next;
             i += 1.0;
         }
         None
@@ -171,6 +183,16 @@ mod tests {
             (50.0, 3.0, -96.48660265158422, -1.2485354871541929e-42),
             (2.5, 1e-300, -1728.1397933478813, 0.0),
             (0.001, 1000.0, 0.0, -1013.8090239153952),
+            // The fraction's slowest: near y = a + 1 (90 steps at a =
+            // 0.01, 47 at 300, 200 at 1e5).
+            (0.01, 1.01, -0.0021819806375309795, -6.1286130572782477),
+            (300.0, 317.5, -0.16975029146388873, -1.8571015977026047),
+            (
+                100000.0,
+                100300.0,
+                -0.18797392788625588,
+                -1.7639671462025727,
+            ),
         ];
         for &(a, y, ln_p, ln_q) in cases {
             let got_p = ln_gamma_p(a, y).expect("within the steps");
