@@ -28,7 +28,9 @@
 use std::cell::Cell;
 
 use super::gamma_mix::{GammaMix, LAMBDA_FLOOR};
-use super::special::{ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts};
+use super::special::{
+    ln_1m_small, ln_pois_cdf_quick, ln_pois_sf_quick, ln_sf_independent, tail_cuts,
+};
 use super::trapezoid::{fit_peak, ln_trapezoid_each, Accuracy, Peak};
 
 /// One tail's relative error bound: a tenth of the `MIX_REL_ERROR` a
@@ -173,7 +175,7 @@ impl Integrand<'_> {
 fn weights(from: u64, x: f64, s: f64, out: &mut [f64]) -> f64 {
     let (_, ln_p) = tail_cuts(from, out.len(), x, |i, cut| {
         let ln_f = if cut.big_q < 0.5 {
-            (-cut.big_q).ln_1p()
+            ln_1m_small(cut.big_q)
         } else {
             ln_pois_cdf_quick(from + i as u64, x)
         };

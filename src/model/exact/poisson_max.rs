@@ -4,27 +4,11 @@
 //! each of its nodes, so every term here is on that hot path.
 
 use super::ripple::Staircase;
-use super::special::{ln_dpois, ln_pois_cdf_quick, neumaier};
+use super::special::{ln_1m_small, ln_dpois, ln_pois_cdf_quick, neumaier};
 
 /// Past this many shards `F^S` is taken as `exp(S ln F)`: `powi`'s
 /// rounding, about `S` ulps of 1 a cut, would reach 1e-12 of a small mean.
 const POWI_MAX_SHARDS: u64 = 4096;
-
-/// `ln(1 - q)`: for `q` up to 1/100 its series `-(q + q^2 / 2 + ... + q^8
-/// / 8)` (the rest under 1e-17 of it) in place of the logarithm, else
-/// `ln_1p`.
-fn ln_1m_small(q: f64) -> f64 {
-    if q > 0.01 {
-        return (-q).ln_1p();
-    }
-    let tail = 1.0 / 7.0 + q * (1.0 / 8.0);
-    let tail = 1.0 / 6.0 + q * tail;
-    let tail = 1.0 / 5.0 + q * tail;
-    let tail = 1.0 / 4.0 + q * tail;
-    let tail = 1.0 / 3.0 + q * tail;
-    let tail = 0.5 + q * tail;
-    -q * (1.0 + q * tail)
-}
 
 /// Past `S Q = 40` a term `1 - (1 - Q)^S` is 1 to double precision
 /// (`(1 - Q)^S < e^{-S Q} = 4e-18`), and so is every one below it.
@@ -286,21 +270,6 @@ mod tests {
                     "mu {mu} S {shards}: {got} vs {want}"
                 );
             }
-        }
-    }
-
-    /// `ln_1m_small` is `ln_1p(-q)` to a few ulps, on both sides of its
-    /// switch.
-    #[test]
-    fn ln_1m_small_is_the_logarithm() {
-        for &q in &[
-            1e-12, 3e-9, 1e-7, 2.5e-5, 1e-4, 1e-3, 4e-3, 0.0099, 0.01, 0.02, 0.3,
-        ] {
-            let (got, want) = (ln_1m_small(q), (-q).ln_1p());
-            assert!(
-                (got / want - 1.0).abs() < 4.0 * f64::EPSILON,
-                "{q}: {got} vs {want}"
-            );
         }
     }
 }

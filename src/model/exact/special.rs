@@ -131,6 +131,23 @@ pub fn ln_1m_exp(a: f64) -> f64 {
     }
 }
 
+/// `ln(1 - q)`: for `q` up to 1/100 its series `-(q + q^2 / 2 + ... + q^8
+/// / 8)` (the rest under 1e-17 of it) in place of the logarithm, else
+/// `ln_1p`: no call on the hot paths (the mean busiest's terms, the
+/// weights of a block's cuts), whose tails are mostly that small.
+pub fn ln_1m_small(q: f64) -> f64 {
+    if q > 0.01 {
+        return (-q).ln_1p();
+    }
+    let tail = 1.0 / 7.0 + q * (1.0 / 8.0);
+    let tail = 1.0 / 6.0 + q * tail;
+    let tail = 1.0 / 5.0 + q * tail;
+    let tail = 1.0 / 4.0 + q * tail;
+    let tail = 1.0 / 3.0 + q * tail;
+    let tail = 0.5 + q * tail;
+    -q * (1.0 + q * tail)
+}
+
 /// `ln sum_k t_k` where `t_first = e^{ln_first}` and `t_{k+1} = t_k * ratio(k)`
 /// for `k = first, first+1, ..., last-1` (or downwards when `down`).
 /// Stops once the terms are falling and below `TAIL_EPS` of the sum.
@@ -374,6 +391,21 @@ pub fn ln_binom_sf(c: u64, n: u64, p: f64, q: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ln_1m_small` is `ln_1p(-q)` to a few ulps, on both sides of its
+    /// switch.
+    #[test]
+    fn ln_1m_small_is_the_logarithm() {
+        for &q in &[
+            1e-12, 3e-9, 1e-7, 2.5e-5, 1e-4, 1e-3, 4e-3, 0.0099, 0.01, 0.02, 0.3,
+        ] {
+            let (got, want) = (ln_1m_small(q), (-q).ln_1p());
+            assert!(
+                (got / want - 1.0).abs() < 4.0 * f64::EPSILON,
+                "{q}: {got} vs {want}"
+            );
+        }
+    }
 
     fn ln_fact(n: u64) -> f64 {
         (1..=n).map(|k| (k as f64).ln()).sum()
