@@ -376,8 +376,10 @@ fn walk(
     let middle = node.clone();
     let mut top = node.clone();
     let cut = (-tail_nats).exp();
-    let mut sides: [Vec<(f64, Vec<f64>)>; 2] = [Vec::new(), Vec::new()];
-    for (side, dir) in sides.iter_mut().zip([1.0, -1.0]) {
+    // Each side's positions and its terms, `n` a node, outwards (flat: a
+    // vector a node was an allocation a node).
+    let mut sides: [(Vec<f64>, Vec<f64>); 2] = [(Vec::new(), Vec::new()), (Vec::new(), Vec::new())];
+    for ((side_at, side_terms), dir) in sides.iter_mut().zip([1.0, -1.0]) {
         let mut inner = middle.clone();
         for j in 1..=MAX_SIDE {
             let d = centre + dir * j as f64 * h;
@@ -390,7 +392,8 @@ fn walk(
                 top[i] = top[i].max(node[i]);
                 done &= beyond(node[i], inner[i]) <= cut * top[i];
             }
-            side.push((d, node.clone()));
+            side_at.push(d);
+            side_terms.extend_from_slice(&node);
             if done {
                 break;
             }
@@ -400,17 +403,18 @@ fn walk(
             }
         }
     }
-    let [right, left] = sides;
-    let centre_index = left.len();
-    let mut at = Vec::with_capacity(left.len() + right.len() + 1);
+    let [(right_at, right_terms), (left_at, left_terms)] = sides;
+    let centre_index = left_at.len();
+    let mut at = Vec::with_capacity(left_at.len() + right_at.len() + 1);
     let mut terms = Vec::with_capacity(n * at.capacity());
-    let mut push = |(d, v): (f64, Vec<f64>)| {
+    for (j, &d) in left_at.iter().enumerate().rev() {
         at.push(d);
-        terms.extend(v);
-    };
-    left.into_iter().rev().for_each(&mut push);
-    push((centre, middle));
-    right.into_iter().for_each(&mut push);
+        terms.extend_from_slice(&left_terms[j * n..(j + 1) * n]);
+    }
+    at.push(centre);
+    terms.extend_from_slice(&middle);
+    at.extend_from_slice(&right_at);
+    terms.extend_from_slice(&right_terms);
     Some(Walk {
         at,
         terms,
