@@ -11,9 +11,9 @@
 //! (Numerical Recipes' `gcf`, by its forward recurrence). The common
 //! factor `y^a e^-y / Gamma(a + 1)` is the Poisson pmf at a real count in
 //! Loader's form (`-stirlerr(a) - bd0(a, y) - ln(2 pi a) / 2`), which
-//! keeps its digits where `a ln y` and `y` are each huge. Both sums need about `sqrt(a)`
-//! steps where `y` is near `a`: past `MAX_STEPS` they give up (`None`),
-//! and the caller takes another route.
+//! keeps its digits where `a ln y` and `y` are each huge. Both sums need
+//! about `sqrt(a)` steps where `y` is near `a`: past `MAX_STEPS` they give
+//! up (`None`), and the caller takes another route.
 
 use super::special::{bd0, ln_1m_exp, ln_series4_within, stirlerr, LN_2PI};
 

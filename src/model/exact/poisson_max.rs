@@ -144,9 +144,9 @@ const DEEP_SQ: f64 = 1e-6;
 fn small_terms(cut: &mut Cut, s: f64) -> f64 {
     let mut powers = [0.0_f64; 5];
     // The deep cuts, `S Q` under `DEEP_SQ`, need only `Q` and `Q^2`: the
-    // rest of each term's binomial sum is under `(S Q)^3 / 6 = 1.7e-19`,
-    // and all of theirs together under twice that (their `S Q` falls
-    // tenfold a cut or faster out there).
+    // rest of each term's binomial sum is under `(S Q)^3 / 6`, at most
+    // 1.7e-19, and all of theirs together under `DEEP_SQ^2 / 6` of the
+    // deep cuts' own sum of `S Q`, nothing next to the mean.
     while s * cut.q < DEEP_SQ && cut.c != 0 {
         powers[0] += cut.q;
         powers[1] += cut.q * cut.q;
