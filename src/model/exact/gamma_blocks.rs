@@ -41,13 +41,17 @@ pub(super) fn block_tails(
     side: Side,
     accuracy: Accuracy,
 ) -> (Vec<f64>, f64) {
-    let s = shards as f64;
     let cuts = (k * BLOCK, BLOCK as usize);
-    if let Some((values, bound)) =
-        gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf, accuracy)
-    {
-        return (values.into_iter().map(|v| v.min(0.0)).collect(), bound);
+    match gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf, accuracy) {
+        Some((values, bound)) => (values.into_iter().map(|v| v.min(0.0)).collect(), bound),
+        None => first_form_tails(mix, shards, k, side),
     }
+}
+
+/// [`block_tails`] in the first form, adaptively (where the rule by parts
+/// cannot vouch for its sums): full accuracy, so a bound of 0.
+pub(super) fn first_form_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Block {
+    let s = shards as f64;
     let values = integrate_block(mix, k, |from, l, out| match side {
         Side::Sf => sf_cuts(from, l / s, shards, out),
         Side::Cdf => power_cuts(from, l / s, (s, Side::Cdf), out),

@@ -39,7 +39,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
-use super::gamma_blocks::{block_tails, Block, Side, BLOCK};
+use super::gamma_blocks::{first_form_tails, Block, Side, BLOCK};
 use super::gamma_mix::{GammaMix, MIX_REL_ERROR};
 use super::gamma_parts;
 use super::point::Point;
@@ -351,40 +351,45 @@ impl GammaRow {
         };
         let values = self
             .by_parts(k, side, accuracy)
-            .unwrap_or_else(|| block_tails(&self.mix, self.shards, k, side, accuracy));
+            .unwrap_or_else(|| first_form_tails(&self.mix, self.shards, k, side));
         self.blocks.borrow_mut().insert((k, side), values.clone());
         values
     }
 
     /// Block `k` by parts (`gamma_parts.rs`), or `None` where the rule
-    /// cannot vouch for it. A first read (`COARSE`) starts from the nearest
-    /// known peak moved to this block ([`KnownPeak::shift`]), saving the
-    /// dozen values a fit costs: its sums check themselves from any start,
-    /// and its bound is honest, so the search's answer is the same. A full
-    /// read, which settles a cut in doubt, fits its peak, as does a first
-    /// read with no known peak near; fitted peaks are kept.
+    /// cannot vouch for it (the caller then integrates the first form). A
+    /// first read (`COARSE`) starts from the nearest known peak moved to
+    /// this block ([`KnownPeak::shift`]), saving the dozen values a fit
+    /// costs: its sums check themselves from any start, and its bound is
+    /// honest, so the search's answer is the same; where that read fails,
+    /// it is tried once more on a fitted peak. A full read, which settles a
+    /// cut in doubt, fits its peak, as does a first read with no known peak
+    /// near; those fitted peaks are kept.
     fn by_parts(&self, k: u64, side: Side, accuracy: Accuracy) -> Option<Block> {
         let (lead, upper) = (k * BLOCK + BLOCK / 2, side == Side::Sf);
         let cuts = (k * BLOCK, BLOCK as usize);
+        let read = |peak: Peak| {
+            gamma_parts::ln_tails_at(&self.mix, self.shards, cuts, upper, (peak, accuracy))
+        };
         let near = match accuracy {
             Accuracy::Full => None,
             _ => self.nearest_peak(lead, side),
         };
-        let peak = match near {
-            Some(peak) => peak,
+        let (values, bound) = match near.and_then(read) {
+            Some(read) => read,
             None => {
                 let peak = gamma_parts::tails_peak(&self.mix, self.shards, lead, upper)?;
-                self.peaks.borrow_mut().push(KnownPeak {
-                    lead,
-                    shards: self.shards,
-                    side,
-                    peak,
-                });
-                peak
+                if near.is_none() {
+                    self.peaks.borrow_mut().push(KnownPeak {
+                        lead,
+                        shards: self.shards,
+                        side,
+                        peak,
+                    });
+                }
+                read(peak)?
             }
         };
-        let (values, bound) =
-            gamma_parts::ln_tails_at(&self.mix, self.shards, cuts, upper, (peak, accuracy))?;
         Some((values.into_iter().map(|v| v.min(0.0)).collect(), bound))
     }
 
