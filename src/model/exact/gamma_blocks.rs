@@ -30,33 +30,25 @@ pub(super) enum Side {
 pub(super) type Block = (Vec<f64>, f64);
 
 /// `ln P(max <= c)` or `ln P(max > c)` of `shards` shards for the cuts
-/// `8k..8k + 7`, one integral over the second's Gamma rate `mix`: by parts
-/// to the `accuracy` asked where the trapezoidal rule vouches for it, else
-/// the first form adaptively; with the relative error bound they carry (0
-/// at full accuracy).
-pub(super) fn block_tails(
-    mix: &GammaMix,
-    shards: u64,
-    k: u64,
-    side: Side,
-    accuracy: Accuracy,
-) -> (Vec<f64>, f64) {
+/// `8k..8k + 7`, one integral over the second's Gamma rate `mix`, to full
+/// accuracy: by parts where the trapezoidal rule vouches for it, else the
+/// first form adaptively.
+pub(super) fn block_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
     let cuts = (k * BLOCK, BLOCK as usize);
-    match gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf, accuracy) {
-        Some((values, bound)) => (values.into_iter().map(|v| v.min(0.0)).collect(), bound),
+    match gamma_parts::ln_tails(mix, shards, cuts, side == Side::Sf, Accuracy::Full) {
+        Some((values, _)) => values.into_iter().map(|v| v.min(0.0)).collect(),
         None => first_form_tails(mix, shards, k, side),
     }
 }
 
 /// [`block_tails`] in the first form, adaptively (where the rule by parts
-/// cannot vouch for its sums): full accuracy, so a bound of 0.
-pub(super) fn first_form_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Block {
+/// cannot vouch for its sums; at full accuracy).
+pub(super) fn first_form_tails(mix: &GammaMix, shards: u64, k: u64, side: Side) -> Vec<f64> {
     let s = shards as f64;
-    let values = integrate_block(mix, k, |from, l, out| match side {
+    integrate_block(mix, k, |from, l, out| match side {
         Side::Sf => sf_cuts(from, l / s, shards, out),
         Side::Cdf => power_cuts(from, l / s, (s, Side::Cdf), out),
-    });
-    (values, 0.0)
+    })
 }
 
 /// The block `8k..8k + 7`'s probabilities `E[g_c(Lambda)]`, one integral
@@ -104,8 +96,8 @@ pub(super) fn table_tails(
         .into_par_iter()
         .map(|k| {
             (
-                block_tails(&mix, shards, k, Side::Cdf, Accuracy::Full).0,
-                block_tails(&mix, shards, k, Side::Sf, Accuracy::Full).0,
+                block_tails(&mix, shards, k, Side::Cdf),
+                block_tails(&mix, shards, k, Side::Sf),
             )
         })
         .collect();

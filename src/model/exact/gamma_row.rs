@@ -351,7 +351,7 @@ impl GammaRow {
         };
         let values = self
             .by_parts(k, side, accuracy)
-            .unwrap_or_else(|| first_form_tails(&self.mix, self.shards, k, side));
+            .unwrap_or_else(|| (first_form_tails(&self.mix, self.shards, k, side), 0.0));
         self.blocks.borrow_mut().insert((k, side), values.clone());
         values
     }
