@@ -45,17 +45,12 @@ fn busiest(sim: &FlatSimulation, r: &Resolved) -> anyhow::Result<(String, Option
 /// count as its footer.
 fn risk(c: &RiskChart, r: &Resolved) -> anyhow::Result<(String, Option<Verdict>)> {
     let plan = &c.plan;
-    let rows = sweep(&c.sweep, plan, false)?;
-    let curve = plan
-        .inputs
-        .partition_curve(&c.sweep.counts)
-        .map_err(|e| r.blame(e))?;
+    let rows = sweep(&c.sweep, plan, r, false)?;
     let v = super::plan_verdict(plan, c.judged).map_err(|e| r.blame(e))?;
     let svg = risk_svg(
         &rows,
         plan.recommendation.risk,
         Some(plan.recommendation.shards),
-        curve.as_deref(),
         Some(&v),
     )?
     .1;
@@ -65,23 +60,23 @@ fn risk(c: &RiskChart, r: &Resolved) -> anyhow::Result<(String, Option<Verdict>)
 /// The exact risk of each shard count a risk chart sweeps (said first when
 /// it takes over a minute, a bar of rows past 3 s, as `sweep`'s, unless
 /// `quiet`); `report`'s risk table is these rows.
-pub fn sweep(s: &RiskSweep, plan: &Plan, quiet: bool) -> anyhow::Result<Vec<SweepRow>> {
+pub fn sweep(
+    s: &RiskSweep,
+    plan: &Plan,
+    r: &Resolved,
+    quiet: bool,
+) -> anyhow::Result<Vec<SweepRow>> {
     super::announce(s.cost, quiet);
     let bar = crate::output::progress::bar(
         s.counts.len() as u64,
         "rows",
         !quiet && s.cost.seconds > 3.0,
     );
-    let rows = super::risk::sweep_rows(
-        s.rate,
-        &s.counts,
-        plan.sizing.plan.cap,
-        (s.seconds, s.traffic),
-        &plan.reads,
-        &|| bar.inc(1),
-    );
+    let rows = super::risk::sweep_rows(plan, s.rate, &s.counts, (s.seconds, s.traffic), &|| {
+        bar.inc(1)
+    });
     bar.finish_and_clear();
-    rows
+    Ok(rows.map_err(|e| r.blame(e))?)
 }
 
 /// Rate, shards and rejected writes over the time line, thinned to the

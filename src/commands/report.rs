@@ -112,20 +112,14 @@ fn picker_rows(
 fn risk_by_shard_count(o: &ReportOptions) -> anyhow::Result<(Vec<SweepRow>, (String, String))> {
     let (plan, r) = (&o.plan, &o.resolved);
     let rec = &plan.recommendation;
-    let sweep = super::chart::sweep(&o.sweep, plan, o.quiet)?;
+    let sweep = super::chart::sweep(&o.sweep, plan, r, o.quiet)?;
     let accepted = rec.risk.unwrap_or(DEFAULT_RISK);
-    let counts: Vec<u64> = sweep.iter().map(|row| row.risk.shards).collect();
-    let curve = plan
-        .inputs
-        .partition_curve(&counts)
-        .map_err(|e| r.blame(e))?;
     let judged = o.simulation.judged(plan);
     let plan_verdict = super::plan_verdict(plan, judged).map_err(|e| r.blame(e))?;
     let chart = charts::risk_svg(
         &sweep,
         Some(accepted),
         Some(rec.shards),
-        curve.as_deref(),
         Some(&plan_verdict),
     )?;
     Ok((sweep, chart))
@@ -143,6 +137,7 @@ fn flat_run(o: &ReportOptions, sim: &FlatSimulation) -> anyhow::Result<Simulatio
         &tally,
         sim.reads.cost(sim.plan.shards),
     )
+    .in_likes(sim.sizing.likes_of(sim.plan.rate))
     .with_verdict(o.plan.recommendation.clone(), verdict);
     let safe = sim.sizing.plan.safe_per_shard();
     Ok(Simulation::Flat {

@@ -1,10 +1,9 @@
 //! `shardplan risk` and `shardplan sweep`: exact over-cap figures.
 
 use crate::config::options::{RiskOptions, SweepOptions};
-use crate::model::exact::{self, Risk};
+use crate::model::key_risk::KeyRisk;
 use crate::model::law::TrafficModel;
-use crate::model::picker::risk::{ln_p_any_over_cap, picker_risk, picker_risk_work, KeyMethod};
-use crate::model::read_cost::ReadPlan;
+use crate::model::picker::risk::{picker_risk, picker_risk_work};
 use crate::views::observed::{ObservedTraffic, WithObserved};
 use crate::views::risk::{RiskView, SweepRow, SweepView};
 use crate::views::unlikes::WithUnlikes;
@@ -20,13 +19,13 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
         !o.output.quiet && o.cost.seconds > 3.0,
     );
     let cap = plan.sizing.plan.cap;
-    let risk =
-        Risk::compute(o.rate, o.shards, cap, o.seconds, o.traffic).map_err(|e| r.blame(e))?;
+    let writers = plan.inputs.writers;
+    let risk = KeyRisk::compute((o.rate, o.shards, cap), (o.seconds, o.traffic), writers)
+        .map_err(|e| r.blame(e))?;
     spinner.finish_and_clear();
     let verdict = super::plan_verdict(plan, o.shards).map_err(|e| r.blame(e))?;
     let (holds, line) = (verdict.holds, crate::views::verdict::line(&verdict));
-    let writers = plan.inputs.writers;
-    let picker = match writers.picker.splits_like_random() {
+    let simulated = match writers.picker.splits_like_random() {
         true => None,
         false => {
             // A seeded run of the picker: progress past a second of it.
@@ -39,7 +38,12 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
             Some(run.map_err(|e| r.blame(e))?)
         }
     };
-    let view = RiskView(risk, Some(plan.recommendation.clone()), picker);
+    let view = RiskView {
+        like_rate: plan.sizing.likes_of(o.rate),
+        risk,
+        recommendation: plan.recommendation.clone(),
+        simulated,
+    };
     let view = crate::views::verdict::WithVerdict {
         report: &view,
         verdict: Some(verdict),
@@ -57,35 +61,53 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
     super::check(o.output.check, holds, &line)
 }
 
-/// The exact risk and the read cost for each shard count (`sweep`'s rows);
-/// `done` is called once per finished row.
+/// A sweep's rows at `rate` writes/s: each count's per-key row under the
+/// plan's picker, judged by the plan at that rate (its own recommendation
+/// there), with the partition and node risks and the read cost of that
+/// judgement. `sweep`, the risk chart and `report`'s table are these rows.
 pub fn sweep_rows(
+    plan: &crate::config::plan::Plan,
     rate: f64,
     counts: &[u64],
-    cap: f64,
     (seconds, traffic): (f64, TrafficModel),
-    reads: &ReadPlan,
     done: &(dyn Fn() + Sync),
-) -> anyhow::Result<Vec<SweepRow>> {
-    Ok(exact::sweep(rate, counts, cap, seconds, traffic, done)?
-        .into_iter()
+) -> crate::error::ParamResult<Vec<SweepRow>> {
+    let load = (rate, counts, plan.sizing.plan.cap);
+    let rows = KeyRisk::sweep(load, (seconds, traffic), plan.inputs.writers, done)?;
+    let (inputs, rec) = match plan.inputs.is_planned_rate(rate) {
+        true => (plan.inputs.clone(), plan.recommendation.clone()),
+        false => {
+            let at = plan.inputs.at_peak(rate)?;
+            let rec = at.recommend()?;
+            (at, rec)
+        }
+    };
+    let judged_at = inputs.planned_rate();
+    let like_rate = plan.sizing.likes_of(rate);
+    rows.into_iter()
         .map(|risk| {
-            let cost = reads.cost(risk.shards);
-            SweepRow {
-                reads_uncached_per_second: cost.reads_uncached_per_second,
-                reads_cached_per_second: cost.reads_cached_per_second,
+            // The row's figure is the key check's when it ran at the
+            // planned rate over the same spell.
+            let same = risk.write_rate == judged_at && risk.seconds == inputs.key_check.seconds;
+            let known = same.then_some((risk.key_ln_p_any_over_cap, risk.key_method));
+            let e = inputs.judge(risk.shards, &rec, known)?;
+            let verdict = e.verdict(rec.shards, judged_at);
+            Ok(SweepRow {
+                rate: like_rate,
+                partition_p_any_over_cap: e.partition_p_any_over_cap,
+                partition_ln_p_any_over_cap: e.partition_ln_p_any_over_cap,
+                node_p_any_over_cap: e.node_p_any_over_cap,
+                node_ln_p_any_over_cap: e.node_ln_p_any_over_cap,
+                reads_uncached_per_second: e.reads_uncached_per_second,
+                reads_cached_per_second: e.reads_cached_per_second,
+                holds: verdict.holds,
+                fails: verdict.fails(),
+                recommended_shards: rec.shards,
+                verdict,
                 risk,
-                holds: None,
-                fails: Vec::new(),
-                recommended_shards: None,
-                picker: None,
-                picker_p_any_over_cap: None,
-                picker_ln_p_any_over_cap: None,
-                picker_method: None,
-                verdict: None,
-            }
+            })
         })
-        .collect())
+        .collect()
 }
 
 pub fn run_sweep(o: SweepOptions) -> anyhow::Result<()> {
@@ -98,25 +120,14 @@ pub fn run_sweep(o: SweepOptions) -> anyhow::Result<()> {
     );
     let mut rows = Vec::new();
     for &rate in &o.rates {
-        let mut at = sweep_rows(
-            rate,
-            &o.counts,
-            plan.sizing.plan.cap,
-            (o.seconds, o.traffic),
-            &plan.reads,
-            &|| bar.inc(1),
-        )
-        .map_err(|e| match e.downcast::<crate::error::ParamError>() {
-            Ok(pe) => r.blame(pe).into(),
-            Err(e) => e,
-        })?;
-        judge_rows(plan, rate, &mut at).map_err(|e| r.blame(e))?;
+        let at = sweep_rows(plan, rate, &o.counts, (o.seconds, o.traffic), &|| {
+            bar.inc(1)
+        })
+        .map_err(|e| r.blame(e))?;
         rows.extend(at);
     }
     bar.finish_and_clear();
-    let failing = rows
-        .iter()
-        .find_map(|row| row.verdict.as_ref().filter(|v| !v.holds));
+    let failing = rows.iter().map(|row| &row.verdict).find(|v| !v.holds);
     let line = failing.map(crate::views::verdict::line);
     let view = WithObserved {
         report: &SweepView(rows),
@@ -134,48 +145,4 @@ pub fn run_sweep(o: SweepOptions) -> anyhow::Result<()> {
         line.is_none(),
         line.as_deref().unwrap_or(""),
     )
-}
-
-/// Each row's verdict: the plan at the row's rate (its own recommendation),
-/// judged at the row's count, the per-key risk taken from the row itself.
-fn judge_rows(
-    plan: &crate::config::plan::Plan,
-    rate: f64,
-    rows: &mut [SweepRow],
-) -> crate::error::ParamResult<()> {
-    let (inputs, rec) = match plan.inputs.is_planned_rate(rate) {
-        true => (plan.inputs.clone(), plan.recommendation.clone()),
-        false => {
-            let at = plan.inputs.at_peak(rate)?;
-            let rec = at.recommend()?;
-            (at, rec)
-        }
-    };
-    let judged_at = inputs.planned_rate();
-    let w = inputs.writers;
-    let random = w.picker.splits_like_random();
-    for row in rows {
-        let r = &row.risk;
-        // Another picker's own chance over the run, beside the random law's.
-        let picked = match random {
-            true => None,
-            false => ln_p_any_over_cap(r.rate, r.shards, r.cap, r.seconds, r.traffic, w).ok(),
-        };
-        // The row's figure (the random law's, or the picker's) is the key
-        // check's when it ran at the planned rate over the same spell.
-        let same = r.rate == judged_at && r.seconds == inputs.key_check.seconds;
-        let known = match random {
-            true => Some((r.ln_p_any_over_cap, KeyMethod::Exact)),
-            false => picked,
-        };
-        let e = inputs.judge(r.shards, &rec, known.filter(|_| same))?;
-        row.judge(e.verdict(rec.shards, judged_at));
-        if !random {
-            row.picker = Some(w.picker);
-            row.picker_p_any_over_cap = picked.map(|p| p.0.exp());
-            row.picker_ln_p_any_over_cap = picked.map(|p| p.0);
-            row.picker_method = picked.map(|p| p.1);
-        }
-    }
-    Ok(())
 }

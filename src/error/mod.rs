@@ -67,6 +67,15 @@ pub struct ParamError {
 }
 
 impl ParamError {
+    /// Whether it is a risk no shard count up to the limit meets (a plan
+    /// that is infeasible, said as data, not an input error).
+    pub fn is_risk_unmet(&self) -> bool {
+        matches!(
+            self.problem,
+            Problem::Exact(crate::error::ExactProblem::RiskUnmet { .. })
+        )
+    }
+
     /// A parameter with a typed problem.
     pub fn new(param: &'static str, problem: Problem) -> Self {
         ParamError { param, problem }

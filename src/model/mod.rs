@@ -11,6 +11,8 @@ pub mod defaults;
 pub mod duration;
 pub mod exact;
 pub mod fleet;
+pub mod infeasible;
+pub mod key_risk;
 pub mod law;
 pub mod observed;
 pub mod partitions;

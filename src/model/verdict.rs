@@ -192,6 +192,9 @@ pub struct Verdict {
     pub recommended_shards: u64,
     /// The plan's peak the count is judged at, writes/s.
     pub planned_rate: f64,
+    /// The same peak in likes/s, where unlikes make it fewer than the
+    /// writes (null without unlikes: the two are the same).
+    pub planned_likes: Option<f64>,
     /// Whether the count holds the plan: no constraint fails.
     pub holds: bool,
     /// Every constraint that applies, in a fixed order.
@@ -200,6 +203,8 @@ pub struct Verdict {
     pub simulated: Option<SimulatedRun>,
     /// A time line whose monitor raised the count: the count it ended on.
     pub raised_to: Option<u64>,
+    /// Why no shard count holds the plan (empty when one does).
+    pub infeasible: Vec<crate::model::infeasible::Infeasible>,
 }
 
 impl Verdict {
@@ -214,10 +219,12 @@ impl Verdict {
             shards,
             recommended_shards,
             planned_rate,
+            planned_likes: None,
             holds: !constraints.iter().any(Constraint::fails),
             constraints,
             simulated: None,
             raised_to: None,
+            infeasible: Vec::new(),
         }
     }
 
@@ -237,6 +244,13 @@ impl Verdict {
             raised_to: (end != start).then_some(end),
             ..Verdict::new(start, recommended_shards, planned_rate, vec![c])
         }
+    }
+
+    /// The same verdict, its peak also said in likes/s (`writes_per_like`
+    /// writes a like: 1 + the unlike share).
+    pub fn in_likes(mut self, writes_per_like: f64) -> Verdict {
+        self.planned_likes = (writes_per_like != 1.0).then(|| self.planned_rate / writes_per_like);
+        self
     }
 
     /// The verdict with a simulation beside it: at the plan's own rate,

@@ -47,6 +47,18 @@ pub fn num(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// A mean of whole counts: one decimal, with separators ("1,846.7").
+pub fn mean(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let text = format!("{:.1}", x.abs());
+    let (whole, frac) = text.split_once('.').unwrap_or((&text, "0"));
+    let whole: u64 = whole.parse().unwrap_or(0);
+    let sign = if x < 0.0 { "-" } else { "" };
+    format!("{sign}{}.{frac}", count(whole))
+}
+
 /// A probability: 4 significant digits, scientific below 1e-3, and never a
 /// bare "0" for a positive value.
 pub fn prob(p: f64) -> String {

@@ -27,13 +27,14 @@ pub fn shard_counts_around(s: u64) -> Vec<u64> {
     counts
 }
 
-/// Risk against shard count: per second and over the whole hot spell.
+/// Risk against shard count: per second and over the whole hot spell,
+/// under the plan's picker (a bound labelled as one), and the partition and
+/// node risks where the rows carry them.
 /// `accepted`: the risk the sizing accepts, drawn as a horizontal line.
 pub fn risk_svg(
     rows: &[SweepRow],
     accepted: Option<f64>,
     recommended: Option<u64>,
-    partitions: Option<&[(u64, f64)]>,
     verdict: Option<&crate::model::verdict::Verdict>,
 ) -> anyhow::Result<(String, String)> {
     let Some(first) = rows.first() else {
@@ -42,32 +43,47 @@ pub fn risk_svg(
     let r = &first.risk;
     let title = format!(
         "Over-cap risk by shard count at {} likes/s (cap {} writes/s)",
-        fmt::num(r.rate),
+        fmt::num(first.rate),
         fmt::num(r.cap)
     );
+    let spell = fmt::duration(r.seconds);
+    let of = |k: crate::model::picker::risk::KeyMethod| match (r.picker, k) {
+        (_, crate::model::picker::risk::KeyMethod::UpperBound) => {
+            format!(", {} (upper bound)", r.picker.name())
+        }
+        (crate::model::picker::Picker::Random, _) => String::new(),
+        (p, _) => format!(", {}", p.name()),
+    };
+    let bound = rows
+        .iter()
+        .map(|x| x.risk.key_method)
+        .find(|m| *m == crate::model::picker::risk::KeyMethod::UpperBound)
+        .unwrap_or(r.key_method);
+    let points = |f: &dyn Fn(&SweepRow) -> Option<f64>| -> Vec<(u64, f64)> {
+        rows.iter()
+            .filter_map(|x| f(x).map(|ln| (x.risk.shards, ln)))
+            .collect()
+    };
     let mut series = vec![
         RiskSeries {
-            label: "P(a second over the cap)".into(),
-            ln_points: rows
-                .iter()
-                .map(|x| (x.risk.shards, x.risk.ln_p_over_cap_per_second))
-                .collect(),
+            label: format!("P(a second over the cap){}", of(bound)),
+            ln_points: points(&|x| Some(x.risk.key_ln_p_over_cap_per_second)),
         },
         RiskSeries {
-            label: format!("P(any second over the cap in {})", fmt::duration(r.seconds)),
-            ln_points: rows
-                .iter()
-                .map(|x| (x.risk.shards, x.risk.ln_p_any_over_cap))
-                .collect(),
+            label: format!("P(any second over the cap in {spell}){}", of(bound)),
+            ln_points: points(&|x| Some(x.risk.key_ln_p_any_over_cap)),
         },
     ];
-    if let Some(points) = partitions {
+    if rows.iter().any(|x| x.partition_ln_p_any_over_cap.is_some()) {
         series.push(RiskSeries {
-            label: format!(
-                "P(some partition over its cap in {})",
-                fmt::duration(r.seconds)
-            ),
-            ln_points: points.to_vec(),
+            label: format!("P(some partition over its cap in {spell})"),
+            ln_points: points(&|x| x.partition_ln_p_any_over_cap),
+        });
+    }
+    if rows.iter().any(|x| x.node_ln_p_any_over_cap.is_some()) {
+        series.push(RiskSeries {
+            label: format!("P(some node over its cap in {spell})"),
+            ln_points: points(&|x| x.node_ln_p_any_over_cap),
         });
     }
     let label = accepted.map(|p| {
@@ -99,7 +115,7 @@ pub fn busiest_svg(
     verdict: Option<&crate::model::verdict::Verdict>,
 ) -> anyhow::Result<(String, String)> {
     let title = format!(
-        "Busiest of {} shards per second at {} likes/s ({} s simulated)",
+        "Busiest of {} shards per second at {} writes/s ({} s simulated)",
         p.shards,
         fmt::num(p.rate),
         fmt::count(p.seconds)

@@ -34,8 +34,8 @@ struct CsvRow<'a> {
     cap: f64,
     hottest_partition_rate: f64,
     hottest_to_mean: f64,
-    p_over_cap_per_second: f64,
-    p_any_over_cap: f64,
+    partition_p_over_cap_per_second: f64,
+    partition_p_any_over_cap: f64,
     seconds: u64,
     search_found: bool,
     search_shards: Option<u64>,
@@ -66,8 +66,8 @@ impl Report for FleetView {
                     cap: l.cap,
                     hottest_partition_rate: l.hottest_partition_rate,
                     hottest_to_mean: l.hottest_to_mean,
-                    p_over_cap_per_second: l.p_over_cap_per_second,
-                    p_any_over_cap: l.p_any_over_cap,
+                    partition_p_over_cap_per_second: l.partition_p_over_cap_per_second,
+                    partition_p_any_over_cap: l.partition_p_any_over_cap,
                     seconds: l.seconds,
                     search_found: r.search.found,
                     search_shards: r.search.shards,
@@ -289,9 +289,9 @@ fn partitions_section(l: &PartitionLoad) -> Section {
 fn partition_over_cap_per_second(l: &PartitionLoad) -> String {
     format!(
         "{} (95% CI {} to {}; {} placements, seed {})",
-        fmt::prob(l.p_over_cap_per_second),
-        fmt::prob(l.p_over_cap_ci95[0]),
-        fmt::prob(l.p_over_cap_ci95[1]),
+        fmt::prob(l.partition_p_over_cap_per_second),
+        fmt::prob(l.partition_p_over_cap_ci95[0]),
+        fmt::prob(l.partition_p_over_cap_ci95[1]),
         l.trials,
         l.seed
     )
@@ -303,10 +303,10 @@ fn partition_over_cap_in_run(l: &PartitionLoad) -> String {
     format!(
         "{} over {} s (95% CI {} to {}; sampled placements miss rare bad \
          ones: the search's bound is the figure to plan on)",
-        fmt::prob(l.p_any_over_cap),
+        fmt::prob(l.partition_p_any_over_cap),
         fmt::count(l.seconds),
-        fmt::prob(l.p_any_over_cap_ci95[0]),
-        fmt::prob(l.p_any_over_cap_ci95[1])
+        fmt::prob(l.partition_p_any_over_cap_ci95[0]),
+        fmt::prob(l.partition_p_any_over_cap_ci95[1])
     )
 }
 

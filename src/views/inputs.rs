@@ -84,7 +84,7 @@ impl Assumed {
 
 /// The version of the JSON layout: fields are added under the same
 /// number, never renamed or removed without a new one.
-pub const JSON_SCHEMA_VERSION: u64 = 1;
+pub const JSON_SCHEMA_VERSION: u64 = 2;
 
 /// A command's report with its resolved inputs: JSON always carries them
 /// under `inputs`; with `explain`, tables and Markdown open with them.

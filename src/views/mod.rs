@@ -7,6 +7,7 @@ pub mod charts;
 pub mod compare;
 pub mod durability;
 pub mod fleet;
+pub mod infeasible;
 pub mod inputs;
 pub mod measure;
 pub mod measure_postgres;

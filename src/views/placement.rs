@@ -344,7 +344,7 @@ impl Report for PartitionsView {
                 ),
             ),
         ];
-        if let (Some(rate), Some(cap), Some(p)) = (r.rate, r.cap, r.p_partition_over_cap_per_second)
+        if let (Some(rate), Some(cap), Some(p)) = (r.rate, r.cap, r.partition_p_over_cap_per_second)
         {
             rows.push((
                 "load",
@@ -357,11 +357,11 @@ impl Report for PartitionsView {
             if let Some(m) = r.busiest_partition_mean_rate {
                 rows.push(("busiest partition, mean writes/s", fmt::num(m)));
             }
-            let how = match r.p_partition_over_cap_method {
+            let how = match r.partition_method {
                 Some(RiskMethod::UpperBound) => "upper bound",
                 _ => "exact",
             };
-            let ln = r.ln_p_partition_over_cap_per_second.unwrap_or(f64::NAN);
+            let ln = r.partition_ln_p_over_cap_per_second.unwrap_or(f64::NAN);
             rows.push((
                 "P(some partition over the cap in a second)",
                 format!("{} ({how})", fmt::prob_ln(p, ln)),

@@ -4,10 +4,13 @@
 //! recommended count uses these.
 
 use super::verdict::{binding_words, holds_words, shards};
-use crate::model::recommendation::{Recommendation, Warning};
+use crate::model::picker::risk::KeyMethod;
+use crate::model::recommendation::{Infeasible, Recommendation, Warning};
 use crate::output::{fmt, Section};
 
 mod warnings;
+
+use super::infeasible::infeasible_line;
 
 pub use warnings::{warning_sections, warning_text};
 
@@ -31,17 +34,26 @@ pub fn writers(w: crate::model::picker::Writers) -> String {
     }
 }
 
-/// The chance counted at the count, with "exact" or "upper bound".
+/// The largest risk at the count, named by what it is about: "P(any
+/// second over the cap) = 6.508e-23 (exact)" for the per-key risk, "P(some
+/// partition over its cap) = ..." or "P(some node over its cap) = ...";
+/// a bound says so.
 fn counted(r: &Recommendation) -> Option<String> {
-    let (p, ln) = (r.p_any_over_cap?, r.ln_p_any_over_cap?);
-    Some(format!(
-        "{} ({})",
-        fmt::prob_ln(p, ln),
-        match r.p_any_over_cap_exact {
-            Some(false) => "upper bound",
-            _ => "exact",
-        }
-    ))
+    use crate::model::verdict::Check;
+    let (p, ln) = (r.worst_p_any_over_cap?, r.worst_ln_p_any_over_cap?);
+    let what = match r.worst_risk? {
+        Check::SharedPartitions => "P(some partition over its cap)",
+        Check::Nodes => "P(some node over its cap)",
+        _ => "P(any second over the cap)",
+    };
+    let shown = fmt::prob_ln(p, ln);
+    Some(
+        match (r.worst_risk?, r.key_method, r.worst_p_any_over_cap_exact) {
+            (Check::KeyRisk, KeyMethod::NeverOver, _) => format!("{what} = 0 (exact: never over)"),
+            (_, _, Some(false)) => format!("{what} <= {shown} (upper bound)"),
+            _ => format!("{what} = {shown} (exact)"),
+        },
+    )
 }
 
 /// The margin in words: the capacity with a risk, the safe total without,
@@ -71,6 +83,14 @@ pub fn margin(r: &Recommendation) -> String {
 /// it, and the verdict on it ([`super::verdict`]) at `peak` writes/s.
 pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
     let v = r.verdict(r.shards, peak);
+    if let Some(first) = infeasible_line(r) {
+        return format!(
+            "{first}. Judged: {} (by {}) {}",
+            shards(r.shards),
+            binding_words(r.binding),
+            holds_words(&v)
+        );
+    }
     let mut line = format!(
         "Recommendation: {}, set by {}: {} {}",
         shards(r.shards),
@@ -81,7 +101,7 @@ pub fn recommendation_line(r: &Recommendation, peak: f64) -> String {
     if v.holds {
         line.push_str(&format!("; {}", margin(r)));
         if let Some(p) = counted(r) {
-            line.push_str(&format!("; P(any second over the cap) = {p}"));
+            line.push_str(&format!("; {p}"));
         }
     } else {
         line.push_str(" (see the verdict)");
@@ -221,21 +241,27 @@ fn nodes_words(r: &Recommendation, n: u32) -> String {
         None => format!(
             "{n} {}: no shard count keeps every node within its cap: {}",
             if n == 1 { "master" } else { "masters" },
-            match r.warnings.iter().find_map(|w| match w {
-                Warning::TemplateOneSlot {
-                    suggested: Some(t),
-                    suggested_shards: Some(s),
-                    ..
-                } => Some(format!(
-                    "every key is in one slot; with '{t}', {} hold",
-                    shards(*s)
-                )),
-                Warning::NodesCannotHold {
-                    nodes_needed: Some(m),
-                    ..
-                } => Some(format!("{m} masters would hold an even spread")),
-                _ => None,
-            }) {
+            match r
+                .warnings
+                .iter()
+                .find_map(|w| match w {
+                    Warning::TemplateOneSlot {
+                        suggested: Some(t),
+                        suggested_shards: Some(s),
+                        ..
+                    } => Some(format!(
+                        "every key is in one slot; with '{t}', {} hold",
+                        shards(*s)
+                    )),
+                    _ => None,
+                })
+                .or_else(|| r.infeasible.iter().find_map(|i| match i {
+                    Infeasible::Nodes {
+                        nodes_needed: Some(m),
+                        ..
+                    } => Some(format!("{m} masters would hold an even spread")),
+                    _ => None,
+                })) {
                 Some(w) => w,
                 None => "see the warning".into(),
             }

@@ -269,7 +269,7 @@ fn sizing(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
          over the cap during the hot spell is within it; with `partitions`, the fewest from it on \
          whose shared partitions stay within it. The recommendation is the count every constraint \
          accepts.",
-        fmt::num(size.peak),
+        fmt::num(size.peak_writes),
         fmt::num(size.safe_per_shard),
         size.recommendation.rule_of_thumb_shards,
     ));

@@ -21,6 +21,11 @@ pub struct SimulateRow {
     pub scenario: String,
     /// Mean likes per second simulated, likes/s.
     pub rate: f64,
+    /// Mean writes per second simulated, writes/s: the likes plus their
+    /// unlikes (the likes themselves without unlikes).
+    pub write_rate: f64,
+    /// write_rate / shards: each shard's mean, writes/s.
+    pub mean_per_shard: f64,
     /// Shards the likes spread over.
     pub shards: u64,
     /// Writes per second one shard key accepts, writes/s per key.
@@ -56,14 +61,14 @@ pub struct SimulateRow {
     /// Seconds in which the busiest shard got more writes than the cap.
     pub seconds_over_cap: u64,
     /// Monte Carlo estimate: seconds over the cap / seconds.
-    pub p_over_cap_per_second: f64,
+    pub simulated_p_over_cap_per_second: f64,
     /// 95% Wilson interval of the per-second chance.
-    pub p_over_cap_ci95: [f64; 2],
+    pub simulated_p_over_cap_ci95: [f64; 2],
     /// 1 - (1 - p)^seconds: the chance a run this long has a second over the cap.
-    pub p_any_over_cap: f64,
+    pub simulated_p_any_over_cap: f64,
     /// 95% interval of `p_any_over_cap`: the per-second interval's ends
     /// carried over the run, [low, high], probabilities 0..1.
-    pub p_any_over_cap_ci95: [f64; 2],
+    pub simulated_p_any_over_cap_ci95: [f64; 2],
     /// `multinomial` or `exact-table`.
     pub sampler: &'static str,
     /// The same figures from the exact distribution (null when it is too
@@ -85,14 +90,14 @@ pub struct SimulateRow {
     pub exact_busiest_over_run_q99: Option<u64>,
     /// The exact chance the busiest shard goes over the cap in one second,
     /// a probability 0..1.
-    pub exact_p_over_cap_per_second: Option<f64>,
+    pub key_p_over_cap_per_second: Option<f64>,
     /// Its natural log (finite where the chance underflows f64).
-    pub exact_ln_p_over_cap_per_second: Option<f64>,
+    pub key_ln_p_over_cap_per_second: Option<f64>,
     /// The exact chance a run this long has a second over the cap, a
     /// probability 0..1.
-    pub exact_p_any_over_cap: Option<f64>,
+    pub key_p_any_over_cap_in_run: Option<f64>,
     /// Its natural log (finite where the chance underflows f64).
-    pub exact_ln_p_any_over_cap: Option<f64>,
+    pub key_ln_p_any_over_cap_in_run: Option<f64>,
     #[serde(flatten)]
     pub reads: ReadCost,
 }
@@ -111,6 +116,13 @@ pub struct SimulateReport {
 }
 
 impl SimulateReport {
+    /// The same report with its rate said in likes/s (`likes` of the
+    /// simulated writes/s, where unlikes add to them).
+    pub fn in_likes(mut self, likes: f64) -> SimulateReport {
+        self.row.rate = likes;
+        self
+    }
+
     pub fn new(scenario: String, plan: &SimPlan, tally: &SimTally, reads: ReadCost) -> Self {
         let h = &tally.busiest;
         let n = tally.seconds;
@@ -129,6 +141,8 @@ impl SimulateReport {
             row: SimulateRow {
                 scenario,
                 rate: plan.rate,
+                write_rate: plan.rate,
+                mean_per_shard: plan.rate / plan.shards as f64,
                 shards: plan.shards,
                 cap: plan.cap,
                 seconds: n,
@@ -144,10 +158,10 @@ impl SimulateReport {
                 busiest_p99: h.quantile(0.99).unwrap_or(0),
                 busiest_p999: h.quantile(0.999).unwrap_or(0),
                 seconds_over_cap: over,
-                p_over_cap_per_second: p,
-                p_over_cap_ci95: [lo, hi],
-                p_any_over_cap: stats::p_any(p, t),
-                p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
+                simulated_p_over_cap_per_second: p,
+                simulated_p_over_cap_ci95: [lo, hi],
+                simulated_p_any_over_cap: stats::p_any(p, t),
+                simulated_p_any_over_cap_ci95: [stats::p_any(lo, t), stats::p_any(hi, t)],
                 sampler: plan.sampler_name(),
                 exact_busiest_mean: ex(&|b, _| b.mean()),
                 exact_busiest_p50: exq(&|b, _| b.quantile(0.5)),
@@ -156,10 +170,10 @@ impl SimulateReport {
                 exact_busiest_over_run_median: exq(&|_, r| r.busiest_over_run_median),
                 exact_busiest_over_run_q01: exq(&|_, r| r.busiest_over_run_q01),
                 exact_busiest_over_run_q99: exq(&|_, r| r.busiest_over_run_q99),
-                exact_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
-                exact_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
-                exact_p_any_over_cap: ex(&|_, r| r.p_any_over_cap),
-                exact_ln_p_any_over_cap: ex(&|_, r| r.ln_p_any_over_cap),
+                key_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
+                key_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
+                key_p_any_over_cap_in_run: ex(&|_, r| r.p_any_over_cap),
+                key_ln_p_any_over_cap_in_run: ex(&|_, r| r.ln_p_any_over_cap),
                 reads,
             },
             busiest: h.clone(),
@@ -337,8 +351,12 @@ fn run_section(r: &SimulateRow) -> Section {
             (
                 "load",
                 format!(
-                    "{} likes/s ({}) over {}, cap {} writes/s{}",
+                    "{} likes/s{} ({}) over {}, cap {} writes/s{}",
                     fmt::num(r.rate),
+                    match r.write_rate != r.rate {
+                        true => format!(" = {} writes/s with unlikes", fmt::num(r.write_rate)),
+                        false => String::new(),
+                    },
                     r.traffic,
                     crate::views::verdict::shards(r.shards),
                     fmt::count(r.cap),
@@ -352,7 +370,7 @@ fn run_section(r: &SimulateRow) -> Section {
             ("seed", r.seed.to_string()),
             (
                 "average per shard",
-                format!("{} writes/s", fmt::num(r.rate / r.shards as f64)),
+                format!("{} writes/s", fmt::num(r.mean_per_shard)),
             ),
         ],
     )
@@ -369,13 +387,13 @@ fn monte_carlo_per_second(r: &SimulateRow) -> String {
     match r.seconds_over_cap {
         0 => format!(
             "below {} (95% upper bound: none over in {} seconds)",
-            fmt::prob(r.p_over_cap_ci95[1]),
+            fmt::prob(r.simulated_p_over_cap_ci95[1]),
             fmt::count(r.seconds)
         ),
         _ => format!(
             "{} ({})",
-            fmt::prob(r.p_over_cap_per_second),
-            ci(r.p_over_cap_ci95)
+            fmt::prob(r.simulated_p_over_cap_per_second),
+            ci(r.simulated_p_over_cap_ci95)
         ),
     }
 }
@@ -388,8 +406,8 @@ fn monte_carlo_in_run(r: &SimulateRow) -> String {
         0 => "none over in this one run (too few to estimate; read the exact figure)".to_string(),
         _ => format!(
             "{} ({})",
-            fmt::prob(r.p_any_over_cap),
-            ci(r.p_any_over_cap_ci95)
+            fmt::prob(r.simulated_p_any_over_cap),
+            ci(r.simulated_p_any_over_cap_ci95)
         ),
     }
 }
@@ -416,8 +434,8 @@ fn over_cap_section(r: &SimulateRow) -> Section {
             (
                 "P(a second over), exact",
                 exact(
-                    r.exact_p_over_cap_per_second,
-                    r.exact_ln_p_over_cap_per_second,
+                    r.key_p_over_cap_per_second,
+                    r.key_ln_p_over_cap_per_second,
                     "not computed (see shardplan risk)",
                 ),
             ),
@@ -428,8 +446,8 @@ fn over_cap_section(r: &SimulateRow) -> Section {
             (
                 "P(any second over in a run this long), exact",
                 exact(
-                    r.exact_p_any_over_cap,
-                    r.exact_ln_p_any_over_cap,
+                    r.key_p_any_over_cap_in_run,
+                    r.key_ln_p_any_over_cap_in_run,
                     "not computed",
                 ),
             ),

@@ -31,13 +31,17 @@ pub struct SizeRow {
     pub write_cost: f64,
     /// Planned peak likes/s.
     pub peak: f64,
+    /// The writes the peak makes, writes/s: the likes plus their unlikes
+    /// (the peak itself without unlikes). Every per-key figure is judged
+    /// at this rate.
+    pub peak_writes: f64,
     /// Likes/s one key accepts.
     pub cap: f64,
     /// The safe likes/s per key: cap x (1 - headroom).
     pub safe_per_shard: f64,
     /// The share of the cap kept free, 0..1: safe = cap x (1 - headroom).
     pub headroom: f64,
-    /// peak / shards: each shard key's mean at the peak, likes/s.
+    /// peak_writes / shards: each shard key's mean at the peak, writes/s.
     pub mean_per_shard_at_peak: f64,
     /// The share of the cap the mean at the peak leaves unused:
     /// (cap - mean_per_shard_at_peak) / cap (negative when the mean is over
@@ -77,7 +81,8 @@ impl SizeRow {
             growth: peak.growth,
             transactional: rec.transactional_write_cost.is_some(),
             write_cost: rec.transactional_write_cost.unwrap_or(1.0),
-            peak: sizing.peak,
+            peak: peak.likes,
+            peak_writes: sizing.peak,
             cap: sizing.cap,
             safe_per_shard: size.safe_per_shard,
             headroom: size.headroom,
@@ -117,14 +122,14 @@ impl SizeRow {
     /// The verdict on the row's count.
     pub fn verdict(&self) -> crate::model::verdict::Verdict {
         self.recommendation
-            .verdict(self.recommended_shards, self.peak)
+            .verdict(self.recommended_shards, self.peak_writes)
     }
 
     /// The first line: the recommendation, or the verdict on a deployed count.
     pub fn headline(&self) -> String {
         match self.evaluated {
             true => super::verdict::line(&self.verdict()),
-            false => recommendation_line(&self.recommendation, self.peak),
+            false => recommendation_line(&self.recommendation, self.peak_writes),
         }
     }
 }
@@ -153,7 +158,7 @@ impl SizeRow {
         let mut out = vec![
             constraints_section(
                 r,
-                self.peak,
+                self.peak_writes,
                 self.safe_per_shard,
                 self.evaluated.then_some(self.recommended_shards),
             ),
@@ -195,13 +200,12 @@ impl SizeRow {
 
     /// The planned peak; with unlikes the peak the model weighs is writes/s.
     fn planned_peak(&self) -> String {
-        let like_peak = self.recommendation.like_peak;
-        match like_peak == self.peak {
+        match self.peak == self.peak_writes {
             true => format!("{} likes/s", fmt::num(self.peak)),
             false => format!(
-                "{} writes/s ({} likes/s and their unlikes)",
+                "{} likes/s = {} writes/s with their unlikes",
                 fmt::num(self.peak),
-                fmt::num(like_peak)
+                fmt::num(self.peak_writes)
             ),
         }
     }

@@ -89,7 +89,14 @@ pub fn holds_clause(v: &Verdict) -> String {
 /// The clause without its subject: "hold the plan of 14,000/s", "does NOT
 /// hold the plan of 14,000/s: it fails the read cap".
 pub fn holds_words(v: &Verdict) -> String {
-    let plan = format!("the plan of {}/s", fmt::num(v.planned_rate));
+    let plan = match v.planned_likes {
+        Some(likes) => format!(
+            "the plan of {} likes/s ({} writes/s with unlikes)",
+            fmt::num(likes),
+            fmt::num(v.planned_rate)
+        ),
+        None => format!("the plan of {}/s", fmt::num(v.planned_rate)),
+    };
     match (v.holds, one(v)) {
         (true, true) => format!("holds {plan}"),
         (true, false) => format!("hold {plan}"),
@@ -155,6 +162,13 @@ fn run_clause(v: &Verdict, r: &SimulatedRun) -> String {
 /// recommendation, with a simulation beside it when one ran.
 pub fn line(v: &Verdict) -> String {
     let mut s = holds_clause(v);
+    if !v.infeasible.is_empty() {
+        let reasons: Vec<String> = v.infeasible.iter().map(super::infeasible::reason).collect();
+        s = format!(
+            "No shard count holds this plan: {}. {s}",
+            reasons.join("; and ")
+        );
+    }
     if v.shards == v.recommended_shards {
         s.push_str(" (the recommendation)");
     } else {

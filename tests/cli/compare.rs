@@ -56,7 +56,7 @@ fn one_row_per_strategy_with_the_hand_computed_figures() {
     // One key takes all 9,000 likes/s: over its 1,000 cap every second.
     let single = strategy(&rows, "single");
     assert_eq!(single["writes_per_key_per_second"], 9000.0);
-    assert_eq!(single["p_over_cap_per_second"], 1.0);
+    assert_eq!(single["key_p_over_cap_per_second"], 1.0);
     // 20 shards (size's answer for the 14,000 peak): 450 each; 20 sums/s
     // of 20 keys cached = 400 reads/s, 50,000 x 20 uncached.
     let sharded = strategy(&rows, "sharded");
@@ -69,7 +69,7 @@ fn one_row_per_strategy_with_the_hand_computed_figures() {
     let buffered = strategy(&rows, "buffered");
     assert_eq!(buffered["writes_per_key_per_second"], 40.0);
     assert_eq!(buffered["crash_loss_likes"], 225.0);
-    assert_eq!(buffered["p_over_cap_per_second"], 0.0);
+    assert_eq!(buffered["key_p_over_cap_per_second"], 0.0);
     // Log: 1 write per 5 s; a replay double counts 5 s of likes.
     let log = strategy(&rows, "log");
     assert_eq!(log["writes_per_key_per_second"], 0.2);
@@ -91,8 +91,11 @@ fn sharded_risk_is_the_risk_model() {
         shardplan::model::law::TrafficModel::Fixed,
     )
     .unwrap();
-    assert_eq!(sharded["p_over_cap_per_second"], risk.p_over_cap_per_second);
-    assert_eq!(sharded["p_any_over_cap"], risk.p_any_over_cap);
+    assert_eq!(
+        sharded["key_p_over_cap_per_second"],
+        risk.p_over_cap_per_second
+    );
+    assert_eq!(sharded["key_p_any_over_cap"], risk.p_any_over_cap);
 }
 
 #[test]
@@ -111,7 +114,10 @@ fn flush_period_and_servers_set_the_buffered_writes() {
     assert_eq!(b["crash_loss_likes"], 450.0);
     // Firestore: 1 write/s per key. 40 servers need a key each at 1 s.
     let rows = rows_of(&["compare", "--store", "firestore", "--rate", "9000"]);
-    assert_eq!(strategy(&rows, "buffered")["p_over_cap_per_second"], 1.0);
+    assert_eq!(
+        strategy(&rows, "buffered")["key_p_over_cap_per_second"],
+        1.0
+    );
     let sb = strategy(&rows, "sharded-buffered");
     assert_eq!(sb["keys"], 40);
     assert_eq!(sb["writes_per_key_per_second"], 1.0);

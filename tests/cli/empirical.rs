@@ -80,7 +80,7 @@ fn risk_is_the_mixture_of_fixed_counts() {
         let d = BusiestShard::new(n as f64, 20, TrafficModel::Fixed).unwrap();
         tail += w * d.sf(840);
     }
-    let p = f(&v["p_over_cap_per_second"]);
+    let p = f(&v["key_p_over_cap_per_second"]);
     assert!((p - tail).abs() < 1e-12 * tail, "{p} vs {tail}");
     assert!(p > 1e-6 && p < 0.5, "{p}: a figure in the body");
 }
@@ -102,9 +102,9 @@ fn one_count_equals_fixed_traffic() {
     let fixed = json_of(&b);
     assert_eq!(emp["rate"], 14_000.0);
     for key in [
-        "p_over_cap_per_second",
-        "ln_p_over_cap_per_second",
-        "p_any_over_cap",
+        "key_p_over_cap_per_second",
+        "key_ln_p_over_cap_per_second",
+        "key_p_any_over_cap",
         "busiest_mean_per_second",
         "busiest_p999_per_second",
         "busiest_over_run_median",
@@ -140,7 +140,10 @@ fn sweep_and_size_use_the_law() {
     );
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 5);
-    let ln: Vec<f64> = rows.iter().map(|r| f(&r["ln_p_any_over_cap"])).collect();
+    let ln: Vec<f64> = rows
+        .iter()
+        .map(|r| f(&r["key_ln_p_any_over_cap"]))
+        .collect();
     assert!(ln.windows(2).all(|w| w[1] < w[0]), "{ln:?}");
     assert!(rows.iter().all(|r| r["traffic"] == "empirical"));
 
@@ -173,7 +176,7 @@ fn sweep_and_size_use_the_law() {
             "--shards",
             &n,
         ]);
-        f(&r["p_any_over_cap"])
+        f(&r["key_p_any_over_cap"])
     };
     assert!(at(shards) <= 0.01 && at(shards - 1) > 0.01, "{shards}");
 }
@@ -234,7 +237,7 @@ fn simulation_samples_the_same_law() {
     let exact = f(&v["exact_busiest_mean"]);
     let se = sd / n.sqrt();
     assert!((mean - exact).abs() < 5.0 * se, "{mean} +- {se} vs {exact}");
-    let p = f(&v["exact_p_over_cap_per_second"]);
+    let p = f(&v["key_p_over_cap_per_second"]);
     let share = f(&v["seconds_over_cap"]) / n;
     let se = (p * (1.0 - p) / n).sqrt();
     assert!((share - p).abs() < 5.0 * se, "{share} vs {p} +- {se}");
@@ -270,7 +273,7 @@ fn partitions_and_nodes_bound_the_shared_count() {
         "partition_p_any_over_cap",
         "node_shards",
         "node_p_any_over_cap",
-        "p_any_over_cap",
+        "worst_p_any_over_cap",
     ];
     for extra in [
         &["--partitions", "1000"][..],

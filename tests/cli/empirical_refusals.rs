@@ -124,7 +124,7 @@ fn unlikes_and_report_grow_the_same_law() {
         "24",
     ]);
     assert_eq!(v["inputs"]["empirical"]["value"]["max"], 14_000);
-    assert_eq!(v["rate"], 14_000.0);
+    assert_eq!(v["write_rate"], 14_000.0);
     assert_eq!(v["inputs"]["like_peak"]["value"], 11_666.25);
     // A report of a small bursty trace (30 distinct counts: quick).
     let counts: Vec<u64> = (0..30).map(|i| 8_000 + 50 * i).collect();

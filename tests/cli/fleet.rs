@@ -43,7 +43,7 @@ fn every_format_works() {
     let j = json_of(SMALL);
     assert_eq!(j["reels"], 100_000);
     assert_eq!(j["policies"].as_array().unwrap().len(), 3);
-    assert!(j["partition_load"]["p_over_cap_per_second"].is_number());
+    assert!(j["partition_load"]["partition_p_over_cap_per_second"].is_number());
     assert!(j["search"]["per_threshold"].is_array());
 }
 
@@ -78,7 +78,9 @@ fn interview_scenario() {
     // chance over the hour is the mean over placements of 1 - (1 - p)^T,
     // which the rare bad placements keep small (the exact post-alone figure
     // is about 0.01), not 1 - (1 - mean p)^T (near 1).
-    let any = j["partition_load"]["p_any_over_cap"].as_f64().unwrap();
+    let any = j["partition_load"]["partition_p_any_over_cap"]
+        .as_f64()
+        .unwrap();
     assert!(any < 0.2, "{any}");
     assert_eq!(j["search"]["found"], true);
     let s = j["search"]["shards"].as_u64().unwrap();

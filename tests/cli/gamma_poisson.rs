@@ -56,7 +56,7 @@ fn simulated_busiest_shard_matches_the_exact_law() {
         );
         // P(over 800 in a second) is about 0.1 here: the share of seconds
         // over the cap within 5 binomial standard errors of the exact value.
-        let p = v["exact_p_over_cap_per_second"].as_f64().unwrap();
+        let p = v["key_p_over_cap_per_second"].as_f64().unwrap();
         let share = v["seconds_over_cap"].as_f64().unwrap() / n;
         let se = (p * (1.0 - p) / n).sqrt();
         assert!(
@@ -144,7 +144,7 @@ fn a_scenario_sets_the_law_and_errors_name_its_field() {
     .unwrap();
     let v = json_of(&["risk", "--scenario", good.to_str().unwrap()]);
     assert_eq!(v["inputs"]["dispersion"]["value"], 300.0);
-    let p = v["p_over_cap_per_second"].as_f64().unwrap();
+    let p = v["key_p_over_cap_per_second"].as_f64().unwrap();
     // The same law by flags gives the same figure.
     let w = json_of(&[
         "risk",
@@ -157,7 +157,7 @@ fn a_scenario_sets_the_law_and_errors_name_its_field() {
         "--dispersion",
         "300",
     ]);
-    assert_eq!(p, w["p_over_cap_per_second"].as_f64().unwrap());
+    assert_eq!(p, w["key_p_over_cap_per_second"].as_f64().unwrap());
     let bad = dir.path().join("misplaced.toml");
     std::fs::write(
         &bad,

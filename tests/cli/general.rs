@@ -81,14 +81,14 @@ fn simulate_defaults_run_the_viral_reel() {
         "busiest_p99",
         "busiest_p999",
         "seconds_over_cap",
-        "p_over_cap_per_second",
-        "p_any_over_cap",
+        "simulated_p_over_cap_per_second",
+        "simulated_p_any_over_cap",
         "reads_uncached_per_second",
         "reads_cached_per_second",
     ] {
         assert!(v.get(field).is_some(), "missing {field}");
     }
-    assert_eq!(v["p_over_cap_ci95"].as_array().unwrap().len(), 2);
+    assert_eq!(v["simulated_p_over_cap_ci95"].as_array().unwrap().len(), 2);
     // The design's 2,000-second run saw a busiest shard of about 810.
     let max = v["busiest_max"].as_u64().unwrap();
     assert!((780..=850).contains(&max), "busiest max {max}");
@@ -173,8 +173,8 @@ fn csv_has_header_and_one_row_with_the_json_fields() {
     assert_eq!(lines.len(), 2);
     let header: Vec<&str> = lines[0].split(',').collect();
     assert!(header.contains(&"busiest_p999_writes_per_s"));
-    assert!(header.contains(&"p_over_cap_ci95_low"));
-    assert!(header.contains(&"p_over_cap_ci95_high"));
+    assert!(header.contains(&"simulated_p_over_cap_ci95_low"));
+    assert!(header.contains(&"simulated_p_over_cap_ci95_high"));
     assert_eq!(header.len(), lines[1].split(',').count());
 }
 
@@ -686,7 +686,7 @@ fn every_json_document_is_one_object_with_a_header() {
             .unwrap_or_else(|| panic!("{args:?}: not an object"));
         let keys: Vec<&String> = map.keys().take(3).collect();
         assert_eq!(keys, ["schema_version", "version", "command"], "{args:?}");
-        assert_eq!(v["schema_version"], 1);
+        assert_eq!(v["schema_version"], 2);
         assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(v["command"], args[0]);
     }

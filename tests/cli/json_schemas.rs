@@ -128,7 +128,7 @@ fn a_renamed_or_removed_field_fails_validation() {
         "a field removed from a nested object is named: {errs:?}"
     );
     let mut doc = json_of(&["risk"]);
-    doc["schema_version"] = 2.into();
+    doc["schema_version"] = 3.into();
     assert!(!errors("risk", &doc).is_empty(), "schema_version is pinned");
 }
 

@@ -141,7 +141,10 @@ fn keys_check_exit_codes() {
         .code(1);
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(
-        stderr.contains("check failed: 20 shards do NOT hold the plan of 14,000/s: they fail the Redis Cluster nodes"),
+        stderr.contains("check failed: No shard count holds this plan: 3 masters x 7,000/s")
+            && stderr.contains(
+                "20 shards do NOT hold the plan of 14,000/s: they fail the Redis Cluster nodes"
+            ),
         "{stderr}"
     );
     // The shard number inside the tag spreads them.
@@ -230,7 +233,7 @@ fn partitions_birthday_figures() {
         "--cap",
         "1000",
     ]);
-    assert!(v["p_partition_over_cap_per_second"].as_f64().is_some());
+    assert!(v["partition_p_over_cap_per_second"].as_f64().is_some());
     // A store preset sets the partition cap (Firestore: one write a second).
     let v = json_of(&[
         "partitions",
@@ -403,8 +406,10 @@ fn keys_prose_and_field_order() {
     assert_eq!(
         check,
         failed(
-            "20 shards do NOT hold the plan of 14,000/s: they fail the Redis Cluster nodes \
-             (the recommendation is 1)"
+            "No shard count holds this plan: 3 masters x 6,000/s = 18,000 writes/s against a \
+             peak of 14,000 writes/s, and every key hashes to one slot; levers: a template \
+             without the hash tag (see the warning). 20 shards do NOT hold the plan of \
+             14,000/s: they fail the Redis Cluster nodes (the recommendation is 1)"
         )
     );
 
@@ -456,8 +461,8 @@ fn sorted_and_partitions_prose() {
     assert_eq!(v["notes"], json!([uniform]));
     let load = format!("{base} --rate 14000 --cap 1000");
     let (_, v, _) = run(&format!("{load} --format json"), "");
-    assert!(fields(&v).ends_with("p_partition_over_cap_method notes verdict inputs warning_text"));
-    assert_eq!(v["p_partition_over_cap_method"], "upper_bound");
+    assert!(fields(&v).ends_with("partition_method notes verdict inputs warning_text"));
+    assert_eq!(v["partition_method"], "upper_bound");
     let fixed = "fixed traffic: the cap chance is the union bound over partitions of exact \
                  Binomial(rate, k / S) tails, an upper bound (multinomial loads are negatively \
                  associated: taken as independent they would understate it)";

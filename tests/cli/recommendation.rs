@@ -154,7 +154,7 @@ fn the_reference_plan_by_each_constraint() {
     assert_eq!(j["partition_shards"], 33);
     assert_eq!(j["partition_shards_stable"], 48);
     assert_eq!(j["partition_failing"], serde_json::json!([[41, 47]]));
-    assert!(j["p_any_over_cap"].as_f64().unwrap() <= 0.01);
+    assert!(j["worst_p_any_over_cap"].as_f64().unwrap() <= 0.01);
     // Transactional: DynamoDB's 2 units a like halve the cap: 40 shards.
     let j = json_of(&["size", "--peak", "14000", "--transactional"]);
     assert_eq!(j["shards"], 40);
@@ -248,8 +248,9 @@ fn presets_and_flags_that_do_not_apply() {
         &["size", "--scenario", file.to_str().unwrap()],
         "p.toml: partitions",
     );
-    // No count can keep 14,000/s on one partition of 1,000: the verdict
-    // fails and the warning says what would help; --check exits 1.
+    // No count can keep 14,000/s on one partition of 1,000: the plan is
+    // infeasible, said first with its arithmetic and levers, the verdict
+    // fails; --check exits 1.
     let one = [
         "size",
         "--peak",
@@ -262,10 +263,14 @@ fn presets_and_flags_that_do_not_apply() {
     let j = json_of(&one);
     assert_eq!(j["verdict"]["holds"], false);
     assert!(j["partition_shards"].is_null());
-    let w = j["warning_text"][0].as_str().unwrap();
+    assert_eq!(j["infeasible"][0]["kind"], "partitions");
+    assert_eq!(j["infeasible"][0]["partitions_needed"], 14);
+    let text = String::from_utf8(shardplan().args(one).output().unwrap().stdout).unwrap();
     assert!(
-        w.contains("no shard count up to 100,000 keeps the chance of a partition"),
-        "{w}"
+        text.starts_with(
+            "No shard count holds this plan: 1 partition x 1,000/s = 1,000 writes/s, below the peak"
+        ),
+        "{text}"
     );
     shardplan()
         .args(one)

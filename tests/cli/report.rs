@@ -86,7 +86,7 @@ fn report_sections_hold_the_same_numbers_as_the_json() {
         "## Read cost",
         "## Key placement",
         "![Over-cap risk by shard count at 14,000 likes/s (cap 1,000 writes/s)](risk.svg)",
-        "![Busiest of 20 shards per second at 14,000 likes/s (300 s simulated)](busiest.svg)",
+        "![Busiest of 20 shards per second at 14,000 writes/s (300 s simulated)](busiest.svg)",
     ] {
         assert!(md.contains(heading), "missing {heading:?}");
     }
@@ -165,7 +165,7 @@ fn every_svg_parses_and_has_its_title_and_axis_labels() {
     report(dir.path(), &["--seconds", "300"]);
     let busiest = svg_text(&dir.path().join("busiest.svg"));
     for needle in [
-        "Busiest of 20 shards per second at 14,000 likes/s (300 s simulated)",
+        "Busiest of 20 shards per second at 14,000 writes/s (300 s simulated)",
         "busiest shard's writes in one second (writes/s)",
         "share of simulated seconds",
         "cap 1000 writes/s",

@@ -16,8 +16,8 @@ fn risk_fields_and_reference_figures() {
         "4h",
     ]);
     for field in [
-        "p_over_cap_per_second",
-        "p_any_over_cap",
+        "key_p_over_cap_per_second",
+        "key_p_any_over_cap",
         "busiest_mean_per_second",
         "busiest_over_run_median",
         "busiest_over_run_q01",
@@ -30,7 +30,7 @@ fn risk_fields_and_reference_figures() {
     // The mean busiest of 20 shards at 14,000/s is 749.86 (exact; the
     // design's simulation saw peaks about 810 over 2,000 s).
     assert!((v["busiest_mean_per_second"].as_f64().unwrap() - 749.86).abs() < 0.01);
-    let p = v["p_over_cap_per_second"].as_f64().unwrap();
+    let p = v["key_p_over_cap_per_second"].as_f64().unwrap();
     assert!(p > 0.0 && p < 1e-20, "{p}");
     // T = 1 reduces to the one-second figure.
     let one = json_of(&[
@@ -42,7 +42,7 @@ fn risk_fields_and_reference_figures() {
         "--duration",
         "1s",
     ]);
-    assert_eq!(one["p_any_over_cap"], one["p_over_cap_per_second"]);
+    assert_eq!(one["key_p_any_over_cap"], one["key_p_over_cap_per_second"]);
     // The 2,000-second run of the design: median peak 809 at 14,000/s, 1,023 at 18,000/s.
     let v = json_of(&[
         "risk",
@@ -70,7 +70,7 @@ fn risk_fields_and_reference_figures() {
 fn tiny_probabilities_stay_honest() {
     let v = json_of(&["risk", "--rate", "14000", "--shards", "20", "--cap", "2000"]);
     assert_eq!(v["underflow"], true);
-    let ln = v["ln_p_over_cap_per_second"].as_f64().unwrap();
+    let ln = v["key_ln_p_over_cap_per_second"].as_f64().unwrap();
     assert!((ln + 867.78).abs() < 0.01, "{ln}");
     shardplan()
         .args(["risk", "--rate", "14000", "--shards", "20", "--cap", "2000"])
@@ -105,7 +105,7 @@ fn size_by_risk_meets_the_target_and_one_fewer_does_not() {
     assert_eq!(s, 17);
     assert_eq!(v["rule_of_thumb_shards"], 20);
     assert!(v["rule_of_thumb_p_any_over_cap"].as_f64().unwrap() < 1e-20);
-    assert!(v["p_any_over_cap"].as_f64().unwrap() <= 0.01);
+    assert!(v["worst_p_any_over_cap"].as_f64().unwrap() <= 0.01);
     let fewer = json_of(&[
         "risk",
         "--rate",
@@ -115,7 +115,7 @@ fn size_by_risk_meets_the_target_and_one_fewer_does_not() {
         "--duration",
         "4h",
     ]);
-    assert!(fewer["p_any_over_cap"].as_f64().unwrap() > 0.01);
+    assert!(fewer["key_p_any_over_cap"].as_f64().unwrap() > 0.01);
     let poisson = json_of(&[
         "size",
         "--peak",
@@ -150,7 +150,8 @@ fn sweep_rows_and_monotonic_risk() {
         if a["rate"] == b["rate"] {
             // More shards, lower risk.
             assert!(
-                b["ln_p_over_cap_per_second"].as_f64() <= a["ln_p_over_cap_per_second"].as_f64()
+                b["key_ln_p_over_cap_per_second"].as_f64()
+                    <= a["key_ln_p_over_cap_per_second"].as_f64()
             );
         }
     }
@@ -158,7 +159,7 @@ fn sweep_rows_and_monotonic_risk() {
     let at = |rate: f64, shards: u64| {
         rows.iter()
             .find(|r| r["rate"] == rate && r["shards"] == shards)
-            .unwrap()["ln_p_over_cap_per_second"]
+            .unwrap()["key_ln_p_over_cap_per_second"]
             .as_f64()
             .unwrap()
     };
@@ -171,7 +172,7 @@ fn sweep_rows_and_monotonic_risk() {
         .success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert_eq!(text.lines().count(), 4);
-    assert!(text.starts_with("rate_likes_per_s,shards,p_over_cap_per_second,"));
+    assert!(text.starts_with("rate_likes_per_s,write_rate_writes_per_s,shards,picker,key_method,key_p_over_cap_per_second,"));
 }
 
 #[test]

@@ -17,7 +17,9 @@ fn size_plans_for_likes_and_unlikes() {
     // 14,000 likes/s + 10% unlikes = 15,400 writes/s; / 700 safe = 22 shards.
     let doc = json_of(&["size", "--peak", "14000", "--unlike-share", "0.1"]);
     assert_eq!(doc["shards"], 22);
-    assert_eq!(f(&doc["peak"]), 15_400.0);
+    // One name, one unit: `peak` is likes/s, `peak_writes` the writes.
+    assert_eq!(f(&doc["peak"]), 14_000.0);
+    assert_eq!(f(&doc["peak_writes"]), 15_400.0);
     let u = &doc["unlikes"];
     assert_eq!(f(&u["like_peak"]), 14_000.0);
     assert_eq!(f(&u["unlike_peak"]), 1_400.0);
@@ -99,7 +101,7 @@ fn the_capacity_is_in_likes_per_second() {
     // The peak the model weighs is writes/s, and says so.
     assert!(
         text.contains(
-            "planned peak              ┆ 18,200 writes/s (14,000 likes/s and their unlikes)"
+            "planned peak              ┆ 14,000 likes/s = 18,200 writes/s with their unlikes"
         ),
         "{text}"
     );
@@ -129,10 +131,17 @@ fn risk_with_unlikes_is_risk_at_the_write_rate() {
         "--traffic",
         "poisson",
     ]);
-    for field in ["p_over_cap_per_second", "p_any_over_cap", "busiest_mean"] {
+    for field in [
+        "key_p_over_cap_per_second",
+        "key_p_any_over_cap",
+        "busiest_mean_per_second",
+        "write_rate",
+    ] {
         assert_eq!(with[field], at[field], "{field}");
     }
-    assert_eq!(f(&with["rate"]), 18_200.0);
+    // The likes/s given, and the writes/s they make.
+    assert_eq!(f(&with["rate"]), 14_000.0);
+    assert_eq!(f(&with["write_rate"]), 18_200.0);
     assert!(schema_errors("risk", &with).is_empty());
 }
 
@@ -150,7 +159,8 @@ fn a_flat_simulation_draws_the_writes() {
         "50",
     ]);
     // Fixed traffic: 1,500 writes every second over 10 shards.
-    assert_eq!(f(&doc["rate"]), 1_500.0);
+    assert_eq!(f(&doc["rate"]), 1_000.0);
+    assert_eq!(f(&doc["write_rate"]), 1_500.0);
     assert_eq!(
         f(&doc["unlikes"]["negative_shards"]["likes_per_shard"]),
         360.0
@@ -256,7 +266,8 @@ fn a_trace_of_write_units_is_split_not_grown() {
         "0.25",
     ]);
     // The busiest second, 1,120 write units, is the plan; likes are 4/5 of it.
-    assert_eq!(f(&doc["peak"]), 1_120.0);
+    assert_eq!(f(&doc["peak_writes"]), 1_120.0);
+    assert_eq!(f(&doc["peak"]), 896.0);
     let u = &doc["unlikes"];
     assert_eq!(u["counted_in_trace"], true);
     assert_eq!(f(&u["like_peak"]), 896.0);

@@ -73,11 +73,11 @@ fn normal_tail_matches_placing_every_key() {
     let (b_over, b_over_se) = mean_se(&over);
     let (b_hot, b_hot_se) = mean_se(&hottest);
     // 4 combined standard errors: a false alarm about 1 in 16,000 runs.
-    let tol = 4.0 * (b_over_se.powi(2) + model.p_over_cap_se.powi(2)).sqrt();
+    let tol = 4.0 * (b_over_se.powi(2) + model.partition_p_over_cap_se.powi(2)).sqrt();
     assert!(
-        (model.p_over_cap_per_second - b_over).abs() < tol,
+        (model.partition_p_over_cap_per_second - b_over).abs() < tol,
         "P(over): model {} vs brute {b_over} (tol {tol})",
-        model.p_over_cap_per_second
+        model.partition_p_over_cap_per_second
     );
     assert!(
         b_over > 0.01 && b_over < 0.9,

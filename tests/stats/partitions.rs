@@ -50,7 +50,7 @@ fn poisson_cap_chance_against_simulated_seconds() {
         .with_load(rate, cap, TrafficModel::Poisson)
         .unwrap()
         .evaluate()
-        .p_partition_over_cap_per_second
+        .partition_p_over_cap_per_second
         .unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
     let mut over = Moments::default();
@@ -76,7 +76,7 @@ fn fixed_cap_chance_is_an_upper_bound() {
         .with_load(rate as f64, cap, TrafficModel::Fixed)
         .unwrap()
         .evaluate()
-        .p_partition_over_cap_per_second
+        .partition_p_over_cap_per_second
         .unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
     let mut over = Moments::default();

@@ -155,7 +155,17 @@ fn sweep_rates(
             let rates = lists::rates(t)?;
             r.inputs
                 .record("rate", &Sourced::from_flag("--rate", rates.clone()));
-            rates
+            // Rates given in likes/s: with unlikes, the writes they make,
+            // as `risk --rate` and the planned peak count them.
+            let writes: Vec<f64> = rates
+                .iter()
+                .map(|&likes| r.like_rate_as_writes(likes, traffic))
+                .collect();
+            if writes != rates {
+                let w = Sourced::derived(writes.clone(), "rate x (1 + unlike share)");
+                r.inputs.record("write_rate", &w);
+            }
+            writes
         }
         None => vec![r.rate(None, peak, traffic)?],
     })

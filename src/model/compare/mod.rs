@@ -27,9 +27,9 @@ pub struct CompareRow {
     /// Writes per key per second at the peak (the hottest key).
     pub writes_per_key_per_second: f64,
     /// P(the hottest key goes over its cap in one second).
-    pub p_over_cap_per_second: Option<f64>,
+    pub key_p_over_cap_per_second: Option<f64>,
     /// P(any second over the cap during the duration).
-    pub p_any_over_cap: Option<f64>,
+    pub key_p_any_over_cap: Option<f64>,
     /// Store reads per second to show the count (with the cache where the design has one).
     pub reads_per_second: f64,
     /// Store reads one view costs when it is not cached: the reads of one

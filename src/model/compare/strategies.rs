@@ -90,9 +90,9 @@ pub struct StrategyRow {
     pub keys: Option<u64>,
     /// Natural logs of the two over-cap chances where they come from the
     /// exact risk: finite where a chance underflows f64 (prints 0).
-    pub ln_p_over_cap_per_second: Option<f64>,
+    pub key_ln_p_over_cap_per_second: Option<f64>,
     /// ln P(any second over the cap in the run), as above.
-    pub ln_p_any_over_cap: Option<f64>,
+    pub key_ln_p_any_over_cap: Option<f64>,
     /// Likes a second one key may take: cap / write cost / attempts per like.
     pub cap_likes_per_key: Option<f64>,
     /// Store reads per second without the servers' cache.
@@ -123,8 +123,8 @@ impl From<CompareRow> for StrategyRow {
         StrategyRow {
             row,
             keys: None,
-            ln_p_over_cap_per_second: None,
-            ln_p_any_over_cap: None,
+            key_ln_p_over_cap_per_second: None,
+            key_ln_p_any_over_cap: None,
             cap_likes_per_key: None,
             reads_uncached_per_second: None,
             p_conflict: None,

@@ -18,7 +18,7 @@ pub enum Fit {
     /// this chance a second (above [`RISK_OK`]).
     BusiestOver {
         /// P(the busiest key goes over its cap in one second).
-        p_over_cap_per_second: f64,
+        key_p_over_cap_per_second: f64,
     },
     /// Under the cap, and the chance of a second over it is small (or unknown).
     Fits,
@@ -31,7 +31,7 @@ impl Fit {
         match p_over {
             _ if writes_per_key > cap => Fit::OverCap,
             Some(p) if p > RISK_OK => Fit::BusiestOver {
-                p_over_cap_per_second: p,
+                key_p_over_cap_per_second: p,
             },
             _ => Fit::Fits,
         }
@@ -91,7 +91,7 @@ pub enum Verdict {
         /// The run's length, seconds.
         seconds: f64,
         /// P(any second over the cap in the run).
-        p_any_over_cap: f64,
+        key_p_any_over_cap: f64,
     },
     /// Sharded and within the risk: every read sums the shards.
     ExactAndLive {
@@ -192,7 +192,7 @@ mod tests {
         assert_eq!(
             Fit::of(900.0, 1000.0, Some(0.3)),
             Fit::BusiestOver {
-                p_over_cap_per_second: 0.3
+                key_p_over_cap_per_second: 0.3
             }
         );
         assert_eq!(Fit::of(900.0, 1000.0, Some(0.01)), Fit::Fits);

@@ -43,7 +43,7 @@ pub use busiest::{BusiestShard, MAX_MIXED_ROWS};
 pub use crate::error::ExactProblem;
 pub use quietest::QuietestShard;
 pub use risk::{fewest_meeting, ln_p_any_over_cap, shards_for_risk, sweep, OverCap};
-pub use row::{ln_p_any_over, Risk};
+pub use row::{ln_p_any_over, validate_seconds, Risk};
 pub use sticky::sticky_ln_sf;
 
 #[cfg(test)]

@@ -122,7 +122,8 @@ pub(super) struct RowFigures {
     pub(super) run: [u64; 3],
 }
 
-pub(super) fn validate_seconds(seconds: f64) -> ParamResult<f64> {
+/// A hot spell of at least one second (`duration_seconds`).
+pub fn validate_seconds(seconds: f64) -> ParamResult<f64> {
     if !seconds.is_finite() || seconds < 1.0 {
         return Err(ParamError::new(
             "duration_seconds",

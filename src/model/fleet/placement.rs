@@ -59,19 +59,19 @@ pub struct PartitionLoad {
     /// hottest_partition_rate / mean_partition_rate.
     pub hottest_to_mean: f64,
     /// P(some partition gets more than the cap in a second).
-    pub p_over_cap_per_second: f64,
+    pub partition_p_over_cap_per_second: f64,
     /// Its standard error over the placements (a probability's, 0..1).
-    pub p_over_cap_se: f64,
+    pub partition_p_over_cap_se: f64,
     /// Its 95% confidence interval, clamped to [0, 1].
-    pub p_over_cap_ci95: [f64; 2],
+    pub partition_p_over_cap_ci95: [f64; 2],
     /// Seconds the risk covers.
     pub seconds: u64,
     /// P(some second over the cap during `seconds`), the placement fixed for
     /// the spell: the mean over placements of 1 - (1 - p_placement)^seconds
     /// (not 1 - (1 - mean p)^seconds, which the rare bad placements inflate).
-    pub p_any_over_cap: f64,
+    pub partition_p_any_over_cap: f64,
     /// Its 95% confidence interval over the placements, clamped to [0, 1].
-    pub p_any_over_cap_ci95: [f64; 2],
+    pub partition_p_any_over_cap_ci95: [f64; 2],
     /// Placements averaged.
     pub trials: u64,
     /// Seed of the placements.
@@ -213,15 +213,18 @@ impl FleetPlan {
             hottest_partition_rate: hottest,
             hottest_partition_rate_se: hottest_se,
             hottest_to_mean: hottest / mean_rate,
-            p_over_cap_per_second: over,
-            p_over_cap_se: over_se,
-            p_over_cap_ci95: [
+            partition_p_over_cap_per_second: over,
+            partition_p_over_cap_se: over_se,
+            partition_p_over_cap_ci95: [
                 (over - Z95 * over_se).max(0.0),
                 (over + Z95 * over_se).min(1.0),
             ],
             seconds: self.seconds,
-            p_any_over_cap: any,
-            p_any_over_cap_ci95: [(any - Z95 * any_se).max(0.0), (any + Z95 * any_se).min(1.0)],
+            partition_p_any_over_cap: any,
+            partition_p_any_over_cap_ci95: [
+                (any - Z95 * any_se).max(0.0),
+                (any + Z95 * any_se).min(1.0),
+            ],
             trials,
             seed: self.seed,
         }

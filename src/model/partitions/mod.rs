@@ -222,9 +222,9 @@ impl PartitionPlan {
             traffic: self.load.map(|l| l.traffic),
             shard_rate: self.load.map(|l| l.rate / s as f64),
             busiest_partition_mean_rate: self.load.map(|l| l.rate * mean_max / s as f64),
-            p_partition_over_cap_per_second: over.map(|o| o.p_any_over_cap),
-            ln_p_partition_over_cap_per_second: over.map(|o| o.ln_p_any_over_cap),
-            p_partition_over_cap_method: over.map(|o| o.method),
+            partition_p_over_cap_per_second: over.map(|o| o.p_any_over_cap),
+            partition_ln_p_over_cap_per_second: over.map(|o| o.ln_p_any_over_cap),
+            partition_method: over.map(|o| o.method),
             assumptions,
         }
     }
@@ -276,11 +276,11 @@ pub struct PartitionReport {
     /// Expected mean writes a second on the busiest partition: `rate E[max] / S`.
     pub busiest_partition_mean_rate: Option<f64>,
     /// Chance that in a given second some partition gets more writes than the cap.
-    pub p_partition_over_cap_per_second: Option<f64>,
+    pub partition_p_over_cap_per_second: Option<f64>,
     /// Its natural log (finite where the chance underflows).
-    pub ln_p_partition_over_cap_per_second: Option<f64>,
+    pub partition_ln_p_over_cap_per_second: Option<f64>,
     /// Exact (Poisson traffic), or an upper bound that holds (fixed).
-    pub p_partition_over_cap_method: Option<RiskMethod>,
+    pub partition_method: Option<RiskMethod>,
     /// The model's assumptions, printed under the figures.
     pub assumptions: Vec<PartitionAssumption>,
 }

@@ -88,13 +88,13 @@ fn cap_chance_limits() {
         .with_load(1200.0, 1000.0, TrafficModel::Fixed)
         .unwrap()
         .evaluate();
-    assert!((r.p_partition_over_cap_per_second.unwrap() - 1.0).abs() < 1e-12);
+    assert!((r.partition_p_over_cap_per_second.unwrap() - 1.0).abs() < 1e-12);
     let r = PartitionPlan::new(4, 1)
         .unwrap()
         .with_load(900.0, 1000.0, TrafficModel::Fixed)
         .unwrap()
         .evaluate();
-    assert!(r.p_partition_over_cap_per_second.unwrap().abs() < 1e-12);
+    assert!(r.partition_p_over_cap_per_second.unwrap().abs() < 1e-12);
     // One shard on one of P partitions: over iff Poisson(rate) > cap.
     let r = PartitionPlan::new(1, 20)
         .unwrap()
@@ -102,7 +102,7 @@ fn cap_chance_limits() {
         .unwrap()
         .evaluate();
     let direct = Poisson::new(950.0).unwrap().sf(1000);
-    assert!((r.p_partition_over_cap_per_second.unwrap() - direct).abs() < 1e-12);
+    assert!((r.partition_p_over_cap_per_second.unwrap() - direct).abs() < 1e-12);
 }
 
 #[test]
@@ -124,8 +124,8 @@ fn monte_carlo_path_agrees_with_exact_path() {
     assert_eq!(mc.method, Method::MonteCarlo);
     let tol = 4.0 * mc.busiest_partition_mean_shards_se;
     assert!((mc.busiest_partition_mean_shards - exact.busiest_partition_mean_shards).abs() <= tol);
-    let e = exact.p_partition_over_cap_per_second.unwrap();
-    assert_eq!(mc.p_partition_over_cap_per_second, Some(e));
+    let e = exact.partition_p_over_cap_per_second.unwrap();
+    assert_eq!(mc.partition_p_over_cap_per_second, Some(e));
     assert!(e > 0.05 && e < 0.95, "intermediate case: {e}");
 }
 

@@ -245,29 +245,16 @@ pub fn shards_for_risk(
     crate::model::exact::fewest_meeting((rate, cap, seconds), risk, max_shards, ln_any)
 }
 
-/// `risk`'s figures for a picker other than the random ones: its chance
-/// of going over (exact, exactly 0 or bounded, where there is one) and a
-/// seeded simulation of the run (at most [`PICKER_RISK_SECONDS`]).
+/// A seeded simulation of a picker other than the random ones over the
+/// run (at most [`PICKER_RISK_SECONDS`]): what `risk` shows beside the
+/// picker's own figure ([`crate::model::key_risk::KeyRisk`]), labelled a
+/// Monte Carlo estimate with its interval.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct PickerRisk {
+pub struct PickerRun {
     /// How each app server picks a shard.
     pub picker: Picker,
     /// App servers writing.
     pub servers: u64,
-    /// P(the busiest shard goes over the cap in one second); `None` where
-    /// there is no exact figure or bound.
-    pub p_over_cap_per_second: Option<f64>,
-    /// Its natural log.
-    pub ln_p_over_cap_per_second: Option<f64>,
-    /// P(at least one second over the cap during the run).
-    pub p_any_over_cap: Option<f64>,
-    /// Its natural log.
-    pub ln_p_any_over_cap: Option<f64>,
-    /// How those are known.
-    pub method: Option<KeyMethod>,
-    /// Round-robin: the most one shard can take in the busiest second the
-    /// traffic can have.
-    pub busiest_bound: Option<u64>,
     /// Seconds simulated.
     pub simulated_seconds: u64,
     /// The simulation's seed.
@@ -280,8 +267,10 @@ pub struct PickerRisk {
     pub busiest_max: u64,
     /// Simulated seconds over the cap.
     pub seconds_over_cap: u64,
+    /// The simulated share of seconds over the cap (Monte Carlo).
+    pub simulated_p_over_cap_per_second: f64,
     /// 95% Wilson interval of P(a second over), simulated.
-    pub p_over_cap_ci95: [f64; 2],
+    pub simulated_p_over_cap_ci95: [f64; 2],
 }
 
 /// Most seconds `risk` simulates a picker for (two-choice, the slowest:
@@ -289,7 +278,7 @@ pub struct PickerRisk {
 /// like drawn where they do not fit).
 pub const PICKER_RISK_SECONDS: u64 = 20_000;
 
-/// The picker's risk over a run of `seconds` at `rate` likes/s over
+/// A seeded run of the picker over `seconds` at `rate` likes/s over
 /// `shards` shards; the simulation from `seed`.
 /// `tick` is told the simulated seconds of each chunk done (of
 /// [`picker_risk_work`]'s).
@@ -299,8 +288,7 @@ pub fn picker_risk(
     (traffic, writers): (TrafficModel, Writers),
     seed: u64,
     tick: &(dyn Fn(u64) + Sync),
-) -> ParamResult<PickerRisk> {
-    let over = key_over_cap(rate, shards, cap, traffic, writers).ok();
+) -> ParamResult<PickerRun> {
     let simulated = simulated_seconds(seconds);
     let rate = traffic.rate("rate", rate)?;
     let (sim, tally) = crate::model::simulation::run_writers(
@@ -314,23 +302,17 @@ pub fn picker_risk(
     let over_n = h.count_above(sim.cap);
     let (lo, hi) =
         crate::model::stats::wilson_interval(over_n, simulated, crate::model::stats::Z95);
-    let ln_any = over.map(|o| o.ln_p_any(seconds));
-    Ok(PickerRisk {
+    Ok(PickerRun {
         picker: writers.picker,
         servers: writers.servers,
-        p_over_cap_per_second: over.map(|o| o.ln_p_per_second.exp()),
-        ln_p_over_cap_per_second: over.map(|o| o.ln_p_per_second),
-        p_any_over_cap: ln_any.map(f64::exp),
-        ln_p_any_over_cap: ln_any,
-        method: over.map(|o| o.method),
-        busiest_bound: over.and_then(|o| o.busiest_bound),
         simulated_seconds: simulated,
         seed,
         busiest_mean: h.mean().unwrap_or(0.0),
         busiest_p999: h.quantile(0.999).unwrap_or(0),
         busiest_max: h.max().unwrap_or(0),
         seconds_over_cap: over_n,
-        p_over_cap_ci95: [lo, hi],
+        simulated_p_over_cap_per_second: over_n as f64 / simulated as f64,
+        simulated_p_over_cap_ci95: [lo, hi],
     })
 }
 

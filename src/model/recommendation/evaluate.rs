@@ -6,7 +6,7 @@ use super::{constraints, planned_rate, warnings, Binding, PlanInputs, Recommenda
 use crate::error::ParamResult;
 use crate::model::partitions::{PartitionRiskAt, RiskMethod};
 use crate::model::picker::risk::KeyMethod;
-use crate::model::verdict::failing;
+use crate::model::verdict::{failing, Check};
 
 impl PlanInputs {
     /// A deployed count checked against every constraint: which it fails,
@@ -54,6 +54,7 @@ impl PlanInputs {
         e.partition_shards_stable = rec.partition_shards_stable;
         e.partition_failing = rec.partition_failing.clone();
         e.warnings = warnings::collect_against(self, &e, &rec.warnings);
+        e.infeasible = rec.infeasible.clone();
         Ok(e)
     }
 
@@ -88,12 +89,13 @@ impl PlanInputs {
             partition_shards_stable: None,
             partition_failing: Vec::new(),
             partition_binds: self.partitions.map(|_| self.partitions_bind()),
-            p_any_over_cap: counted.map(|c| c.0.exp()),
-            ln_p_any_over_cap: counted.map(|c| c.0),
-            p_any_over_cap_exact: counted.map(|c| c.1),
+            worst_risk: counted.map(|c| c.2),
+            worst_p_any_over_cap: counted.map(|c| c.0.exp()),
+            worst_ln_p_any_over_cap: counted.map(|c| c.0),
+            worst_p_any_over_cap_exact: counted.map(|c| c.1),
             key_p_any_over_cap: Some(key_ln.exp()),
             key_ln_p_any_over_cap: Some(key_ln),
-            key_risk_method: key_method,
+            key_method,
             writers: self.writers,
             picker: self.writers.picker,
             rule_of_thumb_p_any_over_cap: rule_ln.map(f64::exp),
@@ -104,6 +106,7 @@ impl PlanInputs {
             // In likes/s: the safe rate is writes per key.
             safe_capacity_rate: shards as f64 * safe / self.sizing.writes_per_like,
             like_peak: self.sizing.like_peak(),
+            writes_per_like: self.sizing.writes_per_like,
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
             risk: self.risk.map(|t| t.risk),
             key_risk: self.key_check.risk,
@@ -125,6 +128,7 @@ impl PlanInputs {
             holds: true,
             fails: Vec::new(),
             warnings: Vec::new(),
+            infeasible: Vec::new(),
         };
         rec.constraints = constraints::list(self, &rec, judged);
         rec.fails = failing(&rec.constraints);
@@ -182,16 +186,26 @@ impl AtCount {
     /// The risk counted at the count: the largest of those that bind (per
     /// key, shared partitions where they bind, nodes), exact only if that
     /// one is.
-    fn counted(&self, partitions_bind: bool) -> Option<(f64, bool)> {
+    fn counted(&self, partitions_bind: bool) -> Option<(f64, bool, Check)> {
         [
-            Some((self.key_ln, self.key_method != KeyMethod::UpperBound)),
+            Some((
+                self.key_ln,
+                self.key_method != KeyMethod::UpperBound,
+                Check::KeyRisk,
+            )),
             self.part
                 .as_ref()
                 .filter(|_| partitions_bind)
-                .map(|(at, _)| (at.ln_p_any_over_cap, at.method == RiskMethod::Exact)),
+                .map(|(at, _)| {
+                    (
+                        at.ln_p_any_over_cap,
+                        at.method == RiskMethod::Exact,
+                        Check::SharedPartitions,
+                    )
+                }),
             self.node
                 .as_ref()
-                .map(|(at, _)| (at.ln_p_any_over_cap, at.exact)),
+                .map(|(at, _)| (at.ln_p_any_over_cap, at.exact, Check::Nodes)),
         ]
         .into_iter()
         .flatten()

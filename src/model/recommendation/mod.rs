@@ -23,11 +23,13 @@
 mod capacity;
 mod constraints;
 mod evaluate;
+mod infeasible;
 mod nodes;
 mod warnings;
 
 use serde::Serialize;
 
+pub use infeasible::Infeasible;
 pub use nodes::{ClusterNodes, NodeRisk, ShardKeys};
 pub use warnings::Warning;
 
@@ -141,14 +143,18 @@ pub struct Recommendation {
     /// Whether the partition risk binds (false where the store moves busy
     /// items apart on its own); `None` without partitions.
     pub partition_binds: Option<bool>,
-    /// The risk counted at `shards`: the largest of the per-key risk, the
-    /// shared-partition risk (when it binds) and the node risk; `None` when
-    /// none applies.
-    pub p_any_over_cap: Option<f64>,
+    /// Which risk is the largest at `shards` among those that bind: the
+    /// per-key risk (`key_risk`), shared partitions (when they bind) or
+    /// the nodes; `None` when none applies.
+    pub worst_risk: Option<Check>,
+    /// That risk's figure: P(over its cap during the spell), the largest
+    /// of `key_p_any_over_cap`, `partition_p_any_over_cap` (when it binds)
+    /// and `node_p_any_over_cap`.
+    pub worst_p_any_over_cap: Option<f64>,
     /// Its natural log (finite where the probability underflows).
-    pub ln_p_any_over_cap: Option<f64>,
+    pub worst_ln_p_any_over_cap: Option<f64>,
     /// Whether that figure is exact or an upper bound.
-    pub p_any_over_cap_exact: Option<bool>,
+    pub worst_p_any_over_cap_exact: Option<bool>,
     /// P(any second over the per-key cap) at `shards`, at the accepted risk's
     /// spell (or the default check's).
     pub key_p_any_over_cap: Option<f64>,
@@ -156,7 +162,7 @@ pub struct Recommendation {
     pub key_ln_p_any_over_cap: Option<f64>,
     /// How the per-key figure is known: exact, exactly 0 (round-robin under
     /// its bound) or an upper bound.
-    pub key_risk_method: KeyMethod,
+    pub key_method: KeyMethod,
     /// The writers the per-key figures are for (their picker serialized;
     /// the servers are the read path's).
     #[serde(skip)]
@@ -182,6 +188,9 @@ pub struct Recommendation {
     /// against (the peak's writes / (1 + unlike share)), for the words.
     #[serde(skip)]
     pub like_peak: f64,
+    /// Writes a like makes: 1 + the unlike share (1 without unlikes).
+    #[serde(skip)]
+    pub writes_per_like: f64,
     /// How far the plan is from its limit: capacity / peak - 1 with a risk,
     /// shards x safe / peak - 1 by the rule of thumb.
     pub margin: f64,
@@ -233,6 +242,9 @@ pub struct Recommendation {
     pub holds: bool,
     /// What more shards cannot fix, and what would.
     pub warnings: Vec<Warning>,
+    /// Why no shard count holds the plan (empty when one does): said
+    /// first, the count above then fails its verdict.
+    pub infeasible: Vec<Infeasible>,
 }
 
 /// The planned rate of a risk: likes are whole, so under fixed traffic a
@@ -294,17 +306,6 @@ impl PlanInputs {
         )
     }
 
-    /// `ln` of the shared-partition risk at each count (for a chart beside
-    /// the per-key risk); `None` without partitions.
-    pub fn partition_curve(&self, counts: &[u64]) -> ParamResult<Option<Vec<(u64, f64)>>> {
-        Ok(self.partition_risk(self.sizing.peak)?.map(|(pr, _)| {
-            counts
-                .iter()
-                .map(|&s| (s, pr.at(s).ln_p_any_over_cap))
-                .collect()
-        }))
-    }
-
     /// The recommendation: the fewest shards meeting every binding constraint.
     pub fn recommend(&self) -> ParamResult<Recommendation> {
         self.recommend_with(true)
@@ -330,9 +331,13 @@ impl PlanInputs {
             self.writers,
             MAX_SHARDS,
         );
-        // An accepted risk sizes the count (an error names it); the default
-        // check only raises the rule of thumb's count where it must.
+        // An accepted risk sizes the count; the default check only raises
+        // the rule of thumb's count where it must. Where no count up to
+        // the limit meets it, the plan is infeasible: the rule of thumb's
+        // count is shown, and fails (any other error names its input).
+        let key_unmet = matches!(&key, Err(e) if e.is_risk_unmet());
         let (floor, mut binding, key) = match (self.risk, key) {
+            (Some(_), Err(_)) if key_unmet => (rule, Binding::KeyRisk, None),
             (Some(_), key) => {
                 let k = key?;
                 (k, Binding::KeyRisk, Some(k))
@@ -387,6 +392,7 @@ impl PlanInputs {
             self.add_capacity(&mut rec)?;
         }
         rec.warnings = warnings::collect(self, &rec);
+        rec.infeasible = self.infeasible(&rec, key_unmet);
         Ok(rec)
     }
 }
@@ -429,12 +435,16 @@ impl Recommendation {
     /// The verdict on this count for a plan whose recommendation is
     /// `recommended_shards` at `planned_rate` writes/s.
     pub fn verdict(&self, recommended_shards: u64, planned_rate: f64) -> Verdict {
-        Verdict::new(
-            self.shards,
-            recommended_shards,
-            planned_rate,
-            self.constraints.clone(),
-        )
+        Verdict {
+            infeasible: self.infeasible.clone(),
+            ..Verdict::new(
+                self.shards,
+                recommended_shards,
+                planned_rate,
+                self.constraints.clone(),
+            )
+            .in_likes(self.writes_per_like)
+        }
     }
 }
 

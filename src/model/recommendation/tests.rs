@@ -63,7 +63,7 @@ fn key_risk_binds_with_a_risk_and_the_capacity_solves_back() {
         (rec.rule_of_thumb_shards, rec.key_risk_shards),
         (20, Some(17))
     );
-    let p = rec.p_any_over_cap.unwrap();
+    let p = rec.worst_p_any_over_cap.unwrap();
     assert!((p - 8.590e-5).abs() < 1e-8, "{p}");
     // The capacity: the last whole rate within 1%, the next one over it.
     let c = rec.capacity_rate.unwrap();
@@ -116,7 +116,7 @@ fn shared_partitions_bind_in_a_hashed_store_with_no_preset() {
     assert_eq!(rec.partition_shards_stable, Some(48));
     assert_eq!(rec.partition_failing, vec![[41, 47]]);
     assert_eq!(rec.partition_binds, Some(true));
-    assert!(rec.p_any_over_cap.unwrap() <= 0.01);
+    assert!(rec.worst_p_any_over_cap.unwrap() <= 0.01);
     assert!(rec
         .warnings
         .iter()

@@ -21,18 +21,6 @@ pub enum Warning {
         /// The fewest count meeting that risk on its own, if any.
         partition_shards: Option<u64>,
     },
-    /// No shard count up to the limit keeps the shared partitions within
-    /// the risk: raise the cap or the partitions, or accept more risk.
-    PartitionsCannotHold {
-        /// Partitions the keys hash onto.
-        partitions: u64,
-        /// Writes a second one partition accepts.
-        cap: f64,
-        /// The risk accepted for them, a probability 0..1.
-        risk: f64,
-        /// The most shards tried.
-        max_shards: u64,
-    },
     /// Counts above the recommendation fail the partition risk: a team that
     /// later adds shards must skip them.
     FailingBand {
@@ -77,17 +65,6 @@ pub enum Warning {
         /// template (`None` without one, or when none up to the limit does).
         suggested_shards: Option<u64>,
     },
-    /// Even spread evenly, the masters' caps cannot hold the load within
-    /// the risk: add nodes or raise the node cap.
-    NodesCannotHold {
-        /// Masters.
-        nodes: u32,
-        /// Likes a second one master accepts.
-        node_cap: f64,
-        /// The fewest masters on which an even spread holds (`None` when
-        /// none up to the limit does).
-        nodes_needed: Option<u32>,
-    },
     /// The plan exceeds a documented store limit.
     StoreLimit {
         /// The limit and its source.
@@ -105,12 +82,10 @@ impl Warning {
             Warning::PartitionRiskAfterGrow { .. } | Warning::FailingBand { .. } => {
                 &["partitions", "store"]
             }
-            Warning::PartitionsCannotHold { .. } => &["partitions", "cap", "partition_risk"],
             Warning::ReadCap { .. } => &["servers", "cache_seconds", "read_cap"],
             Warning::UncachedOverReadCap { .. } => &["views", "read_cap"],
             Warning::BatchesPerSum { .. } => &["batch_size"],
             Warning::TemplateOneSlot { .. } => &["key_template"],
-            Warning::NodesCannotHold { .. } => &["nodes", "node_cap"],
             Warning::StoreLimit { .. } => &["store", "peak"],
         }
     }
@@ -140,10 +115,7 @@ impl Warning {
     fn of_plan(&self) -> bool {
         matches!(
             self,
-            Warning::PartitionsCannotHold { .. }
-                | Warning::FailingBand { .. }
-                | Warning::TemplateOneSlot { .. }
-                | Warning::NodesCannotHold { .. }
+            Warning::FailingBand { .. } | Warning::TemplateOneSlot { .. }
         )
     }
 }
@@ -177,20 +149,11 @@ fn after_grow(inputs: &PlanInputs, rec: &Recommendation) -> Option<Warning> {
     )
 }
 
-/// What no count changes: partitions no count meets, the failing band,
-/// nodes no count meets (with what would hold).
+/// What no count changes: the failing band, and a template that puts
+/// every key on one slot (with what would hold). Partitions and nodes no
+/// count meets make the plan infeasible (`Recommendation::infeasible`).
 fn plan_warnings(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
     let mut out = Vec::new();
-    if let (Some(true), None, Some(p)) =
-        (rec.partition_binds, rec.partition_shards, inputs.partitions)
-    {
-        out.push(Warning::PartitionsCannotHold {
-            partitions: p.partitions,
-            cap: p.cap,
-            risk: p.target.risk,
-            max_shards: crate::model::defaults::MAX_SHARDS,
-        });
-    }
     if rec.partition_binds == Some(true) && !rec.partition_failing.is_empty() {
         out.push(Warning::FailingBand {
             ranges: rec.partition_failing.clone(),
@@ -198,30 +161,25 @@ fn plan_warnings(inputs: &PlanInputs, rec: &Recommendation) -> Vec<Warning> {
         });
     }
     if let (Some(c), None) = (&inputs.nodes, rec.node_shards) {
-        out.push(nodes_cannot_hold(inputs, c));
+        out.extend(template_one_slot(inputs, c));
     }
     out
 }
 
-/// No count keeps the nodes within their caps: the template's fix and the
-/// count it would need, or the masters an even spread needs.
-fn nodes_cannot_hold(inputs: &PlanInputs, c: &super::ClusterNodes) -> Warning {
+/// No count keeps the nodes within their caps because every key is on one
+/// slot: the template's fix and the count it would need.
+fn template_one_slot(inputs: &PlanInputs, c: &super::ClusterNodes) -> Option<Warning> {
     let rate = super::planned_rate(inputs.sizing.peak, c.target.traffic);
-    match c.template().filter(|_| c.one_slot()) {
-        Some(t) => Warning::TemplateOneSlot {
+    c.template()
+        .filter(|_| c.one_slot())
+        .map(|t| Warning::TemplateOneSlot {
             template: t.template().to_string(),
             suggested: t.without_tag(),
             suggested_shards: t.without_tag_template().and_then(|f| {
                 c.with_template(f)
                     .fewest(rate, 1, crate::model::defaults::MAX_SHARDS)
             }),
-        },
-        None => Warning::NodesCannotHold {
-            nodes: c.nodes,
-            node_cap: c.node_cap,
-            nodes_needed: c.nodes_needed(rate, crate::model::defaults::MAX_NODES),
-        },
-    }
+        })
 }
 
 /// The read path at the count: the read cap, cached or not, and batches.

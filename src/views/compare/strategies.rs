@@ -56,12 +56,17 @@ fn over_cap_columns<'a>(duration_seconds: f64) -> Vec<Column<'a>> {
         (
             "P(second over cap)".into(),
             false,
-            Box::new(|r| chance(r.row.p_over_cap_per_second, r.ln_p_over_cap_per_second)),
+            Box::new(|r| {
+                chance(
+                    r.row.key_p_over_cap_per_second,
+                    r.key_ln_p_over_cap_per_second,
+                )
+            }),
         ),
         (
             format!("P(any over, {})", run_length(duration_seconds)),
             true,
-            Box::new(|r| chance(r.row.p_any_over_cap, r.ln_p_any_over_cap)),
+            Box::new(|r| chance(r.row.key_p_any_over_cap, r.key_ln_p_any_over_cap)),
         ),
     ]
 }
@@ -148,8 +153,12 @@ pub(super) fn verdicts_and_wide_note(rows: &[StrategyRow]) -> [Section; 2] {
 /// The note on a starred chance, when a shown one underflows.
 pub(super) fn underflow_note(rows: &[StrategyRow], wide: bool) -> Option<Section> {
     let underflow = rows.iter().any(|r| {
-        (wide && underflows(r.row.p_over_cap_per_second, r.ln_p_over_cap_per_second))
-            || underflows(r.row.p_any_over_cap, r.ln_p_any_over_cap)
+        (wide
+            && underflows(
+                r.row.key_p_over_cap_per_second,
+                r.key_ln_p_over_cap_per_second,
+            ))
+            || underflows(r.row.key_p_any_over_cap, r.key_ln_p_any_over_cap)
     });
     underflow.then(|| {
         Section::Note(

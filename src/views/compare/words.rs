@@ -42,7 +42,7 @@ fn fit(f: &Fit) -> String {
     match f {
         Fit::OverCap => "over the cap".to_string(),
         Fit::BusiestOver {
-            p_over_cap_per_second,
+            key_p_over_cap_per_second: p_over_cap_per_second,
         } => format!(
             "mean under the cap, busiest key over it with P {}/s",
             fmt::prob(*p_over_cap_per_second)
@@ -119,7 +119,7 @@ fn one_key_and_sharded(v: &Verdict) -> String {
         }
         Verdict::AddShards {
             seconds,
-            p_any_over_cap,
+            key_p_any_over_cap: p_any_over_cap,
         } => format!(
             "add shards: P(a second over the cap in {}) = {}",
             run_length(*seconds),
@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(
             verdict(&Verdict::HashSharded {
                 fit: Fit::BusiestOver {
-                    p_over_cap_per_second: 0.2725
+                    key_p_over_cap_per_second: 0.2725
                 },
                 hashes_for_mean: 60.0
             }),

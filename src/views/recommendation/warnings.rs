@@ -18,19 +18,6 @@ pub fn warning_text(w: &Warning) -> String {
             p_any_over_cap,
             partition_shards,
         } => after_grow(*store, *p_any_over_cap, *partition_shards),
-        Warning::PartitionsCannotHold {
-            partitions,
-            cap,
-            risk,
-            max_shards,
-        } => format!(
-            "no shard count up to {} keeps the chance of a partition over its cap within {} \
-             ({} partitions at {} writes/s): raise the cap or the partitions, or accept more risk",
-            fmt::count(*max_shards),
-            fmt::prob(*risk),
-            fmt::count(*partitions),
-            fmt::num(*cap)
-        ),
         Warning::FailingBand { ranges: r, stable } => format!(
             "adding shards later must skip {}: those counts fail the partition risk{}",
             ranges(r),
@@ -70,16 +57,6 @@ pub fn warning_text(w: &Warning) -> String {
              more shards cannot help; fix the template{}",
             template_fix(suggested.as_deref(), *suggested_shards)
         ),
-        Warning::NodesCannotHold {
-            nodes,
-            node_cap,
-            nodes_needed,
-        } => format!(
-            "even spread evenly, {nodes} masters of {} likes/s each cannot carry the load within \
-             the risk: {}",
-            fmt::num(*node_cap),
-            masters_needed(*nodes_needed)
-        ),
         Warning::StoreLimit { limit, value } => format!(
             "the plan's {} exceeds the documented limit of {} ({})",
             limited_figure(limit.quantity, *value),
@@ -118,14 +95,6 @@ fn template_fix(suggested: Option<&str>, suggested_shards: Option<u64>) -> Strin
         (Some(t), Some(n)) => format!(" (with '{t}', {} hold the nodes)", shards(n)),
         (Some(t), None) => format!(" (e.g. '{t}')"),
         _ => String::new(),
-    }
-}
-
-/// Nodes that cannot hold: the masters that could, or the cap to raise.
-fn masters_needed(nodes_needed: Option<u32>) -> String {
-    match nodes_needed {
-        Some(n) => format!("{n} masters can (or raise --node-cap)"),
-        None => "raise --node-cap".into(),
     }
 }
 

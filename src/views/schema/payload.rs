@@ -115,17 +115,17 @@ fn timeline(d: &mut Doc) -> Map<String, Value> {
 
 /// `risk`: the exact risk, with the plan, the trace and unlikes.
 fn risk(d: &mut Doc) -> Map<String, Value> {
-    let mut risk = d.object::<crate::model::exact::Risk>();
+    let mut risk = d.object::<crate::views::risk::RiskRow>();
     set(&mut risk, "recommendation", d.recommendation(), true);
     set(&mut risk, "observed_traffic", d.observed(), true);
     set(&mut risk, "unlikes", d.unlikes(), true);
     set(&mut risk, "verdict", d.verdict(), false);
     let picker = about(
-        "`--picker` other than the random ones: its chance of going over the cap and a \
-         seeded run of it (absent for the random pickers).",
-        d.sub::<crate::model::picker::risk::PickerRisk>(),
+        "`--picker` other than the random ones: a seeded run of it, a Monte Carlo estimate \
+         beside the picker's own figure above (absent for the random pickers).",
+        d.sub::<crate::model::picker::risk::PickerRun>(),
     );
-    set(&mut risk, "picker_risk", picker, true);
+    set(&mut risk, "simulated", picker, true);
     risk
 }
 

@@ -97,8 +97,8 @@ impl Rows<'_> {
                 exact: true,
                 error: None,
                 writes_per_key_per_second: inputs.rate,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums,
                 reads_per_view: 1.0,
                 freshness_lag_seconds: lag,
@@ -122,8 +122,8 @@ impl Rows<'_> {
                 exact: true,
                 error: None,
                 writes_per_key_per_second: inputs.rate / s as f64,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums * s as f64,
                 reads_per_view: s as f64,
                 freshness_lag_seconds: lag,
@@ -150,8 +150,8 @@ impl Rows<'_> {
                 exact: true,
                 error: None,
                 writes_per_key_per_second: lr.writes_per_partition,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums * lr.count_pages,
                 reads_per_view: lr.count_pages,
                 freshness_lag_seconds: lag,
@@ -181,8 +181,8 @@ impl Rows<'_> {
                 exact: false,
                 error: Some(CountError::StandardError { share: hll_se }),
                 writes_per_key_per_second: inputs.rate,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums,
                 reads_per_view: 1.0,
                 freshness_lag_seconds: lag,
@@ -202,8 +202,8 @@ impl Rows<'_> {
                 exact: false,
                 error: Some(CountError::StandardError { share: hll_se }),
                 writes_per_key_per_second: inputs.rate / s as f64,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums * s as f64,
                 reads_per_view: s as f64,
                 freshness_lag_seconds: lag,
@@ -232,8 +232,8 @@ impl Rows<'_> {
                     confidence: 1.0 - inputs.delta,
                 }),
                 writes_per_key_per_second: cm.window_rate,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums,
                 reads_per_view: 1.0,
                 freshness_lag_seconds: lag,
@@ -266,8 +266,8 @@ impl Rows<'_> {
                 exact: true,
                 error: None,
                 writes_per_key_per_second: hash_rate,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums,
                 reads_per_view: 1.0,
                 freshness_lag_seconds: lag,
@@ -286,8 +286,8 @@ impl Rows<'_> {
                 exact: true,
                 error: None,
                 writes_per_key_per_second: hash_rate / s as f64,
-                p_over_cap_per_second: p1,
-                p_any_over_cap: pany,
+                key_p_over_cap_per_second: p1,
+                key_p_any_over_cap: pany,
                 reads_per_second: sums * s as f64,
                 reads_per_view: s as f64,
                 freshness_lag_seconds: lag,
@@ -338,14 +338,14 @@ mod tests {
         let set = by("set");
         assert!(set.exact);
         assert_eq!(set.writes_per_key_per_second, 200_000.0);
-        assert_eq!(set.p_over_cap_per_second, Some(1.0));
+        assert_eq!(set.key_p_over_cap_per_second, Some(1.0));
         assert_eq!(set.memory_bytes, Some(redis_set_bytes(100e6, 8)));
         // 40 servers / 2 s cache = 20 count reads a second.
         assert_eq!(set.reads_per_second, 20.0);
         let ss = by("set-sharded");
         assert_eq!(ss.writes_per_key_per_second, 200_000.0 / 286.0);
         assert_eq!(ss.reads_per_view, 286.0);
-        assert!(ss.p_over_cap_per_second.unwrap() < 1e-6);
+        assert!(ss.key_p_over_cap_per_second.unwrap() < 1e-6);
         let hll = by("hll");
         assert!(!hll.exact);
         assert_eq!(
@@ -410,9 +410,9 @@ mod tests {
             .collect();
         let lr = rows.iter().find(|r| r.strategy == "like-rows").unwrap();
         assert_eq!(lr.writes_per_key_per_second, 500.0);
-        assert_eq!(lr.p_over_cap_per_second, None);
+        assert_eq!(lr.key_p_over_cap_per_second, None);
         let hash = rows.iter().find(|r| r.strategy == "hash").unwrap();
         assert_eq!(hash.writes_per_key_per_second, 1e8 + 1e7 + 1e9);
-        assert_eq!(hash.p_any_over_cap, None);
+        assert_eq!(hash.key_p_any_over_cap, None);
     }
 }

@@ -110,7 +110,7 @@ impl Design {
             },
             Design::Sharded if p_any > RISK_OK => Verdict::AddShards {
                 seconds: i.duration_seconds,
-                p_any_over_cap: p_any,
+                key_p_any_over_cap: p_any,
             },
             Design::Sharded => Verdict::ExactAndLive { shards: i.shards },
         }
@@ -146,8 +146,8 @@ fn per_like_row(
         exact: true,
         error: None,
         writes_per_key_per_second: r,
-        p_over_cap_per_second: Some(risk.p_per_second),
-        p_any_over_cap: Some(risk.p_any),
+        key_p_over_cap_per_second: Some(risk.p_per_second),
+        key_p_any_over_cap: Some(risk.p_any),
         reads_per_second: cost_reads.reads_cached_per_second,
         reads_per_view: cost_reads.reads_cached_per_second / i.reads.views,
         freshness_lag_seconds: i.reads.cache_seconds,
@@ -160,8 +160,8 @@ fn per_like_row(
         verdict,
     };
     let mut s = StrategyRow::from(row);
-    s.ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
-    s.ln_p_any_over_cap = Some(risk.ln_p_any);
+    s.key_ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
+    s.key_ln_p_any_over_cap = Some(risk.ln_p_any);
     s.keys = Some(keys);
     s.cap_likes_per_key = Some(cap_likes);
     s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
@@ -218,8 +218,8 @@ fn buffered_row(i: &CompareInputs, keys: u64, design: Buffering, drift: &Drift) 
         exact: false,
         error: Some(CountError::CrashLoss { likes: loss }),
         writes_per_key_per_second: writes,
-        p_over_cap_per_second: Some(p),
-        p_any_over_cap: Some(p),
+        key_p_over_cap_per_second: Some(p),
+        key_p_any_over_cap: Some(p),
         reads_per_second: reads.reads_cached_per_second,
         reads_per_view: reads.reads_cached_per_second / i.reads.views,
         freshness_lag_seconds: f + i.reads.cache_seconds,
@@ -259,8 +259,8 @@ fn log_row(i: &CompareInputs) -> StrategyRow {
             exact: tx,
             error: (!tx).then_some(CountError::Replay { likes: replay }),
             writes_per_key_per_second: log_writes,
-            p_over_cap_per_second: Some(p),
-            p_any_over_cap: Some(p),
+            key_p_over_cap_per_second: Some(p),
+            key_p_any_over_cap: Some(p),
             reads_per_second: one_key.reads_cached_per_second,
             reads_per_view: one_key.reads_cached_per_second / i.reads.views,
             freshness_lag_seconds: c + i.reads.cache_seconds,
@@ -277,8 +277,8 @@ fn log_row(i: &CompareInputs) -> StrategyRow {
                 }
             },
         },
-        ln_p_over_cap_per_second: None,
-        ln_p_any_over_cap: None,
+        key_ln_p_over_cap_per_second: None,
+        key_ln_p_any_over_cap: None,
         keys: Some(1),
         cap_likes_per_key: Some(i.cap / log_cost),
         reads_uncached_per_second: Some(one_key.reads_uncached_per_second),

@@ -36,7 +36,7 @@ fn reference_rows_by_hand() {
     // One key takes every like: 9,000 > 1,000, over the cap every second.
     let s = row(&c, "single");
     assert_eq!(s.row.writes_per_key_per_second, 9_000.0);
-    assert_eq!(s.row.p_over_cap_per_second, Some(1.0));
+    assert_eq!(s.row.key_p_over_cap_per_second, Some(1.0));
     // Cached: min(50,000 views, 40 servers / 2 s) = 20 sums/s of 1 key.
     assert_eq!(s.row.reads_per_second, 20.0);
     assert_eq!(s.reads_uncached_per_second, Some(50_000.0));
@@ -50,17 +50,17 @@ fn reference_rows_by_hand() {
     assert_eq!(s.reads_uncached_per_second, Some(1_000_000.0));
     let risk = Risk::compute(9_000.0, 20, 1000.0, 14_400.0, TrafficModel::Fixed).unwrap();
     assert_eq!(
-        s.row.p_over_cap_per_second,
+        s.row.key_p_over_cap_per_second,
         Some(risk.p_over_cap_per_second)
     );
-    assert_eq!(s.row.p_any_over_cap, Some(risk.p_any_over_cap));
+    assert_eq!(s.row.key_p_any_over_cap, Some(risk.p_any_over_cap));
 
     // 40 servers at 1 s: 40 writes/s on the key, whatever the traffic;
     // one crash loses 9,000 / 40 x 1 = 225 likes.
     let b = row(&c, "buffered");
     assert_eq!(b.row.writes_per_key_per_second, 40.0);
     assert_eq!(b.row.crash_loss_likes, 225.0);
-    assert_eq!(b.row.p_over_cap_per_second, Some(0.0));
+    assert_eq!(b.row.key_p_over_cap_per_second, Some(0.0));
     assert_eq!(b.row.freshness_lag_seconds, 3.0);
     assert_eq!(b.row.double_count_likes, 225.0);
 
@@ -87,11 +87,11 @@ fn buffered_is_traffic_independent_and_sharded_buffered_splits_servers() {
     let mut i = inputs(200_000.0, 286);
     i.reads = ReadPlan::new(50_000.0, 4_000, 2.0, Some(100), Some(3000.0)).unwrap();
     let c = compare(&i).unwrap();
-    assert_eq!(row(&c, "buffered").row.p_over_cap_per_second, Some(1.0));
+    assert_eq!(row(&c, "buffered").row.key_p_over_cap_per_second, Some(1.0));
     assert_eq!(c.buffered_shards, 6);
     let sb = row(&c, "sharded-buffered");
     assert_eq!(sb.row.writes_per_key_per_second, 667.0);
-    assert_eq!(sb.row.p_over_cap_per_second, Some(0.0));
+    assert_eq!(sb.row.key_p_over_cap_per_second, Some(0.0));
     assert_eq!(sb.row.crash_loss_likes, 50.0);
     // Firestore-like: 1 write/s per key, safe 0.7: a key per server.
     assert_eq!(buffered_shards(40, 1.0, 0.7), 40);

@@ -44,10 +44,10 @@ fn three_reels_on_two_partitions_match_enumeration() {
     let (over, max) = three_reels_exact(600.0);
     // Tolerance: 4 standard errors of the 20,000-placement mean.
     assert!(
-        (l.p_over_cap_per_second - over).abs() < 4.0 * l.p_over_cap_se,
+        (l.partition_p_over_cap_per_second - over).abs() < 4.0 * l.partition_p_over_cap_se,
         "{} vs {over} (se {})",
-        l.p_over_cap_per_second,
-        l.p_over_cap_se
+        l.partition_p_over_cap_per_second,
+        l.partition_p_over_cap_se
     );
     assert!((l.hottest_partition_rate - max).abs() < 4.0 * l.hottest_partition_rate_se);
     // By hand: the 32 splits give a busier side of 550 (8 times), 600 (6),
@@ -83,10 +83,10 @@ fn one_pinned_reel_agrees_with_the_birthday_bound() {
     assert!((want - 0.2188).abs() < 1e-3, "{want}");
     // 4 standard errors of the 2,000-placement mean.
     assert!(
-        (l.p_over_cap_per_second - want).abs() < 4.0 * l.p_over_cap_se,
+        (l.partition_p_over_cap_per_second - want).abs() < 4.0 * l.partition_p_over_cap_se,
         "{} vs {want} (se {})",
-        l.p_over_cap_per_second,
-        l.p_over_cap_se
+        l.partition_p_over_cap_per_second,
+        l.partition_p_over_cap_se
     );
 }
 
@@ -137,11 +137,11 @@ fn tail_only_partitions_in_aggregate_match_drawing_each_partition() {
     let ((over, over_se), (hot, hot_se)) = each_partition(&plan, 1_000);
     assert!(over > 0.01 && over < 0.99, "a useful test point: {over}");
     // 4 combined standard errors: a false alarm about 1 in 16,000 runs.
-    let tol = 4.0 * (over_se.powi(2) + model.p_over_cap_se.powi(2)).sqrt();
+    let tol = 4.0 * (over_se.powi(2) + model.partition_p_over_cap_se.powi(2)).sqrt();
     assert!(
-        (model.p_over_cap_per_second - over).abs() < tol,
+        (model.partition_p_over_cap_per_second - over).abs() < tol,
         "P(over): {} vs each partition {over} (tol {tol})",
-        model.p_over_cap_per_second
+        model.partition_p_over_cap_per_second
     );
     let tol = 4.0 * (hot_se.powi(2) + model.hottest_partition_rate_se.powi(2)).sqrt();
     assert!(
