@@ -72,9 +72,13 @@ pub fn sweep(
         "rows",
         !quiet && s.cost.seconds > 3.0,
     );
-    let rows = super::risk::sweep_rows(plan, s.rate, &s.counts, (s.seconds, s.traffic), &|| {
-        bar.inc(1)
-    });
+    let rows = super::risk::sweep_rows(
+        plan,
+        (s.like_rate, s.rate),
+        &s.counts,
+        (s.seconds, s.traffic),
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
     Ok(rows.map_err(|e| r.blame(e))?)
 }

@@ -137,7 +137,7 @@ fn flat_run(o: &ReportOptions, sim: &FlatSimulation) -> anyhow::Result<Simulatio
         &tally,
         sim.reads.cost(sim.plan.shards),
     )
-    .in_likes(sim.sizing.likes_of(sim.plan.rate))
+    .in_likes(sim.like_rate)
     .with_verdict(o.plan.recommendation.clone(), verdict);
     let safe = sim.sizing.plan.safe_per_shard();
     Ok(Simulation::Flat {

@@ -39,7 +39,7 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
         }
     };
     let view = RiskView {
-        like_rate: plan.sizing.likes_of(o.rate),
+        like_rate: o.like_rate,
         risk,
         recommendation: plan.recommendation.clone(),
         simulated,
@@ -67,7 +67,7 @@ pub fn run_risk(o: RiskOptions) -> anyhow::Result<()> {
 /// judgement. `sweep`, the risk chart and `report`'s table are these rows.
 pub fn sweep_rows(
     plan: &crate::config::plan::Plan,
-    rate: f64,
+    (like_rate, rate): (f64, f64),
     counts: &[u64],
     (seconds, traffic): (f64, TrafficModel),
     done: &(dyn Fn() + Sync),
@@ -83,7 +83,6 @@ pub fn sweep_rows(
         }
     };
     let judged_at = inputs.planned_rate();
-    let like_rate = plan.sizing.likes_of(rate);
     rows.into_iter()
         .map(|risk| {
             // The row's figure is the key check's when it ran at the

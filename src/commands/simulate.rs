@@ -34,7 +34,7 @@ fn flat(
         &tally,
         sim.reads.cost(sim.plan.shards),
     )
-    .in_likes(sim.sizing.likes_of(sim.plan.rate))
+    .in_likes(sim.like_rate)
     .with_verdict(
         sim.recommended.recommendation.clone(),
         verdict(&sim.recommended, &sim.plan, &tally).map_err(|e| r.blame(e))?,

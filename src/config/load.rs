@@ -95,6 +95,30 @@ impl Resolver {
         Ok(self.inputs.take("duration_seconds", d))
     }
 
+    /// The rate in likes/s and in the writes/s they make: the likes as
+    /// given (`--rate`, the scenario's `rate`), else the planned peak's
+    /// likes; the writes as [`Resolver::rate`] resolves them (with
+    /// unlikes, and whole under fixed traffic). The likes are never
+    /// recomputed from the rounded writes.
+    pub fn rate_in_likes(
+        &mut self,
+        flag: Option<f64>,
+        peak: &super::sizing::Peak,
+        traffic: TrafficModel,
+    ) -> InputResult<(f64, f64)> {
+        let given = Sourced::flag("--rate", flag)
+            .or(self.field("rate", &self.scenario.scenario.rate))
+            .map(|s| s.value);
+        let writes = self.rate(flag, peak.peak, traffic)?;
+        let likes = match (traffic.empirical(), given) {
+            // The law's mean is writes: its likes by the unlike share.
+            (Some(_), _) => self.unlike_plan.map_or(writes, |u| u.likes(writes)),
+            (None, Some(likes)) => likes,
+            (None, None) => peak.likes,
+        };
+        Ok((likes, writes))
+    }
+
     /// The like rate: `--rate`, the scenario's `rate`, else the planned
     /// peak (whole under fixed traffic).
     pub fn rate(

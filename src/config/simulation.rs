@@ -14,6 +14,8 @@ use crate::model::simulation::{SamplerKind, SimPlan};
 pub struct FlatSimulation {
     /// What to simulate.
     pub plan: SimPlan,
+    /// The likes/s behind the simulated writes/s.
+    pub like_rate: f64,
     /// The sizing it was resolved against (its safe rate marks the chart).
     pub sizing: Sizing,
     /// The read path.
@@ -46,7 +48,7 @@ impl Resolver {
         let recommended = self.plan(&sim.sizing, &sim.reads, flags)?;
         let (sizing, reads) = (recommended.sizing.clone(), recommended.reads);
         let traffic = self.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
-        let rate = self.rate(sim.rate.one()?, sizing.peak.peak, traffic)?;
+        let (like_rate, rate) = self.rate_in_likes(sim.rate.one()?, &sizing.peak, traffic)?;
         let sized = Sourced::derived(
             recommended.recommendation.shards,
             "the recommendation (shardplan size)",
@@ -73,6 +75,7 @@ impl Resolver {
             .map_err(|e| self.blame(e))?;
         Ok(FlatSimulation {
             plan,
+            like_rate,
             sizing,
             reads,
             recommended,

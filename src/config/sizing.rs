@@ -44,12 +44,6 @@ impl Sizing {
     pub fn writes_per_like(&self) -> f64 {
         self.unlikes.map_or(1.0, |u| u.unlikes.writes_per_like())
     }
-
-    /// The likes/s behind `writes` writes/s (the writes themselves without
-    /// unlikes), to a millionth as the writes were made from them.
-    pub fn likes_of(&self, writes: f64) -> f64 {
-        self.unlikes.map_or(writes, |u| u.likes(writes))
-    }
 }
 
 /// A preset and the source that named it.

@@ -86,10 +86,7 @@ impl KeyRisk {
         writers: Writers,
     ) -> ParamResult<KeyRisk> {
         match writers.picker.splits_like_random() {
-            true => Ok(KeyRisk::of_law(
-                Risk::compute(rate, shards, cap, seconds, traffic)?,
-                writers.picker,
-            )),
+            true => KeyRisk::of_law(Risk::compute(rate, shards, cap, seconds, traffic)?, writers),
             false => KeyRisk::of_picker((rate, shards, cap), (seconds, traffic), writers),
         }
     }
@@ -104,10 +101,10 @@ impl KeyRisk {
     ) -> ParamResult<Vec<KeyRisk>> {
         if writers.picker.splits_like_random() {
             let rows = crate::model::exact::sweep(rate, counts, cap, seconds, traffic, done)?;
-            return Ok(rows
+            return rows
                 .into_iter()
-                .map(|r| KeyRisk::of_law(r, writers.picker))
-                .collect());
+                .map(|r| KeyRisk::of_law(r, writers))
+                .collect();
         }
         counts
             .par_iter()
@@ -119,22 +116,31 @@ impl KeyRisk {
             .collect()
     }
 
-    /// The random law's row, for a picker that splits as random does.
-    fn of_law(r: Risk, picker: Picker) -> KeyRisk {
-        KeyRisk {
+    /// The random law's row, for a picker that splits as random does. Its
+    /// chances are the one point every per-key figure comes from
+    /// ([`key_over_cap`]: the recommendation's search and its verdict use
+    /// it too), so `risk`, `sweep` and `size` print the same digits; the
+    /// busiest shard's law (mean, quantiles) is the table's.
+    fn of_law(r: Risk, writers: Writers) -> ParamResult<KeyRisk> {
+        let over = key_over_cap(r.rate, r.shards, r.cap, r.traffic, writers)?;
+        let ln_any = over.ln_p_any(r.seconds);
+        let (p, p_any) = (over.ln_p_per_second.exp(), ln_any.exp());
+        let underflow =
+            (p == 0.0 && over.ln_p_per_second.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
+        Ok(KeyRisk {
             write_rate: r.rate,
             shards: r.shards,
             cap: r.cap,
             seconds: r.seconds,
             traffic: r.traffic,
-            picker,
+            picker: writers.picker,
             servers: None,
-            key_p_over_cap_per_second: r.p_over_cap_per_second,
-            key_ln_p_over_cap_per_second: r.ln_p_over_cap_per_second,
-            key_p_any_over_cap: r.p_any_over_cap,
-            key_ln_p_any_over_cap: r.ln_p_any_over_cap,
-            key_method: KeyMethod::Exact,
-            underflow: r.underflow,
+            key_p_over_cap_per_second: p,
+            key_ln_p_over_cap_per_second: over.ln_p_per_second,
+            key_p_any_over_cap: p_any,
+            key_ln_p_any_over_cap: ln_any,
+            key_method: over.method,
+            underflow,
             busiest_mean_per_second: Some(r.busiest_mean_per_second),
             busiest_p999_per_second: Some(r.busiest_p999_per_second),
             busiest_over_run_median: Some(r.busiest_over_run_median),
@@ -143,7 +149,7 @@ impl KeyRisk {
             busiest_bound: None,
             p_over_cap_rel_error: Some(r.p_over_cap_rel_error),
             exact: r.exact,
-        }
+        })
     }
 
     /// Another picker's row: its own chance (exact, exactly 0 or a bound)
@@ -203,7 +209,9 @@ mod tests {
         let law = Risk::compute(14_000.0, 20, 1000.0, 14_400.0, Fixed).unwrap();
         let row =
             KeyRisk::compute((14_000.0, 20, 1000.0), (14_400.0, Fixed), w(Picker::Random)).unwrap();
-        assert_eq!(row.key_ln_p_any_over_cap, law.ln_p_any_over_cap);
+        // The same chance as the law's table, to its error bound.
+        let gap = (row.key_ln_p_any_over_cap - law.ln_p_any_over_cap).abs();
+        assert!(gap < 1e-12 * law.ln_p_any_over_cap.abs(), "{gap}");
         assert_eq!(
             row.busiest_mean_per_second,
             Some(law.busiest_mean_per_second)

@@ -122,14 +122,14 @@ impl SizeRow {
     /// The verdict on the row's count.
     pub fn verdict(&self) -> crate::model::verdict::Verdict {
         self.recommendation
-            .verdict(self.recommended_shards, self.peak_writes)
+            .verdict(self.recommended_shards, self.recommendation.planned_rate)
     }
 
     /// The first line: the recommendation, or the verdict on a deployed count.
     pub fn headline(&self) -> String {
         match self.evaluated {
             true => super::verdict::line(&self.verdict()),
-            false => recommendation_line(&self.recommendation, self.peak_writes),
+            false => recommendation_line(&self.recommendation, self.recommendation.planned_rate),
         }
     }
 }

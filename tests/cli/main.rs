@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod coherence;
 mod compare;
 mod completions;
 mod config_sources;

@@ -60,6 +60,8 @@ pub struct RiskChart {
 pub struct RiskSweep {
     /// The rate every count is judged at, writes/s.
     pub rate: f64,
+    /// The likes/s behind it.
+    pub like_rate: f64,
     /// The shard counts.
     pub counts: Vec<u64>,
     /// The hot spell, seconds.
@@ -194,7 +196,7 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     let recommended = plan.recommendation.shards;
     let seconds = r.duration(args.duration.seconds())?;
     let traffic = r.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
-    let rate = r.rate(sim.rate.one()?, plan.sizing.peak.peak, traffic)?;
+    let (like_rate, rate) = r.rate_in_likes(sim.rate.one()?, &plan.sizing.peak, traffic)?;
     let counts = match &args.shard_range {
         Some(t) => {
             r.inputs.record(
@@ -221,6 +223,7 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     let judged = sim.shards.one()?.unwrap_or(recommended);
     let sweep = RiskSweep {
         rate,
+        like_rate,
         counts,
         seconds,
         traffic,

@@ -121,6 +121,7 @@ impl ReportOptions {
         let measurement = measurement(&args, &mut r)?;
         let dir = folder(&args)?;
         let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
+        let like_rate = plan.sizing.peak.likes;
         let counts = shard_counts_around(plan.recommendation.shards);
         // The risk table is exact: at a huge fixed peak it takes a while.
         let cost = crate::model::cost::sweep(rate, &counts, traffic)
@@ -140,6 +141,7 @@ impl ReportOptions {
             simulation,
             sweep: RiskSweep {
                 rate,
+                like_rate,
                 counts,
                 seconds,
                 traffic,

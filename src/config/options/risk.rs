@@ -16,6 +16,8 @@ pub struct RiskOptions {
     pub plan: Plan,
     /// The rate the exact figure is at, writes/s.
     pub rate: f64,
+    /// The likes/s behind it.
+    pub like_rate: f64,
     /// The count judged: `--shards`, else the recommendation.
     pub shards: u64,
     /// The hot spell, seconds.
@@ -43,7 +45,7 @@ impl RiskOptions {
         let plan = r.plan(&args.sizing, &reads, flags)?;
         let seconds = r.duration(args.span.duration.seconds())?;
         let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
-        let rate = r.rate(args.rate.one()?, plan.sizing.peak.peak, traffic)?;
+        let (like_rate, rate) = r.rate_in_likes(args.rate.one()?, &plan.sizing.peak, traffic)?;
         let sized = Sourced::derived(
             plan.recommendation.shards,
             "the recommendation (shardplan size)",
@@ -66,6 +68,7 @@ impl RiskOptions {
         Ok(RiskOptions {
             plan,
             rate,
+            like_rate,
             shards,
             seconds,
             traffic,
@@ -81,8 +84,8 @@ impl RiskOptions {
 pub struct SweepOptions {
     /// The plan each row is judged against, as `size` resolves it.
     pub plan: Plan,
-    /// The rates swept, writes/s.
-    pub rates: Vec<f64>,
+    /// The rates swept: likes/s and the writes/s they make.
+    pub rates: Vec<(f64, f64)>,
     /// The shard counts swept.
     pub counts: Vec<u64>,
     /// The hot spell, seconds.
@@ -115,10 +118,10 @@ impl SweepOptions {
         let counts = lists::shard_counts("--shards", &shards.value)?;
         r.inputs.record("shards", &shards);
         let rate = args.rate.rate.as_ref().map(|r| r.text.as_str());
-        let rates = sweep_rates(rate, &mut r, plan.sizing.peak.peak, traffic)?;
+        let rates = sweep_rates(rate, &mut r, &plan.sizing.peak, traffic)?;
         let cost = rates
             .iter()
-            .map(|&rate| crate::model::cost::sweep(rate, &counts, traffic))
+            .map(|&(_, rate)| crate::model::cost::sweep(rate, &counts, traffic))
             .fold(Estimate::new(0.0), |a, b| a.then(b));
         cost.within_limit("shards").map_err(|e| r.blame(e))?;
         let output = Output::new(run, &args.out, args.check.check)?;
@@ -140,9 +143,9 @@ impl SweepOptions {
 fn sweep_rates(
     flag: Option<&str>,
     r: &mut Resolver,
-    peak: f64,
+    peak: &crate::config::sizing::Peak,
     traffic: TrafficModel,
-) -> InputResult<Vec<f64>> {
+) -> InputResult<Vec<(f64, f64)>> {
     Ok(match flag {
         Some(_) if traffic.empirical().is_some() => {
             return Err(InputError::new(
@@ -165,8 +168,8 @@ fn sweep_rates(
                 let w = Sourced::derived(writes.clone(), "rate x (1 + unlike share)");
                 r.inputs.record("write_rate", &w);
             }
-            writes
+            rates.into_iter().zip(writes).collect()
         }
-        None => vec![r.rate(None, peak, traffic)?],
+        None => vec![r.rate_in_likes(None, peak, traffic)?],
     })
 }

@@ -107,6 +107,7 @@ impl PlanInputs {
             safe_capacity_rate: shards as f64 * safe / self.sizing.writes_per_like,
             like_peak: self.sizing.like_peak(),
             writes_per_like: self.sizing.writes_per_like,
+            planned_rate: self.planned_rate(),
             margin: shards as f64 * safe / self.sizing.peak - 1.0,
             risk: self.risk.map(|t| t.risk),
             key_risk: self.key_check.risk,

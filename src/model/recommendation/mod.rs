@@ -191,6 +191,10 @@ pub struct Recommendation {
     /// Writes a like makes: 1 + the unlike share (1 without unlikes).
     #[serde(skip)]
     pub writes_per_like: f64,
+    /// The rate the plan is judged at, writes/s: the peak, whole under
+    /// fixed traffic (`PlanInputs::planned_rate`).
+    #[serde(skip)]
+    pub planned_rate: f64,
     /// How far the plan is from its limit: capacity / peak - 1 with a risk,
     /// shards x safe / peak - 1 by the rule of thumb.
     pub margin: f64,

@@ -1,0 +1,365 @@
+//! The coherence test (issue 57): one plan, one answer, whichever command
+//! and format shows it. A seeded generator draws plans over every axis a
+//! figure depends on (peak, cap, headroom, traffic law, picker and
+//! servers, unlikes, shared partitions, an accepted risk, the hot spell)
+//! and runs `size`, `size --shards N`, `risk` and `sweep` on each, in JSON
+//! and CSV, with `--check`. On every plan it asserts:
+//!
+//! - each named quantity is the same number everywhere it appears: the
+//!   recommended count, the per-key risk (`key_p_any_over_cap`, its log
+//!   and `key_method`), the partition risk, the worst risk, the peak in
+//!   likes/s and in writes/s, the likes/s and writes/s of a row;
+//! - the headline agrees with the verdict (holds / does NOT hold, an
+//!   infeasible plan said first) and the verdict with its table of
+//!   constraints;
+//! - `--check` exits 1 exactly when the verdict fails, for every command;
+//! - an infeasible plan's count fails, in every command.
+//!
+//! It is the guard that keeps a new axis from adding a second voice: a
+//! figure computed twice, or one command missing an axis, fails here.
+
+use crate::common::shardplan;
+use serde_json::Value;
+
+/// A small seeded generator (xorshift64*): the same plans every run.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn pick<'a>(&mut self, of: &[&'a str]) -> &'a str {
+        of[(self.next() % of.len() as u64) as usize]
+    }
+
+    fn between(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+}
+
+/// One generated plan, as the flags a user types.
+fn plan(d: &mut Draw) -> Vec<String> {
+    let mut a: Vec<String> = Vec::new();
+    let mut flag = |f: &str, v: String| a.extend([f.to_string(), v]);
+    flag("--peak", d.between(300, 20_000).to_string());
+    flag("--cap", d.pick(&["500", "1000", "2500"]).into());
+    flag("--headroom", d.pick(&["0.1", "0.3", "0.5"]).into());
+    let traffic = d.pick(&["fixed", "poisson", "poisson", "fixed"]);
+    flag("--traffic", traffic.into());
+    // Short spells: the seeded run `risk` shows beside a picker's figure
+    // simulates the whole spell, and the suite must stay quick.
+    flag("--duration", d.pick(&["2m", "10m"]).into());
+    let picker = d.pick(&[
+        "random",
+        "random",
+        "user-hash",
+        "round-robin",
+        "two-choice",
+        "sticky",
+    ]);
+    flag("--picker", picker.into());
+    if picker != "random" {
+        flag("--servers", d.between(1, 120).to_string());
+    }
+    if d.next() % 3 == 0 {
+        flag("--unlike-share", d.pick(&["0.1", "0.3"]).into());
+    }
+    if d.next() % 4 == 0 && traffic == "poisson" {
+        flag("--partitions", d.between(20, 2_000).to_string());
+    }
+    if d.next() % 3 == 0 {
+        flag("--risk", d.pick(&["0.01", "0.001"]).into());
+    }
+    a
+}
+
+/// A run's exit code, stdout and stderr.
+fn run(args: &[String], extra: &[&str]) -> (i32, String, String) {
+    let out = shardplan().args(args).args(extra).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// A JSON run with `--check`: the document, and whether the check passed
+/// (exit 0) or failed (exit 1); anything else fails the test.
+fn checked(args: &[String], extra: &[&str], what: &str) -> (Value, bool) {
+    let mut e = extra.to_vec();
+    e.extend(["--format", "json", "--check"]);
+    let (code, out, err) = run(args, &e);
+    assert!(
+        code == 0 || code == 1,
+        "{what} {args:?} {extra:?}: exit {code}: {err}"
+    );
+    (serde_json::from_str(&out).unwrap(), code == 0)
+}
+
+/// Two figures that must be the one figure: equal as JSON values.
+fn same(a: &Value, b: &Value, what: &str, args: &[String]) {
+    assert_eq!(a, b, "{what} differs for {args:?}");
+}
+
+/// The CSV's first row as (column, cell) pairs.
+fn csv_row(args: &[String], extra: &[&str]) -> Vec<(String, String)> {
+    let mut e = extra.to_vec();
+    e.extend(["--format", "csv"]);
+    let (code, out, err) = run(args, &e);
+    assert_eq!(code, 0, "{args:?} {extra:?}: {err}");
+    let mut lines = csv::Reader::from_reader(out.as_bytes());
+    let header: Vec<String> = lines.headers().unwrap().iter().map(String::from).collect();
+    let row = lines.records().next().unwrap().unwrap();
+    header
+        .into_iter()
+        .zip(row.iter().map(String::from))
+        .collect()
+}
+
+fn cell<'a>(row: &'a [(String, String)], column: &str) -> &'a str {
+    &row.iter()
+        .find(|(c, _)| c == column)
+        .unwrap_or_else(|| panic!("no column {column}"))
+        .1
+}
+
+/// A CSV cell and a JSON number are the one figure: the same f64 (an
+/// empty cell for a null).
+fn agree(cell: &str, v: &Value, what: &str) {
+    match v.as_f64() {
+        Some(x) => assert_eq!(cell.parse::<f64>().ok(), Some(x), "{what}: {cell} vs {v}"),
+        None => assert_eq!(cell, "", "{what}: {cell} vs {v}"),
+    }
+}
+
+/// `size` on the plan, then the same plan judged at its count by `size
+/// --shards`, `risk` and `sweep`: every shared figure and verdict agrees.
+fn one_plan(args: &[String], with_csv: bool) {
+    let mut size = vec!["size".to_string()];
+    size.extend_from_slice(args);
+    let (code, out, err) = run(&size, &["--format", "json"]);
+    if code == 2 {
+        // A refusal is one line naming a flag (a picker without a figure
+        // for this traffic, say); the other commands must refuse it too.
+        assert_eq!(err.lines().count(), 1, "{size:?}: {err}");
+        let mut risk = vec!["risk".to_string()];
+        risk.extend_from_slice(args);
+        assert_eq!(
+            run(&risk, &[]).0,
+            2,
+            "risk accepts what size refused: {args:?}"
+        );
+        return;
+    }
+    assert_eq!(code, 0, "{size:?}: {err}");
+    let rec: Value = serde_json::from_str(&out).unwrap();
+    let n = rec["shards"].as_u64().unwrap();
+    let ns = n.to_string();
+    let infeasible = !rec["infeasible"].as_array().unwrap().is_empty();
+    // An infeasible plan's count fails its verdict.
+    if infeasible {
+        assert_eq!(rec["holds"], false, "{size:?}");
+    }
+    same(
+        &rec["holds"],
+        &rec["verdict"]["holds"],
+        "size: holds vs verdict",
+        args,
+    );
+
+    let (at, at_ok) = checked(&size, &["--shards", &ns], "size --shards");
+    let mut risk = vec!["risk".to_string()];
+    risk.extend_from_slice(args);
+    let (r, r_ok) = checked(&risk, &["--shards", &ns], "risk");
+    let mut sweep = vec!["sweep".to_string()];
+    sweep.extend_from_slice(args);
+    let (sw, sw_ok) = checked(&sweep, &["--shards", &ns], "sweep");
+    let row = &sw["rows"][0];
+
+    // The count, the verdict and --check: one answer.
+    for (doc, what) in [(&at, "size --shards"), (&r["verdict"], "risk")] {
+        same(&doc["recommended_shards"], &rec["shards"], what, args);
+    }
+    same(
+        &r["recommendation"]["shards"],
+        &rec["shards"],
+        "risk's recommendation",
+        args,
+    );
+    same(
+        &row["recommended_shards"],
+        &rec["shards"],
+        "sweep's count",
+        args,
+    );
+    let holds = rec["holds"].as_bool().unwrap();
+    same(&at["holds"], &rec["holds"], "size --shards N holds", args);
+    same(
+        &r["verdict"]["holds"],
+        &rec["holds"],
+        "risk's verdict",
+        args,
+    );
+    same(&row["holds"], &rec["holds"], "sweep's verdict", args);
+    assert_eq!(
+        (at_ok, r_ok, sw_ok),
+        (holds, holds, holds),
+        "--check: {args:?}"
+    );
+    same(&at["fails"], &rec["fails"], "size --shards fails", args);
+    same(&row["fails"], &rec["fails"], "sweep's fails", args);
+    same(&at["infeasible"], &rec["infeasible"], "infeasible", args);
+    same(
+        &r["verdict"]["infeasible"],
+        &rec["infeasible"],
+        "risk's infeasible",
+        args,
+    );
+
+    // The per-key risk: one figure, one method, in every command.
+    for (doc, what) in [(&at, "size --shards"), (&r, "risk"), (row, "sweep")] {
+        same(
+            &doc["key_p_any_over_cap"],
+            &rec["key_p_any_over_cap"],
+            what,
+            args,
+        );
+        same(
+            &doc["key_ln_p_any_over_cap"],
+            &rec["key_ln_p_any_over_cap"],
+            what,
+            args,
+        );
+        same(&doc["key_method"], &rec["key_method"], what, args);
+    }
+    same(
+        &r["key_p_over_cap_per_second"],
+        &row["key_p_over_cap_per_second"],
+        "per second",
+        args,
+    );
+    // Partitions: the same risk, named the same, in size and sweep.
+    same(
+        &row["partition_p_any_over_cap"],
+        &rec["partition_p_any_over_cap"],
+        "partitions",
+        args,
+    );
+    same(
+        &at["worst_p_any_over_cap"],
+        &rec["worst_p_any_over_cap"],
+        "worst",
+        args,
+    );
+    // Likes/s and writes/s: the peak in size, the rate of risk and sweep.
+    same(&r["rate"], &rec["peak"], "likes/s", args);
+    same(&row["rate"], &rec["peak"], "sweep's likes/s", args);
+    same(
+        &r["write_rate"],
+        &rec["verdict"]["planned_rate"],
+        "writes/s",
+        args,
+    );
+    same(
+        &row["write_rate"],
+        &rec["verdict"]["planned_rate"],
+        "sweep's writes/s",
+        args,
+    );
+    // The busiest shard's law only where the picker's law is random's.
+    let law = matches!(r["picker"].as_str(), Some("random" | "user-hash"));
+    assert_eq!(r["busiest_mean_per_second"].is_number(), law, "{args:?}");
+
+    headline_agrees(&size, &rec, holds, infeasible);
+    if with_csv {
+        csv_agrees(&size, &risk, &rec, &r, &ns);
+    }
+}
+
+/// The table's first line says the verdict the JSON has: an infeasible
+/// plan first, a holding count "hold", a failing one "do NOT hold".
+fn headline_agrees(size: &[String], rec: &Value, holds: bool, infeasible: bool) {
+    let (_, text, _) = run(size, &[]);
+    let first = text.lines().next().unwrap_or("");
+    match (infeasible, holds) {
+        (true, _) => assert!(
+            first.starts_with("No shard count holds this plan"),
+            "{first}"
+        ),
+        (false, true) => assert!(
+            first.starts_with("Recommendation: ") && !text.contains("do NOT hold"),
+            "{size:?}: {first}"
+        ),
+        (false, false) => assert!(text.contains("NOT hold"), "{size:?}: {text}"),
+    }
+    let count = rec["shards"].as_u64().unwrap();
+    let said = match count {
+        1 => "1 shard".to_string(),
+        n => format!("{} shards", with_commas(n)),
+    };
+    assert!(text.contains(&said), "{size:?}: {said} not in {first}");
+}
+
+fn with_commas(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// CSV and JSON: the same numbers under the same names.
+fn csv_agrees(size: &[String], risk: &[String], rec: &Value, r: &Value, n: &str) {
+    let s = csv_row(size, &[]);
+    agree(cell(&s, "peak_likes_per_s"), &rec["peak"], "size's peak");
+    agree(
+        cell(&s, "peak_writes_per_s"),
+        &rec["peak_writes"],
+        "size's writes",
+    );
+    agree(
+        cell(&s, "key_p_any_over_cap"),
+        &rec["key_p_any_over_cap"],
+        "size's key risk",
+    );
+    agree(cell(&s, "shards"), &rec["shards"], "size's shards");
+    let k = csv_row(risk, &["--shards", n]);
+    agree(
+        cell(&k, "key_p_any_over_cap"),
+        &r["key_p_any_over_cap"],
+        "risk's key risk",
+    );
+    agree(cell(&k, "rate_likes_per_s"), &r["rate"], "risk's likes/s");
+    agree(
+        cell(&k, "write_rate_writes_per_s"),
+        &r["write_rate"],
+        "risk's writes/s",
+    );
+}
+
+/// 200 generated plans, all commands on each, CSV on every third (the
+/// CSV is the JSON's rows: a third covers every axis). The seed is
+/// fixed, so a failure names a plan that fails every time.
+#[test]
+fn one_plan_one_answer_over_generated_plans() {
+    let mut d = Draw(0x5eed_2026_57);
+    let mut kinds = (0, 0, 0);
+    for i in 0..200 {
+        let args = plan(&mut d);
+        one_plan(&args, i % 3 == 0);
+        let picker = args.iter().position(|a| a == "--picker").unwrap();
+        kinds.0 += usize::from(args[picker + 1] != "random");
+        kinds.1 += usize::from(args.iter().any(|a| a == "--partitions"));
+        kinds.2 += usize::from(args.iter().any(|a| a == "--unlike-share"));
+    }
+    // The draw covers every axis (pickers, partitions, unlikes).
+    assert!(kinds.0 > 80 && kinds.1 > 15 && kinds.2 > 40, "{kinds:?}");
+}
