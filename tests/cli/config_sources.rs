@@ -334,10 +334,14 @@ fn explain_and_json_inputs_show_every_source() {
         "scenario viral-reel.toml: headroom"
     );
     assert_eq!(inputs["store"]["value"], "firestore");
-    // A preset's figure names the preset and what named it.
+    // A named scenario's field ranks above the preset; a figure it leaves
+    // open (viral-evening gives no read cap) names the preset and what
+    // named it.
     let v = json_of(&["size", "--scenario", "interview", "--store", "dynamodb"]);
+    assert_eq!(v["inputs"]["cap"]["source"], "scenario interview.toml: cap");
+    let v = json_of(&["size", "--scenario", "viral-evening", "--store", "dynamodb"]);
     assert_eq!(
-        v["inputs"]["cap"]["source"],
+        v["inputs"]["read_cap"]["source"],
         "store preset dynamodb (--store)"
     );
     assert_eq!(v["inputs"]["scenario"]["source"], "--scenario");
@@ -412,4 +416,90 @@ fn a_store_preset_without_a_read_cap_or_batch_read_leaves_them_unset() {
     let j = json_of(&["size", "--store", "dynamodb", "--peak", "14000"]);
     assert_eq!(j["read_cap"], 3000.0);
     assert_eq!(j["batch_size"], 100);
+}
+
+#[test]
+fn a_scenario_field_outranks_the_store_flags_preset() {
+    // Flag > scenario field > preset (the --store flag's, else the
+    // scenario's own store) > default: --store picks the figures the file
+    // leaves open, it does not override the ones it gives.
+    let (_dir, path) = scenario("peak = 14000\ncap = 900\nbatch_size = 21\nread_cap = 1234\n");
+    let file = path.to_str().unwrap();
+    let v = json_of(&["size", "--scenario", file, "--store", "dynamodb"]);
+    let inputs = &v["inputs"];
+    for (field, value) in [("cap", 900.0), ("batch_size", 21.0), ("read_cap", 1234.0)] {
+        assert_eq!(
+            inputs[field]["value"].as_f64(),
+            Some(value),
+            "{field}: {inputs}"
+        );
+        assert_eq!(
+            inputs[field]["source"],
+            format!("scenario {file}: {field}"),
+            "{field}"
+        );
+    }
+    assert_eq!(inputs["store"]["source"], "--store");
+    assert_eq!(v["cap"], 900.0);
+    assert_eq!(v["batch_size"], 21);
+    assert_eq!(v["read_cap"], 1234.0);
+    // What the file leaves open comes from the flag's preset.
+    let (_dir2, open) = scenario("peak = 14000\n");
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        open.to_str().unwrap(),
+        "--store",
+        "dynamodb",
+    ]);
+    for field in ["cap", "batch_size", "read_cap"] {
+        assert_eq!(
+            v["inputs"][field]["source"], "store preset dynamodb (--store)",
+            "{field}"
+        );
+    }
+    // A flag still outranks the file.
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        file,
+        "--store",
+        "dynamodb",
+        "--cap",
+        "800",
+    ]);
+    assert_eq!(v["inputs"]["cap"]["source"], "--cap");
+    assert_eq!(v["cap"], 800.0);
+}
+
+#[test]
+fn the_bundled_default_scenario_ranks_below_a_store_the_user_names() {
+    // Unnamed, viral-reel stands in for the defaults: --store's figures
+    // (Firestore: one write a second per document) come before its cap.
+    let v = json_of(&["size", "--peak", "140", "--store", "firestore"]);
+    assert_eq!(
+        v["inputs"]["cap"]["source"],
+        "store preset firestore (--store)"
+    );
+    // Named, its cap comes first.
+    let v = json_of(&["size", "--scenario", "viral-reel", "--store", "firestore"]);
+    assert_eq!(
+        v["inputs"]["cap"]["source"],
+        "scenario viral-reel.toml: cap"
+    );
+}
+
+#[test]
+fn a_time_lines_burst_from_the_scenario_outranks_the_store_flags_preset() {
+    let (_dir, path) = scenario(&format!(
+        "shards = 20\ncap = 1000\n{CURVE}[store]\nburst_seconds = 7\n"
+    ));
+    let file = path.to_str().unwrap();
+    let v = json_of(&["simulate", "--scenario", file, "--store", "dynamodb"]);
+    let burst = &v["inputs"]["store.burst_seconds"];
+    assert_eq!(burst["value"], 7, "{burst}");
+    assert_eq!(
+        burst["source"],
+        format!("scenario {file}: store.burst_seconds")
+    );
 }
