@@ -62,3 +62,18 @@ impl Resolver {
         .map_err(|e| self.blame(e))
     }
 }
+
+/// Refuses `--batch-size` where no figure shown reads it: the batch size
+/// only counts the batch reads of the read cost table (and `size`'s and
+/// `risk`'s warning when one sum takes several batches); the verdict's read
+/// cap check is per key, whatever the batch. `on` names the command.
+pub fn refuse_batch_size(a: &ReadArgs, on: &str) -> InputResult<()> {
+    super::refuse(
+        a.batch_size.is_some(),
+        "--batch-size",
+        format!(
+            "on {on}: only the read cost's batch reads take it (shardplan size or simulate shows \
+             them)"
+        ),
+    )
+}

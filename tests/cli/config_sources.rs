@@ -503,3 +503,126 @@ fn a_time_lines_burst_from_the_scenario_outranks_the_store_flags_preset() {
         format!("scenario {file}: store.burst_seconds")
     );
 }
+
+#[test]
+fn flags_that_change_nothing_in_the_mode_chosen_are_refused() {
+    let exact = "has no effect here: 20 shards over 8 partitions are summed exactly (Monte Carlo, \
+                 which draws placements, is used past 1,000 shards over more than 100,000 \
+                 partitions)";
+    let batch = |on: &str| {
+        format!(
+            "shardplan: --batch-size: has no effect on {on}: only the read cost's batch reads \
+             take it (shardplan size or simulate shows them)"
+        )
+    };
+    let partitions = ["partitions", "--shards", "20", "--partitions", "8"];
+    let cases: Vec<(Vec<&str>, String)> =
+        vec![
+        (
+            [&partitions[..], &["--trials", "300"]].concat(),
+            format!("shardplan: --trials: {exact}"),
+        ),
+        (
+            [&partitions[..], &["--seed", "7"]].concat(),
+            format!("shardplan: --seed: {exact}"),
+        ),
+        (
+            [&partitions[..], &["--batch-size", "10"]].concat(),
+            batch("partitions"),
+        ),
+        (
+            vec!["chart", "--kind", "risk", "--seed", "7", "-o", "x.svg"],
+            "shardplan: --seed: has no effect on --kind risk: the chart is exact, over --duration"
+                .into(),
+        ),
+        (
+            vec!["chart", "--kind", "risk", "--batch-size", "10", "-o", "x.svg"],
+            batch("--kind risk"),
+        ),
+        (
+            vec!["chart", "--kind", "busiest", "--batch-size", "10", "-o", "x.svg"],
+            batch("--kind busiest"),
+        ),
+        (vec!["sweep", "--batch-size", "10"], batch("sweep")),
+        (
+            vec!["keys", "--template", "r:<shard>", "--batch-size", "10"],
+            batch("keys"),
+        ),
+        (
+            vec!["size", "--scenario", "quiet-reel", "--store", "redis-cluster", "--nodes", "6"],
+            "shardplan: --nodes: has no effect without a key template: give --template (or the \
+             scenario's key_template) so the keys can be placed on the nodes"
+                .into(),
+        ),
+        (
+            vec![
+                "size",
+                "--scenario",
+                "quiet-reel",
+                "--store",
+                "redis-cluster",
+                "--template",
+                "r:<shard>",
+            ],
+            "shardplan: --template: has no effect without a node count: give --nodes (or the \
+             scenario's nodes) so the keys' nodes are weighed"
+                .into(),
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (args, line) in cases {
+        let out = shardplan()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.trim_end(), line, "{args:?}");
+        assert!(!dir.path().join("x.svg").exists(), "{args:?}");
+    }
+}
+
+#[test]
+fn flags_that_do_change_the_mode_chosen_stay_accepted() {
+    // Monte Carlo placements take the seed and the trials.
+    let v = json_of(&[
+        "partitions",
+        "--shards",
+        "1001",
+        "--partitions",
+        "100001",
+        "--seed",
+        "3",
+        "--trials",
+        "50",
+    ]);
+    assert_eq!(v["inputs"]["seed"]["source"], "--seed");
+    assert_eq!(v["inputs"]["trials"]["value"], 50);
+    // Exact placements record neither.
+    let v = json_of(&["partitions", "--shards", "20", "--partitions", "8"]);
+    assert!(v["inputs"].get("seed").is_none(), "{}", v["inputs"]);
+    // The read path reaches a chart's footer: the verdict's read cap check.
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["risk", "busiest"] {
+        shardplan()
+            .current_dir(dir.path())
+            .args(["chart", "--kind", kind, "--read-cap", "5", "-o", "c.svg"])
+            .assert()
+            .success();
+        let svg = std::fs::read_to_string(dir.path().join("c.svg")).unwrap();
+        assert!(svg.contains("they fail the read cap"), "{kind}");
+    }
+    // A template and a node count together weigh the nodes.
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        "quiet-reel",
+        "--store",
+        "redis-cluster",
+        "--template",
+        "r:<shard>",
+        "--nodes",
+        "6",
+    ]);
+    assert_eq!(v["nodes"], 6);
+}

@@ -162,8 +162,12 @@ fn busiest(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
             ),
         ));
     }
+    crate::config::reads::refuse_batch_size(&args.sim.reads, "--kind busiest")?;
     r.observe(&args.observed, Some(&args.sim.sizing))?;
     let sim = r.flat_simulation(&args.sim, false, Some(&args.plan), args.duration.seconds())?;
+    // The chart draws the busiest shard and its footer the verdict: no
+    // batch read is counted.
+    r.inputs.forget("batch_size");
     Ok((r, ChartPlan::Busiest(Box::new(sim))))
 }
 
@@ -173,6 +177,8 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     let why = "on --kind risk: the chart is exact, over --duration";
     refuse(sim.seconds.seconds.is_some(), "--seconds", why)?;
     refuse(sim.sampler.is_some(), "--sampler", why)?;
+    refuse(sim.seed.seed.is_some(), "--seed", why)?;
+    crate::config::reads::refuse_batch_size(&sim.reads, "--kind risk")?;
     refuse(
         args.plan
             .picker
@@ -191,6 +197,7 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     r.observe(&args.observed, Some(&sim.sizing))?;
     let flags = PlanFlags::new(&args.plan, &args.duration, &sim.traffic);
     let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
+    r.inputs.forget("batch_size");
     let recommended = plan.recommendation.shards;
     let seconds = r.duration(args.duration.seconds())?;
     let traffic = r.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
