@@ -545,6 +545,23 @@ fn flags_that_change_nothing_in_the_mode_chosen_are_refused() {
         ),
         (vec!["sweep", "--batch-size", "10"], batch("sweep")),
         (
+            vec![
+                "chart",
+                "--kind",
+                "timeline",
+                "--scenario",
+                "viral-evening",
+                "--servers",
+                "7",
+                "-o",
+                "x.svg",
+            ],
+            "shardplan: --servers: has no effect on --kind timeline without a hot-key monitor: \
+             only the monitor's settings refresh takes them (add --monitor, or see the read cost \
+             with shardplan simulate)"
+                .into(),
+        ),
+        (
             vec!["keys", "--template", "r:<shard>", "--batch-size", "10"],
             batch("keys"),
         ),

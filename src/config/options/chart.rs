@@ -251,5 +251,17 @@ fn timeline(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
         crate::config::observed::refuse_on_timeline(&args.observed)?;
     }
     let plan = r.timeline(&args.sim, &args.timeline)?;
+    // The app servers feed the hot-key monitor's settings refresh; without
+    // a monitor the chart draws nothing of them (simulate still shows their
+    // read cost).
+    if plan.monitor.is_none() {
+        refuse(
+            args.sim.reads.cache.servers.servers.is_some(),
+            "--servers",
+            "on --kind timeline without a hot-key monitor: only the monitor's settings refresh \
+             takes them (add --monitor, or see the read cost with shardplan simulate)",
+        )?;
+        r.inputs.forget("servers");
+    }
     Ok((r, ChartPlan::Timeline(Box::new(plan))))
 }
