@@ -545,6 +545,13 @@ fn flags_that_change_nothing_in_the_mode_chosen_are_refused() {
         ),
         (vec!["sweep", "--batch-size", "10"], batch("sweep")),
         (
+            vec!["keys", "--template", "r:<shard>", "--transactional"],
+            "shardplan: --transactional: has no effect on keys with redis-cluster: a \
+             transactional like costs it one write unit, as a plain one does (only DynamoDB's 2 \
+             shrinks the cap per key)"
+                .into(),
+        ),
+        (
             vec![
                 "chart",
                 "--kind",

@@ -51,6 +51,18 @@ impl KeysOptions {
             .or(r.scenario.scenario.store_preset)
             .unwrap_or(Store::RedisCluster);
         refuse_store(store)?;
+        // A transactional like costs the store's write units: one on both
+        // stores keys checks, so the cap per key and every figure stay put.
+        let cost = Store::transactional_write_cost(Some(store));
+        refuse(
+            j.sizing.transactional && cost == 1.0,
+            "--transactional",
+            format!(
+                "on keys with {}: a transactional like costs it one write unit, as a plain one \
+                 does (only DynamoDB's 2 shrinks the cap per key)",
+                store.name()
+            ),
+        )?;
         let (given, listed) = listed_keys(&args, &mut r)?;
         refuse(
             store == Store::Sorted && j.plan.nodes.nodes.is_some(),
