@@ -1,9 +1,11 @@
 //! Configuration: every input resolved once, in one layer, into validated
 //! plans. For each input the order is the same: a flag, then a scenario
 //! field, then a store preset, then the built-in default
-//! ([`crate::model::defaults`]). A `--store` flag's preset outranks the
-//! scenario's own fields (the user typed it); a preset the scenario names
-//! ranks below them.
+//! ([`crate::model::defaults`]). A store preset is a preset wherever it is
+//! named (`--store`, the scenario's `store`, a command's own store): it
+//! fills what neither a flag nor the scenario gives. The bundled default
+//! scenario, which the user did not name, stands in for the defaults: a
+//! store named with `--store` ranks above it.
 //!
 //! Each resolved value is recorded in [`Inputs`] with its [`Source`], so an
 //! error names what the user wrote (`--cap`, `scenario viral-evening.toml:
@@ -64,6 +66,13 @@ pub struct Resolver {
     /// The store a command assumes when neither a flag nor the scenario
     /// names one (`keys`: redis-cluster).
     pub default_store: Option<crate::model::store::Store>,
+    /// The user named the scenario (`--scenario`); the bundled default
+    /// they did not name ranks below a store preset they named.
+    scenario_named: bool,
+    /// The preset in force was named by `--store` over a scenario the user
+    /// did not name, so its figures rank above the scenario's
+    /// ([`Resolver::presets`], [`Resolver::field_or_preset`]).
+    preset_first: bool,
     /// The scenario file's own folder, when its shown name is not a path
     /// from here (`report` names it portably): files it names are read
     /// beside it.
@@ -95,6 +104,8 @@ impl Resolver {
             planned_peak: None,
             empirical: None,
             default_store: None,
+            scenario_named: named,
+            preset_first: false,
             scenario_folder: None,
             claims,
         }
@@ -144,8 +155,8 @@ impl Resolver {
     ) -> InputResult<(sizing::Sizing, ReadPlan)> {
         let fallback = self.curve_peak();
         let plan = self.sizing(sizing, fallback)?;
-        let presets = self.presets(sizing.store.store);
-        let reads = self.reads(reads, &presets)?;
+        let preset = self.presets(sizing.store.store);
+        let reads = self.reads(reads, &preset)?;
         Ok((plan, reads))
     }
 
@@ -158,6 +169,23 @@ impl Resolver {
     /// The value of `field` when the scenario sets it.
     pub fn field<T: Clone>(&self, field: &str, value: &Option<T>) -> Option<Sourced<T>> {
         self.scenario.get(field, value)
+    }
+
+    /// A scenario field and the store preset's figure for it, in the order
+    /// they rank: the scenario's first (a preset fills what the file leaves
+    /// open, wherever the preset is named), except when the user named a
+    /// store with `--store` and no scenario: the bundled default stands in
+    /// for the built-in defaults then, and must not quietly replace the
+    /// store's figures (`size --store firestore` sizes for Firestore's cap).
+    pub fn field_or_preset<T>(
+        &self,
+        field: Option<Sourced<T>>,
+        preset: Option<Sourced<T>>,
+    ) -> Option<Sourced<T>> {
+        match self.preset_first {
+            true => preset.or(field),
+            false => field.or(preset),
+        }
     }
 }
 

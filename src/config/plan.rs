@@ -52,6 +52,9 @@ pub struct PlanFlags<'a> {
     pub listed_keys: Option<&'a [Vec<u8>]>,
     /// `keys --pad`: the template's shard numbers zero-padded to this width.
     pub pad: usize,
+    /// The template is the command's own input (`keys` places its keys
+    /// with or without a node count), so it is never refused here.
+    pub own_template: bool,
 }
 
 impl PlanFlags<'_> {
@@ -213,7 +216,22 @@ impl Resolver {
                 .or(self.field("key_template", &s.key_template)),
         };
         let nodes = Sourced::flag("--nodes", a.nodes.nodes).or(self.field("nodes", &s.nodes));
+        let no_template = template.is_none();
         let (Some(template), Some(nodes)) = (template, nodes) else {
+            // The nodes are weighed from where the template's keys land:
+            // one without the other changes nothing in the plan.
+            super::refuse(
+                a.nodes.nodes.is_some() && no_template,
+                "--nodes",
+                "without a key template: give --template (or the scenario's key_template) so the \
+                 keys can be placed on the nodes",
+            )?;
+            super::refuse(
+                a.template.template.is_some() && !flags.own_template,
+                "--template",
+                "without a node count: give --nodes (or the scenario's nodes) so the keys' nodes \
+                 are weighed",
+            )?;
             super::refuse(
                 a.node_cap.is_some(),
                 "--node-cap",

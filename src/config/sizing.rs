@@ -46,20 +46,22 @@ impl Sizing {
     }
 }
 
-/// A preset and the source that named it.
+/// The store preset in force and the source that named it (the `--store`
+/// flag, the scenario's `store`, or the command's own store).
 pub(super) type Named = Option<(StorePreset, Source)>;
 
 /// Refuses a plan whose cap would come from a preset that has none
-/// (PostgreSQL documents no per-row rate): the `--store` flag's, or the
-/// scenario's when neither a flag preset nor the scenario's `cap` comes
-/// first. The error names what chose the preset.
-fn uncapped(presets: &(Named, Named), scenario_cap: bool) -> InputResult<()> {
-    let chosen = match (&presets.0, scenario_cap) {
-        (Some(p), _) => Some(p),
-        (None, false) => presets.1.as_ref(),
-        (None, true) => None,
-    };
-    let Some((p, source)) = chosen.filter(|(p, _)| p.write_cap_per_key.is_none()) else {
+/// (PostgreSQL documents no per-row rate): when the scenario gives no `cap`,
+/// or the preset ranks above it ([`Resolver::field_or_preset`]). The error
+/// names what chose the preset.
+fn uncapped(preset: &Named, scenario_first: bool) -> InputResult<()> {
+    if scenario_first {
+        return Ok(());
+    }
+    let Some((p, source)) = preset
+        .as_ref()
+        .filter(|(p, _)| p.write_cap_per_key.is_none())
+    else {
         return Ok(());
     };
     let named_by = match source {
@@ -78,42 +80,28 @@ fn uncapped(presets: &(Named, Named), scenario_cap: bool) -> InputResult<()> {
 }
 
 impl Resolver {
-    /// The store presets in force: the one a `--store` flag names (ranks
-    /// above the scenario's fields) and the one the scenario names (ranks
-    /// below them).
-    pub fn presets(&mut self, flag: Option<Store>) -> (Named, Named) {
-        let named = |store: Store, by: Source| {
-            Some((
-                store.preset(),
-                Source::Preset {
-                    store,
-                    named_by: Box::new(by),
-                },
-            ))
-        };
-        // The command's own store (`keys`: redis-cluster), when neither a
-        // flag nor the scenario names one, ranks as a flag's would: the
-        // command is about that store.
-        let assumed = match self.scenario.scenario.store_preset {
-            Some(_) => None,
-            None => self.default_store,
-        };
-        let from_flag = match flag {
-            Some(s) => named(s, Source::Flag("--store")),
-            None => assumed.and_then(|s| named(s, Source::Default)),
-        };
-        let from_scenario = self
-            .scenario
-            .scenario
-            .store_preset
-            .and_then(|s| named(s, self.scenario.source("store_preset")));
+    /// The store preset in force: the one a `--store` flag names, else the
+    /// scenario's `store`, else the command's own (`keys`: redis-cluster).
+    /// Wherever it is named, a preset ranks below the fields of a scenario
+    /// the user named and above the defaults: `--store` picks the figures
+    /// the file leaves open, it does not override what the file says (a
+    /// flag for that field does). The bundled default scenario, not named,
+    /// ranks below a `--store` preset ([`Resolver::field_or_preset`]).
+    pub fn presets(&mut self, flag: Option<Store>) -> Named {
+        self.preset_first = flag.is_some() && !self.scenario_named;
         let chosen = Sourced::flag("--store", flag)
             .or(self.field("store_preset", &self.scenario.scenario.store_preset))
             .or(self.default_store.map(Sourced::default));
-        if let Some(c) = chosen {
-            self.inputs.record("store", &c.map(Store::name));
-        }
-        (from_flag, from_scenario)
+        let chosen = chosen?;
+        self.inputs
+            .record("store", &chosen.clone().map(Store::name));
+        Some((
+            chosen.value.preset(),
+            Source::Preset {
+                store: chosen.value,
+                named_by: Box::new(chosen.source),
+            },
+        ))
     }
 
     /// The planned peak: `--peak`, or observed traffic's peak rate
@@ -248,15 +236,13 @@ impl Resolver {
         }
     }
 
-    /// The cap per key: `--cap`, `--cap-from-measure`, the `--store`
-    /// preset, the scenario's `cap`, the scenario's preset, the default.
-    pub fn cap(&mut self, a: &SizingArgs, presets: &(Named, Named)) -> InputResult<Sourced<f64>> {
-        let preset = |p: &Named| {
-            p.as_ref().and_then(|(p, src)| {
-                p.write_cap_per_key
-                    .map(|cap| Sourced::new(cap, src.clone()))
-            })
-        };
+    /// The cap per key: `--cap`, `--cap-from-measure`, the scenario's
+    /// `cap`, the store preset in force, the default.
+    pub fn cap(&mut self, a: &SizingArgs, preset: &Named) -> InputResult<Sourced<f64>> {
+        let preset_cap = preset.as_ref().and_then(|(p, src)| {
+            p.write_cap_per_key
+                .map(|cap| Sourced::new(cap, src.clone()))
+        });
         let cap = match (Sourced::flag("--cap", a.cap.cap), &a.cap_from_measure) {
             (Some(c), _) => c,
             // A measured rate is a lower bound on the key's capacity; whole
@@ -273,10 +259,9 @@ impl Resolver {
                 )
             }
             (None, None) => {
-                uncapped(presets, self.scenario.scenario.cap.is_some())?;
-                preset(&presets.0)
-                    .or(self.field("cap", &self.scenario.scenario.cap))
-                    .or(preset(&presets.1))
+                let scenario_cap = self.field("cap", &self.scenario.scenario.cap);
+                uncapped(preset, scenario_cap.is_some() && !self.preset_first)?;
+                self.field_or_preset(scenario_cap, preset_cap)
                     .unwrap_or(Sourced::default(DEFAULT_CAP))
             }
         };
@@ -293,9 +278,9 @@ impl Resolver {
         fallback: Option<Sourced<f64>>,
     ) -> InputResult<Sizing> {
         let (peak, unlikes) = self.peak_in_writes(a, fallback)?;
-        let presets = self.presets(a.store.store);
-        let store = presets.0.as_ref().or(presets.1.as_ref()).map(|p| p.0.store);
-        let cap = self.cap(a, &presets)?;
+        let preset = self.presets(a.store.store);
+        let store = preset.as_ref().map(|p| p.0.store);
+        let cap = self.cap(a, &preset)?;
         let safe = self.safe(a, &cap)?;
         let (write_cost, cap_v, safe_v) = self.per_like(a, store, &cap, safe.value);
         let plan = SizingPlan::new(peak.peak, cap_v, safe_v)

@@ -218,19 +218,18 @@ impl Resolver {
         Ok(sizing)
     }
 
-    /// Burst capacity per shard key: flags, the `--store` preset, the
-    /// scenario's `[store]`, the scenario's preset, the default.
+    /// Burst capacity per shard key: flags, the scenario's `[store]`, the
+    /// store preset in force, the default.
     fn burst(&mut self, sim: &SimInputs, t: &TimelineArgs) -> InputResult<StoreConfig> {
         let section = self.scenario.scenario.store.clone().unwrap_or_default();
-        let presets = self.presets(sim.sizing.store.store);
-        let preset = |p: &super::sizing::Named| {
-            p.as_ref()
-                .map(|(p, src)| Sourced::new(p.burst_seconds as u64, src.clone()))
-        };
+        let preset = self
+            .presets(sim.sizing.store.store)
+            .map(|(p, src)| Sourced::new(p.burst_seconds as u64, src));
         let burst_seconds = Sourced::flag("--burst-seconds", t.burst_seconds)
-            .or(preset(&presets.0))
-            .or(self.field("store.burst_seconds", &section.burst_seconds))
-            .or(preset(&presets.1))
+            .or(self.field_or_preset(
+                self.field("store.burst_seconds", &section.burst_seconds),
+                preset,
+            ))
             .unwrap_or(Sourced::default(DEFAULT_BURST_SECONDS));
         let burst_start = Sourced::flag("--burst-start", t.burst_start)
             .or(self.field("store.burst_start", &section.burst_start))

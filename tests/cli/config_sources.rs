@@ -334,10 +334,14 @@ fn explain_and_json_inputs_show_every_source() {
         "scenario viral-reel.toml: headroom"
     );
     assert_eq!(inputs["store"]["value"], "firestore");
-    // A preset's figure names the preset and what named it.
+    // A named scenario's field ranks above the preset; a figure it leaves
+    // open (viral-evening gives no read cap) names the preset and what
+    // named it.
     let v = json_of(&["size", "--scenario", "interview", "--store", "dynamodb"]);
+    assert_eq!(v["inputs"]["cap"]["source"], "scenario interview.toml: cap");
+    let v = json_of(&["size", "--scenario", "viral-evening", "--store", "dynamodb"]);
     assert_eq!(
-        v["inputs"]["cap"]["source"],
+        v["inputs"]["read_cap"]["source"],
         "store preset dynamodb (--store)"
     );
     assert_eq!(v["inputs"]["scenario"]["source"], "--scenario");
@@ -412,4 +416,237 @@ fn a_store_preset_without_a_read_cap_or_batch_read_leaves_them_unset() {
     let j = json_of(&["size", "--store", "dynamodb", "--peak", "14000"]);
     assert_eq!(j["read_cap"], 3000.0);
     assert_eq!(j["batch_size"], 100);
+}
+
+#[test]
+fn a_scenario_field_outranks_the_store_flags_preset() {
+    // Flag > scenario field > preset (the --store flag's, else the
+    // scenario's own store) > default: --store picks the figures the file
+    // leaves open, it does not override the ones it gives.
+    let (_dir, path) = scenario("peak = 14000\ncap = 900\nbatch_size = 21\nread_cap = 1234\n");
+    let file = path.to_str().unwrap();
+    let v = json_of(&["size", "--scenario", file, "--store", "dynamodb"]);
+    let inputs = &v["inputs"];
+    for (field, value) in [("cap", 900.0), ("batch_size", 21.0), ("read_cap", 1234.0)] {
+        assert_eq!(
+            inputs[field]["value"].as_f64(),
+            Some(value),
+            "{field}: {inputs}"
+        );
+        assert_eq!(
+            inputs[field]["source"],
+            format!("scenario {file}: {field}"),
+            "{field}"
+        );
+    }
+    assert_eq!(inputs["store"]["source"], "--store");
+    assert_eq!(v["cap"], 900.0);
+    assert_eq!(v["batch_size"], 21);
+    assert_eq!(v["read_cap"], 1234.0);
+    // What the file leaves open comes from the flag's preset.
+    let (_dir2, open) = scenario("peak = 14000\n");
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        open.to_str().unwrap(),
+        "--store",
+        "dynamodb",
+    ]);
+    for field in ["cap", "batch_size", "read_cap"] {
+        assert_eq!(
+            v["inputs"][field]["source"], "store preset dynamodb (--store)",
+            "{field}"
+        );
+    }
+    // A flag still outranks the file.
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        file,
+        "--store",
+        "dynamodb",
+        "--cap",
+        "800",
+    ]);
+    assert_eq!(v["inputs"]["cap"]["source"], "--cap");
+    assert_eq!(v["cap"], 800.0);
+}
+
+#[test]
+fn the_bundled_default_scenario_ranks_below_a_store_the_user_names() {
+    // Unnamed, viral-reel stands in for the defaults: --store's figures
+    // (Firestore: one write a second per document) come before its cap.
+    let v = json_of(&["size", "--peak", "140", "--store", "firestore"]);
+    assert_eq!(
+        v["inputs"]["cap"]["source"],
+        "store preset firestore (--store)"
+    );
+    // Named, its cap comes first.
+    let v = json_of(&["size", "--scenario", "viral-reel", "--store", "firestore"]);
+    assert_eq!(
+        v["inputs"]["cap"]["source"],
+        "scenario viral-reel.toml: cap"
+    );
+}
+
+#[test]
+fn a_time_lines_burst_from_the_scenario_outranks_the_store_flags_preset() {
+    let (_dir, path) = scenario(&format!(
+        "shards = 20\ncap = 1000\n{CURVE}[store]\nburst_seconds = 7\n"
+    ));
+    let file = path.to_str().unwrap();
+    let v = json_of(&["simulate", "--scenario", file, "--store", "dynamodb"]);
+    let burst = &v["inputs"]["store.burst_seconds"];
+    assert_eq!(burst["value"], 7, "{burst}");
+    assert_eq!(
+        burst["source"],
+        format!("scenario {file}: store.burst_seconds")
+    );
+}
+
+#[test]
+fn flags_that_change_nothing_in_the_mode_chosen_are_refused() {
+    let exact = "has no effect here: 20 shards over 8 partitions are summed exactly (Monte Carlo, \
+                 which draws placements, is used past 1,000 shards over more than 100,000 \
+                 partitions)";
+    let batch = |on: &str| {
+        format!(
+            "shardplan: --batch-size: has no effect on {on}: only the read cost's batch reads \
+             take it (shardplan size or simulate shows them)"
+        )
+    };
+    let partitions = ["partitions", "--shards", "20", "--partitions", "8"];
+    let cases: Vec<(Vec<&str>, String)> =
+        vec![
+        (
+            [&partitions[..], &["--trials", "300"]].concat(),
+            format!("shardplan: --trials: {exact}"),
+        ),
+        (
+            [&partitions[..], &["--seed", "7"]].concat(),
+            format!("shardplan: --seed: {exact}"),
+        ),
+        (
+            [&partitions[..], &["--batch-size", "10"]].concat(),
+            batch("partitions"),
+        ),
+        (
+            vec!["chart", "--kind", "risk", "--seed", "7", "-o", "x.svg"],
+            "shardplan: --seed: has no effect on --kind risk: the chart is exact, over --duration"
+                .into(),
+        ),
+        (
+            vec!["chart", "--kind", "risk", "--batch-size", "10", "-o", "x.svg"],
+            batch("--kind risk"),
+        ),
+        (
+            vec!["chart", "--kind", "busiest", "--batch-size", "10", "-o", "x.svg"],
+            batch("--kind busiest"),
+        ),
+        (vec!["sweep", "--batch-size", "10"], batch("sweep")),
+        (
+            vec!["keys", "--template", "r:<shard>", "--transactional"],
+            "shardplan: --transactional: has no effect on keys with redis-cluster: a \
+             transactional like costs it one write unit, as a plain one does (only DynamoDB's 2 \
+             shrinks the cap per key)"
+                .into(),
+        ),
+        (
+            vec![
+                "chart",
+                "--kind",
+                "timeline",
+                "--scenario",
+                "viral-evening",
+                "--servers",
+                "7",
+                "-o",
+                "x.svg",
+            ],
+            "shardplan: --servers: has no effect on --kind timeline without a hot-key monitor: \
+             only the monitor's settings refresh takes them (add --monitor, or see the read cost \
+             with shardplan simulate)"
+                .into(),
+        ),
+        (
+            vec!["keys", "--template", "r:<shard>", "--batch-size", "10"],
+            batch("keys"),
+        ),
+        (
+            vec!["size", "--scenario", "quiet-reel", "--store", "redis-cluster", "--nodes", "6"],
+            "shardplan: --nodes: has no effect without a key template: give --template (or the \
+             scenario's key_template) so the keys can be placed on the nodes"
+                .into(),
+        ),
+        (
+            vec![
+                "size",
+                "--scenario",
+                "quiet-reel",
+                "--store",
+                "redis-cluster",
+                "--template",
+                "r:<shard>",
+            ],
+            "shardplan: --template: has no effect without a node count: give --nodes (or the \
+             scenario's nodes) so the keys' nodes are weighed"
+                .into(),
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (args, line) in cases {
+        let out = shardplan()
+            .current_dir(dir.path())
+            .args(&args)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.trim_end(), line, "{args:?}");
+        assert!(!dir.path().join("x.svg").exists(), "{args:?}");
+    }
+}
+
+#[test]
+fn flags_that_do_change_the_mode_chosen_stay_accepted() {
+    // Monte Carlo placements take the seed and the trials.
+    let v = json_of(&[
+        "partitions",
+        "--shards",
+        "1001",
+        "--partitions",
+        "100001",
+        "--seed",
+        "3",
+        "--trials",
+        "50",
+    ]);
+    assert_eq!(v["inputs"]["seed"]["source"], "--seed");
+    assert_eq!(v["inputs"]["trials"]["value"], 50);
+    // Exact placements record neither.
+    let v = json_of(&["partitions", "--shards", "20", "--partitions", "8"]);
+    assert!(v["inputs"].get("seed").is_none(), "{}", v["inputs"]);
+    // The read path reaches a chart's footer: the verdict's read cap check.
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["risk", "busiest"] {
+        shardplan()
+            .current_dir(dir.path())
+            .args(["chart", "--kind", kind, "--read-cap", "5", "-o", "c.svg"])
+            .assert()
+            .success();
+        let svg = std::fs::read_to_string(dir.path().join("c.svg")).unwrap();
+        assert!(svg.contains("they fail the read cap"), "{kind}");
+    }
+    // A template and a node count together weigh the nodes.
+    let v = json_of(&[
+        "size",
+        "--scenario",
+        "quiet-reel",
+        "--store",
+        "redis-cluster",
+        "--template",
+        "r:<shard>",
+        "--nodes",
+        "6",
+    ]);
+    assert_eq!(v["nodes"], 6);
 }

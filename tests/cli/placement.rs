@@ -121,11 +121,14 @@ fn keys_template_with_nodes() {
 #[test]
 fn keys_check_exit_codes() {
     // One hash tag: every shard in one slot. --check follows the plan's
-    // verdict (docs/verdict.md): on the redis-cluster preset one master
+    // verdict (docs/verdict.md): on the redis-cluster preset (named, so its
+    // cap outranks the bundled scenario's 1,000/s) one master
     // carries the planned 14,000/s, so the count holds and the shared slot
     // is a warning with the fix named; with masters of 6,000/s it fails.
     let hashed = [
         "keys",
+        "--store",
+        "redis-cluster",
         "--template",
         "{reel:8841}:likes:<shard>",
         "--shards",
@@ -151,6 +154,8 @@ fn keys_check_exit_codes() {
     shardplan()
         .args([
             "keys",
+            "--store",
+            "redis-cluster",
             "--template",
             "{reel:8841:<shard>}:likes",
             "--shards",
@@ -359,7 +364,7 @@ fn keys_prose_and_field_order() {
     // the same JSON fields, in the same places, with these exact words.
     let crossslot = "MGET across slots fails with CROSSSLOT, so a read is";
     let per_node = ", pipelined and grouped per node";
-    let spread = "keys --template reel:8841:likes:<shard> --nodes 3";
+    let spread = "keys --store redis-cluster --template reel:8841:likes:<shard> --nodes 3";
     let (_, v, _) = run(&format!("{spread} --format json"), "");
     assert!(fields(&v).ends_with(
         "read_commands read_pipelines read_note suggested_template warnings verdict inputs warning_text"
@@ -370,7 +375,8 @@ fn keys_prose_and_field_order() {
                 more than ceil(S/N) = 7 (35.0%)";
     assert_eq!(v["warnings"], json!([over]));
     // Node balance is a note: --check follows the plan's verdict, which
-    // holds on the redis-cluster preset (docs/verdict.md).
+    // holds on the redis-cluster preset (named: its cap outranks the
+    // bundled scenario's; docs/verdict.md).
     let passed = (0, Value::Null, String::new());
     let check = run(&format!("{spread} --check --format tsv"), "");
     assert_eq!(check, passed);
@@ -382,7 +388,7 @@ fn keys_prose_and_field_order() {
                   shards' writes all go to one node. Fix: put the shard number inside the tag \
                   (e.g. {reel:8841:<shard>}:likes) or drop the tag.";
     let (_, v, _) = run(
-        "keys --template {reel:8841}:likes:<shard> --format json",
+        "keys --store redis-cluster --template {reel:8841}:likes:<shard> --format json",
         "",
     );
     let one_slot =
@@ -395,12 +401,12 @@ fn keys_prose_and_field_order() {
                     more than ceil(S/N) = 7 (35.0%)";
     assert_eq!(v["warnings"], json!([shared, one_node, fix]));
     let check = run(
-        "keys --template {reel:8841}:likes:<shard> --check --format tsv",
+        "keys --store redis-cluster --template {reel:8841}:likes:<shard> --check --format tsv",
         "",
     );
     assert_eq!(check, passed);
     let check = run(
-        "keys --template {reel:8841}:likes:<shard> --node-cap 6000 --check --format tsv",
+        "keys --store redis-cluster --template {reel:8841}:likes:<shard> --node-cap 6000 --check --format tsv",
         "",
     );
     assert_eq!(
@@ -415,7 +421,10 @@ fn keys_prose_and_field_order() {
 
     // reel:1444 and reel:4336 collide in slot 2 without a tag.
     let keys = "reel:1444\nreel:4336\nreel:7\n";
-    let (_, v, _) = run("keys --stdin --nodes 2 --format json", keys);
+    let (_, v, _) = run(
+        "keys --store redis-cluster --stdin --nodes 2 --format json",
+        keys,
+    );
     let note =
         format!("{crossslot} one MGET per slot: 2 commands{per_node} (1 pipelines in parallel)");
     assert_eq!(v["read_note"], note);
@@ -426,7 +435,10 @@ fn keys_prose_and_field_order() {
     let over = "NODE OVER ITS SHARE: node 0 of 2 holds 3 of 3 shards (100.0% of the writes), \
                 more than ceil(S/N) = 2 (66.7%)";
     assert_eq!(v["warnings"], json!([collide, over]));
-    let check = run("keys --stdin --nodes 2 --check --format tsv", keys);
+    let check = run(
+        "keys --store redis-cluster --stdin --nodes 2 --check --format tsv",
+        keys,
+    );
     assert_eq!(check, passed);
     let _ = (collide, over, failed);
 }
@@ -480,4 +492,45 @@ fn sorted_and_partitions_prose() {
         .unwrap();
     let csv = String::from_utf8(out.stdout).unwrap();
     assert!(csv.starts_with("shards,") && !csv.contains("notes") && !csv.contains("assumptions"));
+}
+
+#[test]
+fn keys_recommends_what_size_does() {
+    // keys resolves size's plan: the scenario's cap (1,000/s in viral-reel)
+    // outranks keys' own Redis Cluster store, which is only a preset below
+    // it; named with --store, the preset ranks as it does for size.
+    let template = [
+        "keys",
+        "--template",
+        "reel:8841:likes:<shard>",
+        "--shards",
+        "20",
+    ];
+    let store = ["--store", "redis-cluster"];
+    let quiet = ["--scenario", "quiet-reel"];
+    let cases: [&[&str]; 5] = [
+        &[],
+        &["--peak", "30000"],
+        &quiet,
+        &store,
+        &[&quiet[..], &store].concat(),
+    ];
+    for extra in cases {
+        let keys = json_of(&[&template[..], extra].concat());
+        let size = json_of(&[&["size"][..], extra].concat());
+        assert_eq!(
+            keys["verdict"]["recommended_shards"], size["shards"],
+            "{extra:?}"
+        );
+        assert_eq!(keys["inputs"]["cap"], size["inputs"]["cap"], "{extra:?}");
+    }
+    // On the bundled default the recommendation is size's 20, with or
+    // without a store named.
+    let keys = json_of(&template);
+    assert_eq!(keys["verdict"]["recommended_shards"], 20);
+    assert_eq!(json_of(&["size"])["shards"], 20);
+    assert_eq!(
+        keys["inputs"]["cap"]["source"],
+        "scenario viral-reel.toml: cap"
+    );
 }

@@ -164,8 +164,12 @@ fn busiest(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
             ),
         ));
     }
+    crate::config::reads::refuse_batch_size(&args.sim.reads, "--kind busiest")?;
     r.observe(&args.observed, Some(&args.sim.sizing))?;
     let sim = r.flat_simulation(&args.sim, false, Some(&args.plan), args.duration.seconds())?;
+    // The chart draws the busiest shard and its footer the verdict: no
+    // batch read is counted.
+    r.inputs.forget("batch_size");
     Ok((r, ChartPlan::Busiest(Box::new(sim))))
 }
 
@@ -175,6 +179,8 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     let why = "on --kind risk: the chart is exact, over --duration";
     refuse(sim.seconds.seconds.is_some(), "--seconds", why)?;
     refuse(sim.sampler.is_some(), "--sampler", why)?;
+    refuse(sim.seed.seed.is_some(), "--seed", why)?;
+    crate::config::reads::refuse_batch_size(&sim.reads, "--kind risk")?;
     refuse(
         args.plan
             .picker
@@ -193,6 +199,7 @@ fn risk(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
     r.observe(&args.observed, Some(&sim.sizing))?;
     let flags = PlanFlags::new(&args.plan, &args.duration, &sim.traffic);
     let plan = r.plan(&sim.sizing, &sim.reads, flags)?;
+    r.inputs.forget("batch_size");
     let recommended = plan.recommendation.shards;
     let seconds = r.duration(args.duration.seconds())?;
     let traffic = r.traffic(sim.traffic.traffic, sim.traffic.dispersion)?;
@@ -247,5 +254,17 @@ fn timeline(args: &ChartArgs, run: &Run) -> InputResult<(Resolver, ChartPlan)> {
         crate::config::observed::refuse_on_timeline(&args.observed)?;
     }
     let plan = r.timeline(&args.sim, &args.timeline)?;
+    // The app servers feed the hot-key monitor's settings refresh; without
+    // a monitor the chart draws nothing of them (simulate still shows their
+    // read cost).
+    if plan.monitor.is_none() {
+        refuse(
+            args.sim.reads.cache.servers.servers.is_some(),
+            "--servers",
+            "on --kind timeline without a hot-key monitor: only the monitor's settings refresh \
+             takes them (add --monitor, or see the read cost with shardplan simulate)",
+        )?;
+        r.inputs.forget("servers");
+    }
     Ok((r, ChartPlan::Timeline(Box::new(plan))))
 }

@@ -9,7 +9,7 @@ use crate::config::plan::{Plan, PlanFlags};
 use crate::config::{refuse, Resolver, Run, Sourced};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults::MAX_PAD;
-use crate::model::partitions::PartitionPlan;
+use crate::model::partitions::{Method, PartitionPlan, EXACT_MAX_SHARDS};
 use crate::model::placement::ShardTemplate;
 use crate::model::store::Store;
 
@@ -40,6 +40,7 @@ pub struct KeysOptions {
 impl KeysOptions {
     pub fn new(args: KeysArgs, run: &Run) -> InputResult<Self> {
         let j = &args.judge;
+        crate::config::reads::refuse_batch_size(&j.reads, "keys")?;
         let mut r = Resolver::for_load(run, &j.scenario, "keys")?;
         // keys checks Redis Cluster slots unless told otherwise.
         r.default_store = Some(Store::RedisCluster);
@@ -50,6 +51,18 @@ impl KeysOptions {
             .or(r.scenario.scenario.store_preset)
             .unwrap_or(Store::RedisCluster);
         refuse_store(store)?;
+        // A transactional like costs the store's write units: one on both
+        // stores keys checks, so the cap per key and every figure stay put.
+        let cost = Store::transactional_write_cost(Some(store));
+        refuse(
+            j.sizing.transactional && cost == 1.0,
+            "--transactional",
+            format!(
+                "on keys with {}: a transactional like costs it one write unit, as a plain one \
+                 does (only DynamoDB's 2 shrinks the cap per key)",
+                store.name()
+            ),
+        )?;
         let (given, listed) = listed_keys(&args, &mut r)?;
         refuse(
             store == Store::Sorted && j.plan.nodes.nodes.is_some(),
@@ -125,9 +138,13 @@ fn keys_plan(
     let flags = PlanFlags {
         listed_keys: listed,
         pad: pad_width,
+        own_template: true,
         ..PlanFlags::new(&plan_args, &j.span.duration, &j.span.traffic)
     };
-    r.plan(&j.sizing, &j.reads, flags)
+    let plan = r.plan(&j.sizing, &j.reads, flags)?;
+    // The placement and its verdict count no batch reads.
+    r.inputs.forget("batch_size");
+    Ok(plan)
 }
 
 /// `keys FILE`, `keys -` and `--stdin` (the same as `-`): which was given
@@ -264,9 +281,12 @@ impl PartitionsOptions {
             "the partitions the store hashes keys onto",
         )?;
         // The plan the count is judged against: the one `size` resolves.
+        crate::config::reads::refuse_batch_size(&j.reads, "partitions")?;
         let mut r = Resolver::for_load(run, &j.scenario, "partitions")?;
         let flags = PlanFlags::new(&j.plan, &j.span.duration, &j.span.traffic);
         let plan = r.plan(&j.sizing, &j.reads, flags)?;
+        // The placement and its verdict count no batch reads.
+        r.inputs.forget("batch_size");
         r.inputs
             .record("shards", &Sourced::from_flag("--shards", shards));
         let placement = placement(&args, &mut r, &plan, shards)?;
@@ -294,14 +314,26 @@ fn placement(
         .partitions
         .map(|p| p.partitions)
         .expect("--partitions was given");
-    let seed = Sourced::flag("--seed", args.seed.seed)
-        .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
-    let mut placement = PartitionPlan::new(shards, partitions)
-        .map_err(|e| r.blame(e))?
-        .with_seed(r.inputs.take("seed", seed));
-    if let Some(t) = Sourced::flag("--trials", args.trials.trials) {
-        r.inputs.record("trials", &t);
-        placement = placement.with_trials(t.value).map_err(|e| r.blame(e))?;
+    let mut placement = PartitionPlan::new(shards, partitions).map_err(|e| r.blame(e))?;
+    // The seed and the trials feed Monte Carlo only: the exact sums take
+    // neither, so they are refused there and not recorded as inputs.
+    if placement.method() == Method::Exact {
+        let why = format!(
+            "here: {shards} shards over {partitions} partitions are summed exactly (Monte Carlo, \
+             which draws placements, is used past {} shards over more than {} partitions)",
+            crate::output::fmt::num(EXACT_MAX_SHARDS as f64),
+            crate::output::fmt::num(crate::model::defaults::MAX_SHARDS as f64),
+        );
+        refuse(args.seed.seed.is_some(), "--seed", &why)?;
+        refuse(args.trials.trials.is_some(), "--trials", &why)?;
+    } else {
+        let seed = Sourced::flag("--seed", args.seed.seed)
+            .unwrap_or(Sourced::default(crate::model::defaults::DEFAULT_SEED));
+        placement = placement.with_seed(r.inputs.take("seed", seed));
+        if let Some(t) = Sourced::flag("--trials", args.trials.trials) {
+            r.inputs.record("trials", &t);
+            placement = placement.with_trials(t.value).map_err(|e| r.blame(e))?;
+        }
     }
     // With --rate, the chance a partition goes over its cap at that load
     // (the plan's cap per key and traffic law).

@@ -102,10 +102,13 @@ pub struct SweepOptions {
 
 impl SweepOptions {
     pub fn new(args: SweepArgs, run: &Run) -> InputResult<Self> {
+        crate::config::reads::refuse_batch_size(&args.reads, "sweep")?;
         let mut r = Resolver::for_load(run, &args.scenario, "sweep")?;
         r.observe(&args.observed, Some(&args.sizing))?;
         let flags = PlanFlags::new(&args.plan, &args.span.duration, &args.span.traffic);
         let plan = r.plan(&args.sizing, &args.reads, flags)?;
+        // A sweep's rows and verdict count no batch reads.
+        r.inputs.forget("batch_size");
         let seconds = r.duration(args.span.duration.seconds())?;
         let traffic = r.traffic(args.span.traffic.traffic, args.span.traffic.dispersion)?;
         let shards = Sourced::flag(

@@ -165,14 +165,20 @@ impl PartitionPlan {
     /// The figures: exact up to [`EXACT_MAX_SHARDS`] shards, else Monte Carlo
     /// over [`PartitionPlan::trials`] placements drawn from the seed.
     pub fn evaluate(&self) -> PartitionReport {
+        self.evaluate_by(self.method())
+    }
+
+    /// How [`PartitionPlan::evaluate`] computes the figures: exact up to
+    /// [`EXACT_MAX_SHARDS`] shards or up to
+    /// [`crate::model::defaults::MAX_SHARDS`] partitions, else Monte Carlo
+    /// (the only method a seed and a trial count feed).
+    pub fn method(&self) -> Method {
         let exact = self.shards <= EXACT_MAX_SHARDS
             || self.partitions <= crate::model::defaults::MAX_SHARDS;
-        let method = if exact {
-            Method::Exact
-        } else {
-            Method::MonteCarlo
-        };
-        self.evaluate_by(method)
+        match exact {
+            true => Method::Exact,
+            false => Method::MonteCarlo,
+        }
     }
 
     /// [`PartitionPlan::evaluate`] with the method given (the unit tests
