@@ -113,6 +113,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
+    pub plan: super::groups::PlanArgs,
+    #[command(flatten)]
     pub reads: ReadArgs,
     #[command(flatten)]
     pub prices: super::PriceArgs,

@@ -24,7 +24,7 @@ impl Resolver {
         a: &CompareArgs,
     ) -> InputResult<(CompareInputs, ApproxInputs, Plan)> {
         let flags = PlanFlags {
-            plan: None,
+            plan: Some(&a.plan),
             duration: a.duration.seconds(),
             traffic: a.traffic.traffic,
             dispersion: a.traffic.dispersion,
@@ -67,6 +67,8 @@ impl Resolver {
             log_commit_seconds: self.inputs.take("log_commit_seconds", commit),
             transactional,
             drift,
+            writers: plan.inputs.writers,
+            risk: plan.inputs.key_check.risk,
         }
         .validate()
         .map_err(|e| self.blame(e))?;
@@ -163,6 +165,8 @@ impl Resolver {
         )
         .map_err(|e| self.blame(e))?;
         approx.servers = inputs.reads.servers;
+        approx.traffic = inputs.traffic;
+        approx.writers = inputs.writers;
         approx.cache_seconds = inputs.reads.cache_seconds;
         if let Some(day) = self.field("likes_per_day", &self.scenario.scenario.likes_per_day) {
             approx.likes_per_day = self.inputs.take("likes_per_day", day);

@@ -277,6 +277,7 @@ fn one_plan(args: &[String], with_csv: bool) {
     headline_agrees(&size, &rec, holds, infeasible);
     if with_csv {
         csv_agrees(&size, &risk, &rec, &r, &ns);
+        compare_agrees(args, &rec);
     }
 }
 
@@ -345,21 +346,72 @@ fn csv_agrees(size: &[String], risk: &[String], rec: &Value, r: &Value, n: &str)
     );
 }
 
-/// 200 generated plans, all commands on each, CSV on every third (the
-/// CSV is the JSON's rows: a third covers every axis). The seed is
-/// fixed, so a failure names a plan that fails every time.
+/// `compare` on the same plan: its sharded design is `size`'s count, with
+/// `size`'s per-key risk (the plan's law and picker), and its verdict.
+fn compare_agrees(args: &[String], rec: &Value) {
+    let mut compare = vec!["compare".to_string()];
+    compare.extend_from_slice(args);
+    let (code, out, err) = run(&compare, &["--format", "json"]);
+    assert_eq!(code, 0, "{compare:?}: {err}");
+    let c: Value = serde_json::from_str(&out).unwrap();
+    let sharded = c["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["strategy"] == "sharded")
+        .unwrap();
+    same(
+        &sharded["keys"],
+        &rec["shards"],
+        "compare's sharded keys",
+        args,
+    );
+    same(
+        &sharded["key_p_any_over_cap"],
+        &rec["key_p_any_over_cap"],
+        "compare's key risk",
+        args,
+    );
+    same(
+        &c["verdict"]["holds"],
+        &rec["holds"],
+        "compare's verdict",
+        args,
+    );
+}
+
+/// 200 generated plans, all commands on each, CSV and `compare` on every
+/// third (the CSV is the JSON's rows: a third covers every axis). The
+/// plans are drawn first, then checked on two threads (the runs are
+/// processes: a second core halves the wall time).
 #[test]
 fn one_plan_one_answer_over_generated_plans() {
     let mut d = Draw(0x5eed_2026_57);
-    let mut kinds = (0, 0, 0);
-    for i in 0..200 {
-        let args = plan(&mut d);
-        one_plan(&args, i % 3 == 0);
-        let picker = args.iter().position(|a| a == "--picker").unwrap();
-        kinds.0 += usize::from(args[picker + 1] != "random");
-        kinds.1 += usize::from(args.iter().any(|a| a == "--partitions"));
-        kinds.2 += usize::from(args.iter().any(|a| a == "--unlike-share"));
-    }
-    // The draw covers every axis (pickers, partitions, unlikes).
-    assert!(kinds.0 > 80 && kinds.1 > 15 && kinds.2 > 40, "{kinds:?}");
+    let plans: Vec<Vec<String>> = (0..200).map(|_| plan(&mut d)).collect();
+    let has = |flag: &str| plans.iter().filter(|a| a.iter().any(|x| x == flag)).count();
+    let pickers = plans
+        .iter()
+        .filter(|a| !a.windows(2).any(|w| w == ["--picker", "random"]))
+        .count();
+    // The draw covers every axis (pickers, partitions, unlikes, risks).
+    let kinds = (
+        pickers,
+        has("--partitions"),
+        has("--unlike-share"),
+        has("--risk"),
+    );
+    assert!(
+        kinds.0 > 80 && kinds.1 > 15 && kinds.2 > 40 && kinds.3 > 40,
+        "{kinds:?}"
+    );
+    std::thread::scope(|s| {
+        for half in [0, 1] {
+            let plans = &plans;
+            s.spawn(move || {
+                for (i, args) in plans.iter().enumerate().filter(|(i, _)| i % 2 == half) {
+                    one_plan(args, i % 3 == 0);
+                }
+            });
+        }
+    });
 }

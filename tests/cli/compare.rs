@@ -412,3 +412,70 @@ fn netting_designs_write_per_flush_whatever_the_unlike_share() {
         .unwrap_or_else(|| panic!("{table}"));
     assert!(row.contains("0.003571"), "{row}");
 }
+
+/// Issue 57: `compare` judges every design on the plan `size` judged: the
+/// traffic law, the picker, partitions and an accepted risk. The sharded
+/// designs over the same keys carry the same per-key chance (not the
+/// fixed-traffic value under bursty traffic), and the sharded row's keys
+/// are `size`'s answer.
+#[test]
+fn every_design_is_judged_on_sizes_plan() {
+    let rows = |args: &[&str]| {
+        let mut a = vec!["compare"];
+        a.extend_from_slice(args);
+        json_of(&a)
+    };
+    let c = rows(&[
+        "--peak",
+        "14000",
+        "--traffic",
+        "gamma-poisson",
+        "--dispersion",
+        "100",
+    ]);
+    let by = |c: &serde_json::Value, s: &str| {
+        c["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["strategy"] == s)
+            .unwrap()
+            .clone()
+    };
+    let sharded = by(&c, "sharded");
+    assert_eq!(sharded["keys"], 24);
+    let p = sharded["key_p_any_over_cap"].as_f64().unwrap();
+    assert!(
+        p > 1e-3 && p < 1e-2,
+        "{p}: gamma-poisson's, not fixed traffic's 6e-53"
+    );
+    for s in ["set-sharded", "hll-sharded"] {
+        assert_eq!(
+            by(&c, s)["key_p_any_over_cap"],
+            sharded["key_p_any_over_cap"],
+            "{s}"
+        );
+    }
+    let plan = [
+        "--risk",
+        "0.001",
+        "--picker",
+        "round-robin",
+        "--servers",
+        "40",
+        "--partitions",
+        "1000",
+        "--traffic",
+        "poisson",
+    ];
+    let c = rows(&plan);
+    let mut size = vec!["size"];
+    size.extend_from_slice(&plan);
+    let s = json_of(&size);
+    assert_eq!(by(&c, "sharded")["keys"], s["shards"]);
+    assert_eq!(
+        by(&c, "sharded")["key_p_any_over_cap"],
+        s["key_p_any_over_cap"]
+    );
+    assert_eq!(c["recommendation"]["binding"], "shared_partitions");
+}

@@ -52,6 +52,12 @@ pub struct CompareInputs {
     pub transactional: Option<Transactional>,
     /// Timeouts and retries of plain (non-transactional) writes.
     pub drift: DriftModel,
+    /// How the app servers pick a shard of the sharded designs (the
+    /// plan's writers): the per-key risk is theirs, as `size` weighs it.
+    pub writers: crate::model::picker::Writers,
+    /// The risk a design's hottest key is judged at over the spell: the
+    /// plan's accepted risk, else the default check's 1%.
+    pub risk: f64,
 }
 
 impl CompareInputs {

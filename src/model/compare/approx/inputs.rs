@@ -56,6 +56,11 @@ pub struct ApproxInputs {
     pub servers: u64,
     /// Seconds each caches it; 0 = no cache (`cache_seconds`).
     pub cache_seconds: f64,
+    /// How the likes in a second are counted (the plan's law).
+    pub traffic: crate::model::law::TrafficModel,
+    /// How the app servers pick one of a sharded design's keys (the plan's
+    /// writers); one key, or rows hashed onto partitions, split at random.
+    pub writers: crate::model::picker::Writers,
 }
 
 impl ApproxInputs {
@@ -80,6 +85,11 @@ impl ApproxInputs {
             partitions: None,
             servers: crate::model::defaults::DEFAULT_SERVERS,
             cache_seconds: crate::model::defaults::DEFAULT_CACHE_SECONDS,
+            traffic: crate::model::law::TrafficModel::Fixed,
+            writers: crate::model::picker::Writers {
+                picker: crate::model::picker::Picker::Random,
+                servers: crate::model::defaults::DEFAULT_SERVERS,
+            },
         };
         inputs.validate()?;
         Ok(inputs)

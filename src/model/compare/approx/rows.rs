@@ -9,18 +9,21 @@ use super::sketch::{
 use super::ApproxInputs;
 use crate::model::compare::verdict::{CountError, Fit, Verdict};
 use crate::model::compare::CompareRow;
-use crate::model::exact::OverCap;
-use crate::model::law::TrafficModel;
+use crate::model::picker::risk::key_over_cap;
+use crate::model::picker::{Picker, Writers};
 
-/// Risk of the busiest of `keys` keys sharing `rate` writes/s (fixed
-/// traffic, rate rounded up to a whole number). `None` past the exact
+/// Risk of the busiest of `keys` keys sharing `rate` writes/s under the
+/// plan's traffic law (a whole rate under fixed traffic), picked by the
+/// plan's writers where the keys are a sharded design's, at random where
+/// rows hash onto partitions: the per-key figure `size` weighs
+/// ([`key_over_cap`]). `None` past the exact
 /// model's range (over 1e9 writes/s or 100,000 keys, e.g. auto partitions
 /// of a huge rate on a small cap). Several rows share a (rate, keys) pair, so results are
 /// kept: one distribution at 200K likes/s over 286 shards takes ~0.1 s.
 struct RiskCache<'a> {
     inputs: &'a ApproxInputs,
-    /// ((rate bits, keys), (P over cap per second, P any second over)).
-    seen: Vec<((u64, u64), KeyRisk)>,
+    /// ((rate bits, keys, picked), (P over cap per second, P any second over)).
+    seen: Vec<((u64, u64, bool), KeyRisk)>,
 }
 
 /// P(over the cap) per second and in any second of the duration.
@@ -34,9 +37,12 @@ impl<'a> RiskCache<'a> {
         }
     }
 
-    fn risk(&mut self, rate: f64, keys: u64) -> anyhow::Result<KeyRisk> {
-        let whole = rate.ceil();
-        let key = (whole.to_bits(), keys);
+    /// The risk of `keys` keys; `picked`: a sharded design's keys, picked
+    /// by the plan's writers (else split at random).
+    fn risk(&mut self, rate: f64, keys: u64, picked: bool) -> anyhow::Result<KeyRisk> {
+        let i = self.inputs;
+        let whole = crate::model::recommendation::planned_rate(rate, i.traffic);
+        let key = (whole.to_bits(), keys, picked);
         if let Some((_, r)) = self.seen.iter().find(|(k, _)| *k == key) {
             return Ok(*r);
         }
@@ -45,9 +51,16 @@ impl<'a> RiskCache<'a> {
         {
             (None, None)
         } else {
-            let i = self.inputs;
-            let risk = OverCap::compute(whole, keys, i.cap, i.seconds, TrafficModel::Fixed)?;
-            (Some(risk.p_per_second), Some(risk.p_any))
+            let writers = match picked && keys > 1 {
+                true => i.writers,
+                false => Writers {
+                    picker: Picker::Random,
+                    ..i.writers
+                },
+            };
+            let over = key_over_cap(whole, keys, i.cap, i.traffic, writers)?;
+            let ln_any = over.ln_p_any(i.seconds);
+            (Some(over.ln_p_per_second.exp()), Some(ln_any.exp()))
         };
         self.seen.push((key, r));
         Ok(r)
@@ -90,7 +103,7 @@ impl Rows<'_> {
         let post_likes = inputs.post_likes();
         // One set per post: SADD per like (one hot key), SCARD per view.
         let set_bytes = redis_set_bytes(post_likes, inputs.user_id_bytes);
-        let (p1, pany) = self.risks.risk(inputs.rate, 1)?;
+        let (p1, pany) = self.risks.risk(inputs.rate, 1, false)?;
         self.rows.push((
             CompareRow {
                 strategy: "set".into(),
@@ -115,7 +128,7 @@ impl Rows<'_> {
 
         // S sets, shard = hash(user) mod S: each user in exactly one set.
         let sharded_set_bytes = set_bytes_sharded(post_likes, inputs.user_id_bytes, s);
-        let (p1, pany) = self.risks.risk(inputs.rate, s)?;
+        let (p1, pany) = self.risks.risk(inputs.rate, s, true)?;
         self.rows.push((
             CompareRow {
                 strategy: "set-sharded".into(),
@@ -143,7 +156,7 @@ impl Rows<'_> {
         let (lag, post_likes) = (inputs.cache_seconds, inputs.post_likes());
         // Like rows keyed by user id: writes spread over partitions.
         let lr = like_rows(inputs);
-        let (p1, pany) = self.risks.risk(inputs.rate, lr.partitions)?;
+        let (p1, pany) = self.risks.risk(inputs.rate, lr.partitions, false)?;
         self.rows.push((
             CompareRow {
                 strategy: "like-rows".into(),
@@ -174,7 +187,7 @@ impl Rows<'_> {
         // One HLL per post: PFADD per like, PFCOUNT per view.
         let hll_se = hll_standard_error(REDIS_HLL_REGISTERS);
         let hll_bytes = redis_hll_dense_bytes() as f64;
-        let (p1, pany) = self.risks.risk(inputs.rate, 1)?;
+        let (p1, pany) = self.risks.risk(inputs.rate, 1, false)?;
         self.rows.push((
             CompareRow {
                 strategy: "hll".into(),
@@ -195,7 +208,7 @@ impl Rows<'_> {
         ));
 
         // S HLLs; any shard works (the union dedups), but reading merges S keys.
-        let (p1, pany) = self.risks.risk(inputs.rate, s)?;
+        let (p1, pany) = self.risks.risk(inputs.rate, s, true)?;
         self.rows.push((
             CompareRow {
                 strategy: "hll-sharded".into(),
@@ -222,7 +235,7 @@ impl Rows<'_> {
         let (inputs, sums, lag) = (self.inputs, self.sums, self.inputs.cache_seconds);
         // Count-Min over the fleet: the hot-reel detector.
         let cm = count_min_detection(inputs)?;
-        let (p1, pany) = self.risks.risk(cm.window_rate, 1)?;
+        let (p1, pany) = self.risks.risk(cm.window_rate, 1, false)?;
         self.rows.push((
             CompareRow {
                 strategy: "count-min".into(),
@@ -259,7 +272,7 @@ impl Rows<'_> {
         let (s, lag, cap) = (inputs.shards, inputs.cache_seconds, inputs.cap);
         // One hash per post: likes, shares and views fields.
         let hash_rate = inputs.rate + inputs.shares + inputs.views;
-        let (p1, pany) = self.risks.risk(hash_rate, 1)?;
+        let (p1, pany) = self.risks.risk(hash_rate, 1, false)?;
         self.rows.push((
             CompareRow {
                 strategy: "hash".into(),
@@ -279,7 +292,7 @@ impl Rows<'_> {
             1,
         ));
 
-        let (p1, pany) = self.risks.risk(hash_rate, s)?;
+        let (p1, pany) = self.risks.risk(hash_rate, s, true)?;
         self.rows.push((
             CompareRow {
                 strategy: "hash-sharded".into(),

@@ -5,9 +5,11 @@
 use super::{CompareInputs, Comparison, StrategyRow, TransactionalSummary};
 use crate::error::ParamResult;
 use crate::model::compare::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift};
-use crate::model::compare::verdict::{CountError, Verdict, RISK_OK};
+use crate::model::compare::verdict::{CountError, Verdict};
 use crate::model::compare::CompareRow;
 use crate::model::exact::OverCap;
+use crate::model::picker::risk::key_over_cap;
+use crate::model::picker::{Picker, Writers};
 use crate::model::sizing::shards_for;
 
 /// The per-like write designs.
@@ -102,13 +104,13 @@ impl Design {
                     p_conflict: c.p_conflict,
                     attempts_per_like: c.attempts_per_like,
                 },
-                _ if p_any > RISK_OK => Verdict::OneKeyOverCap {
+                _ if p_any > i.risk => Verdict::OneKeyOverCap {
                     rate: i.rate,
                     cap_likes_per_key: cap_likes,
                 },
                 _ => Verdict::SimplestExact,
             },
-            Design::Sharded if p_any > RISK_OK => Verdict::AddShards {
+            Design::Sharded if p_any > i.risk => Verdict::AddShards {
                 seconds: i.duration_seconds,
                 key_p_any_over_cap: p_any,
             },
@@ -137,7 +139,26 @@ fn per_like_row(
     let attempts = conflicts.as_ref().map_or(1.0, |c| c.attempts_per_like);
     // Retries add load in proportion, so the key takes fewer likes.
     let cap_likes = i.cap / (cost * attempts);
-    let risk = OverCap::compute(i.rate, keys, cap_likes, i.duration_seconds, i.traffic)?;
+    // The per-key figure `size` weighs: the plan's law and writers (one
+    // key splits nothing, whatever the picker).
+    let writers = match design {
+        Design::Sharded => i.writers,
+        Design::Single => Writers {
+            picker: Picker::Random,
+            ..i.writers
+        },
+    };
+    // The rate as resolved (a fractional rate under fixed traffic is
+    // refused, naming --rate, as `risk` refuses it).
+    let over = key_over_cap(i.rate, keys, cap_likes, i.traffic, writers)?;
+    let ln_any = over.ln_p_any(i.duration_seconds);
+    let risk = OverCap {
+        p_per_second: over.ln_p_per_second.exp(),
+        ln_p_per_second: over.ln_p_per_second,
+        p_any: ln_any.exp(),
+        ln_p_any: ln_any,
+        rel_error: 0.0,
+    };
     let cost_reads = i.reads.cost(keys);
     let tx = i.transactional.is_some();
     let verdict = design.verdict(i, conflicts.as_ref(), risk.p_any, cap_likes);

@@ -17,6 +17,9 @@ fn inputs(rate: f64, shards: u64) -> CompareInputs {
         log_commit_seconds: 5.0,
         transactional: None,
         drift: DriftModel::new(rate, 0.001, 0.5, 2).unwrap(),
+        writers: crate::model::picker::Writers::new(crate::model::picker::Picker::Random, 40)
+            .unwrap(),
+        risk: 0.01,
     }
 }
 
