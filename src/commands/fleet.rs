@@ -23,6 +23,7 @@ pub fn run(o: FleetOptions) -> anyhow::Result<()> {
         .map(|p| crate::model::price::policy_costs(&o.prices, o.item_bytes, report.total_rate, p))
         .collect();
     let view = FleetView {
+        beside: o.beside,
         scenario: o.resolved.scenario,
         report,
         costs,

@@ -16,7 +16,7 @@ use crate::model::defaults::{
     MAX_FLEET_DURATION_SECONDS, MAX_FLEET_PARTITIONS, MAX_FLEET_TRIALS, MAX_PINNED, MAX_REELS,
     MAX_SHARDS,
 };
-use crate::model::fleet::{Background, FleetPlan, PinnedReel};
+use crate::model::fleet::{Background, BesideSize, BesideSizeReel, FleetPlan, PinnedReel};
 use crate::model::law::{TrafficKind, TrafficModel};
 use crate::model::read_cost::ReadPlan;
 use crate::model::recommendation::{PlanInputs, RiskTarget, SharedPartitions};
@@ -24,8 +24,9 @@ use crate::model::sizing::{SafeRate, SizingPlan};
 use crate::model::validate;
 
 impl Resolver {
-    /// The fleet plan.
-    pub fn fleet(&mut self, a: &FleetArgs) -> InputResult<FleetPlan> {
+    /// The fleet plan, and where it answers another question than `size`
+    /// on the same scenario.
+    pub fn fleet(&mut self, a: &FleetArgs) -> InputResult<(FleetPlan, BesideSize)> {
         let s = self.scenario.scenario.clone();
         let f = s.fleet.clone().unwrap_or_default();
         let (reels, background_rate) = self.background_rate(a, &s, &f)?;
@@ -59,8 +60,12 @@ impl Resolver {
             cap: cap_v,
             target: spell,
         };
-        self.size_pinned_reels(a, &mut pinned, shared, safe, reads)?;
-        Ok(FleetPlan {
+        let reels = self.size_pinned_reels(a, &mut pinned, shared, safe, reads)?;
+        let beside = BesideSize {
+            reels,
+            size_views: s.views,
+        };
+        let plan = FleetPlan {
             background,
             pinned,
             views_per_like: self.inputs.take("views_per_like", views_per_like),
@@ -75,7 +80,8 @@ impl Resolver {
             trials: self.inputs.take("trials", trials),
             max_shards: self.inputs.take("max_shards", max_shards),
             seed: self.inputs.take("seed", seed),
-        })
+        };
+        Ok((plan, beside))
     }
 
     /// A `[fleet]` field, else the scenario's top-level one.
@@ -299,7 +305,9 @@ impl Resolver {
     }
 
     /// The shard count of each pinned reel that has none, sized on the
-    /// fleet's cap, safe rate, partitions and hot spell.
+    /// fleet's cap, safe rate, partitions and hot spell; and, where the
+    /// scenario's own law is fixed traffic, what `size` answers for it
+    /// there (`BesideSize`: the two differ by the law alone).
     fn size_pinned_reels(
         &mut self,
         a: &FleetArgs,
@@ -307,7 +315,7 @@ impl Resolver {
         shared: SharedPartitions,
         safe: f64,
         reads: ReadPlan,
-    ) -> InputResult<()> {
+    ) -> InputResult<Vec<BesideSizeReel>> {
         // A pinned reel without its own count gets the recommendation for it
         // alone, from the same function as `size` on the same figures: its
         // rate, the cap and safe rate, these partitions, this hot spell and
@@ -327,6 +335,11 @@ impl Resolver {
                 ),
             )
         };
+        let fixed = matches!(
+            self.scenario.scenario.traffic,
+            None | Some(TrafficKind::Fixed)
+        );
+        let mut beside = Vec::new();
         if pinned.iter().any(|r| r.shards.is_none()) {
             self.inputs.record(
                 "traffic",
@@ -353,9 +366,35 @@ impl Resolver {
                     .recommended_shards()
                     .map_err(|e| for_reel(&reel.name, e))?;
                 reel.shards = Some(shards);
+                if fixed {
+                    let on = RiskTarget {
+                        traffic: TrafficModel::Fixed,
+                        ..target
+                    };
+                    let sized = PlanInputs {
+                        risk: Some(on),
+                        key_check: on,
+                        partitions: Some(SharedPartitions {
+                            target: on,
+                            ..shared
+                        }),
+                        ..inputs
+                    };
+                    // Only said where it differs; a failed search says nothing.
+                    if let Ok(n) = sized
+                        .recommended_shards()
+                        .map(|n| (n != shards).then_some(n))
+                    {
+                        beside.extend(n.map(|size_shards| BesideSizeReel {
+                            name: reel.name.clone(),
+                            fleet_shards: shards,
+                            size_shards,
+                        }));
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(beside)
     }
 }
 

@@ -53,6 +53,32 @@ pub struct PinnedReel {
     pub shards: Option<u64>,
 }
 
+/// Where `fleet` answers another question than `size` on the same
+/// scenario, with both figures: its pinned reels are sized under Poisson
+/// arrivals (every fleet figure is), and its views are per like over the
+/// whole fleet, not the one post's `views`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BesideSize {
+    /// Each auto-sized pinned reel: its name, its keys here (Poisson) and
+    /// what `size` answers under the scenario's own traffic law (fixed),
+    /// where the two differ.
+    pub reels: Vec<BesideSizeReel>,
+    /// The scenario's `views` (views/s of the one post), which `size`
+    /// reads; `fleet` reads `views_per_like` over every like instead.
+    pub size_views: Option<f64>,
+}
+
+/// One pinned reel sized by `fleet` and by `size`.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct BesideSizeReel {
+    /// The reel's name.
+    pub name: String,
+    /// Shard keys `fleet` gives it (under Poisson arrivals).
+    pub fleet_shards: u64,
+    /// Shard keys `size` gives it (under the scenario's fixed traffic).
+    pub size_shards: u64,
+}
+
 /// Everything `fleet` needs, validated.
 #[derive(Debug, Clone)]
 pub struct FleetPlan {

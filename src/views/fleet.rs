@@ -16,6 +16,8 @@ pub struct FleetView {
     pub report: FleetReport,
     /// Each policy's month at the user's prices (figures `None` without).
     pub costs: Vec<PolicyCosts>,
+    /// Where the fleet answers another question than `size`.
+    pub beside: crate::model::fleet::BesideSize,
 }
 
 /// One CSV line: a policy with the fleet's figures repeated.
@@ -91,13 +93,16 @@ impl Report for FleetView {
                 v
             });
             m.insert("policy_costs".into(), Value::Array(costs.collect()));
+            m.insert("beside_size".into(), row(&self.beside));
         }
         v
     }
 
     fn sections(&self) -> Vec<Section> {
         let r = &self.report;
-        let mut out = vec![fleet_section(&self.scenario, r), policies_section(r)];
+        let mut out = vec![fleet_section(&self.scenario, r)];
+        out.extend(beside_size(&self.beside, r));
+        out.push(policies_section(r));
         out.extend(super::price::fleet_cost_section(&self.costs, policy_name));
         out.extend([
             partitions_section(&r.partition_load),
@@ -110,6 +115,41 @@ impl Report for FleetView {
         ]);
         out
     }
+}
+
+/// One line on what `fleet` answers that `size` does not, on the same
+/// scenario: the pinned reels' keys under Poisson arrivals against
+/// `size`'s under fixed traffic, the fleet's views per like against the
+/// one post's views, and the search that weighs the background reels.
+fn beside_size(b: &crate::model::fleet::BesideSize, r: &FleetReport) -> Option<Section> {
+    let mut parts: Vec<String> = b
+        .reels
+        .iter()
+        .map(|x| {
+            format!(
+                "{} gets {} keys under Poisson arrivals, as every fleet figure is weighed \
+                 (`size` answers {} under the scenario's fixed traffic)",
+                x.name,
+                fmt::count(x.fleet_shards),
+                fmt::count(x.size_shards)
+            )
+        })
+        .collect();
+    if let Some(v) = b.size_views.filter(|v| *v != r.views_per_second) {
+        parts.push(format!(
+            "views are {} a like over every reel's likes, {}/s (`size` reads the one post's {}/s)",
+            fmt::num(r.views_per_like),
+            fmt::num(r.views_per_second),
+            fmt::num(v)
+        ));
+    }
+    (!parts.is_empty()).then(|| {
+        Section::Note(format!(
+            "Beside `size` on this scenario: {}; the search below also weighs the background \
+             reels' load on the partitions, which `size` does not see.",
+            parts.join("; ")
+        ))
+    })
 }
 
 /// The reels the scenario pins, each with its rate and shard keys.

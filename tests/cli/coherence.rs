@@ -65,13 +65,13 @@ fn plan(d: &mut Draw) -> Vec<String> {
     if picker != "random" {
         flag("--servers", d.between(1, 120).to_string());
     }
-    if d.next() % 3 == 0 {
+    if d.next().is_multiple_of(3) {
         flag("--unlike-share", d.pick(&["0.1", "0.3"]).into());
     }
-    if d.next() % 4 == 0 && traffic == "poisson" {
+    if d.next().is_multiple_of(4) && traffic == "poisson" {
         flag("--partitions", d.between(20, 2_000).to_string());
     }
-    if d.next() % 3 == 0 {
+    if d.next().is_multiple_of(3) {
         flag("--risk", d.pick(&["0.01", "0.001"]).into());
     }
     a
@@ -309,7 +309,7 @@ fn with_commas(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -386,7 +386,7 @@ fn compare_agrees(args: &[String], rec: &Value) {
 /// processes: a second core halves the wall time).
 #[test]
 fn one_plan_one_answer_over_generated_plans() {
-    let mut d = Draw(0x5eed_2026_57);
+    let mut d = Draw(0x005e_ed20_2657);
     let plans: Vec<Vec<String>> = (0..200).map(|_| plan(&mut d)).collect();
     let has = |flag: &str| plans.iter().filter(|a| a.iter().any(|x| x == flag)).count();
     let pickers = plans
@@ -409,7 +409,7 @@ fn one_plan_one_answer_over_generated_plans() {
             let plans = &plans;
             s.spawn(move || {
                 for (i, args) in plans.iter().enumerate().filter(|(i, _)| i % 2 == half) {
-                    one_plan(args, i % 3 == 0);
+                    one_plan(args, i.is_multiple_of(3));
                 }
             });
         }

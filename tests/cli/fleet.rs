@@ -261,3 +261,29 @@ fn bad_inputs_name_the_flag() {
     std::fs::write(&toml, "description = \"x\"\n[fleet]\nreelz = 5\n").unwrap();
     bad_input(&["fleet", "--scenario", toml.to_str().unwrap()], "reelz");
 }
+
+/// Issue 57: on one scenario `fleet` answers another question than `size`
+/// (Poisson arrivals for every fleet figure, views per like over the
+/// whole fleet), and says so with both figures: its pinned reel's keys
+/// beside `size`'s answer, which is `size`'s own.
+#[test]
+fn fleet_says_where_it_differs_from_size() {
+    let f = json_of(&["fleet", "--scenario", "interview", "--trials", "50"]);
+    let s = json_of(&["size", "--scenario", "interview"]);
+    let reel = &f["beside_size"]["reels"][0];
+    assert_eq!(reel["fleet_shards"], 2715);
+    assert_eq!(reel["size_shards"], s["shards"]);
+    assert_eq!(f["beside_size"]["size_views"], s["views"]);
+    let text = String::from_utf8(
+        shardplan()
+            .args(["fleet", "--scenario", "interview", "--trials", "50"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        text.contains("(`size` answers 2,714 under the scenario's fixed traffic)"),
+        "{text}"
+    );
+}

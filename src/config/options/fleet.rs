@@ -12,6 +12,8 @@ use crate::model::price::Prices;
 pub struct FleetOptions {
     /// The reels, the policies' settings and the search.
     pub plan: FleetPlan,
+    /// Where the fleet answers another question than `size`.
+    pub beside: crate::model::fleet::BesideSize,
     /// The user's prices.
     pub prices: Prices,
     /// The bytes billed per stored item (`--item-bytes`).
@@ -39,11 +41,12 @@ impl FleetOptions {
             "fleet",
             &[Kind::Fleet],
         )?;
-        let plan = r.fleet(&args)?;
+        let (plan, beside) = r.fleet(&args)?;
         let (prices, item_bytes) = r.fleet_prices(&args.prices, args.item_bytes)?;
         let output = Output::new(run, &args.out, false)?;
         Ok(FleetOptions {
             plan,
+            beside,
             prices,
             item_bytes,
             resolved: r.finish(),

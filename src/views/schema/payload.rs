@@ -202,6 +202,12 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
         about(text, list(Value::Object(costs))),
         false,
     );
+    let beside = about(
+        "Where `fleet` answers another question than `size` on the same scenario, with both \
+         figures.",
+        d.sub::<crate::model::fleet::BesideSize>(),
+    );
+    set(&mut f, "beside_size", beside, false);
     f
 }
 
