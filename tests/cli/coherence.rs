@@ -13,7 +13,13 @@
 //!   infeasible plan said first) and the verdict with its table of
 //!   constraints;
 //! - `--check` exits 1 exactly when the verdict fails, for every command;
-//! - an infeasible plan's count fails, in every command.
+//! - an infeasible plan's count fails, in every command;
+//! - `compare`'s sharded design is `size`'s count with `size`'s risk.
+//!
+//! Beside the generated plans: precedence for every scenario field `size`
+//! resolves (flag > scenario > preset, `--store`'s too > default, each
+//! value's source named), and every flag of the judging commands either
+//! changes the output or is refused in one line.
 //!
 //! It is the guard that keeps a new axis from adding a second voice: a
 //! figure computed twice, or one command missing an axis, fails here.
@@ -414,4 +420,163 @@ fn one_plan_one_answer_over_generated_plans() {
             });
         }
     });
+}
+
+/// Precedence, for every scenario field `size` resolves: the scenario's
+/// value beats a store preset (named by `--store` too) and the default,
+/// its flag beats the scenario, and `inputs` names where each came from
+/// (the file and field, or the flag).
+#[test]
+fn every_scenario_field_yields_to_its_flag_and_beats_the_preset() {
+    let dir = tempfile::tempdir().unwrap();
+    // (field = scenario value, its flag and value, its `inputs` key and
+    // the value the flag gives there).
+    let fields: &[(&str, &str, &str, &str, f64)] = &[
+        ("peak = 12000", "--peak", "15000", "peak", 15_000.0),
+        ("cap = 900", "--cap", "800", "cap", 800.0),
+        ("headroom = 0.2", "--headroom", "0.4", "headroom", 0.4),
+        ("safe = 600", "--safe", "500", "safe", 500.0),
+        ("views = 7000", "--views", "9000", "views", 9_000.0),
+        ("servers = 12", "--servers", "30", "servers", 30.0),
+        (
+            "cache_seconds = 3",
+            "--cache-seconds",
+            "5",
+            "cache_seconds",
+            5.0,
+        ),
+        ("batch_size = 21", "--batch-size", "30", "batch_size", 30.0),
+        ("read_cap = 1234", "--read-cap", "2000", "read_cap", 2_000.0),
+        (
+            "duration_seconds = 600",
+            "--duration",
+            "1200",
+            "duration_seconds",
+            1_200.0,
+        ),
+        ("risk = 0.02", "--risk", "0.005", "risk", 0.005),
+        (
+            "partitions = 400",
+            "--partitions",
+            "700",
+            "partitions",
+            700.0,
+        ),
+    ];
+    for (i, &(line, flag, value, key, given)) in fields.iter().enumerate() {
+        let path = dir.path().join(format!("s{i}.toml"));
+        // A flat load needs a peak: the scenario gives one unless the field
+        // under test is the peak.
+        let peak = if field_of(line) == "peak" {
+            ""
+        } else {
+            "peak = 11000\n"
+        };
+        let text = format!("describes = [\"flat-load\"]\n{peak}{line}\n");
+        std::fs::write(&path, text).unwrap();
+        let file = path.to_str().unwrap();
+        let field = field_of(line);
+        let written: f64 = line.split(" = ").nth(1).unwrap().parse().unwrap();
+        let from_file = format!("scenario {file}: {field}");
+        for store in [&[][..], &["--store", "dynamodb"][..]] {
+            let mut args = vec!["size", "--scenario", file];
+            args.extend_from_slice(store);
+            let doc = crate::common::json_of(&args);
+            let input = &doc["inputs"][key];
+            assert_eq!(
+                input["source"],
+                from_file.as_str(),
+                "{line} {store:?}: {input}"
+            );
+            assert_eq!(input["value"].as_f64(), Some(written), "{line} {store:?}");
+            args.extend([flag, value]);
+            let doc = crate::common::json_of(&args);
+            let input = &doc["inputs"][key];
+            assert_eq!(input["source"], flag, "{line} {flag} {store:?}: {input}");
+            assert_eq!(input["value"].as_f64(), Some(given), "{line} {flag}");
+        }
+    }
+}
+
+/// Every flag a command accepts changes its output, or is refused with
+/// one line naming it (exit 2): never accepted and ignored. Each flag is
+/// given a value other than the one in force, on the bundled scenario.
+#[test]
+fn every_accepted_flag_changes_the_output_or_is_refused() {
+    let flags: &[&[&str]] = &[
+        &["--cap", "800"],
+        &["--safe", "600"],
+        &["--headroom", "0.2"],
+        &["--traffic", "poisson"],
+        &["--dispersion", "50"],
+        &["--duration", "1h"],
+        &["--risk", "0.001"],
+        &["--partitions", "500"],
+        &["--picker", "round-robin"],
+        &["--servers", "7000"],
+        &["--views", "900000"],
+        &["--cache-seconds", "0.01"],
+        &["--batch-size", "3"],
+        &["--read-cap", "5"],
+        &["--unlike-share", "0.2"],
+        &["--store", "dynamodb"],
+        &["--transactional"],
+        &["--nodes", "5"],
+        &["--node-cap", "900"],
+        &["--seed", "7"],
+        &["--trials", "300"],
+        &["--growth", "2"],
+    ];
+    let commands: &[&[&str]] = &[
+        &["size"],
+        &["size", "--shards", "18"],
+        &["risk", "--shards", "18"],
+        &["sweep", "--shards", "17..19"],
+        &["partitions", "--shards", "20", "--partitions", "100"],
+        &["keys", "--template", "reel:1:<shard>", "--shards", "6"],
+        &["compare", "--duration", "10m"],
+    ];
+    let mut ignored = Vec::new();
+    for command in commands {
+        let base = run_strs(command, &[]);
+        assert_eq!(base.0, 0, "{command:?}: {}", base.2);
+        for flag in flags {
+            let with = run_strs(command, flag);
+            match with.0 {
+                2 => assert_eq!(
+                    with.2.lines().count(),
+                    1,
+                    "{command:?} {flag:?}: {}",
+                    with.2
+                ),
+                0 | 1 if with.1 != base.1 => {}
+                code => ignored.push(format!("{command:?} {flag:?} (exit {code})")),
+            }
+        }
+    }
+    assert!(
+        ignored.is_empty(),
+        "accepted and ignored:\n{}",
+        ignored.join("\n")
+    );
+}
+
+/// The field a `field = value` line sets.
+fn field_of(line: &str) -> &str {
+    line.split(" = ").next().unwrap()
+}
+
+/// `shardplan ARGS EXTRA --format json`: exit code, stdout, stderr.
+fn run_strs(args: &[&str], extra: &[&str]) -> (i32, String, String) {
+    let out = shardplan()
+        .args(args)
+        .args(extra)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
 }
