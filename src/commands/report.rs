@@ -9,7 +9,7 @@ use crate::model::timeline::grid::grid_around;
 use crate::model::timeline::TimelinePlan;
 use crate::views::charts::{self, Downsampler};
 use crate::views::report::{
-    html, render, title_text, ReportDoc, Simulation, BUSIEST_SVG, REPORT_FILE, RISK_SVG,
+    html, render, title_text, Heading, ReportDoc, Simulation, BUSIEST_SVG, REPORT_FILE, RISK_SVG,
     TIMELINE_SVG,
 };
 use crate::views::risk::SweepRow;
@@ -41,8 +41,8 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
     };
     let pickers = picker_rows(&o, rec.shards, seed)?;
     let doc = ReportDoc {
+        heading: heading(&o),
         pickers: (pickers, seed),
-        scenario: &o.scenario,
         inputs: &r.inputs,
         size,
         observed: r
@@ -87,6 +87,24 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
     }
     let line = crate::views::verdict::line(&verdict);
     super::check(o.check, verdict.holds, &line)
+}
+
+/// What titles the report: the scenario, the flags set over it, and the
+/// plan's resolved figures.
+fn heading(o: &ReportOptions) -> Heading {
+    let sizing = &o.plan.sizing;
+    let peak = &sizing.peak;
+    Heading {
+        scenario: o.scenario.name.clone(),
+        description: o.scenario.scenario.description.clone(),
+        flags: o.flags_over_scenario.clone(),
+        likes: peak.likes,
+        growth: peak.observed.zip(peak.growth),
+        cap: sizing.plan.cap,
+        safe: sizing.plan.safe,
+        traffic: o.sweep.traffic,
+        writers: o.plan.inputs.writers,
+    }
 }
 
 /// The pickers' seeded runs at the recommended count (progress past a

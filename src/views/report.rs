@@ -4,7 +4,7 @@
 //! placement in [`key_placement`]). No timestamps and no absolute paths:
 //! the same seed gives the same bytes.
 
-use crate::config::{Inputs, Loaded};
+use crate::config::Inputs;
 use crate::output::markdown::{Headings, MarkdownExporter};
 use crate::output::{fmt, Exporter, Report, Section};
 use crate::views::reads::read_cost_section;
@@ -48,10 +48,35 @@ pub enum Simulation {
     },
 }
 
+/// What the report is titled by: the scenario, and the plan's own figures,
+/// which title it when flags changed the scenario's.
+pub struct Heading {
+    /// The scenario's name, as the report shows it.
+    pub scenario: String,
+    /// Its description, shown only where the plan is the scenario's.
+    pub description: Option<String>,
+    /// The plan's inputs the command line set over the scenario (`peak`,
+    /// `cap`, ...); empty when the plan is exactly the scenario's.
+    pub flags: Vec<&'static str>,
+    /// The planned peak, likes/s.
+    pub likes: f64,
+    /// The rate seen and the growth it was planned at, when the peak came
+    /// from them.
+    pub growth: Option<(f64, f64)>,
+    /// Writes a second one key accepts.
+    pub cap: f64,
+    /// The safe rate per key: a headroom or a figure.
+    pub safe: crate::model::sizing::SafeRate,
+    /// How the likes in a second are counted.
+    pub traffic: crate::model::law::TrafficModel,
+    /// How the app servers pick a shard.
+    pub writers: crate::model::picker::Writers,
+}
+
 /// Everything the report shows.
 pub struct ReportDoc<'a> {
-    /// The scenario.
-    pub scenario: &'a Loaded,
+    /// What titles it.
+    pub heading: Heading,
     /// Every input resolved, with its source.
     pub inputs: &'a Inputs,
     /// The sizing, with the risk-based count.
@@ -148,11 +173,33 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
             fmt::num(c.reads_cached_per_second)
         ),
     ];
-    let mut warnings: Vec<String> = r
-        .warnings
-        .iter()
-        .map(recommendation::warning_text)
-        .collect();
+    let warnings = warnings(doc);
+    match warnings.is_empty() {
+        true => lines.push("- **Warnings:** none.".into()),
+        false => {
+            lines.push("- **Warnings:**".into());
+            lines.extend(warnings.iter().map(|w| format!("  - {w}")));
+        }
+    }
+    lines
+}
+
+/// Every warning, the gravest first: a plan no count holds, each
+/// constraint the judged count fails (with the seconds over the cap or the
+/// writes rejected), then the recommendation's, the missing partitions and
+/// the key placement's.
+fn warnings(doc: &ReportDoc) -> Vec<String> {
+    let r = &doc.size.recommendation;
+    let verdict = doc.verdict();
+    let mut warnings: Vec<String> = super::infeasible::infeasible_line(r).into_iter().collect();
+    warnings.extend(
+        verdict
+            .constraints
+            .iter()
+            .filter(|c| c.fails())
+            .map(|c| super::verdict::failure_words(&verdict, c)),
+    );
+    warnings.extend(r.warnings.iter().map(recommendation::warning_text));
     if r.partitions.is_none() {
         warnings.push(
             "shards may share a partition in a hashed store: the scenario gives no `partitions`, \
@@ -163,14 +210,7 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
     if let Some(p) = &doc.placement {
         warnings.extend(p.warnings.iter().cloned());
     }
-    match warnings.is_empty() {
-        true => lines.push("- **Warnings:** none.".into()),
-        false => {
-            lines.push("- **Warnings:**".into());
-            lines.extend(warnings.iter().map(|w| format!("  - {w}")));
-        }
-    }
-    lines
+    warnings
 }
 
 /// The report's text as it grows, a paragraph a push.
@@ -238,23 +278,70 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
     Ok(page.finish())
 }
 
-/// The title, the headline and the scenario's description. A scenario's
-/// name and description are text from a file: escaped, so
-/// `<img onerror=...>` shows as written instead of running in a viewer.
-/// The report's title, for the page and the HTML's `<title>`.
+/// The report's title, for the page and the HTML's `<title>`: the scenario
+/// when the plan is its own, else the figures the flags set ("200,000
+/// likes/s, cap 2,500/key (flags over viral-reel)").
 pub fn title_text(doc: &ReportDoc) -> String {
-    format!("Sharded counter capacity report: {}", doc.scenario.name)
+    let h = &doc.heading;
+    match h.flags.is_empty() {
+        true => format!("Sharded counter capacity report: {}", h.scenario),
+        false => format!(
+            "Sharded counter capacity report: {} likes/s, cap {}/key (flags over {})",
+            fmt::num(h.likes),
+            fmt::num(h.cap),
+            h.scenario
+        ),
+    }
 }
 
+/// The plan in one line, from its resolved figures: "200,000 likes/s
+/// planned, cap 2,500/key, 30.0% headroom, fixed traffic, sticky writers
+/// (40 servers)".
+fn plan_words(h: &Heading) -> String {
+    use crate::model::sizing::SafeRate;
+    let growth = match h.growth {
+        Some((seen, g)) => format!(" ({}x the {}/s seen)", fmt::num(g), fmt::num(seen)),
+        None => String::new(),
+    };
+    let safe = match h.safe {
+        SafeRate::Headroom(r) => format!("{} headroom", fmt::percent(r)),
+        SafeRate::PerKey(s) => format!("safe {}/key", fmt::num(s)),
+    };
+    format!(
+        "{} likes/s planned{growth}, cap {}/key, {safe}, {} traffic{}",
+        fmt::num(h.likes),
+        fmt::num(h.cap),
+        h.traffic.name(),
+        recommendation::writers(h.writers)
+    )
+}
+
+/// The title and what leads the report, in order: a plan no count holds
+/// (its line first, before the title: the first thing every command that
+/// recommends a count says), the title, the judged count's failure (every
+/// constraint it fails, the writes rejected), the recommendation, and the
+/// plan (the scenario's description only where the plan is the scenario's;
+/// text from a file, escaped so `<img onerror=...>` shows as written).
 fn title(page: &mut Page, doc: &ReportDoc) {
-    let l = doc.scenario;
-    page.push(&format!(
-        "# Sharded counter capacity report: {}",
-        html_text(&l.name)
-    ));
-    page.push(&doc.size.headline());
-    if let Some(d) = &l.scenario.description {
-        page.push(&html_text(d));
+    let rec = &doc.size.recommendation;
+    let infeasible = super::infeasible::infeasible_line(rec);
+    if let Some(line) = &infeasible {
+        page.push(line);
+    }
+    page.push(&format!("# {}", html_text(&title_text(doc))));
+    let mut verdict = doc.verdict();
+    if !verdict.holds {
+        // The plan's infeasibility is the line above: said once.
+        verdict.infeasible.clear();
+        page.push(&format!("{}.", super::verdict::line(&verdict)));
+    }
+    if infeasible.is_none() {
+        page.push(&doc.size.headline());
+    }
+    let h = &doc.heading;
+    match (&h.description, h.flags.is_empty()) {
+        (Some(d), true) => page.push(&html_text(d)),
+        _ => page.push(&plan_words(h)),
     }
 }
 
@@ -333,17 +420,20 @@ fn timeline_simulation(
     Ok(())
 }
 
-/// The read cost at the recommended count, and the cost at the user's
-/// prices when given.
 /// How the app servers pick a shard, side by side (`shardplan compare`'s
 /// table).
 fn pickers(
     page: &mut Page,
     (rows, seed): &(Vec<crate::model::picker::table::PickerRow>, u64),
 ) -> anyhow::Result<()> {
-    let Some(section) = super::compare::pickers::section(rows, *seed) else {
+    let Some(mut section) = super::compare::pickers::section(rows, *seed) else {
         return Ok(());
     };
+    // No picker reaches the risk within the limit: "their risk" would be
+    // "-" on every row, so the column goes (the shards column says why).
+    if rows.iter().all(|r| r.method.is_none()) {
+        drop_column(&mut section, "their risk");
+    }
     page.push("## How writers pick a shard");
     page.push(
         "Each like reaches one app server, which picks the shard: the shards each picker needs \
@@ -355,6 +445,36 @@ fn pickers(
     Ok(())
 }
 
+/// A grid without its column headed `name` (the grid as it was when it has
+/// none).
+fn drop_column(section: &mut Section, name: &str) {
+    let Section::Grid {
+        header,
+        rows,
+        secondary,
+        ..
+    } = section
+    else {
+        return;
+    };
+    let Some(i) = header.iter().position(|h| h == name) else {
+        return;
+    };
+    header.remove(i);
+    // The columns a narrow terminal leaves out, by index: those after it
+    // move left.
+    secondary.retain(|&c| c != i);
+    secondary
+        .iter_mut()
+        .filter(|c| **c > i)
+        .for_each(|c| *c -= 1);
+    for row in rows.iter_mut().filter(|r| r.len() > i) {
+        row.remove(i);
+    }
+}
+
+/// The read cost at the recommended count, and the cost at the user's
+/// prices when given.
 fn read_cost(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
     let rec = &size.recommendation;
     page.push("## Read cost");

@@ -241,48 +241,27 @@ impl SimulateReport {
     /// Monte Carlo figures beside the exact ones, so a reader sees them agree.
     fn versus_exact(&self) -> Section {
         let r = &self.row;
-        let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
-        let rows = vec![
-            vec![
-                "mean".into(),
-                format!("{:.2}", r.busiest_mean),
-                r.exact_busiest_mean
-                    .map(|m| format!("{m:.2}"))
-                    .unwrap_or_else(|| "-".into()),
-            ],
-            vec![
-                "p50".into(),
-                fmt::count(r.busiest_p50),
-                opt(r.exact_busiest_p50),
-            ],
-            vec![
-                "p99".into(),
-                fmt::count(r.busiest_p99),
-                opt(r.exact_busiest_p99),
-            ],
-            vec![
-                "p99.9".into(),
-                fmt::count(r.busiest_p999),
-                opt(r.exact_busiest_p999),
-            ],
-            vec![
-                "max over the run".into(),
-                fmt::count(r.busiest_max),
-                match (
-                    r.exact_busiest_over_run_q01,
-                    r.exact_busiest_over_run_median,
-                    r.exact_busiest_over_run_q99,
-                ) {
-                    (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
-                    _ => "-".into(),
-                },
-            ],
-            vec![
-                "quietest shard, min over the run".into(),
-                fmt::count(r.quietest_min),
-                "-".into(),
-            ],
-        ];
+        let rows = versus_exact_rows(r);
+        // No exact law beside the run (a picker's writers, a table too
+        // costly): the exact column would be "-" on every row, so it goes.
+        if r.exact_busiest_mean.is_none() {
+            return Section::Grid {
+                title: format!(
+                    "Busiest shard per second, writes ({} sampler; the exact law is not computed \
+                     for this run)",
+                    r.sampler
+                ),
+                header: vec!["figure".into(), "Monte Carlo".into()],
+                rows: rows
+                    .into_iter()
+                    .map(|mut row| {
+                        row.truncate(2);
+                        row
+                    })
+                    .collect(),
+                secondary: Vec::new(),
+            };
+        }
         Section::Grid {
             title: format!(
                 "Busiest shard per second, writes ({} sampler vs exact)",
@@ -293,6 +272,53 @@ impl SimulateReport {
             secondary: Vec::new(),
         }
     }
+}
+
+/// The busiest shard's figures, Monte Carlo beside exact ("-" where the
+/// exact law has no such figure).
+fn versus_exact_rows(r: &SimulateRow) -> Vec<Vec<String>> {
+    let opt = |v: Option<u64>| v.map(fmt::count).unwrap_or_else(|| "-".into());
+    vec![
+        vec![
+            "mean".into(),
+            format!("{:.2}", r.busiest_mean),
+            r.exact_busiest_mean
+                .map(|m| format!("{m:.2}"))
+                .unwrap_or_else(|| "-".into()),
+        ],
+        vec![
+            "p50".into(),
+            fmt::count(r.busiest_p50),
+            opt(r.exact_busiest_p50),
+        ],
+        vec![
+            "p99".into(),
+            fmt::count(r.busiest_p99),
+            opt(r.exact_busiest_p99),
+        ],
+        vec![
+            "p99.9".into(),
+            fmt::count(r.busiest_p999),
+            opt(r.exact_busiest_p999),
+        ],
+        vec![
+            "max over the run".into(),
+            fmt::count(r.busiest_max),
+            match (
+                r.exact_busiest_over_run_q01,
+                r.exact_busiest_over_run_median,
+                r.exact_busiest_over_run_q99,
+            ) {
+                (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
+                _ => "-".into(),
+            },
+        ],
+        vec![
+            "quietest shard, min over the run".into(),
+            fmt::count(r.quietest_min),
+            "-".into(),
+        ],
+    ]
 }
 
 impl Report for SimulateReport {

@@ -259,6 +259,35 @@ fn margin_words(c: &Constraint) -> String {
     }
 }
 
+/// A constraint the count fails, as a warning: "20 shards FAIL the rule of
+/// thumb: 14,000/s carried at the safe rate against 18,000/s planned
+/// (22.2% short)"; the simulation with its seconds over the cap, a time
+/// line with the writes it rejected and their share of all writes.
+pub fn failure_words(v: &Verdict, c: &Constraint) -> String {
+    let what = match (c.check, v.simulated) {
+        (Check::Simulated, Some(r)) => format!(
+            "{} of {} simulated seconds went over the cap",
+            fmt::count(r.seconds_over_cap),
+            fmt::count(r.seconds)
+        ),
+        (Check::Rejected, _) => format!(
+            "{} writes rejected, {} of all writes",
+            fmt::num(c.figure),
+            fmt::percent(c.share.unwrap_or(0.0))
+        ),
+        _ => {
+            let (figure, limit) = figure_words(c);
+            format!("{figure} against {limit} ({})", margin_words(c))
+        }
+    };
+    let subject = match v.raised_to {
+        Some(end) => format!("{} raised to {}", shards(v.shards), fmt::count(end)),
+        None => shards(v.shards),
+    };
+    let verb = if one(v) { "FAILS" } else { "FAIL" };
+    format!("{subject} {verb} {}: {what}", check_words(c.check))
+}
+
 /// The table of constraints behind the verdict: one row each.
 pub fn constraints_section(v: &Verdict) -> Section {
     let rows = v

@@ -721,3 +721,220 @@ fn chart_takes_every_input() {
         "--risk",
     );
 }
+
+/// report.md and report.html of `report ARGS` (written in a fresh folder).
+fn report_and_page(args: &[&str]) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let md = report(dir.path(), args);
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    (md, html)
+}
+
+/// The paragraphs of report.md, in order (a heading, prose, a table each).
+fn paragraphs(md: &str) -> Vec<&str> {
+    md.split("\n\n").map(str::trim).collect()
+}
+
+/// The paragraph right under the `# ` title.
+fn under_title(md: &str) -> &str {
+    let p = paragraphs(md);
+    let title = p.iter().position(|p| p.starts_with("# ")).expect("a title");
+    p[title + 1]
+}
+
+/// The Summary's warnings, one a line, without their `  - `.
+fn warnings(md: &str) -> Vec<&str> {
+    md.lines()
+        .skip_while(|l| !l.starts_with("- **Warnings:**"))
+        .skip(1)
+        .map_while(|l| l.strip_prefix("  - "))
+        .collect()
+}
+
+#[test]
+fn a_report_from_flags_is_titled_by_its_inputs() {
+    let (md, html) = report_and_page(&["--peak", "200000", "--cap", "2500", "--seconds", "60"]);
+    let title =
+        "Sharded counter capacity report: 200,000 likes/s, cap 2,500/key (flags over viral-reel)";
+    assert!(md.starts_with(&format!("# {title}\n\n")), "{md:.400}");
+    assert!(
+        html.contains(&format!("<title>{title}</title>")),
+        "{html:.600}"
+    );
+    assert!(html.contains(&format!("<h1>{title}</h1>")), "{html:.600}");
+    // The subtitle is the plan resolved, never viral-reel's description.
+    let p = paragraphs(&md);
+    assert!(
+        p.contains(&"200,000 likes/s planned, cap 2,500/key, 30.0% headroom, fixed traffic"),
+        "{md:.600}"
+    );
+    assert!(!md.contains("Viral reel: 14,000"), "{md:.600}");
+    // A picker other than random is part of the plan said.
+    let (md, _) = report_and_page(&["--picker", "round-robin", "--seconds", "60"]);
+    assert!(md.starts_with(
+        "# Sharded counter capacity report: 14,000 likes/s, cap 1,000/key (flags over viral-reel)"
+    ));
+    assert!(
+        md.contains(
+            "cap 1,000/key, 30.0% headroom, fixed traffic, round-robin writers (40 servers)"
+        ),
+        "{md:.600}"
+    );
+    // Flags that change no figure of the plan (the run's length and seed)
+    // leave the scenario's title and description.
+    let (md, _) = report_and_page(&["--scenario", "viral-reel", "--seconds", "60", "--seed", "3"]);
+    assert!(md.starts_with("# Sharded counter capacity report: viral-reel\n\n"));
+    assert!(paragraphs(&md).contains(
+        &"Viral reel: 14,000 likes/s planned (1.5x the 9,000/s seen), cap 1,000/key, 30% headroom"
+    ));
+}
+
+#[test]
+fn overload_leads_with_the_failing_deployed_count() {
+    let (md, _) = report_and_page(&["--scenario", "overload"]);
+    let lead = under_title(&md);
+    assert!(
+        lead.starts_with(
+            "20 shards do NOT hold the plan of 18,000/s: they fail the rule of thumb, the \
+             per-key risk and the simulation ("
+        ),
+        "{md:.800}"
+    );
+    assert!(
+        lead.contains("of 2,000 simulated seconds went over the cap"),
+        "{lead}"
+    );
+    // Before the recommendation.
+    let p = paragraphs(&md);
+    let at = |prefix: &str| p.iter().position(|x| x.starts_with(prefix)).unwrap();
+    assert!(at("20 shards do NOT hold") < at("Recommendation: 26 shards"));
+    let w = warnings(&md);
+    assert!(
+        w[0].starts_with("20 shards FAIL the rule of thumb: 14,000/s carried at the safe rate against 18,000/s planned"),
+        "{w:?}"
+    );
+    assert!(
+        w[1].starts_with("20 shards FAIL the per-key risk: P = "),
+        "{w:?}"
+    );
+    assert!(w[2].starts_with("20 shards FAIL the simulation: "), "{w:?}");
+    assert!(
+        w[2].ends_with(" of 2,000 simulated seconds went over the cap"),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn viral_evenings_warnings_carry_the_rejected_share() {
+    let (md, _) = report_and_page(&["--scenario", "viral-evening"]);
+    let lead = under_title(&md);
+    assert!(
+        lead.starts_with(
+            "1 shard does NOT hold the plan of 9,000/s: it fails the burst capacity ("
+        ) && lead.contains("writes rejected, 87.1% of them)"),
+        "{md:.800}"
+    );
+    let w = warnings(&md);
+    assert!(
+        w[0].starts_with("1 shard FAILS the burst capacity: ")
+            && w[0].ends_with(" writes rejected, 87.1% of all writes"),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn an_infeasible_plan_is_the_reports_first_line() {
+    let args = [
+        "--peak",
+        "200000",
+        "--cap",
+        "2500",
+        "--picker",
+        "sticky",
+        "--servers",
+        "40",
+        "--seconds",
+        "60",
+    ];
+    let (md, html) = report_and_page(&args);
+    let first = md.lines().next().unwrap();
+    // views::infeasible's words, unchanged.
+    assert!(
+        first.starts_with(
+            "No shard count holds this plan: each of 40 sticky servers writes all its likes to \
+             one shard, 5,000 writes/s against a cap of 2,500/s, whatever the count; levers: at \
+             least 80 servers"
+        ),
+        "{md:.600}"
+    );
+    // The title follows, then the judged count's failure, said once.
+    assert!(paragraphs(&md)[1].starts_with("# Sharded counter capacity report: 200,000 likes/s"));
+    assert!(under_title(&md).starts_with("115 shards do NOT hold the plan of 200,000/s"));
+    assert_eq!(
+        md.matches("No shard count holds this plan").count(),
+        3,
+        "{md}"
+    );
+    assert!(warnings(&md)[0].starts_with("No shard count holds this plan: "));
+    let body = &html[html.find("<body>").unwrap()..];
+    assert!(body.find("No shard count holds").unwrap() < body.find("<h1>").unwrap());
+}
+
+/// The report's tables: each its header and its rows, as trimmed cells.
+fn tables(md: &str) -> Vec<(Vec<String>, Vec<Vec<String>>)> {
+    let mut out = Vec::new();
+    for block in md.split("\n\n") {
+        let rows = table_rows(block);
+        if rows.len() > 2 {
+            out.push((rows[0].clone(), rows[2..].to_vec()));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_report_column_is_a_dash_on_every_row() {
+    for args in [
+        &["--scenario", "viral-reel"][..],
+        &["--scenario", "overload"],
+        &["--scenario", "viral-evening"],
+        &["--scenario", "viral-evening-monitor"],
+        &["--picker", "round-robin"],
+        &["--store", "firestore"],
+        &[
+            "--peak",
+            "200000",
+            "--cap",
+            "2500",
+            "--picker",
+            "sticky",
+            "--servers",
+            "40",
+        ],
+    ] {
+        let (md, _) = report_and_page(&[args, &["--seconds", "120"]].concat());
+        for (header, rows) in tables(&md) {
+            for (i, name) in header.iter().enumerate() {
+                let all_dash = rows.iter().all(|r| r.get(i).is_some_and(|c| c == "-"));
+                assert!(
+                    !all_dash,
+                    "{args:?}: column {name:?} of {header:?} is - on every row"
+                );
+            }
+        }
+        // The risk table's rows are judged.
+        let (header, rows) = tables(&md)
+            .into_iter()
+            .find(|(h, _)| h[0] == "likes/s")
+            .expect("the risk table");
+        let verdict = header
+            .iter()
+            .position(|h| h == "verdict")
+            .expect("a verdict column");
+        assert!(
+            rows.iter()
+                .all(|r| r[verdict] == "holds" || r[verdict].starts_with("FAILS: ")),
+            "{args:?}: {rows:?}"
+        );
+    }
+}

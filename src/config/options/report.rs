@@ -47,6 +47,9 @@ pub struct ReportOptions {
     pub command: String,
     /// The report folder, its files opened.
     pub folder: ReportFolder,
+    /// The plan's inputs the command line set over the scenario: the
+    /// report is titled by its figures when there are any.
+    pub flags_over_scenario: Vec<&'static str>,
     /// The inputs, frozen.
     pub resolved: Resolved,
     /// `--explain`: the inputs table on stderr as well (report.md holds it).
@@ -156,6 +159,7 @@ impl ReportOptions {
                     .collect::<Vec<_>>(),
             ),
             folder,
+            flags_over_scenario: flags_over_scenario(&r.inputs),
             resolved: r.finish(),
             explain: args.explain.explain,
             stderr: Style::plain(run.color),
@@ -163,6 +167,41 @@ impl ReportOptions {
             check: args.check.check,
         })
     }
+}
+
+/// Inputs that change no figure of the plan the scenario describes: the
+/// scenario itself, the simulation's length, seed and sampler, the prices
+/// and a measurement read back. A flag for one of them leaves the
+/// scenario's description true.
+const NOT_THE_PLAN: &[&str] = &[
+    "scenario",
+    "seconds",
+    "seed",
+    "sampler",
+    "measure",
+    "write_price",
+    "read_price",
+    "daily_likes",
+    "daily_views",
+];
+
+/// The plan's inputs the command line gave (a flag, a file or trace a flag
+/// named, a store preset `--store` named), in the order resolved.
+fn flags_over_scenario(inputs: &crate::config::Inputs) -> Vec<&'static str> {
+    fn given(source: &crate::config::Source) -> bool {
+        use crate::config::Source;
+        match source {
+            Source::Flag(_) | Source::File { .. } | Source::Env(_) => true,
+            Source::Trace { by, .. } | Source::Preset { named_by: by, .. } => given(by),
+            Source::Scenario { .. } | Source::Derived(_) | Source::Default => false,
+        }
+    }
+    inputs
+        .entries()
+        .iter()
+        .filter(|e| !NOT_THE_PLAN.contains(&e.key) && given(&e.source))
+        .map(|e| e.key)
+        .collect()
 }
 
 /// A design doc is shared: it names the scenario file without this
