@@ -316,19 +316,19 @@ fn plan_words(h: &Heading) -> String {
     )
 }
 
-/// The title and what leads the report, in order: a plan no count holds
-/// (its line first, before the title: the first thing every command that
-/// recommends a count says), the title, the judged count's failure (every
+/// The title and what leads the report, in order: the title, a plan no
+/// count holds (its line the first paragraph: the first thing every
+/// command that recommends a count says), the judged count's failure (every
 /// constraint it fails, the writes rejected), the recommendation, and the
 /// plan (the scenario's description only where the plan is the scenario's;
 /// text from a file, escaped so `<img onerror=...>` shows as written).
 fn title(page: &mut Page, doc: &ReportDoc) {
     let rec = &doc.size.recommendation;
     let infeasible = super::infeasible::infeasible_line(rec);
+    page.push(&format!("# {}", html_text(&title_text(doc))));
     if let Some(line) = &infeasible {
         page.push(line);
     }
-    page.push(&format!("# {}", html_text(&title_text(doc))));
     let mut verdict = doc.verdict();
     if !verdict.holds {
         // The plan's infeasibility is the line above: said once.

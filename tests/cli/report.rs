@@ -843,7 +843,7 @@ fn viral_evenings_warnings_carry_the_rejected_share() {
 }
 
 #[test]
-fn an_infeasible_plan_is_the_reports_first_line() {
+fn an_infeasible_plan_is_the_reports_first_paragraph() {
     let args = [
         "--peak",
         "200000",
@@ -857,8 +857,10 @@ fn an_infeasible_plan_is_the_reports_first_line() {
         "60",
     ];
     let (md, html) = report_and_page(&args);
-    let first = md.lines().next().unwrap();
-    // views::infeasible's words, unchanged.
+    // The title, then views::infeasible's words, unchanged, first of all
+    // the report says.
+    assert!(paragraphs(&md)[0].starts_with("# Sharded counter capacity report: 200,000 likes/s"));
+    let first = under_title(&md);
     assert!(
         first.starts_with(
             "No shard count holds this plan: each of 40 sticky servers writes all its likes to \
@@ -867,9 +869,8 @@ fn an_infeasible_plan_is_the_reports_first_line() {
         ),
         "{md:.600}"
     );
-    // The title follows, then the judged count's failure, said once.
-    assert!(paragraphs(&md)[1].starts_with("# Sharded counter capacity report: 200,000 likes/s"));
-    assert!(under_title(&md).starts_with("115 shards do NOT hold the plan of 200,000/s"));
+    // The judged count's failure follows, the infeasibility said once.
+    assert!(paragraphs(&md)[2].starts_with("115 shards do NOT hold the plan of 200,000/s"));
     assert_eq!(
         md.matches("No shard count holds this plan").count(),
         3,
@@ -877,7 +878,14 @@ fn an_infeasible_plan_is_the_reports_first_line() {
     );
     assert!(warnings(&md)[0].starts_with("No shard count holds this plan: "));
     let body = &html[html.find("<body>").unwrap()..];
-    assert!(body.find("No shard count holds").unwrap() < body.find("<h1>").unwrap());
+    let (h1, line) = (
+        body.find("<h1>").unwrap(),
+        body.find("No shard count holds").unwrap(),
+    );
+    assert!(
+        h1 < line && body[h1..line].matches("<p>").count() == 1,
+        "{body:.800}"
+    );
 }
 
 /// The report's tables: each its header and its rows, as trimmed cells.
