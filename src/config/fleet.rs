@@ -366,36 +366,37 @@ impl Resolver {
                     .recommended_shards()
                     .map_err(|e| for_reel(&reel.name, e))?;
                 reel.shards = Some(shards);
-                if fixed {
-                    let on = RiskTarget {
-                        traffic: TrafficModel::Fixed,
-                        ..target
-                    };
-                    let sized = PlanInputs {
-                        risk: Some(on),
-                        key_check: on,
-                        partitions: Some(SharedPartitions {
-                            target: on,
-                            ..shared
-                        }),
-                        ..inputs
-                    };
-                    // Only said where it differs; a failed search says nothing.
-                    if let Ok(n) = sized
-                        .recommended_shards()
-                        .map(|n| (n != shards).then_some(n))
-                    {
-                        beside.extend(n.map(|size_shards| BesideSizeReel {
-                            name: reel.name.clone(),
-                            fleet_shards: shards,
-                            size_shards,
-                        }));
-                    }
+                if let Some(n) = fixed.then(|| size_answer(&inputs, shards)).flatten() {
+                    beside.push(BesideSizeReel {
+                        name: reel.name.clone(),
+                        fleet_shards: shards,
+                        size_shards: n,
+                    });
                 }
             }
         }
         Ok(beside)
     }
+}
+
+/// What `size` answers for a pinned reel the fleet sized as `inputs` to
+/// `shards` keys under Poisson arrivals: the same plan under the
+/// scenario's fixed traffic, where it differs (a failed search says
+/// nothing).
+fn size_answer(inputs: &PlanInputs, shards: u64) -> Option<u64> {
+    let on = RiskTarget {
+        traffic: TrafficModel::Fixed,
+        ..inputs.key_check
+    };
+    let sized = PlanInputs {
+        risk: Some(on),
+        key_check: on,
+        partitions: inputs
+            .partitions
+            .map(|p| SharedPartitions { target: on, ..p }),
+        ..inputs.clone()
+    };
+    sized.recommended_shards().ok().filter(|n| *n != shards)
 }
 
 /// `NAME=RATE` or `NAME=RATE:SHARDS`.

@@ -22,6 +22,38 @@ pub fn infeasible_line(r: &Recommendation) -> Option<String> {
 /// One reason with its arithmetic and its levers.
 pub fn reason(i: &Infeasible) -> String {
     match i {
+        Infeasible::KeyRisk { .. } => key_reason(i),
+        Infeasible::Partitions { .. } => partitions_reason(i),
+        Infeasible::Nodes {
+            nodes,
+            node_cap,
+            capacity,
+            peak,
+            one_slot,
+            nodes_needed,
+        } => format!(
+            "{} masters x {}/s = {} writes/s against a peak of {} writes/s{}; levers: {}",
+            nodes,
+            fmt::num(*node_cap),
+            fmt::num(*capacity),
+            fmt::num(*peak),
+            match one_slot {
+                true => ", and every key hashes to one slot",
+                false => "",
+            },
+            match (one_slot, nodes_needed) {
+                (true, _) => "a template without the hash tag (see the warning)".to_string(),
+                (false, Some(n)) => format!("{n} masters, or a higher --node-cap"),
+                (false, None) => "a higher --node-cap".to_string(),
+            }
+        ),
+    }
+}
+
+/// The per-key risk no count meets: sticky writers' share against the
+/// cap, or the search that found no count.
+fn key_reason(i: &Infeasible) -> String {
+    match i {
         Infeasible::KeyRisk {
             picker: Picker::Sticky,
             servers,
@@ -57,58 +89,45 @@ pub fn reason(i: &Infeasible) -> String {
             fmt::num(*cap),
             random_needs(*random_shards)
         ),
-        Infeasible::Partitions {
-            partitions,
-            cap,
-            capacity,
-            peak,
-            partitions_needed,
-            risk,
-            max_shards,
-        } => match capacity < peak {
-            true => format!(
-                "{} x {}/s = {} writes/s, below the peak of {} writes/s; levers: at least {} \
-                 partitions, or a higher cap",
-                partitions_words(*partitions),
-                fmt::num(*cap),
-                fmt::num(*capacity),
-                fmt::num(*peak),
-                fmt::count(*partitions_needed),
-            ),
-            false => format!(
-                "no count up to {} keeps the chance of a partition over its cap within {} ({} \
-                 at {}/s carry {} writes/s against a peak of {}); levers: more partitions, a \
-                 higher cap, or more accepted risk",
-                fmt::count(*max_shards),
-                fmt::prob(*risk),
-                partitions_words(*partitions),
-                fmt::num(*cap),
-                fmt::num(*capacity),
-                fmt::num(*peak)
-            ),
-        },
-        Infeasible::Nodes {
-            nodes,
-            node_cap,
-            capacity,
-            peak,
-            one_slot,
-            nodes_needed,
-        } => format!(
-            "{} masters x {}/s = {} writes/s against a peak of {} writes/s{}; levers: {}",
-            nodes,
-            fmt::num(*node_cap),
+        _ => String::new(),
+    }
+}
+
+/// Partitions that carry less than the peak together, or no count that
+/// keeps them within the risk.
+fn partitions_reason(i: &Infeasible) -> String {
+    let Infeasible::Partitions {
+        partitions,
+        cap,
+        capacity,
+        peak,
+        partitions_needed,
+        risk,
+        max_shards,
+    } = i
+    else {
+        return String::new();
+    };
+    match capacity < peak {
+        true => format!(
+            "{} x {}/s = {} writes/s, below the peak of {} writes/s; levers: at least {} \
+             partitions, or a higher cap",
+            partitions_words(*partitions),
+            fmt::num(*cap),
             fmt::num(*capacity),
             fmt::num(*peak),
-            match one_slot {
-                true => ", and every key hashes to one slot",
-                false => "",
-            },
-            match (one_slot, nodes_needed) {
-                (true, _) => "a template without the hash tag (see the warning)".to_string(),
-                (false, Some(n)) => format!("{n} masters, or a higher --node-cap"),
-                (false, None) => "a higher --node-cap".to_string(),
-            }
+            fmt::count(*partitions_needed),
+        ),
+        false => format!(
+            "no count up to {} keeps the chance of a partition over its cap within {} ({} \
+             at {}/s carry {} writes/s against a peak of {}); levers: more partitions, a \
+             higher cap, or more accepted risk",
+            fmt::count(*max_shards),
+            fmt::prob(*risk),
+            partitions_words(*partitions),
+            fmt::num(*cap),
+            fmt::num(*capacity),
+            fmt::num(*peak)
         ),
     }
 }

@@ -155,10 +155,7 @@ pub fn constraints_section(
         rows.push(("nodes", nodes_words(r, n)));
     }
     if let Some(p) = counted(r) {
-        rows.push((
-            "P(any second over the cap)",
-            format!("{p} at {}", shards(r.shards)),
-        ));
+        rows.push(("largest risk", format!("{p} at {}", shards(r.shards))));
     }
     if let Some(cost) = r.transactional_write_cost {
         rows.push((
