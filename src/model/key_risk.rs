@@ -16,7 +16,7 @@ use crate::error::ParamResult;
 use crate::model::defaults::MAX_SHARDS;
 use crate::model::exact::Risk;
 use crate::model::law::TrafficModel;
-use crate::model::picker::risk::{key_over_cap, KeyMethod};
+use crate::model::picker::risk::{key_over_cap, KeyMethod, KeyOverCap};
 use crate::model::picker::{Picker, Writers};
 use crate::model::validate;
 
@@ -123,32 +123,17 @@ impl KeyRisk {
     /// busiest shard's law (mean, quantiles) is the table's.
     fn of_law(r: Risk, writers: Writers) -> ParamResult<KeyRisk> {
         let over = key_over_cap(r.rate, r.shards, r.cap, r.traffic, writers)?;
-        let ln_any = over.ln_p_any(r.seconds);
-        let (p, p_any) = (over.ln_p_per_second.exp(), ln_any.exp());
-        let underflow =
-            (p == 0.0 && over.ln_p_per_second.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
+        let load = ((r.rate, r.shards, r.cap), (r.seconds, r.traffic));
         Ok(KeyRisk {
-            write_rate: r.rate,
-            shards: r.shards,
-            cap: r.cap,
-            seconds: r.seconds,
-            traffic: r.traffic,
-            picker: writers.picker,
             servers: None,
-            key_p_over_cap_per_second: p,
-            key_ln_p_over_cap_per_second: over.ln_p_per_second,
-            key_p_any_over_cap: p_any,
-            key_ln_p_any_over_cap: ln_any,
-            key_method: over.method,
-            underflow,
             busiest_mean_per_second: Some(r.busiest_mean_per_second),
             busiest_p999_per_second: Some(r.busiest_p999_per_second),
             busiest_over_run_median: Some(r.busiest_over_run_median),
             busiest_over_run_q01: Some(r.busiest_over_run_q01),
             busiest_over_run_q99: Some(r.busiest_over_run_q99),
-            busiest_bound: None,
             p_over_cap_rel_error: Some(r.p_over_cap_rel_error),
             exact: r.exact,
+            ..KeyRisk::of_chance(load, writers, over)
         })
     }
 
@@ -165,11 +150,26 @@ impl KeyRisk {
         let cap = validate::non_negative("cap", cap)?;
         let seconds = crate::model::exact::validate_seconds(seconds)?;
         let over = key_over_cap(rate, shards, cap, traffic, writers)?;
+        Ok(KeyRisk::of_chance(
+            ((rate, shards, cap), (seconds, traffic)),
+            writers,
+            over,
+        ))
+    }
+
+    /// The row of a checked load and its chance in one second: the chance
+    /// over the spell from it, and no busiest-shard law (the random
+    /// pickers' row adds it).
+    fn of_chance(
+        ((rate, shards, cap), (seconds, traffic)): ((f64, u64, f64), (f64, TrafficModel)),
+        writers: Writers,
+        over: KeyOverCap,
+    ) -> KeyRisk {
         let ln_any = over.ln_p_any(seconds);
         let (p, p_any) = (over.ln_p_per_second.exp(), ln_any.exp());
         let underflow =
             (p == 0.0 && over.ln_p_per_second.is_finite()) || (p_any == 0.0 && ln_any.is_finite());
-        Ok(KeyRisk {
+        KeyRisk {
             write_rate: rate,
             shards,
             cap,
@@ -191,7 +191,7 @@ impl KeyRisk {
             busiest_bound: over.busiest_bound,
             p_over_cap_rel_error: None,
             exact: over.method != KeyMethod::UpperBound,
-        })
+        }
     }
 }
 
