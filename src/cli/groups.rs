@@ -68,9 +68,11 @@ pub struct SizingArgs {
     /// store's transactional units (2 on DynamoDB), so a key takes cap / cost likes/s.
     #[arg(long)]
     pub transactional: bool,
-    /// Unlikes per like, 0 to 1: each is a decrement on a random shard, a write that
-    /// counts against the cap, so writes = likes x (1 + SHARE). A --traffic-from trace
-    /// is taken as write units, unlikes included.
+    /// Unlikes per like, 0 to 1: each is a decrement, a write that counts against the
+    /// cap, so writes = likes x (1 + SHARE); the picker routes it as any write (random:
+    /// a random shard; round-robin: the server's cursor; two-choice: the less written of
+    /// two; sticky: the server's shard; user-hash: the shard of the like it undoes). A
+    /// --traffic-from trace is taken as write units, unlikes included.
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true)]
     pub unlike_share: Option<f64>,
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds,

@@ -89,11 +89,22 @@ pub fn execute(
     // Progress past a second of work; the estimate past a minute.
     let cost = plan.cost(per_second.is_some());
     super::announce(cost, quiet);
-    let bar = crate::output::progress::bar(
-        plan.seconds,
-        "simulated seconds",
-        !quiet && cost.seconds > 1.0,
-    );
+    // The bar moves a chunk of seconds at a time: a run of one chunk whose
+    // seconds are long (a picker drawing every like of 1e9 likes/s) shows
+    // a spinner with its expected length instead of a bar stuck at 0.
+    let one_chunk = plan.seconds <= simulation::CHUNK_SECONDS;
+    let shown = !quiet && cost.seconds > 1.0;
+    let bar = match one_chunk {
+        true => crate::output::progress::spinner(
+            format!(
+                "simulating {} s (about {})",
+                crate::output::fmt::count(plan.seconds),
+                crate::output::fmt::rough_duration(cost.seconds)
+            ),
+            shown,
+        ),
+        false => crate::output::progress::bar(plan.seconds, "simulated seconds", shown),
+    };
     let tick = |n: u64| bar.inc(n);
     let tally = match per_second {
         // The run's only I/O is the per-second file: a failure there

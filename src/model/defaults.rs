@@ -62,11 +62,11 @@ pub const DEFAULT_CACHE_SECONDS: f64 = 2.0;
 pub const DEFAULT_BATCH: u64 = 100;
 /// Read cap per key (DynamoDB: 3,000 read units/s per partition).
 pub const DEFAULT_READ_CAP: f64 = 3000.0;
-/// Most likes servers accepted.
-pub const MAX_SERVERS: u64 = 10_000_000;
-/// Most app servers a picker other than `random` or `user-hash` is
-/// simulated with: its second is drawn server by server.
-pub const MAX_PICKER_SERVERS: u64 = 100_000;
+/// Most app (likes) servers accepted, one limit for every picker and
+/// every command: the pickers other than `random` and `user-hash` draw a
+/// second server by server, and no fleet of app servers in front of one
+/// hot counter comes near it.
+pub const MAX_SERVERS: u64 = 100_000;
 /// Largest batch accepted.
 pub const MAX_BATCH: u64 = 1_000_000;
 

@@ -88,8 +88,9 @@ impl UnlikesBlock {
             (
                 "unlikes",
                 format!(
-                    "{} of likes, each a decrement on a random shard: a write against the cap",
-                    fmt::percent(self.unlike_share)
+                    "{} of likes, each a decrement on {}: a write against the cap",
+                    fmt::percent(self.unlike_share),
+                    routing_words(self.picker)
                 ),
             ),
             ("writes at the planned peak", writes),
@@ -181,5 +182,17 @@ impl Report for WithUnlikes<'_> {
 
     fn tsv(&self) -> Option<Vec<u8>> {
         self.report.tsv()
+    }
+}
+
+/// Where an unlike's decrement lands: the picker routes it as any write.
+fn routing_words(picker: crate::model::picker::Picker) -> &'static str {
+    use crate::model::picker::Picker;
+    match picker {
+        Picker::Random => "a random shard",
+        Picker::RoundRobin => "the shard at the server's cursor, as any write",
+        Picker::TwoChoice => "the less written of two shards, as any write",
+        Picker::Sticky => "the server's own shard, as any write",
+        Picker::UserHash => "the shard of the like it undoes (the user's)",
     }
 }

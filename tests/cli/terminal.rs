@@ -207,6 +207,16 @@ fn a_long_time_line_shows_progress_on_a_terminal() {
     );
 }
 
+/// A picker drawing every like of a few long seconds (two-choice at 1e8
+/// likes/s past its tables) says it is working and how long it should
+/// take: a bar over 2 seconds would sit at 0 until the end (issue 58).
+#[test]
+fn a_few_long_seconds_show_a_spinner_with_their_estimate() {
+    let args = "simulate --picker two-choice --servers 40 --shards 1000 --rate 1e8 --seconds 2";
+    let text = in_pty(100, "", &format!("{args} >/dev/null"));
+    assert!(text.contains("simulating 2 s (about "), "{text}");
+}
+
 /// `-h` is a summary that fits a screen (at most 50 lines at 80 columns:
 /// the main flags, one line each); `--help` keeps every flag.
 #[test]

@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::ParamResult;
-use crate::model::defaults::{MAX_PICKER_SERVERS, MAX_SERVERS};
+use crate::model::defaults::MAX_SERVERS;
 use crate::model::validate;
 
 pub mod bound;
@@ -154,16 +154,10 @@ pub struct Writers {
 }
 
 impl Writers {
-    /// Checks the server count: at least 1, and at most
-    /// [`MAX_PICKER_SERVERS`] where the picker's second is simulated server
-    /// by server (every picker but the random ones). Errors name `servers`.
+    /// Checks the server count: from 1 to [`MAX_SERVERS`], the one limit
+    /// every picker and the read path share. Errors name `servers`.
     pub fn new(picker: Picker, servers: u64) -> ParamResult<Self> {
-        let max = if picker.splits_like_random() {
-            MAX_SERVERS
-        } else {
-            MAX_PICKER_SERVERS
-        };
-        let servers = validate::count("servers", servers, max)?;
+        let servers = validate::count("servers", servers, MAX_SERVERS)?;
         Ok(Writers { picker, servers })
     }
 

@@ -17,7 +17,10 @@ fn servers_are_checked() {
         Writers::new(Picker::Sticky, 0).unwrap_err().param,
         "servers"
     );
-    let many = crate::model::defaults::MAX_PICKER_SERVERS + 1;
-    assert!(Writers::new(Picker::TwoChoice, many).is_err());
-    assert!(Writers::new(Picker::Random, many).is_ok());
+    // One limit for every picker.
+    let many = crate::model::defaults::MAX_SERVERS + 1;
+    for p in [Picker::TwoChoice, Picker::Random, Picker::UserHash] {
+        assert!(Writers::new(p, many).is_err(), "{p:?}");
+        assert!(Writers::new(p, many - 1).is_ok(), "{p:?}");
+    }
 }

@@ -154,7 +154,7 @@ impl ApproxInputs {
         if let Some(p) = self.partitions {
             validate::count("partitions", p, 10_000_000)?;
         }
-        validate::count("servers", self.servers, 10_000_000)?;
+        validate::count("servers", self.servers, crate::model::defaults::MAX_SERVERS)?;
         validate::non_negative("cache_seconds", self.cache_seconds)?;
         if self.cache_seconds > SECONDS_PER_DAY {
             return Err(ParamError::new(
