@@ -41,7 +41,7 @@ fn method_words(r: &KeyRisk) -> String {
             r.busiest_bound.map_or("-".into(), fmt::count)
         ),
         (KeyMethod::UpperBound, p) => format!(
-            "upper bound for {} writers (a union over the shards: docs/pickers.md); the true chance is lower",
+            "upper bound for {} writers (docs/pickers.md); the true chance is lower",
             p.name()
         ),
         (KeyMethod::Exact, Picker::Sticky) => {

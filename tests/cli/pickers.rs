@@ -216,3 +216,58 @@ fn bad_pickers_are_refused() {
         "--picker",
     );
 }
+
+/// Issue 58: round-robin under bursty traffic has an answer, an upper
+/// bound from the traffic law's own tail (a second of at least `t` likes,
+/// the fewest round-robin's busiest-shard bound puts over the cap). It
+/// must bound the simulated truth: at 17 shards the bound is 0.051 a
+/// second and 20,000 simulated seconds see about 0.023, whose standard
+/// error is sqrt(0.023 x 0.977 / 20,000) = 0.0011: the bound must stay
+/// above the estimate less 4 standard errors (a false failure under 1e-4).
+#[test]
+fn round_robin_under_bursty_traffic_is_bounded() {
+    let j = json_of(&[
+        "risk",
+        "--picker",
+        "round-robin",
+        "--traffic",
+        "gamma-poisson",
+        "--dispersion",
+        "100",
+        "--shards",
+        "17",
+        "--duration",
+        "20000s",
+    ]);
+    assert_eq!(j["key_method"], "upper_bound");
+    let bound = j["key_p_over_cap_per_second"].as_f64().unwrap();
+    let p = j["simulated"]["simulated_p_over_cap_per_second"]
+        .as_f64()
+        .unwrap();
+    let se = (p * (1.0 - p) / 20_000.0).sqrt();
+    assert!(bound >= p - 4.0 * se, "{bound} vs {p} +- {se}");
+    // Within a small factor: the bound is the second's likes' tail.
+    assert!(bound < 5.0 * p, "{bound} vs {p}");
+    // size sizes by it, and simulate runs the plan.
+    let s = json_of(&[
+        "size",
+        "--picker",
+        "round-robin",
+        "--traffic",
+        "gamma-poisson",
+        "--dispersion",
+        "100",
+    ]);
+    assert_eq!(s["key_method"], "upper_bound");
+    json_of(&[
+        "simulate",
+        "--picker",
+        "round-robin",
+        "--traffic",
+        "gamma-poisson",
+        "--dispersion",
+        "100",
+        "--seconds",
+        "100",
+    ]);
+}
