@@ -201,6 +201,15 @@ pub fn wilson_interval(k: u64, n: u64, z: f64) -> (f64, f64) {
 /// z for a two-sided 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
+/// The 97.5% quantile of Student's t with `df` degrees of freedom (a 95%
+/// two-sided interval of a mean of `df + 1` batches): 2.093 at 19.
+pub fn t95(df: u64) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    StudentsT::new(0.0, 1.0, df.max(1) as f64)
+        .map(|t| t.inverse_cdf(0.975))
+        .unwrap_or(f64::INFINITY)
+}
+
 /// P(at least one of `seconds` independent seconds goes over) when one
 /// second goes over with probability `p`: 1 - (1 - p)^T, computed with
 /// ln_1p / exp_m1 so a tiny p does not round to 0.
@@ -218,6 +227,15 @@ pub fn p_any(p: f64, seconds: f64) -> f64 {
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+
+    #[test]
+    fn t95_is_students_quantile() {
+        // Tables: 12.706 at 1 degree of freedom, 2.093 at 19, 1.962 at
+        // 1,000 (1.960 in the limit).
+        assert!((t95(1) - 12.706).abs() < 1e-3);
+        assert!((t95(19) - 2.093).abs() < 1e-3);
+        assert!((t95(1_000) - 1.962).abs() < 1e-3 && t95(1_000) > Z95);
+    }
 
     #[test]
     fn histogram_basics() {

@@ -128,7 +128,9 @@ impl SimulateReport {
         let n = tally.seconds;
         let over = h.count_above(plan.cap);
         let p = over as f64 / n as f64;
-        let (lo, hi) = stats::wilson_interval(over, n, stats::Z95);
+        // Wilson's, widened over the replications' spread where the
+        // seconds carry state (round-robin).
+        let [lo, hi] = tally.over_cap_interval(plan.cap);
         let t = n as f64;
         let exact = plan.exact_busiest().and_then(|b| {
             Risk::from_busiest(&b, plan.cap as f64, t)

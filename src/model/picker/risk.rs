@@ -346,8 +346,7 @@ pub fn picker_risk(
     )?;
     let h = &tally.busiest;
     let over_n = h.count_above(sim.cap);
-    let (lo, hi) =
-        crate::model::stats::wilson_interval(over_n, simulated, crate::model::stats::Z95);
+    let [lo, hi] = tally.over_cap_interval(sim.cap);
     Ok(PickerRun {
         picker: writers.picker,
         servers: writers.servers,

@@ -23,6 +23,11 @@ use crate::model::validate;
 /// enough to balance two cores on short runs. Fixed, so results never
 /// depend on the thread count.
 pub const CHUNK_SECONDS: u64 = 4096;
+
+/// Independent replications (at least, where the run has as many
+/// seconds) of a run whose seconds carry state: its interval comes from
+/// the spread between them ([`SimTally::over_cap_interval`]).
+pub const REPLICATIONS: u64 = 20;
 /// Chunks simulated in parallel before their per-second rows are written
 /// in order (bounds the memory of `--per-second`).
 const ROW_BATCH_CHUNKS: u64 = 16;
@@ -224,12 +229,30 @@ impl SimPlan {
     }
 
     fn chunks(&self) -> u64 {
-        self.seconds.div_ceil(CHUNK_SECONDS)
+        self.seconds.div_ceil(self.chunk_seconds())
     }
 
     fn chunk_range(&self, chunk: u64) -> (u64, u64) {
-        let start = chunk * CHUNK_SECONDS;
-        (start, (start + CHUNK_SECONDS).min(self.seconds))
+        let len = self.chunk_seconds();
+        let start = chunk * len;
+        (start, (start + len).min(self.seconds))
+    }
+
+    /// Seconds a chunk holds: [`CHUNK_SECONDS`], and for a picker whose
+    /// seconds carry state (round-robin's cursors) short enough that the
+    /// run is at least [`REPLICATIONS`] chunks, each an independent
+    /// replication from uniform starting cursors: under fixed traffic a
+    /// run never forgets where its cursors started, so one long run
+    /// answers for one start, and its seconds are not independent.
+    fn chunk_seconds(&self) -> u64 {
+        match self
+            .picker
+            .as_ref()
+            .is_some_and(PickerSampler::carries_state)
+        {
+            true => self.seconds.div_ceil(REPLICATIONS).clamp(1, CHUNK_SECONDS),
+            false => CHUNK_SECONDS,
+        }
     }
 }
 
@@ -260,6 +283,9 @@ pub struct SimTally {
     /// The fewest writes any shard got in any second; `None` before the first
     /// second.
     pub quietest_min: Option<u64>,
+    /// A run whose seconds carry state: each independent replication's
+    /// (seconds, seconds over the cap), in order.
+    pub replications: Vec<(u64, u64)>,
 }
 
 impl SimTally {
@@ -272,8 +298,45 @@ impl SimTally {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        self.replications.extend(other.replications);
         self
     }
+
+    /// A 95% interval of P(a second over `cap`): Wilson's for independent
+    /// seconds, widened, for a run of replications, to cover the batch
+    /// means' t-interval too (the spread between starting states, which
+    /// Wilson's does not see).
+    pub fn over_cap_interval(&self, cap: u64) -> [f64; 2] {
+        use crate::model::stats::{wilson_interval, Z95};
+        let (lo, hi) = wilson_interval(self.busiest.count_above(cap), self.seconds, Z95);
+        match batch_means_interval(&self.replications) {
+            Some((b_lo, b_hi)) => [lo.min(b_lo), hi.max(b_hi)],
+            None => [lo, hi],
+        }
+    }
+}
+
+/// The t-interval (95%) of the replications' shares of seconds over the
+/// cap, weighted by their seconds; `None` under two replications.
+fn batch_means_interval(reps: &[(u64, u64)]) -> Option<(f64, f64)> {
+    if reps.len() < 2 {
+        return None;
+    }
+    let n: f64 = reps.iter().map(|r| r.0 as f64).sum();
+    let mean = reps.iter().map(|r| r.1 as f64).sum::<f64>() / n;
+    let r = reps.len() as f64;
+    // Between-replication variance of the shares, each weighed by its
+    // length (the last may be shorter).
+    let var = reps
+        .iter()
+        .map(|&(s, o)| {
+            let w = s as f64 * r / n;
+            w * w * (o as f64 / s as f64 - mean).powi(2)
+        })
+        .sum::<f64>()
+        / (r - 1.0);
+    let half = crate::model::stats::t95(reps.len() as u64 - 1) * (var / r).sqrt();
+    Some(((mean - half).max(0.0), (mean + half).min(1.0)))
 }
 
 /// Runs one chunk; `cursors` are round-robin's at the chunk's start (empty
@@ -289,6 +352,13 @@ fn run_chunk(
     }
     let mut rng = chunk_rng(plan.seed, chunk);
     let mut counts = vec![0u64; plan.shards as usize];
+    // A replication starts from its own uniform cursors (its own stream).
+    let cursors = match plan.picker.as_ref().filter(|p| p.carries_state()) {
+        Some(p) => p.first_cursors(crate::model::rng::mix64(
+            plan.seed ^ crate::model::rng::mix64(chunk),
+        )),
+        None => cursors,
+    };
     let mut state = plan.picker.as_ref().map(|p| p.state(cursors));
     let (start, end) = plan.chunk_range(chunk);
     let mut tally = SimTally::default();
@@ -319,6 +389,14 @@ fn run_chunk(
     }
     tally.seconds = end - start;
     tally.quietest_min = Some(quietest_min);
+    if plan
+        .picker
+        .as_ref()
+        .is_some_and(PickerSampler::carries_state)
+    {
+        let over = tally.busiest.count_above(plan.cap);
+        tally.replications.push((tally.seconds, over));
+    }
     tally
 }
 
@@ -335,8 +413,8 @@ pub fn run(
         .as_ref()
         .is_some_and(PickerSampler::carries_state)
     {
-        let cursors = plan.picker.as_ref().map(|p| p.first_cursors(plan.seed));
-        return run_batches(plan, per_second, on_chunk, cursors);
+        // Each chunk a replication from its own starting cursors.
+        return run_batches(plan, per_second, on_chunk);
     }
     match per_second {
         None => Ok((0..chunks)
@@ -347,7 +425,7 @@ pub fn run(
                 t
             })
             .reduce(SimTally::default, SimTally::merge)),
-        rows => run_batches(plan, rows, on_chunk, None),
+        rows => run_batches(plan, rows, on_chunk),
     }
 }
 
@@ -392,27 +470,20 @@ fn writers_plan(
 /// chunks in parallel, then their per-second rows (with `per_second`)
 /// written in order, so memory is one batch's, whatever `--seconds`.
 ///
-/// A run whose seconds carry state (round-robin's `cursors`) chains them
-/// from chunk to chunk: a first pass draws each chunk's servers' likes and
-/// moves the cursors on (in parallel, from the chunk's own stream), the
-/// moves are chained in order, and the second pass runs each chunk from its
-/// cursors, redrawing the same stream. The result is the run with the
-/// cursors carried over every second, the same for any thread count.
+/// A run whose seconds carry state (round-robin's `cursors`) runs each
+/// chunk as an independent replication from its own uniform cursors
+/// ([`SimPlan::chunk_seconds`]), the same for any thread count.
 fn run_batches(
     plan: &SimPlan,
     per_second: Option<&mut dyn Write>,
     on_chunk: &(dyn Fn(u64) + Sync),
-    mut cursors: Option<Vec<u64>>,
 ) -> anyhow::Result<SimTally> {
     let mut writer = per_second.map(csv::Writer::from_writer);
     let mut total = SimTally::default();
     let (chunks, mut first) = (plan.chunks(), 0);
     while first < chunks {
         let last = (first + ROW_BATCH_CHUNKS).min(chunks);
-        let starts = match cursors.as_mut() {
-            Some(c) => chain_cursors(plan, first..last, c),
-            None => vec![Vec::new(); (last - first) as usize],
-        };
+        let starts = vec![Vec::new(); (last - first) as usize];
         let keep_rows = writer.is_some();
         let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
             .zip(starts)
@@ -438,43 +509,6 @@ fn run_batches(
         w.flush()?;
     }
     Ok(total)
-}
-
-/// Each chunk's starting cursors in `chunks`, from `cursors` (the first
-/// chunk's), which are moved on past the last.
-fn chain_cursors(
-    plan: &SimPlan,
-    chunks: std::ops::Range<u64>,
-    cursors: &mut [u64],
-) -> Vec<Vec<u64>> {
-    let picker = plan.picker.as_ref().expect("cursors come with a picker");
-    let moves: Vec<Vec<u64>> = chunks
-        .into_par_iter()
-        .map(|c| chunk_moves(plan, picker, c))
-        .collect();
-    let s = plan.shards;
-    moves
-        .iter()
-        .map(|m| {
-            let start = cursors.to_vec();
-            cursors
-                .iter_mut()
-                .zip(m)
-                .for_each(|(c, d)| *c = (*c + d) % s);
-            start
-        })
-        .collect()
-}
-
-/// How far a chunk moves each server's cursor (mod S), from its stream.
-fn chunk_moves(plan: &SimPlan, picker: &PickerSampler, chunk: u64) -> Vec<u64> {
-    let mut rng = chunk_rng(plan.seed, chunk);
-    let mut state = picker.state(vec![0; plan.writers.servers as usize]);
-    let (start, end) = plan.chunk_range(chunk);
-    for _ in start..end {
-        picker.advance_second(&mut rng, &mut state);
-    }
-    PickerSampler::cursors(&state).to_vec()
 }
 
 mod tables;

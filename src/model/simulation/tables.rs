@@ -160,6 +160,7 @@ pub(super) fn run_chunk_table(plan: &SimPlan, tables: &ExactTables, chunk: u64) 
         counts[tables.busiest.sample_index(&mut rng)] += 1;
     }
     SimTally {
+        replications: Vec::new(),
         seconds,
         likes,
         busiest: Histogram::from_dense(tables.busiest.lo(), &counts),
