@@ -1,5 +1,7 @@
-//! The exact risk figures: `risk`'s lines for one load, `sweep`'s table over
-//! shard counts and rates (shared with `report` and the risk chart).
+//! The per-key risk under the plan's picker (`model::key_risk`): `risk`'s
+//! lines for one load with a picker's seeded run beside, `sweep`'s table of
+//! judged rows over shard counts and rates (shared with `report` and the
+//! risk chart).
 
 use crate::model::law::{Split, TrafficModel};
 use serde::Serialize;
