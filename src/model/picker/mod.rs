@@ -30,6 +30,7 @@ pub mod risk;
 pub mod round_robin;
 mod second;
 pub mod sticky;
+pub mod stop_loss;
 pub mod table;
 pub mod two_choice;
 pub mod two_choice_chain;

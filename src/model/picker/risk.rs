@@ -115,8 +115,13 @@ pub fn key_over_cap(
         }
         Picker::TwoChoice => {
             let rate = traffic.rate("rate", rate)?;
+            // Both bound it: the stop-loss one (`stop_loss.rs`) is within a
+            // small factor of random's figure where it applies (fixed and
+            // Poisson traffic, above the mean); Chernoff's everywhere.
+            let chernoff = two_choice_ln_bound(rate, shards, c, traffic);
+            let stop_loss = super::stop_loss::two_choice_stop_loss(rate, shards, c, traffic);
             Ok(KeyOverCap {
-                ln_p_per_second: two_choice_ln_bound(rate, shards, c, traffic),
+                ln_p_per_second: stop_loss.map_or(chernoff, |s| s.min(chernoff)),
                 method: KeyMethod::UpperBound,
                 busiest_bound: None,
             })
@@ -430,10 +435,16 @@ mod tests {
         assert_eq!(two.method, KeyMethod::UpperBound);
         assert!(two.ln_p_per_second > exact.ln_p_per_second);
         assert!(two.ln_p_per_second < exact.ln_p_per_second + 6.0);
-        // Poisson: S e^(-I(a)) by hand.
+        // Poisson: Chernoff's S e^(-I(a)) by hand, and the figure (the
+        // smaller of it and the stop-loss bound) at most it and above
+        // random's exact busiest.
         let (mu, a) = (14_000.0 / 17.0, 1001.0f64);
         let want = 17f64.ln() - (mu - a + a * (a / mu).ln());
+        let chernoff = two_choice_ln_bound(14_000.0, 17, 1000, Poisson);
+        assert!((chernoff - want).abs() < 1e-9);
         let two = key_over_cap(14_000.0, 17, 1000.0, Poisson, w(Picker::TwoChoice, 40)).unwrap();
-        assert!((two.ln_p_per_second - want).abs() < 1e-9);
+        let exact = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Poisson).unwrap();
+        assert!(two.ln_p_per_second <= chernoff);
+        assert!(two.ln_p_per_second >= exact.ln_p_per_second);
     }
 }
