@@ -204,7 +204,7 @@ fn picker_second(c: &mut Criterion) {
         let sampler =
             PickerSampler::new(14_000.0, 20, TrafficModel::Fixed, writers).expect("valid case");
         let mut rng = chunk_rng(1, 0);
-        let mut state = sampler.state(sampler.first_cursors(1));
+        let mut state = sampler.chunk_state(1, 0);
         let mut counts = vec![0u64; 20];
         g.bench_function(name, |b| {
             b.iter(|| black_box(sampler.sample_second(&mut rng, &mut state, &mut counts)))

@@ -63,14 +63,6 @@ pub fn spread_second(server_likes: &[u64], cursors: &mut [u64], counts: &mut [u6
     }
 }
 
-/// Moves the cursors on by one second's likes without spreading them
-/// (the first pass of a simulation that carries cursors across chunks).
-pub fn advance(server_likes: &[u64], cursors: &mut [u64], shards: u64) {
-    for (&n, c) in server_likes.iter().zip(cursors.iter_mut()) {
-        *c = (*c + n % shards) % shards;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,13 +90,11 @@ mod tests {
             let start: Vec<u64> = (0..servers)
                 .map(|_| rng.random_range(0..shards as u64))
                 .collect();
-            let (mut a, mut b, mut c) = (start.clone(), start.clone(), start);
+            let (mut a, mut b) = (start.clone(), start);
             let mut counts = vec![0u64; shards];
             spread_second(&likes, &mut a, &mut counts);
             assert_eq!(counts, brute(&likes, &mut b, shards));
             assert_eq!(a, b);
-            advance(&likes, &mut c, shards as u64);
-            assert_eq!(a, c);
             let n: u64 = likes.iter().sum();
             let bound = busiest_bound(n, shards as u64, servers as u64);
             assert!(counts.iter().all(|&x| x <= bound), "{counts:?} > {bound}");

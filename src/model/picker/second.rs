@@ -77,27 +77,28 @@ impl PickerSampler {
     }
 
     /// True where a second depends on the seconds before it (round-robin's
-    /// cursors): a run then carries the state from chunk to chunk.
+    /// cursors): a run is then independent replications, a chunk each.
     pub fn carries_state(&self) -> bool {
         self.writers.picker == Picker::RoundRobin
     }
 
-    /// The cursors the run starts with: independent uniform shards, from
-    /// their own stream of the seed (one no chunk uses).
-    pub fn first_cursors(&self, seed: u64) -> Vec<u64> {
+    /// The state chunk `chunk` of a run from `seed` starts with: for
+    /// round-robin, independent uniform cursors from the chunk's own
+    /// stream (one the chunk's seconds do not draw from), so each chunk is
+    /// a replication from its own start; nothing for the other pickers.
+    pub fn chunk_state(&self, seed: u64, chunk: u64) -> SecondState {
         use rand::RngExt;
-        if !self.carries_state() {
-            return Vec::new();
-        }
-        let mut rng = chunk_rng(seed, u64::MAX);
-        let s = self.shards as u64;
-        (0..self.writers.servers)
-            .map(|_| rng.random_range(0..s))
-            .collect()
-    }
-
-    /// A chunk's state, starting from `cursors`.
-    pub fn state(&self, cursors: Vec<u64>) -> SecondState {
+        let cursors = match self.carries_state() {
+            true => {
+                let own = crate::model::rng::mix64(seed ^ crate::model::rng::mix64(chunk));
+                let mut rng = chunk_rng(own, u64::MAX);
+                let s = self.shards as u64;
+                (0..self.writers.servers)
+                    .map(|_| rng.random_range(0..s))
+                    .collect()
+            }
+            false => Vec::new(),
+        };
         SecondState {
             server_likes: vec![0; self.writers.servers as usize],
             cursors,
@@ -141,11 +142,6 @@ impl PickerSampler {
         }
     }
 
-    /// The cursors a state holds now.
-    pub fn cursors(state: &SecondState) -> &[u64] {
-        &state.cursors
-    }
-
     /// Fills `counts` (length `S`) with one second's writes per shard and
     /// returns the likes in it.
     pub fn sample_second<R: Rng + ?Sized>(
@@ -180,16 +176,6 @@ impl PickerSampler {
             }
         }
         likes
-    }
-
-    /// Draws one second as [`PickerSampler::sample_second`] does, from the
-    /// same stream, but only moves the cursors on (a run's first pass over
-    /// a chunk, which finds where the next chunk's cursors start). Only for
-    /// round-robin: the other pickers keep nothing between seconds.
-    pub fn advance_second<R: Rng + ?Sized>(&self, rng: &mut R, state: &mut SecondState) {
-        debug_assert!(self.carries_state());
-        self.servers.sample_second(rng, &mut state.server_likes);
-        round_robin::advance(&state.server_likes, &mut state.cursors, self.shards as u64);
     }
 }
 

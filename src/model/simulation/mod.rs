@@ -238,6 +238,14 @@ impl SimPlan {
         (start, (start + len).min(self.seconds))
     }
 
+    /// Whether the run's seconds carry state (round-robin's cursors): its
+    /// chunks are then independent replications.
+    fn carries_state(&self) -> bool {
+        self.picker
+            .as_ref()
+            .is_some_and(PickerSampler::carries_state)
+    }
+
     /// Seconds a chunk holds: [`CHUNK_SECONDS`], and for a picker whose
     /// seconds carry state (round-robin's cursors) short enough that the
     /// run is at least [`REPLICATIONS`] chunks, each an independent
@@ -245,11 +253,7 @@ impl SimPlan {
     /// run never forgets where its cursors started, so one long run
     /// answers for one start, and its seconds are not independent.
     fn chunk_seconds(&self) -> u64 {
-        match self
-            .picker
-            .as_ref()
-            .is_some_and(PickerSampler::carries_state)
-        {
+        match self.carries_state() {
             true => self.seconds.div_ceil(REPLICATIONS).clamp(1, CHUNK_SECONDS),
             false => CHUNK_SECONDS,
         }
@@ -339,27 +343,18 @@ fn batch_means_interval(reps: &[(u64, u64)]) -> Option<(f64, f64)> {
     Some(((mean - half).max(0.0), (mean + half).min(1.0)))
 }
 
-/// Runs one chunk; `cursors` are round-robin's at the chunk's start (empty
-/// for every other sampler).
-fn run_chunk(
-    plan: &SimPlan,
-    chunk: u64,
-    cursors: Vec<u64>,
-    rows: Option<&mut Vec<SecondRow>>,
-) -> SimTally {
+/// Runs one chunk (a round-robin chunk from its own starting cursors:
+/// [`PickerSampler::chunk_state`]).
+fn run_chunk(plan: &SimPlan, chunk: u64, rows: Option<&mut Vec<SecondRow>>) -> SimTally {
     if let (Some(tables), None) = (&plan.tables, &rows) {
         return run_chunk_table(plan, tables, chunk);
     }
     let mut rng = chunk_rng(plan.seed, chunk);
     let mut counts = vec![0u64; plan.shards as usize];
-    // A replication starts from its own uniform cursors (its own stream).
-    let cursors = match plan.picker.as_ref().filter(|p| p.carries_state()) {
-        Some(p) => p.first_cursors(crate::model::rng::mix64(
-            plan.seed ^ crate::model::rng::mix64(chunk),
-        )),
-        None => cursors,
-    };
-    let mut state = plan.picker.as_ref().map(|p| p.state(cursors));
+    let mut state = plan
+        .picker
+        .as_ref()
+        .map(|p| p.chunk_state(plan.seed, chunk));
     let (start, end) = plan.chunk_range(chunk);
     let mut tally = SimTally::default();
     let mut quietest_min = u64::MAX;
@@ -389,11 +384,7 @@ fn run_chunk(
     }
     tally.seconds = end - start;
     tally.quietest_min = Some(quietest_min);
-    if plan
-        .picker
-        .as_ref()
-        .is_some_and(PickerSampler::carries_state)
-    {
+    if plan.carries_state() {
         let over = tally.busiest.count_above(plan.cap);
         tally.replications.push((tally.seconds, over));
     }
@@ -408,19 +399,11 @@ pub fn run(
     on_chunk: &(dyn Fn(u64) + Sync),
 ) -> anyhow::Result<SimTally> {
     let chunks = plan.chunks();
-    if plan
-        .picker
-        .as_ref()
-        .is_some_and(PickerSampler::carries_state)
-    {
-        // Each chunk a replication from its own starting cursors.
-        return run_batches(plan, per_second, on_chunk);
-    }
     match per_second {
         None => Ok((0..chunks)
             .into_par_iter()
             .map(|c| {
-                let t = run_chunk(plan, c, Vec::new(), None);
+                let t = run_chunk(plan, c, None);
                 on_chunk(t.seconds);
                 t
             })
@@ -470,9 +453,6 @@ fn writers_plan(
 /// chunks in parallel, then their per-second rows (with `per_second`)
 /// written in order, so memory is one batch's, whatever `--seconds`.
 ///
-/// A run whose seconds carry state (round-robin's `cursors`) runs each
-/// chunk as an independent replication from its own uniform cursors
-/// ([`SimPlan::chunk_seconds`]), the same for any thread count.
 fn run_batches(
     plan: &SimPlan,
     per_second: Option<&mut dyn Write>,
@@ -483,16 +463,13 @@ fn run_batches(
     let (chunks, mut first) = (plan.chunks(), 0);
     while first < chunks {
         let last = (first + ROW_BATCH_CHUNKS).min(chunks);
-        let starts = vec![Vec::new(); (last - first) as usize];
         let keep_rows = writer.is_some();
         let done: Vec<(SimTally, Vec<SecondRow>)> = (first..last)
-            .zip(starts)
-            .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|(c, start)| {
+            .map(|c| {
                 let mut rows =
                     Vec::with_capacity(if keep_rows { CHUNK_SECONDS as usize } else { 0 });
-                let t = run_chunk(plan, c, start, keep_rows.then_some(&mut rows));
+                let t = run_chunk(plan, c, keep_rows.then_some(&mut rows));
                 on_chunk(t.seconds);
                 (t, rows)
             })

@@ -7,7 +7,6 @@ use crate::error::ParamResult;
 use crate::model::compare::exactly_once::{shards_for_conflicts, ConflictModel, Conflicts, Drift};
 use crate::model::compare::verdict::{CountError, Verdict};
 use crate::model::compare::CompareRow;
-use crate::model::exact::OverCap;
 use crate::model::picker::risk::key_over_cap;
 use crate::model::picker::{Picker, Writers};
 use crate::model::sizing::shards_for;
@@ -68,7 +67,8 @@ fn deterministic(writes: f64, cap: f64) -> f64 {
     }
 }
 
-/// Builds every row. Errors name the model parameter (from [`OverCap::compute`]).
+/// Builds every row. Errors name the model parameter (from
+/// [`key_over_cap`]).
 pub fn compare(inputs: &CompareInputs) -> ParamResult<Comparison> {
     let i = inputs;
     let drift = i.drift.drift();
@@ -151,24 +151,17 @@ fn per_like_row(
     // The rate as resolved (a fractional rate under fixed traffic is
     // refused, naming --rate, as `risk` refuses it).
     let over = key_over_cap(i.rate, keys, cap_likes, i.traffic, writers)?;
-    let ln_any = over.ln_p_any(i.duration_seconds);
-    let risk = OverCap {
-        p_per_second: over.ln_p_per_second.exp(),
-        ln_p_per_second: over.ln_p_per_second,
-        p_any: ln_any.exp(),
-        ln_p_any: ln_any,
-        rel_error: 0.0,
-    };
+    let (ln_p, ln_any) = (over.ln_p_per_second, over.ln_p_any(i.duration_seconds));
     let cost_reads = i.reads.cost(keys);
     let tx = i.transactional.is_some();
-    let verdict = design.verdict(i, conflicts.as_ref(), risk.p_any, cap_likes);
+    let verdict = design.verdict(i, conflicts.as_ref(), ln_any.exp(), cap_likes);
     let row = CompareRow {
         strategy: design.name().into(),
         exact: true,
         error: None,
         writes_per_key_per_second: r,
-        key_p_over_cap_per_second: Some(risk.p_per_second),
-        key_p_any_over_cap: Some(risk.p_any),
+        key_p_over_cap_per_second: Some(ln_p.exp()),
+        key_p_any_over_cap: Some(ln_any.exp()),
         reads_per_second: cost_reads.reads_cached_per_second,
         reads_per_view: cost_reads.reads_cached_per_second / i.reads.views,
         freshness_lag_seconds: i.reads.cache_seconds,
@@ -181,8 +174,8 @@ fn per_like_row(
         verdict,
     };
     let mut s = StrategyRow::from(row);
-    s.key_ln_p_over_cap_per_second = Some(risk.ln_p_per_second);
-    s.key_ln_p_any_over_cap = Some(risk.ln_p_any);
+    s.key_ln_p_over_cap_per_second = Some(ln_p);
+    s.key_ln_p_any_over_cap = Some(ln_any);
     s.keys = Some(keys);
     s.cap_likes_per_key = Some(cap_likes);
     s.reads_uncached_per_second = Some(cost_reads.reads_uncached_per_second);
