@@ -120,8 +120,9 @@ impl KeyRisk {
     /// chances are the one point every per-key figure comes from
     /// ([`key_over_cap`]: the recommendation's search and its verdict use
     /// it too), so `risk`, `sweep` and `size` print the same digits; the
-    /// busiest shard's law (mean, quantiles) is the table's.
-    fn of_law(r: Risk, writers: Writers) -> ParamResult<KeyRisk> {
+    /// busiest shard's law (mean, quantiles) is the table's. `simulate`'s
+    /// exact figures beside its run are this row of its table.
+    pub fn of_law(r: Risk, writers: Writers) -> ParamResult<KeyRisk> {
         let over = key_over_cap(r.rate, r.shards, r.cap, r.traffic, writers)?;
         let load = ((r.rate, r.shards, r.cap), (r.seconds, r.traffic));
         Ok(KeyRisk {

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::reads::read_cost_section;
 use crate::model::exact::{BusiestShard, Risk};
+use crate::model::key_risk::KeyRisk;
 use crate::model::read_cost::ReadCost;
 use crate::model::recommendation::Recommendation;
 use crate::model::simulation::{SimPlan, SimTally};
@@ -132,13 +133,16 @@ impl SimulateReport {
         // seconds carry state (round-robin).
         let [lo, hi] = tally.over_cap_interval(plan.cap);
         let t = n as f64;
+        // The exact figures beside the run: its table's row, whose chances
+        // are the one per-key figure every command shows (`KeyRisk`).
         let exact = plan.exact_busiest().and_then(|b| {
             Risk::from_busiest(&b, plan.cap as f64, t)
+                .and_then(|r| KeyRisk::of_law(r, plan.writers()))
                 .ok()
                 .map(|r| (b, r))
         });
-        let ex = |f: &dyn Fn(&BusiestShard, &Risk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
-        let exq = |f: &dyn Fn(&BusiestShard, &Risk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
+        let ex = |f: &dyn Fn(&BusiestShard, &KeyRisk) -> f64| exact.as_ref().map(|(b, r)| f(b, r));
+        let exq = |f: &dyn Fn(&BusiestShard, &KeyRisk) -> u64| exact.as_ref().map(|(b, r)| f(b, r));
         SimulateReport {
             row: SimulateRow {
                 scenario,
@@ -169,13 +173,19 @@ impl SimulateReport {
                 exact_busiest_p50: exq(&|b, _| b.quantile(0.5)),
                 exact_busiest_p99: exq(&|b, _| b.quantile(0.99)),
                 exact_busiest_p999: exq(&|b, _| b.quantile(0.999)),
-                exact_busiest_over_run_median: exq(&|_, r| r.busiest_over_run_median),
-                exact_busiest_over_run_q01: exq(&|_, r| r.busiest_over_run_q01),
-                exact_busiest_over_run_q99: exq(&|_, r| r.busiest_over_run_q99),
-                key_p_over_cap_per_second: ex(&|_, r| r.p_over_cap_per_second),
-                key_ln_p_over_cap_per_second: ex(&|_, r| r.ln_p_over_cap_per_second),
-                key_p_any_over_cap_in_run: ex(&|_, r| r.p_any_over_cap),
-                key_ln_p_any_over_cap_in_run: ex(&|_, r| r.ln_p_any_over_cap),
+                exact_busiest_over_run_median: exact
+                    .as_ref()
+                    .and_then(|(_, r)| r.busiest_over_run_median),
+                exact_busiest_over_run_q01: exact
+                    .as_ref()
+                    .and_then(|(_, r)| r.busiest_over_run_q01),
+                exact_busiest_over_run_q99: exact
+                    .as_ref()
+                    .and_then(|(_, r)| r.busiest_over_run_q99),
+                key_p_over_cap_per_second: ex(&|_, r| r.key_p_over_cap_per_second),
+                key_ln_p_over_cap_per_second: ex(&|_, r| r.key_ln_p_over_cap_per_second),
+                key_p_any_over_cap_in_run: ex(&|_, r| r.key_p_any_over_cap),
+                key_ln_p_any_over_cap_in_run: ex(&|_, r| r.key_ln_p_any_over_cap),
                 reads,
             },
             busiest: h.clone(),

@@ -14,7 +14,10 @@
 //!   constraints;
 //! - `--check` exits 1 exactly when the verdict fails, for every command;
 //! - an infeasible plan's count fails, in every command;
-//! - `compare`'s sharded design is `size`'s count with `size`'s risk.
+//! - `compare`'s sharded design is `size`'s count with `size`'s risk;
+//! - `simulate`'s recommendation, count, likes/s, writes/s and infeasible
+//!   reasons are `size`'s, and the exact chance a second beside its run is
+//!   `risk`'s.
 //!
 //! Beside the generated plans: precedence for every scenario field `size`
 //! resolves (flag > scenario > preset, `--store`'s too > default, each
@@ -284,6 +287,7 @@ fn one_plan(args: &[String], with_csv: bool) {
     if with_csv {
         csv_agrees(&size, &risk, &rec, &r, &ns);
         compare_agrees(args, &rec);
+        simulate_agrees(args, &rec, &r);
     }
 }
 
@@ -384,6 +388,51 @@ fn compare_agrees(args: &[String], rec: &Value) {
         "compare's verdict",
         args,
     );
+}
+
+/// `simulate` on the same plan (a short run at the planned peak): its
+/// recommendation, count, likes/s and writes/s are `size`'s, and the
+/// exact per-key chance a second beside its run is `risk`'s.
+fn simulate_agrees(args: &[String], rec: &Value, r: &Value) {
+    let mut simulate = vec!["simulate".to_string()];
+    simulate.extend_from_slice(args);
+    let (code, out, err) = run(&simulate, &["--seconds", "20", "--format", "json"]);
+    assert_eq!(code, 0, "{simulate:?}: {err}");
+    let sim: Value = serde_json::from_str(&out).unwrap();
+    let plan = &sim["recommendation"];
+    same(
+        &plan["shards"],
+        &rec["shards"],
+        "simulate's recommendation",
+        args,
+    );
+    same(
+        &plan["key_p_any_over_cap"],
+        &rec["key_p_any_over_cap"],
+        "simulate's key risk",
+        args,
+    );
+    same(&sim["shards"], &rec["shards"], "simulate's count", args);
+    same(&sim["rate"], &rec["peak"], "simulate's likes/s", args);
+    same(
+        &sim["write_rate"],
+        &rec["verdict"]["planned_rate"],
+        "simulate's writes/s",
+        args,
+    );
+    same(
+        &sim["verdict"]["infeasible"],
+        &rec["infeasible"],
+        "simulate's infeasible",
+        args,
+    );
+    if !sim["key_p_over_cap_per_second"].is_null() {
+        let (a, b) = (
+            &sim["key_ln_p_over_cap_per_second"],
+            &r["key_ln_p_over_cap_per_second"],
+        );
+        same(a, b, "simulate's exact chance a second", args);
+    }
 }
 
 /// 200 generated plans, all commands on each, CSV and `compare` on every
