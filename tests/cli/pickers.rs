@@ -226,19 +226,16 @@ fn bad_pickers_are_refused() {
 /// above the estimate less 4 standard errors (a false failure under 1e-4).
 #[test]
 fn round_robin_under_bursty_traffic_is_bounded() {
-    let j = json_of(&[
-        "risk",
+    const BURSTY: [&str; 6] = [
         "--picker",
         "round-robin",
         "--traffic",
         "gamma-poisson",
         "--dispersion",
         "100",
-        "--shards",
-        "17",
-        "--duration",
-        "20000s",
-    ]);
+    ];
+    let with = |command: &str, extra: &[&str]| json_of(&[&[command][..], &BURSTY, extra].concat());
+    let j = with("risk", &["--shards", "17", "--duration", "20000s"]);
     assert_eq!(j["key_method"], "upper_bound");
     let bound = j["key_p_over_cap_per_second"].as_f64().unwrap();
     let p = j["simulated"]["simulated_p_over_cap_per_second"]
@@ -249,27 +246,8 @@ fn round_robin_under_bursty_traffic_is_bounded() {
     // Within a small factor: the bound is the second's likes' tail.
     assert!(bound < 5.0 * p, "{bound} vs {p}");
     // size sizes by it, and simulate runs the plan.
-    let s = json_of(&[
-        "size",
-        "--picker",
-        "round-robin",
-        "--traffic",
-        "gamma-poisson",
-        "--dispersion",
-        "100",
-    ]);
-    assert_eq!(s["key_method"], "upper_bound");
-    json_of(&[
-        "simulate",
-        "--picker",
-        "round-robin",
-        "--traffic",
-        "gamma-poisson",
-        "--dispersion",
-        "100",
-        "--seconds",
-        "100",
-    ]);
+    assert_eq!(with("size", &[])["key_method"], "upper_bound");
+    with("simulate", &["--seconds", "100"]);
 }
 
 /// Issue 58: round-robin's cursors never forget where they started under

@@ -842,21 +842,22 @@ fn viral_evenings_warnings_carry_the_rejected_share() {
     );
 }
 
+/// A plan no count holds: 40 sticky servers, each 5,000 writes/s on its
+/// one shard against a cap of 2,500/s.
+const STICKY_INFEASIBLE: [&str; 8] = [
+    "--peak",
+    "200000",
+    "--cap",
+    "2500",
+    "--picker",
+    "sticky",
+    "--servers",
+    "40",
+];
+
 #[test]
 fn an_infeasible_plan_is_the_reports_first_paragraph() {
-    let args = [
-        "--peak",
-        "200000",
-        "--cap",
-        "2500",
-        "--picker",
-        "sticky",
-        "--servers",
-        "40",
-        "--seconds",
-        "60",
-    ];
-    let (md, html) = report_and_page(&args);
+    let (md, html) = report_and_page(&[&STICKY_INFEASIBLE[..], &["--seconds", "60"]].concat());
     // The title, then views::infeasible's words, unchanged, first of all
     // the report says.
     assert!(paragraphs(&md)[0].starts_with("# Sharded counter capacity report: 200,000 likes/s"));
@@ -909,16 +910,7 @@ fn no_report_column_is_a_dash_on_every_row() {
         &["--scenario", "viral-evening-monitor"],
         &["--picker", "round-robin"],
         &["--store", "firestore"],
-        &[
-            "--peak",
-            "200000",
-            "--cap",
-            "2500",
-            "--picker",
-            "sticky",
-            "--servers",
-            "40",
-        ],
+        &STICKY_INFEASIBLE,
     ] {
         let (md, _) = report_and_page(&[args, &["--seconds", "120"]].concat());
         for (header, rows) in tables(&md) {
