@@ -33,6 +33,8 @@ pub mod sticky;
 pub mod stop_loss;
 pub mod table;
 pub mod two_choice;
+#[cfg(test)]
+mod two_choice_brute_tests;
 pub mod two_choice_chain;
 mod writer;
 
