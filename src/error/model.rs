@@ -74,7 +74,7 @@ pub enum ExactProblem {
         "{picker} writers under {traffic} traffic have no exact or bounded chance of going \
          over the cap here; `shardplan simulate --picker {picker}` gives their Monte Carlo \
          figures (sticky has an exact one under fixed, poisson and gamma-poisson traffic; \
-         round-robin and two-choice a bound under every traffic law)"
+         round-robin a bound under every traffic law, two-choice random picks' law)"
     )]
     NoPickerFigure {
         /// The picker's name.

@@ -191,7 +191,7 @@ impl KeyRisk {
             busiest_over_run_q99: None,
             busiest_bound: over.busiest_bound,
             p_over_cap_rel_error: None,
-            exact: over.method != KeyMethod::UpperBound,
+            exact: over.method.is_exact(),
         }
     }
 }

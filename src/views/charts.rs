@@ -51,6 +51,9 @@ pub fn risk_svg(
         (_, crate::model::picker::risk::KeyMethod::UpperBound) => {
             format!(", {} (upper bound)", r.picker.name())
         }
+        (_, crate::model::picker::risk::KeyMethod::RandomLaw) => {
+            format!(", {} (random picks' law)", r.picker.name())
+        }
         (crate::model::picker::Picker::Random, _) => String::new(),
         (p, _) => format!(", {}", p.name()),
     };

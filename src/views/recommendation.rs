@@ -50,6 +50,9 @@ fn counted(r: &Recommendation) -> Option<String> {
     Some(
         match (r.worst_risk?, r.key_method, r.worst_p_any_over_cap_exact) {
             (Check::KeyRisk, KeyMethod::NeverOver, _) => format!("{what} = 0 (exact: never over)"),
+            (Check::KeyRisk, KeyMethod::RandomLaw, _) => {
+                format!("{what} = {shown} (random picks' law)")
+            }
             (_, _, Some(false)) => format!("{what} <= {shown} (upper bound)"),
             _ => format!("{what} = {shown} (exact)"),
         },

@@ -437,8 +437,9 @@ fn pickers(
     page.push("## How writers pick a shard");
     page.push(
         "Each like reaches one app server, which picks the shard: the shards each picker needs \
-         at the plan's per-key risk (exact, exactly 0 where round-robin's bound is under the \
-         cap, or an upper bound), and a seeded simulation of each at the recommended count \
+         at the plan's per-key risk and that risk (exact, exactly 0 where round-robin's bound \
+         is under the cap, an upper bound, or random picks' law for two-choice, which has no \
+         figure of its own), and a seeded simulation of each at the recommended count \
          (`shardplan compare`; docs/pickers.md).",
     );
     page.push(&markdown(&Sections(vec![section]))?);

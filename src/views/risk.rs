@@ -32,6 +32,7 @@ pub fn key_chance(p: f64, ln_p: f64, method: KeyMethod, mark: Underflow) -> Stri
         KeyMethod::Exact => shown,
         KeyMethod::NeverOver => "0 (exact: never over)".into(),
         KeyMethod::UpperBound => format!("<= {shown} (upper bound)"),
+        KeyMethod::RandomLaw => format!("{shown} (random picks' law)"),
     }
 }
 
@@ -44,6 +45,11 @@ fn method_words(r: &KeyRisk) -> String {
         ),
         (KeyMethod::UpperBound, p) => format!(
             "upper bound for {} writers (docs/pickers.md); the true chance is lower",
+            p.name()
+        ),
+        (KeyMethod::RandomLaw, p) => format!(
+            "random picks' exact law: {} writers have no figure of their own and balance \
+             at least as well (docs/pickers.md); their own chance is lower",
             p.name()
         ),
         (KeyMethod::Exact, Picker::Sticky) => {

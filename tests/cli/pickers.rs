@@ -40,9 +40,9 @@ fn size_recommends_per_picker() {
     assert_eq!(r["key_method"], "exact");
     // Sticky with 40 servers: 20 shards split them evenly (the random law).
     assert_eq!(size("sticky", "40")["shards"], 20);
-    // Two-choice: bounded by random's Chernoff bound (an upper bound).
+    // Two-choice: random picks' exact law (no figure of its own).
     let r = &size("two-choice", "40");
-    assert_eq!(r["key_method"], "upper_bound");
+    assert_eq!(r["key_method"], "random_law");
     assert_eq!(r["shards"], 17);
     // User-hash: random's law.
     assert_eq!(size("user-hash", "40")["shards"], 17);
@@ -285,9 +285,9 @@ fn round_robin_intervals_cover_the_start_averaged_chance() {
     assert!(covered >= 16, "{covered} of 20 intervals cover 0.125");
 }
 
-/// Issue 58: two-choice's bound from random's stop-loss (convex order) no
-/// longer costs it shards random does not need at the issue's inputs
-/// (the Chernoff bound gave 62 against random's 61).
+/// Issue 58: two-choice, sized by random picks' law, never needs more
+/// shards than random (the Chernoff bound gave 62 against random's 61 at
+/// the issue's inputs; random's law gives 61).
 #[test]
 fn two_choice_needs_no_more_shards_than_random_at_the_issues_inputs() {
     let size = |picker: &str| {

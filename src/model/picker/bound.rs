@@ -6,8 +6,7 @@
 //!    servers gets an independent Poisson(`rate / K`) count. Given its count
 //!    `m`, server `k` gives one shard `X_k` likes with a law `f_m` of its own
 //!    (round-robin: `floor(m/S)`, plus one with chance `(m mod S)/S`, its
-//!    cursor being uniform and independent of the others'; two-choice is
-//!    bounded by random's Chernoff bound instead, in `risk.rs`).
+//!    cursor being uniform and independent of the others').
 //!    So one shard's load is the sum of `K` independent copies of the
 //!    mixture `g = sum_m P(m) f_m`: its law is `g`'s `K`-fold convolution.
 //! 2. **The busiest shard:** `P(max > c) <= S P(one shard > c)` (the union

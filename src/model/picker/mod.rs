@@ -30,7 +30,6 @@ pub mod risk;
 pub mod round_robin;
 mod second;
 pub mod sticky;
-pub mod stop_loss;
 pub mod table;
 pub mod two_choice;
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! A picker's chance that the busiest shard goes over the cap: exact where
 //! the law is (the random pickers, sticky), exactly 0 where round-robin's
 //! bound is under the cap for every count the traffic can produce, and an
-//! upper bound otherwise (round-robin past its bound: [`super::bound`];
-//! two-choice: random's Chernoff bound). The per-key risk of the recommendation, the verdict,
-//! `risk`, `sweep` and `size` read it here.
+//! upper bound otherwise (round-robin past its bound: [`super::bound`]);
+//! two-choice, which has no figure of its own, is given random picks'
+//! exact law. The per-key risk of the recommendation, the verdict, `risk`,
+//! `sweep` and `size` read it here.
 
 use serde::Serialize;
 
@@ -21,10 +22,22 @@ pub enum KeyMethod {
     Exact,
     /// Exactly 0: round-robin's busiest can never pass the cap.
     NeverOver,
-    /// An upper bound: a union over the shards (round-robin: of one shard's
-    /// exact law under Poisson servers, doubled for a fixed count;
-    /// two-choice: of random's Chernoff bound for one shard).
+    /// An upper bound: a union over the shards of one round-robin shard's
+    /// exact law under Poisson servers (doubled for a fixed count), or the
+    /// traffic's own tail.
     UpperBound,
+    /// Random picks' exact law, for a picker with no figure of its own
+    /// (two-choice): its writers balance at least as well (checked on
+    /// every placement of small seconds and by simulation, not proven), so
+    /// it is sized by random's law and never takes more shards.
+    RandomLaw,
+}
+
+impl KeyMethod {
+    /// Whether the figure is the picker's own exact chance (or its exact 0).
+    pub fn is_exact(self) -> bool {
+        matches!(self, KeyMethod::Exact | KeyMethod::NeverOver)
+    }
 }
 
 /// The chance the busiest shard goes over the cap in one second.
@@ -113,77 +126,11 @@ pub fn key_over_cap(
             over.busiest_bound = bound;
             Ok(over)
         }
-        Picker::TwoChoice => {
-            let rate = traffic.rate("rate", rate)?;
-            // Both bound it: the stop-loss one (`stop_loss.rs`) is within a
-            // small factor of random's figure where it applies (fixed and
-            // Poisson traffic, above the mean); Chernoff's everywhere.
-            let chernoff = two_choice_ln_bound(rate, shards, c, traffic);
-            let stop_loss = super::stop_loss::two_choice_stop_loss(rate, shards, c, traffic);
-            Ok(KeyOverCap {
-                ln_p_per_second: stop_loss.map_or(chernoff, |s| s.min(chernoff)),
-                method: KeyMethod::UpperBound,
-                busiest_bound: None,
-            })
-        }
-    }
-}
-
-/// Two-choice's bound: `S` times the Chernoff bound of one shard's count
-/// under random picks. Each server's two-choice counts are majorized by its
-/// one-choice counts (Azar, Broder, Karlin and Upfal, *Balanced
-/// allocations*, 1999, Theorem 3.5, any tie rule), so for every `t >= 0`
-/// the sum over shards of `e^(t x)`, a Schur-convex function, is smaller
-/// in expectation; the shards being exchangeable, so is each shard's
-/// `E e^(t X_kj)`. Servers are independent given their counts, so one
-/// shard's moment generating function is at most random's, and with it the
-/// Chernoff bound `inf_t E e^(t X) e^(-t (c+1))`. The union over shards and
-/// over the traffic's law (integrated for gamma-poisson, summed over the
-/// observed counts for empirical) gives the busiest's bound.
-fn two_choice_ln_bound(rate: f64, shards: u64, c: u64, traffic: TrafficModel) -> f64 {
-    let a = (c + 1) as f64;
-    let s = shards as f64;
-    // ln P(X >= a) <= -I(a): Poisson(mu) and Binomial(n, 1/S) rate functions.
-    let poisson = |mu: f64| {
-        if a <= mu {
-            0.0
-        } else {
-            (s.ln() - (mu - a + a * (a / mu).ln())).min(0.0)
-        }
-    };
-    let binomial = |n: u64| {
-        let (n, p) = (n as f64, 1.0 / s);
-        if a > n {
-            f64::NEG_INFINITY
-        } else if a <= n * p {
-            0.0
-        } else {
-            let x = a / n;
-            let rest = if x < 1.0 {
-                (1.0 - x) * ((1.0 - x) / (1.0 - p)).ln()
-            } else {
-                0.0
-            };
-            let kl = x * (x / p).ln() + rest;
-            (s.ln() - n * kl).min(0.0)
-        }
-    };
-    match traffic.split(rate) {
-        Split::Count(n) => binomial(n),
-        Split::Poisson(rate) => poisson(rate / s),
-        Split::GammaRate { mean, shape } => {
-            let mix = crate::model::exact::gamma_mix::GammaMix::new(mean, shape);
-            mix.ln_expect(|l| poisson(l / s)).min(0.0)
-        }
-        Split::Counts(law) => {
-            let terms: Vec<f64> = law
-                .counts()
-                .iter()
-                .zip(law.weights())
-                .map(|(&n, &w)| w.ln() + binomial(n))
-                .collect();
-            crate::model::law::empirical::ln_sum(&terms).min(0.0)
-        }
+        Picker::TwoChoice => Ok(KeyOverCap {
+            ln_p_per_second: OverCap::compute(rate, shards, cap, 1.0, traffic)?.ln_p_per_second,
+            method: KeyMethod::RandomLaw,
+            busiest_bound: None,
+        }),
     }
 }
 
@@ -427,24 +374,18 @@ mod tests {
     }
 
     #[test]
-    fn two_choice_is_bounded_by_random_s_chernoff_bound() {
-        // Binomial(14,000, 1/17) over 1,000: the Chernoff bound is above the
-        // exact tail, and 17 x it above the exact busiest.
-        let exact = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Fixed).unwrap();
-        let two = key_over_cap(14_000.0, 17, 1000.0, Fixed, w(Picker::TwoChoice, 40)).unwrap();
-        assert_eq!(two.method, KeyMethod::UpperBound);
-        assert!(two.ln_p_per_second > exact.ln_p_per_second);
-        assert!(two.ln_p_per_second < exact.ln_p_per_second + 6.0);
-        // Poisson: Chernoff's S e^(-I(a)) by hand, and the figure (the
-        // smaller of it and the stop-loss bound) at most it and above
-        // random's exact busiest.
-        let (mu, a) = (14_000.0 / 17.0, 1001.0f64);
-        let want = 17f64.ln() - (mu - a + a * (a / mu).ln());
-        let chernoff = two_choice_ln_bound(14_000.0, 17, 1000, Poisson);
-        assert!((chernoff - want).abs() < 1e-9);
-        let two = key_over_cap(14_000.0, 17, 1000.0, Poisson, w(Picker::TwoChoice, 40)).unwrap();
-        let exact = OverCap::compute(14_000.0, 17, 1000.0, 1.0, Poisson).unwrap();
-        assert!(two.ln_p_per_second <= chernoff);
-        assert!(two.ln_p_per_second >= exact.ln_p_per_second);
+    fn two_choice_is_given_random_s_exact_law() {
+        // No figure of its own: random picks' exact law, said so, for every
+        // traffic law; never more shards than random.
+        for traffic in [Fixed, Poisson] {
+            let random = OverCap::compute(14_000.0, 17, 1000.0, 1.0, traffic).unwrap();
+            let two =
+                key_over_cap(14_000.0, 17, 1000.0, traffic, w(Picker::TwoChoice, 40)).unwrap();
+            assert_eq!(two.method, KeyMethod::RandomLaw);
+            assert!(!two.method.is_exact());
+            assert_eq!(two.ln_p_per_second, random.ln_p_per_second);
+        }
+        let at = |p| shards_for_risk(50_000.0, 1000.0, 14_400.0, 0.001, Fixed, w(p, 40), 1000);
+        assert_eq!(at(Picker::TwoChoice).unwrap(), at(Picker::Random).unwrap());
     }
 }

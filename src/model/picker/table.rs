@@ -39,6 +39,8 @@ pub struct PickerRow {
     pub shards_needed: Option<u64>,
     /// How the risk at that count is known.
     pub method: Option<KeyMethod>,
+    /// `ln P(any second over the cap during the hot spell)` at that count.
+    pub ln_risk: Option<f64>,
     /// The count simulated (the plan's).
     pub shards: u64,
     /// Seconds simulated at it.
@@ -76,8 +78,8 @@ pub fn picker_rows(
             let writers = Writers::new(picker, inputs.writers.servers)?;
             let needed =
                 shards_for_risk(rate, cap, t.seconds, t.risk, t.traffic, writers, MAX_SHARDS).ok();
-            let method = needed
-                .map(|s| key_over_cap(rate, s, cap, t.traffic, writers).map(|o| o.method))
+            let over = needed
+                .map(|s| key_over_cap(rate, s, cap, t.traffic, writers))
                 .transpose()?;
             let (sim, tally) = run_writers(
                 (rate, shards, cap),
@@ -91,7 +93,8 @@ pub fn picker_rows(
                 picker,
                 servers: writers.servers,
                 shards_needed: needed,
-                method,
+                method: over.map(|o| o.method),
+                ln_risk: over.map(|o| o.ln_p_any(t.seconds)),
                 shards,
                 seconds,
                 busiest_mean: h.mean().unwrap_or(0.0),

@@ -34,7 +34,7 @@ pub(super) fn list(
         None => rule,
     });
     if let Some(ln) = rec.key_ln_p_any_over_cap {
-        let exact = rec.key_method != crate::model::picker::risk::KeyMethod::UpperBound;
+        let exact = rec.key_method.is_exact();
         out.push(Constraint::risk(Check::KeyRisk, ln, rec.key_risk, exact));
     }
     if let (Some(ln), Some(risk), Some((meets, exact))) = (

@@ -189,11 +189,7 @@ impl AtCount {
     /// one is.
     fn counted(&self, partitions_bind: bool) -> Option<(f64, bool, Check)> {
         [
-            Some((
-                self.key_ln,
-                self.key_method != KeyMethod::UpperBound,
-                Check::KeyRisk,
-            )),
+            Some((self.key_ln, self.key_method.is_exact(), Check::KeyRisk)),
             self.part
                 .as_ref()
                 .filter(|_| partitions_bind)

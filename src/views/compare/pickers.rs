@@ -14,7 +14,17 @@ fn method(m: Option<KeyMethod>) -> &'static str {
         Some(KeyMethod::Exact) => "exact",
         Some(KeyMethod::NeverOver) => "never over (exact 0)",
         Some(KeyMethod::UpperBound) => "upper bound",
+        Some(KeyMethod::RandomLaw) => "random picks' law",
         None => "-",
+    }
+}
+
+/// The risk at the count needed, with how it is known.
+fn risk(r: &PickerRow) -> String {
+    match (r.ln_risk, r.method) {
+        (Some(_), Some(KeyMethod::NeverOver)) => method(r.method).to_string(),
+        (Some(ln), m) => format!("{} ({})", fmt::prob_ln(ln.exp(), ln), method(m)),
+        (None, _) => "-".into(),
     }
 }
 
@@ -39,7 +49,7 @@ fn picker_row(r: &PickerRow) -> Vec<String> {
         r.picker.name().to_string(),
         r.shards_needed
             .map_or("none up to the limit".into(), fmt::count),
-        method(r.method).to_string(),
+        risk(r),
         format!("{:.1}", r.busiest_mean),
         fmt::count(r.busiest_p99),
         fmt::count(r.busiest_max),
