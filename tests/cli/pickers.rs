@@ -105,8 +105,10 @@ fn risk_shows_the_pickers_own_figure_and_its_run_beside() {
     assert!(run["busiest_max"].as_u64().unwrap() <= 970);
     assert_eq!(run["seconds_over_cap"], 0);
     let j = json_of(&["risk", "--shards", "17", "--picker", "two-choice"]);
-    assert_eq!(j["key_method"], "upper_bound");
-    assert_eq!(j["recommendation"]["key_method"], "upper_bound");
+    // Two-choice has no figure of its own: random picks' law, said so.
+    assert_eq!(j["key_method"], "random_law");
+    assert_eq!(j["recommendation"]["key_method"], "random_law");
+    assert!(j["busiest_mean_per_second"].is_null());
     // No picker: no simulation block, and the exact law's figures.
     let j = json_of(&["risk", "--shards", "17"]);
     assert!(j.get("simulated").is_none());
