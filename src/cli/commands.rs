@@ -142,6 +142,13 @@ pub struct SizeArgs {
     pub reads: ReadArgs,
     #[command(flatten)]
     pub prices: super::PriceArgs,
+    /// What moves the count: the recommendation with each input that can move it
+    /// (peak, cap, headroom or safe rate, risk, hot spell, partitions, servers, unlike
+    /// share, dispersion) moved down and up by PERCENT (default 25%), the rest as planned.
+    #[arg(long, value_name = "PERCENT", num_args = 0..=1, default_missing_value = "25%",
+        value_parser = crate::cli::parse::percent, allow_negative_numbers = true,
+        help_heading = "Sizing")]
+    pub sensitivity: Option<f64>,
     #[command(flatten)]
     pub out: OutputArgs,
 }

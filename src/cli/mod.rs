@@ -14,7 +14,7 @@ mod usage;
 mod values;
 
 pub use commands::*;
-pub use defs::{Duration, Traffic};
+pub use defs::{Duration, Span, Traffic};
 pub use designs::*;
 pub use groups::*;
 pub use prices::PriceArgs;

@@ -49,6 +49,20 @@ pub fn number(text: &str) -> Result<f64, String> {
         .map_err(|_| format!("must be a number (got {:?})", shorten(text)))
 }
 
+/// A percentage, `25%` or `25`, above 0 and below 100, as a share (0.25).
+pub fn percent(text: &str) -> Result<f64, String> {
+    let digits = text.strip_suffix('%').unwrap_or(text);
+    let value = number(digits)
+        .map_err(|_| format!("must be a percentage such as 25% (got {:?})", shorten(text)))?;
+    match value > 0.0 && value < 100.0 {
+        true => Ok(value / 100.0),
+        false => Err(format!(
+            "must be above 0% and below 100% (got {})",
+            shorten(text)
+        )),
+    }
+}
+
 /// A whole number as typed on the command line (0 passes here; each
 /// command says whether it accepts 0).
 pub fn whole_number(text: &str) -> Result<u64, String> {

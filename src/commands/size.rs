@@ -43,6 +43,10 @@ pub fn run(o: SizeOptions) -> anyhow::Result<()> {
         report: &view,
         unlikes: super::unlikes_block((&r.inputs, r.unlikes), plan, row.recommendation.shards)?,
     };
+    let view = crate::views::sensitivity::WithSensitivity {
+        report: &view,
+        sensitivity: o.sensitivity.as_ref(),
+    };
     super::emit(o.output.set, &view, &r.inputs, o.output.explain)?;
     super::check(o.output.check, holds, &headline)
 }

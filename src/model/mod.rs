@@ -25,6 +25,7 @@ pub mod recommendation;
 pub mod rng;
 pub mod sampler;
 pub mod search;
+pub mod sensitivity;
 pub mod simulation;
 pub mod sizing;
 pub mod stats;

@@ -290,6 +290,14 @@ impl OutputSet {
             .any(|(_, f)| matches!(f, Format::Csv | Format::Tsv))
     }
 
+    /// True when some destination is a document (a table, Markdown or
+    /// JSON), not rows alone.
+    pub fn has_document(&self) -> bool {
+        self.targets
+            .iter()
+            .any(|(_, f)| matches!(f, Format::Table | Format::Markdown | Format::Json))
+    }
+
     /// True when some destination is read by people (a table or Markdown).
     pub fn has_human(&self) -> bool {
         self.targets

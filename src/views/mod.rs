@@ -22,6 +22,7 @@ pub mod resize;
 pub mod risk;
 pub mod scenarios;
 pub mod schema;
+pub mod sensitivity;
 pub mod shard_load;
 pub mod simulate;
 pub mod size;

@@ -38,6 +38,7 @@ mod report;
 mod report_html;
 mod report_measure;
 mod risk;
+mod sensitivity;
 mod shared_folders;
 #[path = "../stats/mod.rs"]
 mod stats;

@@ -78,6 +78,12 @@ fn size(d: &mut Doc) -> Map<String, Value> {
     let mut size = d.object::<crate::views::size::SizeRow>();
     set(&mut size, "observed_traffic", d.observed(), true);
     set(&mut size, "unlikes", d.unlikes(), true);
+    let sensitivity = about(
+        "`--sensitivity`: the recommendation with each input that can move it moved down and \
+         up, the rest as planned (absent without the flag).",
+        d.sub::<crate::model::sensitivity::Sensitivity>(),
+    );
+    set(&mut size, "sensitivity", sensitivity, true);
     set(&mut size, "verdict", d.verdict(), false);
     size
 }
