@@ -171,6 +171,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     pub per_second: Option<PathBuf>,
     #[command(flatten)]
+    pub long_run: LongRun,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 

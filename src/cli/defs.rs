@@ -402,8 +402,8 @@ pub struct Explain {
 /// `--long-run`.
 #[derive(Debug, Clone, Default, Args)]
 pub struct LongRun {
-    /// Run even when the cost model puts the report over an hour (without it such a report is
-    /// refused, so a typo in --seconds is not an hour of work).
+    /// Run even when the cost model puts the run over an hour on the workers given (without
+    /// it such a run is refused, so a typo in --seconds is not an hour of work).
     #[arg(long)]
     pub long_run: bool,
 }

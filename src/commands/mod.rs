@@ -149,10 +149,14 @@ pub fn unlikes_block(
 
 /// Say a long run's estimate on stderr before it starts (unless `quiet`).
 pub fn announce(cost: crate::model::cost::Estimate, quiet: bool) {
+    let threads = rayon::current_num_threads();
+    let cost = cost.on_threads(threads);
     if cost.worth_announcing() && !quiet {
         eprintln!(
-            "shardplan: this run should take about {} on 2 cores (the cost model's estimate); Ctrl-C stops it",
-            crate::output::fmt::rough_duration(cost.seconds)
+            "shardplan: this run should take about {} on {} (the cost model's estimate); Ctrl-C \
+             stops it",
+            crate::output::fmt::rough_duration(cost.seconds),
+            crate::output::fmt::counted(threads as u64, "worker thread", "worker threads"),
         );
     }
 }

@@ -64,10 +64,11 @@ pub enum Problem {
         /// The longest accepted.
         limit_hours: f64,
     },
-    /// A report the cost model estimates over an hour, asked for without
+    /// A run (simulate, report) the cost model estimates over an hour on its
+    /// worker threads, asked for without
     /// `--long-run`.
     #[error(
-        "makes a report of about {hours:.1} hours by the cost model; one over {limit_hours:.0} \
+        "makes a run of about {hours:.1} hours by the cost model on its worker threads; one over {limit_hours:.0} \
          hour runs only with --long-run (docs/performance.md), so give it or ask for less"
     )]
     NeedsLongRun {

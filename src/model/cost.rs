@@ -85,7 +85,16 @@ pub struct Estimate {
     pub seconds: f64,
 }
 
+/// Worker threads the reference machine's timings ran on (its 2 cores).
+pub const REFERENCE_THREADS: usize = 2;
+
 impl Estimate {
+    /// The estimate on `threads` workers (`--threads`, else one a core):
+    /// the reference timings ran on two, so one worker takes twice as long.
+    pub fn on_threads(self, threads: usize) -> Estimate {
+        Estimate::new(self.seconds * REFERENCE_THREADS as f64 / threads.max(1) as f64)
+    }
+
     /// `seconds` of work.
     pub fn new(seconds: f64) -> Estimate {
         Estimate { seconds }

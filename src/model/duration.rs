@@ -14,6 +14,13 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
             "{text:?} is not a duration (no spaces around it, no +); {hint}"
         ));
     }
+    // A number in scientific notation is seconds, as numeric flags read it
+    // (`--seconds 1e6` as `--peak 1e6`).
+    if t.contains(['e', 'E']) && t.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        if let Ok(seconds) = t.parse::<f64>() {
+            return checked(seconds, text);
+        }
+    }
     // Segments of a number and a unit: "1h30m" -> (1, h), (30, m); a lone
     // number is seconds.
     let mut segments: Vec<(&str, &str)> = Vec::new();
@@ -53,6 +60,12 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
             .map_err(|_| format!("{text:?} is not a duration; {hint}"))?;
         seconds += value * scale;
     }
+    checked(seconds, text)
+}
+
+/// A duration in range: positive, finite, at most 1e12 seconds (`text`
+/// the value as typed, for the message).
+fn checked(seconds: f64, text: &str) -> Result<f64, String> {
     if !seconds.is_finite() || seconds <= 0.0 {
         return Err(format!(
             "must be a positive, finite duration (got {text:?})"
@@ -83,6 +96,13 @@ mod tests {
         assert_eq!(parse_seconds("2m30s"), Ok(150.0));
         assert_eq!(parse_seconds("1d2h"), Ok(93_600.0));
         assert_eq!(parse_seconds("90 s"), Ok(90.0));
+        // Scientific notation, as numeric flags take it.
+        assert_eq!(parse_seconds("1e6"), Ok(1e6));
+        assert_eq!(parse_seconds("2.5E3"), Ok(2_500.0));
+        assert_eq!(parse_seconds("1e12"), Ok(1e12));
+        for bad in ["1e13", "-1e3", "0e0", "1e400", "1e", "e5"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -3,6 +3,14 @@
 
 use crate::model::probability::Probability;
 
+/// A count and its noun, singular or plural: "1 GET", "1,200 GETs".
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{} {many}", count(n)),
+    }
+}
+
 /// 1234567 -> "1,234,567".
 pub fn count(n: u64) -> String {
     let digits = n.to_string();

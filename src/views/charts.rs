@@ -118,8 +118,8 @@ pub fn busiest_svg(
     verdict: Option<&crate::model::verdict::Verdict>,
 ) -> anyhow::Result<(String, String)> {
     let title = format!(
-        "Busiest of {} shards per second at {} writes/s ({} s simulated)",
-        p.shards,
+        "Busiest of {} per second at {} writes/s ({} s simulated)",
+        super::verdict::shards(p.shards),
         fmt::num(p.rate),
         fmt::count(p.seconds)
     );

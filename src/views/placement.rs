@@ -11,7 +11,10 @@ use crate::output::{fmt, row, Report, Section};
 /// How a read of the total is served, in words (`read_note` in JSON).
 pub fn read_note(read: &ClusterRead) -> String {
     let grouped = |pipelines: &Option<u64>| match pipelines {
-        Some(n) => format!(", pipelined and grouped per node ({n} pipelines in parallel)"),
+        Some(n) => format!(
+            ", pipelined and grouped per node ({} in parallel)",
+            fmt::counted(*n, "pipeline", "pipelines")
+        ),
         None => String::new(),
     };
     match read {
@@ -19,11 +22,13 @@ pub fn read_note(read: &ClusterRead) -> String {
             "all {keys} keys share slot {slot}: one MGET reads them, but every write goes to one node"
         ),
         ClusterRead::GetPerKey { gets, pipelines } => format!(
-            "MGET across slots fails with CROSSSLOT, so a read is {gets} GETs{}",
+            "MGET across slots fails with CROSSSLOT, so a read is {}{}",
+            fmt::counted(*gets, "GET", "GETs"),
             grouped(pipelines)
         ),
         ClusterRead::MgetPerSlot { mgets, pipelines } => format!(
-            "MGET across slots fails with CROSSSLOT, so a read is one MGET per slot: {mgets} commands{}",
+            "MGET across slots fails with CROSSSLOT, so a read is one MGET per slot: {}{}",
+            fmt::counted(*mgets, "command", "commands"),
             grouped(pipelines)
         ),
     }

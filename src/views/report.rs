@@ -164,9 +164,9 @@ fn summary(doc: &ReportDoc) -> Vec<String> {
         format!("- **Verdict:** {}.", super::verdict::line(&doc.verdict())),
         format!("- **Margin:** {}.", recommendation::margin(r)),
         format!(
-            "- **Reads:** without a cache every view reads all {} shards: {} shard reads/s; with each \
+            "- **Reads:** without a cache every view reads all {}: {} shard reads/s; with each \
              of the {} servers caching the sum for {} s: {} shard reads/s.",
-            c.shards,
+            super::verdict::shards(c.shards),
             fmt::num(c.reads_uncached_per_second),
             c.servers,
             fmt::num(c.cache_seconds),
@@ -480,8 +480,8 @@ fn read_cost(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
     let rec = &size.recommendation;
     page.push("## Read cost");
     page.push(&format!(
-        "Each read of the total sums every shard; at the recommended {} shards (`shardplan size`).",
-        rec.shards
+        "Each read of the total sums every shard; at the recommended {} (`shardplan size`).",
+        super::verdict::shards(rec.shards)
     ));
     page.push(&markdown_under(
         "Read cost",

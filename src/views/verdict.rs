@@ -245,8 +245,9 @@ fn figure_words(c: &Constraint) -> (String, String) {
     }
 }
 
-/// The margin in words: "30.0% room", "45.0% short"; for a probability,
-/// "21.2 decades room" (log10 of the limit over the figure).
+/// The margin in words: "30.0% room", "45.0% short", and past twice the
+/// need "150x the need" (not "14900.0% room"); for a probability, "21.2
+/// decades room" (log10 of the limit over the figure).
 fn margin_words(c: &Constraint) -> String {
     let Some(m) = c.margin.filter(|m| m.is_finite()) else {
         return "-".into();
@@ -254,8 +255,17 @@ fn margin_words(c: &Constraint) -> String {
     match (c.ln_figure.is_some(), m >= 0.0) {
         (true, true) => format!("{m:.1} decades room"),
         (true, false) => format!("{:.1} decades over", -m),
+        (false, true) if m >= 1.0 => format!("{}x the need", times(1.0 + m)),
         (false, true) => format!("{} room", fmt::percent(m)),
         (false, false) => format!("{} short", fmt::percent(-m)),
+    }
+}
+
+/// A ratio of at least 2: "2.5", "150", "1,200" (whole past 10).
+fn times(ratio: f64) -> String {
+    match ratio < 10.0 {
+        true => format!("{:.1}", (ratio * 10.0).floor() / 10.0),
+        false => fmt::count(ratio.round() as u64),
     }
 }
 

@@ -137,10 +137,12 @@ fn a_simulation_killed_while_writing_rows_leaves_no_temporary_file() {
         return;
     }
     std::fs::write(dir.path().join("rows.csv"), "previous\n").unwrap();
-    // 10^10 seconds from the exact tables with a row each, about an hour:
+    // 10^10 seconds from the exact tables with a row each, over an hour
+    // (so --long-run):
     // it says so, then writes rows until killed.
     let args = [
         "simulate",
+        "--long-run",
         "--seconds",
         "10000000000",
         "--per-second",

@@ -104,10 +104,24 @@ fn a_scenario_field_that_makes_a_run_long_is_named() {
 #[test]
 fn a_run_over_a_minute_says_its_estimate_first() {
     // From the exact tables: about 1.7 hours (6 ns a second), accepted.
-    let line = first_stderr_line(&["simulate", "--seconds", "1000000000000"]);
+    let line = first_stderr_line(&[
+        "simulate",
+        "--seconds",
+        "1000000000000",
+        "--long-run",
+        "--threads",
+        "2",
+    ]);
     assert_eq!(
         line,
-        "shardplan: this run should take about 1.7 hours on 2 cores (the cost model's estimate); Ctrl-C stops it\n"
+        "shardplan: this run should take about 1.7 hours on 2 worker threads (the cost model's \
+         estimate); Ctrl-C stops it\n"
+    );
+    // One worker: twice as long.
+    let line = first_stderr_line(&["simulate", "--seconds", "1e11", "--threads", "1"]);
+    assert!(
+        line.contains("should take about 20 min on 1 worker thread "),
+        "{line}"
     );
     // Fixed traffic's exact risk: about a second at most (10^9 likes/s
     // over 10 shards), so no estimate; a sweep of 1,998 such rows says one.
@@ -134,7 +148,13 @@ fn a_run_over_a_minute_says_its_estimate_first() {
 #[test]
 fn quiet_runs_say_nothing_and_short_runs_need_no_estimate() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shardplan"))
-        .args(["simulate", "--seconds", "1000000000000", "--quiet"])
+        .args([
+            "simulate",
+            "--seconds",
+            "1000000000000",
+            "--long-run",
+            "--quiet",
+        ])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -165,8 +185,38 @@ fn a_report_over_an_hour_needs_long_run() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(
         err,
-        "shardplan: --seconds: makes a report of about 1.7 hours by the cost model; one over 1 \
-         hour runs only with --long-run (docs/performance.md), so give it or ask for less\n"
+        "shardplan: --seconds: makes a run of about 1.7 hours by the cost model on its worker \
+         threads; one over 1 hour runs only with --long-run (docs/performance.md), so give it or \
+         ask for less\n"
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+/// Issue 61: `simulate` is guarded as `report` is, and the estimate counts
+/// `--threads` (the reference timings ran on two workers: one takes twice
+/// as long). The estimate of 1e12 s is about 1.7 hours on 2; 4e11 s is
+/// about 41 minutes on 2 workers (accepted) and 1.4 hours on one (refused).
+#[test]
+fn a_simulation_over_an_hour_needs_long_run_on_its_workers() {
+    common::bad_input(
+        &["simulate", "--seconds", "1e12"],
+        "--seconds: makes a run of about 1.7 hours",
+    );
+    common::bad_input(
+        &["simulate", "--seconds", "4e11", "--threads", "1"],
+        "--seconds: makes a run of about 1.4 hours",
+    );
+    // With --long-run the guard lets it through (refused after, on its
+    // output path, so nothing runs here).
+    common::bad_input(
+        &[
+            "simulate",
+            "--seconds",
+            "1e12",
+            "--long-run",
+            "-o",
+            "/nonexistent/x.json",
+        ],
+        "-o",
+    );
 }

@@ -51,6 +51,14 @@ impl SimulateOptions {
                 )?))
             }
         };
+        // Over an hour on the run's workers, only with --long-run.
+        let cost = match &mode {
+            SimulateMode::Flat(sim) => sim.plan.cost(args.per_second.is_some()),
+            SimulateMode::Timeline { plan, .. } => plan.cost(),
+        };
+        cost.on_threads(rayon::current_num_threads())
+            .within_short_run("seconds", args.long_run.long_run)
+            .map_err(|e| r.blame(e))?;
         let output = Output::new(run, &args.out, args.check.check)?;
         let per_second = per_second_file(&args, run)?;
         Ok(SimulateOptions {

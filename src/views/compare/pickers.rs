@@ -64,9 +64,9 @@ pub(crate) fn section(rows: &[PickerRow], seed: u64) -> Option<Section> {
     let first = rows.first()?;
     Some(Section::Grid {
         title: format!(
-            "Pickers ({} servers; the busiest shard simulated at {} shards for {} s, seed {seed})",
+            "Pickers ({} servers; the busiest shard simulated at {} for {} s, seed {seed})",
             fmt::count(first.servers),
-            fmt::count(first.shards),
+            crate::views::verdict::shards(first.shards),
             fmt::count(first.seconds),
         ),
         header: [

@@ -24,9 +24,9 @@ pub(super) fn section(t: &TransactionalSummary, i: &CompareInputs) -> Section {
             (
                 "per shard",
                 format!(
-                    "{} likes/s over {} shards, each transaction {} ms",
+                    "{} likes/s over {}, each transaction {} ms",
                     num(k.rate_per_shard),
-                    t.shards,
+                    crate::views::verdict::shards(t.shards),
                     fmt::num(t.txn_ms)
                 ),
             ),
