@@ -195,7 +195,7 @@ fn a_report_over_an_hour_needs_long_run() {
 /// Issue 61: `simulate` is guarded as `report` is, and the estimate counts
 /// `--threads` (the reference timings ran on two workers: one takes twice
 /// as long). The estimate of 1e12 s is about 1.7 hours on 2; 4e11 s is
-/// about 41 minutes on 2 workers (accepted) and 1.4 hours on one (refused).
+/// about 40 minutes on 2 workers (accepted) and 1.3 hours on one (refused).
 #[test]
 fn a_simulation_over_an_hour_needs_long_run_on_its_workers() {
     common::bad_input(
@@ -204,7 +204,7 @@ fn a_simulation_over_an_hour_needs_long_run_on_its_workers() {
     );
     common::bad_input(
         &["simulate", "--seconds", "4e11", "--threads", "1"],
-        "--seconds: makes a run of about 1.4 hours",
+        "--seconds: makes a run of about 1.3 hours",
     );
     // With --long-run the guard lets it through (refused after, on its
     // output path, so nothing runs here).

@@ -426,7 +426,7 @@ fn keys_prose_and_field_order() {
         keys,
     );
     let note =
-        format!("{crossslot} one MGET per slot: 2 commands{per_node} (1 pipelines in parallel)");
+        format!("{crossslot} one MGET per slot: 2 commands{per_node} (1 pipeline in parallel)");
     assert_eq!(v["read_note"], note);
     let collide = "SHARED SLOT: 2 of 3 shard keys share a slot with another shard (slot 2 holds 2, \
                    66.7% of the writes); their CRC16 values collide mod 16384, so those shards' writes \
