@@ -46,6 +46,20 @@ fn longest_words(cells: &[&[String]]) -> Vec<usize> {
         .collect()
 }
 
+/// Each column's widest body cell whole (a row one line), its header by
+/// the longest word (a header may wrap).
+fn longest_cells(header: &[String], rows: &[Vec<String>]) -> Vec<usize> {
+    let mut longest = longest_words(&[header]);
+    for r in rows {
+        for (c, cell) in r.iter().enumerate() {
+            if let Some(w) = longest.get_mut(c) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+    }
+    longest
+}
+
 /// The width a table needs to keep every word whole: each column adds one
 /// space of padding either side and one border.
 fn width_for_whole_words(longest: &[usize]) -> usize {
@@ -136,12 +150,11 @@ fn narrowed(
     secondary: &[usize],
     width: usize,
 ) -> (Vec<String>, Vec<Vec<String>>, Vec<String>) {
+    // Secondary columns go until every row is one line (each body cell
+    // whole), or none is left.
     let fits = |keep: &[bool]| {
-        let cells: Vec<Vec<String>> = std::iter::once(kept(header, keep))
-            .chain(rows.iter().map(|r| kept(r, keep)))
-            .collect();
-        let cells: Vec<&[String]> = cells.iter().map(|r| r.as_slice()).collect();
-        width_for_whole_words(&longest_words(&cells)) <= width
+        let rows: Vec<Vec<String>> = rows.iter().map(|r| kept(r, keep)).collect();
+        width_for_whole_words(&longest_cells(&kept(header, keep), &rows)) <= width
     };
     let mut keep = vec![true; header.len()];
     for &c in secondary {
@@ -197,7 +210,12 @@ fn draw_grid(
         t.add_row(r.clone());
     }
     if let Some((w, longest)) = &fit {
-        keep_words_whole(&mut t, longest, *w);
+        // Whole cells where they fit (a row one line), else whole words.
+        let cells = longest_cells(header, rows);
+        match width_for_whole_words(&cells) <= *w {
+            true => keep_words_whole(&mut t, &cells, *w),
+            false => keep_words_whole(&mut t, longest, *w),
+        }
     }
     let title = match width {
         Some(w) => terminal::wrap(title, w),

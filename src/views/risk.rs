@@ -335,19 +335,32 @@ impl SweepSheetRow {
     }
 }
 
-/// The verdict's cell: `holds`, or `FAILS: ` and the checks it fails.
+/// The verdict's cell: `holds`, or `fails: ` and the checks it fails in a
+/// word each ("fails: thumb, risk"), so a row stays one line at 80 columns.
 pub fn verdict_cell(r: &SweepRow) -> String {
     match r.verdict.holds {
         true => "holds".to_string(),
         false => {
-            let fails: Vec<&str> = r
-                .verdict
-                .fails()
-                .into_iter()
-                .map(crate::views::verdict::check_short)
-                .collect();
-            format!("FAILS: {}", fails.join(", "))
+            let fails: Vec<&str> = r.verdict.fails().into_iter().map(check_word).collect();
+            format!("fails: {}", fails.join(", "))
         }
+    }
+}
+
+/// A check in one word, for a table cell (the verdict's own table and the
+/// warnings name it in full).
+fn check_word(c: crate::model::verdict::Check) -> &'static str {
+    use crate::model::verdict::Check;
+    match c {
+        Check::RuleOfThumb => "thumb",
+        Check::KeyRisk => "risk",
+        Check::SharedPartitions => "partitions",
+        Check::Nodes => "nodes",
+        Check::NodeBalance => "balance",
+        Check::ReadCap => "reads",
+        Check::StoreLimit => "limit",
+        Check::Simulated => "simulated",
+        Check::Rejected => "burst",
     }
 }
 
@@ -361,6 +374,8 @@ fn cell(p: f64, ln: f64) -> String {
 /// has one, the reads and the verdict.
 #[derive(Clone, Copy)]
 struct Columns {
+    /// The rows' likes/s differ (a constant one is said in the title).
+    rates: bool,
     partitions: bool,
     nodes: bool,
     busiest: bool,
@@ -369,6 +384,7 @@ struct Columns {
 impl Columns {
     fn of(rows: &[SweepRow]) -> Columns {
         Columns {
+            rates: rows.iter().any(|r| r.rate != rows[0].rate),
             partitions: rows.iter().any(|r| r.partition_p_any_over_cap.is_some()),
             nodes: rows.iter().any(|r| r.node_p_any_over_cap.is_some()),
             busiest: rows
@@ -382,30 +398,36 @@ impl Columns {
             Picker::Random => String::new(),
             p => format!(", {}", p.name()),
         };
-        let mut h = vec![
-            "likes/s".to_string(),
-            "shards".into(),
-            format!("P(second over cap){who}"),
-            format!("P(any over, run){who}"),
-        ];
+        let mut h = Vec::new();
+        if self.rates {
+            h.push("likes/s".to_string());
+        }
+        h.extend([
+            "shards".to_string(),
+            format!("P(over)/s{who}"),
+            format!("P(over, run){who}"),
+        ]);
         if self.partitions {
-            h.push("P(partition over, run)".into());
+            h.push("P(partition, run)".into());
         }
         if self.nodes {
-            h.push("P(node over, run)".into());
+            h.push("P(node, run)".into());
         }
         if self.busiest {
             h.extend(["busiest mean".into(), "busiest p99.9".into()]);
         }
-        h.extend(["reads/s no cache", "reads/s cached", "verdict"].map(String::from));
+        h.extend(["reads/s uncached", "reads/s cached", "verdict"].map(String::from));
         h
     }
 
     fn cells(self, r: &SweepRow) -> Vec<String> {
         let k = &r.risk;
         let mark = Underflow::Starred;
-        let mut cells = vec![
-            fmt::num(r.rate),
+        let mut cells = Vec::new();
+        if self.rates {
+            cells.push(fmt::num(r.rate));
+        }
+        cells.extend([
             k.shards.to_string(),
             key_chance(
                 k.key_p_over_cap_per_second,
@@ -419,7 +441,7 @@ impl Columns {
                 k.key_method,
                 mark,
             ),
-        ];
+        ]);
         let other = |p: Option<f64>, ln: Option<f64>| match (p, ln) {
             (Some(p), Some(ln)) => cell(p, ln),
             _ => "-".into(),
@@ -473,9 +495,9 @@ impl Report for SweepView {
         // keeps the counts, the risk over the run, the p99.9 and the verdict).
         let by_prefix = |name: &str| header.iter().position(|h| h.starts_with(name));
         let secondary = [
-            "reads/s no cache",
+            "reads/s uncached",
             "busiest mean",
-            "P(second over cap)",
+            "P(over)/s",
             "reads/s cached",
         ]
         .iter()
@@ -483,7 +505,11 @@ impl Report for SweepView {
         .collect();
         vec![Section::Grid {
             title: format!(
-                "Risk by shard count (cap {} writes/s per shard, {} traffic, {} s{})",
+                "Risk by shard count ({}cap {} writes/s per shard, {} traffic, {} s{})",
+                match columns.rates {
+                    true => String::new(),
+                    false => format!("{} likes/s, ", fmt::num(first.rate)),
+                },
                 fmt::num(first.risk.cap),
                 first.risk.traffic.name(),
                 fmt::num(first.risk.seconds),

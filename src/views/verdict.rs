@@ -24,21 +24,6 @@ pub fn check_words(c: Check) -> &'static str {
     }
 }
 
-/// A constraint's name in a table cell: "rule of thumb", "key risk".
-pub fn check_short(c: Check) -> &'static str {
-    match c {
-        Check::RuleOfThumb => "rule of thumb",
-        Check::KeyRisk => "key risk",
-        Check::SharedPartitions => "partitions",
-        Check::Nodes => "nodes",
-        Check::NodeBalance => "balance",
-        Check::ReadCap => "read cap",
-        Check::StoreLimit => "store limit",
-        Check::Simulated => "simulation",
-        Check::Rejected => "burst",
-    }
-}
-
 /// The constraint that set a recommended count, in words.
 pub fn binding_words(b: Binding) -> &'static str {
     check_words(match b {

@@ -82,13 +82,13 @@ fn tables_keep_numbers_and_names_whole_at_80_columns() {
             "sweep --shards 18..20",
             &[
                 "2.667e-14",
-                "FAILS:",
-                "Left out to fit 80 columns: busiest mean, reads/s no cache",
+                "┆ fails: thumb │",
+                "Left out to fit 80 columns: reads/s uncached",
             ],
         ),
         (
             "sweep --shards 18..20 --wide",
-            &["2.667e-14", "1,000,000", "P(second over cap)"],
+            &["2.667e-14", "1,000,000", "P(over)/s"],
         ),
         (
             "compare --wide",
@@ -110,11 +110,33 @@ fn tables_keep_numbers_and_names_whole_at_80_columns() {
     // At 120 columns the sweep is one table with every column, nothing
     // left out.
     let wide = strip_ansi(&in_pty(120, "", "sweep --shards 18..20"));
-    assert!(wide.contains("│ likes/s ┆ shards ┆"), "{wide}");
+    assert!(wide.contains("(14,000 likes/s, cap 1,000"), "{wide}");
+    assert!(wide.contains("│ shards ┆ P(over)/s ┆"), "{wide}");
     assert!(
         wide.contains("1,000,000") && !wide.contains("Left out"),
         "{wide}"
     );
+}
+
+/// Issue 61: at 80 columns a five-row sweep is at most 14 lines, a row a
+/// line: the constant likes/s in the title, short headers and verdicts
+/// ("fails: thumb"), secondary columns left out until every row fits.
+#[test]
+fn a_five_row_sweep_is_a_line_a_row_at_80_columns() {
+    let text = strip_ansi(&in_pty(80, "", "sweep --shards 18..22 --rate 14000"));
+    assert!(text.lines().count() <= 14, "{text}");
+    for shards in 18..=22 {
+        let row = format!("│ {shards} ");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&row))
+            .unwrap_or_default();
+        let verdict = if shards < 20 { "fails: thumb" } else { "holds" };
+        assert!(line.contains(verdict), "{shards}: {text}");
+    }
+    // A sweep over rates keeps its likes/s column.
+    let rates = strip_ansi(&in_pty(80, "", "sweep --shards 20 --rate 9000,14000"));
+    assert!(rates.contains("likes/s"), "{rates}");
 }
 
 #[test]
