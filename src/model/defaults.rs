@@ -197,8 +197,6 @@ pub const MAX_COMPARE_REELS: u64 = 10_000_000;
 
 // ---- Reconcile -------------------------------------------------------
 
-/// Reels the nightly job counts (an assumption: the reels liked that day).
-pub const DEFAULT_RECONCILE_REELS: u64 = 1_000_000;
 /// Like rows the job counts per reel (an assumption to override).
 pub const DEFAULT_LIKES_PER_REEL: f64 = 1_000.0;
 /// What the service does after a lost reply: retry the increment once.

@@ -144,3 +144,28 @@ pub struct PricesSection {
     /// Views a day.
     pub daily_views: Option<f64>,
 }
+
+/// `[reconcile]`: the drift of the live count and the job that closes it
+/// (`reconcile`; each field as its flag).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReconcileSection {
+    /// Likes a day over all reels.
+    pub daily_likes: Option<f64>,
+    /// Reels the job counts a run.
+    pub reels: Option<u64>,
+    /// Like rows the job counts per reel.
+    pub likes_per_reel: Option<f64>,
+    /// Share of increments whose reply is lost.
+    pub timeout_share: Option<f64>,
+    /// Of those, the share the store had applied.
+    pub applied_share: Option<f64>,
+    /// `none` or `once`.
+    pub retry: Option<crate::model::reconcile::Retry>,
+    /// Share of increments refused after the like row was saved.
+    pub increment_fail_share: Option<f64>,
+    /// Rows a second the job counts.
+    pub scan_rate: Option<f64>,
+    /// Seconds between runs.
+    pub every_seconds: Option<f64>,
+}

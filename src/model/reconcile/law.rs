@@ -130,7 +130,7 @@ impl NetLaw {
     /// P(|net| > x) for x >= 0, summed from both far ends.
     pub fn abs_above(&self, x: u64) -> f64 {
         let x = x as i64;
-        let below: f64 = (self.lo..-x).map(|k| self.p(k)).sum();
+        let below = (self.lo..-x).fold(0.0, |sum, k| sum + self.p(k));
         self.above(x) + below
     }
 

@@ -24,7 +24,9 @@ use crate::model::validate;
 use law::NetLaw;
 
 /// What the service does after a write whose reply was lost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Retry {
     /// Gives up: a write the store had not applied is missing.
@@ -253,7 +255,7 @@ pub struct Reconciliation {
 }
 
 /// A share in `[0, 1]`.
-fn share(param: &'static str, v: f64) -> ParamResult<f64> {
+pub fn share(param: &'static str, v: f64) -> ParamResult<f64> {
     if !v.is_finite() || !(0.0..=1.0).contains(&v) {
         return Err(ParamError::new(param, Problem::NotShare(v)));
     }
