@@ -49,6 +49,13 @@ fn the_reference_day() {
     assert_eq!(j["correction"]["shards"], 20);
     assert_eq!(j["correction"]["can_go_below_zero"], false);
     assert_eq!(j["alternatives"]["transaction_cap_per_key"], 500.0);
+    // The figures the README's reconcile section quotes.
+    let law = &d["per_reel"]["exact"];
+    assert_eq!(format!("{:.3}", law["p_off"].as_f64().unwrap()), "0.058");
+    assert_eq!(law["largest_abs_net_median"], 3);
+    assert_eq!(law["largest_abs_net_p99"], 4);
+    assert_eq!(j["correction"]["shard_expected"], 50.0);
+    assert_eq!(j["alternatives"]["transaction_shards"], 124);
     assert_eq!(j["inputs"]["timeout_share"]["source"], "--timeout-share");
     assert_eq!(j["inputs"]["applied_share"]["source"], "default");
     // Retry none: the lost unapplied half is missing, nothing counts twice.

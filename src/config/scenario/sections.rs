@@ -1,5 +1,5 @@
-//! The scenario's sections: `[curve]`, `[store]`, `[monitor]`, `[resize]`
-//! and `[fleet]`. Every field is optional, so the resolver can tell what the
+//! The scenario's sections: `[curve]`, `[store]`, `[monitor]`, `[resize]`,
+//! `[fleet]`, `[prices]` and `[reconcile]`. Every field is optional, so the resolver can tell what the
 //! file sets from what it leaves to the default.
 
 use serde::Deserialize;
