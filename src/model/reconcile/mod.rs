@@ -227,7 +227,8 @@ pub struct Alternatives {
     pub transaction_shards: Option<u64>,
     /// Seconds an idempotency key is kept.
     pub retry_window_seconds: f64,
-    /// Keys held at the peak: peak writes/s x window.
+    /// Keys held at the peak: (the hottest reel's peak writes/s + the
+    /// day's mean writes/s) x window.
     pub idempotency_keys: f64,
     /// Their memory: keys x bytes per key.
     pub idempotency_bytes: f64,
@@ -389,7 +390,11 @@ impl ReconcileInputs {
         let cost = crate::model::store::Store::transactional_write_cost(p.store);
         let writes_per_like = 1.0 + self.unlike_share;
         let peak_writes = p.peak_likes * writes_per_like;
-        let keys = peak_writes * a.retry_window_seconds;
+        // Keys are kept for every reel's writes: the hottest reel at its
+        // peak on top of the day's mean over all reels (which counts the
+        // hottest reel's mean twice: an upper figure).
+        let held_rate = peak_writes + drift.writes_per_day / 86_400.0;
+        let keys = held_rate * a.retry_window_seconds;
         let extra = drift.writes_per_day;
         Alternatives {
             // compare's figures, from compare's functions: cap / cost, and
