@@ -142,12 +142,12 @@ fn drift_section(i: &ReconcileInputs, d: &Drift) -> Section {
         Retry::Once => "retry once: an applied write whose reply was lost counts twice",
         Retry::None => "no retry: an unapplied write whose reply was lost is missing",
     };
+    let unlikes = match i.unlike_share > 0.0 {
+        true => format!(", {} unlikes per like", num(i.unlike_share)),
+        false => String::new(),
+    };
     Section::pairs(
-        &format!(
-            "Drift per day ({} likes, {} unlikes per like)",
-            num(i.daily_likes),
-            num(i.unlike_share)
-        ),
+        &format!("Drift per day ({} likes{unlikes})", num(i.daily_likes)),
         vec![
             (
                 "faults",
@@ -289,7 +289,13 @@ fn correction_section(c: &Correction) -> Section {
         ("one shard", verdict),
     ];
     if let Some(p) = c.p_reel_below_zero {
-        rows.push(("P(a reel's drift above a shard)", fmt::prob(p)));
+        // The law keeps terms down to e^-60 of its largest: a tail beyond
+        // them all is below 1e-24, not zero.
+        let shown = match p > 0.0 {
+            true => fmt::prob(p),
+            false => "below 1e-24 (exact law)".into(),
+        };
+        rows.push(("P(a reel's drift above a shard)", shown));
     }
     Section::pairs("The correction", rows)
 }
@@ -322,8 +328,8 @@ fn alternatives_section(d: &Drift, j: &Job, a: &Alternatives) -> Section {
             format!("none within {}", fmt::duration(a.retry_window_seconds)),
             format!(
                 "{} keys held, {} MB; {} more writes/day",
-                num(a.idempotency_keys),
-                num(a.idempotency_bytes / 1e6),
+                num(a.idempotency_keys.round()),
+                num((a.idempotency_bytes / 1e6).round()),
                 num(a.idempotency_writes_per_day)
             ),
             idem_cost,
