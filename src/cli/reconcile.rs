@@ -27,7 +27,7 @@ pub struct ReconcileArgs {
     #[command(flatten)]
     pub applied_share: AppliedShare,
     #[arg(long, value_parser = choice(RETRY), ignore_case = true,
-        help = "What the service does after a lost reply (default once)")]
+        help = format!("What the service does after a lost reply (default {})", d::DEFAULT_RETRY.name()))]
     pub retry: Option<Retry>,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
         help = format!("Share of increments refused after the like row was saved, G: never \

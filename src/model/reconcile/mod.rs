@@ -49,6 +49,16 @@ pub const RETRIES: &[(Retry, &str, &str)] = &[
     ),
 ];
 
+impl Retry {
+    /// Its name as typed (`once`).
+    pub fn name(self) -> &'static str {
+        RETRIES
+            .iter()
+            .find(|(r, _, _)| *r == self)
+            .map_or("", |(_, name, _)| name)
+    }
+}
+
 /// The faults of the write path.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Faults {
