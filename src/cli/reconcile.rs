@@ -12,9 +12,8 @@ use crate::model::reconcile::Retry;
 /// How far the count drifts and what the job that closes it costs
 /// (`shardplan reconcile`).
 #[derive(Debug, Clone, Args)]
+#[command(next_help_heading = "Reconciliation")]
 pub struct ReconcileArgs {
-    #[command(flatten)]
-    pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub reels: Reels,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "ROWS", allow_negative_numbers = true,
@@ -40,6 +39,8 @@ pub struct ReconcileArgs {
         help = format!("Time between runs: seconds or 90s, 10m, 4h (default {})",
             super::defs::typed(d::DEFAULT_RECONCILE_EVERY_SECONDS)))]
     pub every: Option<f64>,
+    #[command(flatten)]
+    pub scenario: ScenarioArgs,
     #[command(flatten)]
     pub sizing: SizingArgs,
     #[command(flatten)]
