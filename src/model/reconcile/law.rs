@@ -121,10 +121,10 @@ impl NetLaw {
 
     /// P(net > x), summed from the far end so a small tail keeps its digits.
     pub fn above(&self, x: i64) -> f64 {
+        // Folded from +0.0: an empty f64 `sum` is -0.0.
         ((x + 1).max(self.lo)..=self.hi())
             .rev()
-            .map(|k| self.p(k))
-            .sum()
+            .fold(0.0, |sum, k| sum + self.p(k))
     }
 
     /// P(|net| > x) for x >= 0, summed from both far ends.

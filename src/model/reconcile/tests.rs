@@ -110,6 +110,9 @@ fn the_job_the_gap_and_the_correction() {
     assert!((r.gap.likes - 140.0).abs() < 1e-9);
     assert_eq!(r.correction.shard_expected, 50.0);
     assert!(!r.correction.can_go_below_zero);
+    // Beyond every kept term: 0, and +0 (an empty f64 sum is -0.0).
+    let p = r.correction.p_reel_below_zero.unwrap();
+    assert!(p == 0.0 && p.is_sign_positive(), "{p}");
     assert_eq!(r.alternatives.transaction_cap_per_key, 500.0);
     let held = (14_000.0 + 1e8 / 86_400.0) * 600.0;
     assert!((r.alternatives.idempotency_keys - held).abs() < 1e-6);
