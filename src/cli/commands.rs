@@ -47,6 +47,7 @@ pub enum JsonCommand {
     Fleet,
     Measure,
     Compare,
+    Reconcile,
 }
 
 impl JsonCommand {

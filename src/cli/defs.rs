@@ -18,6 +18,7 @@ use crate::error::{InputError, InputResult};
 use crate::model::defaults as d;
 use crate::model::law::TrafficKind;
 use crate::model::store::Store;
+use crate::output::fmt;
 
 /// A default length of time as typed: `4h`, `60s`.
 pub(super) fn typed(seconds: f64) -> String {
@@ -260,6 +261,24 @@ pub struct Cap {
         help = format!("The store's write cap per key (partition), writes/s (default: the store \
             preset's, else {})", d::DEFAULT_CAP))]
     pub cap: Option<f64>,
+}
+
+/// `--reels`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct Reels {
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
+        help = format!("Reels: fleet's background reels; reconcile's reels the job counts a run \
+            (default {}; at most {})", fmt::count(d::DEFAULT_REELS), fmt::count(d::MAX_REELS)))]
+    pub reels: Option<u64>,
+}
+
+/// `--applied-share`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AppliedShare {
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true, value_parser = number,
+        help = format!("Share of timed-out increments that had in fact been applied (default {})",
+            d::DEFAULT_APPLIED_SHARE))]
+    pub applied_share: Option<f64>,
 }
 
 /// `--store`.

@@ -18,9 +18,8 @@ use crate::output::fmt;
 pub struct FleetArgs {
     #[command(flatten)]
     pub scenario: ScenarioArgs,
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
-        help = format!("Background reels (default {}; at most {})", fmt::count(d::DEFAULT_REELS), fmt::count(d::MAX_REELS)))]
-    pub reels: Option<u64>,
+    #[command(flatten)]
+    pub reels: super::defs::Reels,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "LIKES", allow_negative_numbers = true,
         help = format!("Likes a day over all background reels (default {})", fmt::num(d::DEFAULT_LIKES_PER_DAY)))]
     pub likes_per_day: Option<f64>,
@@ -104,9 +103,8 @@ pub struct CompareArgs {
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
         help = format!("Share of increments that time out (default {})", d::DEFAULT_TIMEOUT_RATE))]
     pub timeout_rate: Option<f64>,
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
-        help = format!("Share of timed-out increments that had in fact been applied (default {})", d::DEFAULT_APPLIED_SHARE))]
-    pub applied_share: Option<f64>,
+    #[command(flatten)]
+    pub applied_share: super::defs::AppliedShare,
     #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = whole_number,
         help = format!("Retries after a timeout: 0 = never, k = up to k more attempts (default {})", d::DEFAULT_RETRIES))]
     pub retries: Option<u64>,

@@ -9,6 +9,7 @@ mod designs;
 mod groups;
 mod parse;
 mod prices;
+mod reconcile;
 mod summary;
 mod usage;
 mod values;
@@ -18,6 +19,7 @@ pub use defs::{Duration, Span, Traffic};
 pub use designs::*;
 pub use groups::*;
 pub use prices::PriceArgs;
+pub use reconcile::ReconcileArgs;
 
 use clap::{Parser, Subcommand};
 
@@ -161,6 +163,13 @@ pub enum Command {
   shardplan compare --wide      # every column
   shardplan compare --scenario interview --format json")]
     Compare(CompareArgs),
+    /// How far the count drifts from the like rows, and the nightly job that closes it.
+    #[command(after_help = "Examples:
+  shardplan reconcile
+  shardplan reconcile --daily-likes 100000000 --peak 14000 --timeout-share 0.001 \\
+      --retry once --increment-fail-share 0.0001
+  shardplan reconcile --reels 1000 --likes-per-reel 100 --timeout-share 0.05 --format json")]
+    Reconcile(ReconcileArgs),
     /// Print the JSON Schema of a command's --format json output.
     #[command(after_help = "Examples:
   shardplan schema size > size.schema.json")]
@@ -204,6 +213,7 @@ impl Command {
             Command::Fleet(_) => "fleet",
             Command::Measure(_) => "measure",
             Command::Compare(_) => "compare",
+            Command::Reconcile(_) => "reconcile",
             Command::Schema(_) => "schema",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
@@ -228,6 +238,7 @@ impl Command {
             Command::Fleet(a) => &a.out.output,
             Command::Measure(a) => &a.out.output,
             Command::Compare(a) => &a.out.output,
+            Command::Reconcile(a) => &a.out.output,
             Command::Man(a) => &a.output,
             Command::Schema(_) | Command::Completions(_) => return Vec::new(),
         };

@@ -16,8 +16,9 @@ pub struct PriceArgs {
     /// Price per GB-month of storage (refused where no design keeps item sizes).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "PRICE", allow_negative_numbers = true)]
     pub storage_price: Option<f64>,
-    /// Likes a day, for a monthly total (needs a price).
-    #[arg(value_parser = crate::cli::parse::number, long, value_name = "N", allow_negative_numbers = true)]
+    #[arg(value_parser = crate::cli::parse::number, long, value_name = "N", allow_negative_numbers = true,
+        help = format!("Likes a day: for a monthly total (needs a price); reconcile: the likes whose \
+            increments drift (default there {})", crate::output::fmt::num(crate::model::defaults::DEFAULT_LIKES_PER_DAY)))]
     pub daily_likes: Option<f64>,
     /// Views a day, for a monthly total (needs a price).
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "N", allow_negative_numbers = true)]

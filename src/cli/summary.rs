@@ -7,6 +7,7 @@ use clap::{Command, CommandFactory};
 
 use super::Cli;
 use crate::model::defaults as d;
+use crate::output::fmt;
 
 /// The flags each command's `-h` lists (the rest are under `--help`).
 const MAIN_FLAGS: &[(&str, &[&str])] = &[
@@ -80,6 +81,24 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "reconcile",
+        &[
+            "scenario",
+            "daily-likes",
+            "reels",
+            "likes-per-reel",
+            "timeout-share",
+            "retry",
+            "increment-fail-share",
+            "scan-rate",
+            "every",
+            "peak",
+            "read-price",
+            "format",
+            "output",
+        ],
+    ),
+    (
         "report",
         &[
             "scenario", "peak", "rate", "shards", "seconds", "cap", "risk", "measure", "check",
@@ -131,6 +150,12 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
 /// `command` (a flag that means more in one command has its own line
 /// there); defaults come from `model::defaults`, as the full help's do.
 fn one_line(command: &str, flag: &str) -> Option<String> {
+    if let Some(line) = (command == "reconcile")
+        .then(|| reconcile_line(flag))
+        .flatten()
+    {
+        return Some(line);
+    }
     let text = match (command, flag) {
         ("measure", "rate") => format!(
             "With --design: likes/s of all the writers together (default {})",
@@ -164,6 +189,48 @@ fn one_line(command: &str, flag: &str) -> Option<String> {
         ),
         ("partitions", "partitions") => "Partitions of the hashed store (required)".into(),
         (_, flag) => return any_command(flag),
+    };
+    Some(text)
+}
+
+/// `reconcile`'s own lines.
+fn reconcile_line(flag: &str) -> Option<String> {
+    let text = match flag {
+        "daily-likes" => format!(
+            "Likes a day over all reels (default {})",
+            fmt::num(d::DEFAULT_LIKES_PER_DAY)
+        ),
+        "reels" => format!(
+            "Reels the job counts a run (default {})",
+            fmt::count(d::DEFAULT_REELS)
+        ),
+        "likes-per-reel" => format!(
+            "Like rows counted per reel (default {})",
+            fmt::num(d::DEFAULT_LIKES_PER_REEL)
+        ),
+        "timeout-share" => format!(
+            "Share of replies lost, F (default {})",
+            d::DEFAULT_TIMEOUT_RATE
+        ),
+        "retry" => format!(
+            "After a lost reply: none or once (default {})",
+            d::DEFAULT_RETRY.name()
+        ),
+        "increment-fail-share" => format!(
+            "Increments refused after the row was saved, G (default {})",
+            d::DEFAULT_INCREMENT_FAIL_SHARE
+        ),
+        "scan-rate" => format!(
+            "Rows a second the job counts (default {})",
+            fmt::num(d::DEFAULT_SCAN_ROWS_PER_SECOND)
+        ),
+        "every" => format!(
+            "Time between runs (default {})",
+            super::defs::typed(d::DEFAULT_RECONCILE_EVERY_SECONDS)
+        ),
+        "peak" => "The hottest reel's peak likes/s (default: the scenario's)".into(),
+        "read-price" => "Price per million rows read, for the job's cost".into(),
+        _ => return None,
     };
     Some(text)
 }

@@ -33,6 +33,9 @@ pub fn choice<T: Copy + Send + Sync + 'static>(
     })
 }
 
+/// `reconcile --retry`.
+pub const RETRY: &[Choice<crate::model::reconcile::Retry>] = crate::model::reconcile::RETRIES;
+
 /// `--store`.
 pub const STORES: &[Choice<Store>] = &[
     (

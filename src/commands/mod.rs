@@ -10,6 +10,7 @@ pub mod measure;
 #[cfg(feature = "postgres")]
 pub mod measure_postgres;
 pub mod placement;
+pub mod reconcile;
 pub mod report;
 pub mod risk;
 pub mod scenarios;
@@ -81,6 +82,7 @@ fn planned(options: Options) -> anyhow::Result<()> {
         Options::Stores(o) => placement::run_stores(o),
         Options::Fleet(o) => fleet::run(o),
         Options::Compare(o) => compare::run(*o),
+        Options::Reconcile(o) => reconcile::run(*o),
         Options::Resize(o) => timeline::run_resize(o),
         Options::Measure(o) => measure::run(o),
         Options::Scenarios(o) => scenarios::run(o),

@@ -140,7 +140,11 @@ impl Resolver {
     /// rate, the share of timed-out increments applied, and the retries.
     fn retry_drift(&mut self, a: &CompareArgs, rate: f64) -> InputResult<DriftModel> {
         let timeout = given_or_default("--timeout-rate", a.timeout_rate, DEFAULT_TIMEOUT_RATE);
-        let applied = given_or_default("--applied-share", a.applied_share, DEFAULT_APPLIED_SHARE);
+        let applied = given_or_default(
+            "--applied-share",
+            a.applied_share.applied_share,
+            DEFAULT_APPLIED_SHARE,
+        );
         let retries =
             Sourced::flag("--retries", a.retries).unwrap_or(Sourced::default(DEFAULT_RETRIES));
         DriftModel::new(

@@ -103,7 +103,7 @@ impl Resolver {
         s: &Scenario,
         f: &FleetSection,
     ) -> InputResult<(u64, f64)> {
-        let reels = Sourced::flag("--reels", a.reels)
+        let reels = Sourced::flag("--reels", a.reels.reels)
             .or(self.field("fleet.reels", &f.reels))
             .unwrap_or(Sourced::default(DEFAULT_REELS));
         reels.check(|v| validate::count("reels", *v, MAX_REELS))?;

@@ -24,6 +24,7 @@ pub mod options;
 pub mod plan;
 pub mod prices;
 pub mod reads;
+pub mod reconcile;
 pub mod replay;
 pub mod resize;
 pub mod scenario;

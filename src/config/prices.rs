@@ -109,6 +109,17 @@ impl Resolver {
         Ok((prices, bytes.value))
     }
 
+    /// `reconcile`'s prices: reads (the job) and writes (idempotency
+    /// keys). Its likes a day are its own input (`--daily-likes`); views
+    /// and storage price nothing it computes, so they are refused.
+    pub fn reconcile_prices(&mut self, a: &PriceArgs) -> InputResult<Prices> {
+        let why = "on reconcile: the job reads like rows and the keys it prices are writes";
+        refuse(a.daily_views.is_some(), "--daily-views", why)?;
+        refuse(a.storage_price.is_some(), "--storage-price", why)?;
+        let section = self.scenario.scenario.prices.clone().unwrap_or_default();
+        self.request_prices(a, &section)
+    }
+
     /// The write and read prices: flags over the scenario's `[prices]`.
     fn request_prices(&mut self, a: &PriceArgs, section: &PricesSection) -> InputResult<Prices> {
         let write = self.price_input(

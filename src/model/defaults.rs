@@ -195,6 +195,35 @@ pub const MAX_RETRIES: u64 = 100;
 /// Largest reel count `compare` accepts: its Zipf sums run term by term.
 pub const MAX_COMPARE_REELS: u64 = 10_000_000;
 
+// ---- Reconcile -------------------------------------------------------
+
+/// Like rows the job counts per reel (an assumption to override).
+pub const DEFAULT_LIKES_PER_REEL: f64 = 1_000.0;
+/// What the service does after a lost reply: retry the increment once.
+pub const DEFAULT_RETRY: crate::model::reconcile::Retry = crate::model::reconcile::Retry::Once;
+/// Increments refused after the like row was saved (the article's quiet
+/// failure): 1 in 10,000, an assumption to override.
+pub const DEFAULT_INCREMENT_FAIL_SHARE: f64 = 0.0001;
+/// Rows a second the job counts (an assumption: an index-only count; set
+/// your store's with --scan-rate).
+pub const DEFAULT_SCAN_ROWS_PER_SECOND: f64 = 100_000.0;
+/// The job runs once a day.
+pub const DEFAULT_RECONCILE_EVERY_SECONDS: f64 = 86_400.0;
+/// How long an idempotency key is kept: DynamoDB keeps a transaction's
+/// client request token for 10 minutes.
+pub const DEFAULT_RETRY_WINDOW_SECONDS: f64 = 600.0;
+/// Largest like volume a day accepted (10,000 times the interview's 100M).
+pub const MAX_DAILY_LIKES: f64 = 1e12;
+/// Largest rows per reel, and rows a second, accepted.
+pub const MAX_RECONCILE_ROWS: f64 = 1e12;
+/// The longest interval between runs accepted: a year.
+pub const MAX_RECONCILE_EVERY_SECONDS: f64 = 365.0 * 86_400.0;
+/// The largest mean drift of one reel over an interval (over- plus
+/// under-counted writes) whose exact law is summed: its terms are about
+/// (22 standard deviations)^2, 5e7 at 1e5; past it the law is left out
+/// and only the mean and standard deviation are given.
+pub const MAX_REEL_DRIFT_MEAN: f64 = 1e5;
+
 // ---- Files ---------------------------------------------------------
 
 /// Largest scenario file read: a scenario is a page of settings, and a

@@ -22,6 +22,7 @@ pub mod price;
 pub mod probability;
 pub mod read_cost;
 pub mod recommendation;
+pub mod reconcile;
 pub mod rng;
 pub mod sampler;
 pub mod search;

@@ -17,6 +17,7 @@ pub mod placement;
 pub mod price;
 pub mod reads;
 pub mod recommendation;
+pub mod reconcile;
 pub mod report;
 pub mod resize;
 pub mod risk;

@@ -50,6 +50,10 @@ const GOLDEN: &[(&[&str], &str)] = &[
         "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate_likes_per_s,threshold_likes_per_s,target_shards,hot_reels,hottest_reel_likes_per_s,partitions,cap_writes_per_s,hottest_partition_writes_per_s,hottest_to_mean,partition_p_over_cap_per_second,partition_p_any_over_cap,duration_s,search_found,search_shards,search_threshold_likes_per_s,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
     ),
     (
+        &["reconcile"],
+        "scenario,drift_writes_per_day,drift_over_per_day,drift_under_per_day,drift_net_per_day,drift_p_over,drift_p_under,drift_per_reel_writes,drift_per_reel_mean_net,drift_per_reel_sd_net,drift_per_reel_exact_p_off,drift_per_reel_exact_reels_off,drift_per_reel_exact_largest_abs_net_median,drift_per_reel_exact_largest_abs_net_p99,drift_per_reel_exact_largest_net_p99,job_rows,job_seconds,job_every_seconds,job_fits,job_runs_per_month,job_cost_per_run,job_cost_per_month,gap_count_seconds,gap_peak_likes,gap_likes,correction_shards,correction_shard_expected,correction_largest_decrease,correction_can_go_below_zero,correction_p_reel_below_zero,correction_spread_per_shard,alternatives_transaction_cap_per_key,alternatives_txn_ms,alternatives_transaction_shards,alternatives_retry_window_seconds,alternatives_idempotency_keys,alternatives_idempotency_bytes,alternatives_idempotency_writes_per_day,alternatives_idempotency_cost_per_month,alternatives_log_lag_seconds",
+    ),
+    (
         &["resize", "--scenario", "grow-right-order"],
         "from,to,order,likes_before,likes_after,settings_ttl_seconds,stale_window_seconds,seed,true_total,displayed_total,expected_displayed_total,min_displayed_ratio,max_displayed_ratio,undercount_seconds",
     ),

@@ -33,6 +33,7 @@ mod placement;
 mod prices;
 mod readme_page;
 mod recommendation;
+mod reconcile;
 mod replay;
 mod report;
 mod report_html;

@@ -111,6 +111,7 @@ pub const SUBCOMMANDS: &[&str] = &[
     "fleet",
     "measure",
     "compare",
+    "reconcile",
     "schema",
     "completions",
     "man",

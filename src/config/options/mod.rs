@@ -15,6 +15,7 @@ mod docs;
 mod fleet;
 mod measure;
 mod placement;
+mod reconcile;
 mod report;
 mod resize;
 mod risk;
@@ -30,6 +31,7 @@ pub use measure::{
     DurabilityOptions, MeasureOptions, PgDurabilityOptions, PostgresOptions, RedisOptions,
 };
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
+pub use reconcile::ReconcileOptions;
 pub use report::{ReportFolder, ReportOptions, SimulationPlan};
 pub use resize::ResizeOptions;
 pub use risk::{RiskOptions, SweepOptions};
@@ -71,6 +73,8 @@ pub enum Options {
     Fleet(FleetOptions),
     /// `shardplan compare`.
     Compare(Box<CompareOptions>),
+    /// `shardplan reconcile`.
+    Reconcile(Box<ReconcileOptions>),
     /// `shardplan resize`.
     Resize(ResizeOptions),
     /// `shardplan measure`.
@@ -100,6 +104,7 @@ impl Options {
             Command::Stores(a) => Options::Stores(StoresOptions::new(a, run)?),
             Command::Fleet(a) => Options::Fleet(FleetOptions::new(a, run)?),
             Command::Compare(a) => Options::Compare(Box::new(CompareOptions::new(a, run)?)),
+            Command::Reconcile(a) => Options::Reconcile(Box::new(ReconcileOptions::new(a, run)?)),
             Command::Resize(a) => Options::Resize(ResizeOptions::new(a, run)?),
             Command::Measure(a) => Options::Measure(MeasureOptions::new(a, run)?),
             Command::Scenarios(a) => Options::Scenarios(ScenariosOptions::new(a, run)?),

@@ -19,7 +19,8 @@ pub(crate) mod sections;
 
 pub use kind::Kind;
 pub use sections::{
-    CurveSection, FleetSection, MonitorSection, PricesSection, ResizeSection, StoreSection,
+    CurveSection, FleetSection, MonitorSection, PricesSection, ReconcileSection, ResizeSection,
+    StoreSection,
 };
 
 use super::source::{Source, Sourced};
@@ -121,6 +122,8 @@ pub struct Scenario {
     pub fleet: Option<FleetSection>,
     /// Prices and daily volumes (`size` and `compare` cost figures).
     pub prices: Option<PricesSection>,
+    /// The drift and the nightly job (the `reconcile` command).
+    pub reconcile: Option<ReconcileSection>,
 }
 
 impl Scenario {

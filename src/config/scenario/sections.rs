@@ -1,5 +1,5 @@
-//! The scenario's sections: `[curve]`, `[store]`, `[monitor]`, `[resize]`
-//! and `[fleet]`. Every field is optional, so the resolver can tell what the
+//! The scenario's sections: `[curve]`, `[store]`, `[monitor]`, `[resize]`,
+//! `[fleet]`, `[prices]` and `[reconcile]`. Every field is optional, so the resolver can tell what the
 //! file sets from what it leaves to the default.
 
 use serde::Deserialize;
@@ -143,4 +143,29 @@ pub struct PricesSection {
     pub daily_likes: Option<f64>,
     /// Views a day.
     pub daily_views: Option<f64>,
+}
+
+/// `[reconcile]`: the drift of the live count and the job that closes it
+/// (`reconcile`; each field as its flag).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReconcileSection {
+    /// Likes a day over all reels.
+    pub daily_likes: Option<f64>,
+    /// Reels the job counts a run.
+    pub reels: Option<u64>,
+    /// Like rows the job counts per reel.
+    pub likes_per_reel: Option<f64>,
+    /// Share of increments whose reply is lost.
+    pub timeout_share: Option<f64>,
+    /// Of those, the share the store had applied.
+    pub applied_share: Option<f64>,
+    /// `none` or `once`.
+    pub retry: Option<crate::model::reconcile::Retry>,
+    /// Share of increments refused after the like row was saved.
+    pub increment_fail_share: Option<f64>,
+    /// Rows a second the job counts.
+    pub scan_rate: Option<f64>,
+    /// Seconds between runs.
+    pub every_seconds: Option<f64>,
 }

@@ -69,6 +69,7 @@ pub(super) fn payload(command: &str, d: &mut Doc) -> Option<Vec<Map<String, Valu
         "fleet" => vec![fleet(d)],
         "measure" => measure(d),
         "compare" => vec![compare(d)],
+        "reconcile" => vec![d.object::<crate::views::reconcile::ReconcileRow<'static>>()],
         _ => return None,
     })
 }
