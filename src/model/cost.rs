@@ -260,7 +260,8 @@ const EMPIRICAL_TABLE_MIN_SECONDS: f64 = 1e-4;
 const EMPIRICAL_MIX_NS: f64 = 30.0;
 
 /// A fleet's trials: `trials` placements and `placement.draws` draws of
-/// the rest, of the work `placement`. (The plan search is not in the
+/// the rest (one evaluation where there are none), of the work
+/// `placement`. (The plan search is not in the
 /// model: it is slow only when every reel is hot, about a minute at most;
 /// see docs/performance.md.)
 pub fn fleet(placement: PlacementWork, trials: u64) -> Estimate {
@@ -271,7 +272,8 @@ pub fn fleet(placement: PlacementWork, trials: u64) -> Estimate {
     let placement_ns = placement.keys as f64 * per_key + placement.touched * FLEET_NS_PER_TOUCHED;
     let draw_ns =
         placement.rest_keys * FLEET_NS_PER_REST_KEY + placement.terms as f64 * FLEET_NS_PER_TERM;
-    Estimate::new((trials as f64 * placement_ns + placement.draws as f64 * draw_ns) * 1e-9)
+    let draws = placement.draws.max(1) as f64;
+    Estimate::new((trials as f64 * placement_ns + draws * draw_ns) * 1e-9)
 }
 
 /// A sweep: one exact figure per shard count, two at a time.

@@ -9,7 +9,6 @@ use crate::model::fleet::{
 };
 use crate::model::price::PolicyCosts;
 use crate::model::probability::Probability;
-use crate::output::fmt::Underflow;
 use crate::output::{fmt, row, Report, Section};
 
 /// The report with its scenario name.
@@ -345,55 +344,71 @@ fn partition_over_cap_per_second(l: &PartitionLoad) -> String {
         l.partition_ln_p_over_cap_per_second,
     );
     let how = match l.rest_draws {
-        1 => format!(
+        0 => format!(
             "summed exactly over the placements of {}",
             keys(l.exact_keys)
         ),
         n => format!(
-            "95% with the draws: {} to {}; summed exactly over the placements of {}, the other {} \
-             and the tail drawn {} times, seed {}",
-            digits(l.partition_p_over_cap_ci95[0]),
-            digits(l.partition_p_over_cap_ci95[1]),
+            "summed exactly over the placements of {}, the other {} and the tail drawn \
+             {} times, seed {}",
             keys(l.exact_keys),
             fmt::count(l.explicit_keys - l.exact_keys),
             fmt::count(n),
             l.seed
         ),
     };
-    format!("{} ({how})", bounds(upper, l.partition_p_over_cap_lower))
+    let ci95 = l.partition_p_over_cap_ci95;
+    bracketed(
+        (upper, l.partition_p_over_cap_lower, ci95),
+        l,
+        "",
+        Some(&how),
+    )
 }
 
-/// The chance of some second over the cap in the spell: its bounds and,
-/// where the rest is drawn, their interval with the draws' error.
+/// The chance of some second over the cap in the spell, bracketed.
 fn partition_over_cap_in_run(l: &PartitionLoad) -> String {
     let upper = Probability::new(l.partition_p_any_over_cap, l.partition_ln_p_any_over_cap);
-    let spell = format!(
-        "{} over {} s",
-        bounds(upper, l.partition_p_any_over_cap_lower),
-        fmt::count(l.seconds)
-    );
-    match l.rest_draws {
-        1 => spell,
-        _ => format!(
-            "{spell} (95% with the draws: {} to {})",
-            digits(l.partition_p_any_over_cap_ci95[0]),
-            digits(l.partition_p_any_over_cap_ci95[1])
-        ),
-    }
+    let over = format!(" over {} s", fmt::count(l.seconds));
+    let ci95 = l.partition_p_any_over_cap_ci95;
+    bracketed(
+        (upper, l.partition_p_any_over_cap_lower, ci95),
+        l,
+        &over,
+        None,
+    )
 }
 
-/// A chance between its union bound `upper` and the bound below: one
-/// figure where the two print alike (a small chance, or one below f64's
-/// range, where they agree to many digits).
-fn bounds(upper: Probability, lower: f64) -> String {
-    let up = match upper.underflows() {
-        true => fmt::probability(upper, Underflow::Said),
-        false => digits(upper.p),
+/// A chance between its union bound `upper` and the bound below `lower`,
+/// then `suffix`: one figure where the two print alike (a small chance, or
+/// one below f64's range, where they agree to many digits); in brackets,
+/// where the rest is drawn and the chance within f64's range, the
+/// interval `ci95` with the draws' error, and `note`.
+fn bracketed(
+    (upper, lower, ci95): (Probability, f64, [f64; 2]),
+    l: &PartitionLoad,
+    suffix: &str,
+    note: Option<&str>,
+) -> String {
+    let (up, low) = (digits(upper.p), digits(lower));
+    let mut notes = Vec::new();
+    let bounds = match (upper.underflows(), up == low) {
+        (true, _) => {
+            let (mantissa, exponent) = upper.scientific();
+            notes.push("below f64's range; from its log".to_string());
+            format!("at most and at least {mantissa:.3}e{exponent}")
+        }
+        (false, true) => format!("at most and at least {up}"),
+        (false, false) => format!("at most {up}, at least {low}"),
     };
-    let low = digits(lower);
-    match upper.underflows() || up == low {
-        true => format!("at most and at least {up}"),
-        false => format!("at most {up}, at least {low}"),
+    if l.rest_draws > 0 && !upper.underflows() {
+        let (lo, hi) = (digits(ci95[0]), digits(ci95[1]));
+        notes.push(format!("95% with the draws: {lo} to {hi}"));
+    }
+    notes.extend(note.map(String::from));
+    match notes.is_empty() {
+        true => format!("{bounds}{suffix}"),
+        false => format!("{bounds}{suffix} ({})", notes.join("; ")),
     }
 }
 

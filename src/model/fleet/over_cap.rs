@@ -84,7 +84,7 @@ pub(super) struct Bracket {
     /// ln of the bound below, 1 - (1 - a)^P.
     pub(super) ln_lower: f64,
     /// The union bound's standard error over the draws of the rest (0
-    /// when the rest is the same every draw).
+    /// when nothing is drawn).
     pub(super) se: f64,
     /// The bound below at a - 1.96 se(a) and the union bound at
     /// a + 1.96 se(a): the two bounds widened by the draws' error.
@@ -112,10 +112,10 @@ impl FleetPlan {
     }
 
     /// P(some partition over the cap) in a second and in some second of
-    /// the spell, each bracketed, from `trials` draws of the rest (one
-    /// where the rest is fixed: every draw would be the same).
+    /// the spell, each bracketed, from the draws of the rest `trials` asks
+    /// for ([`Split::draws`]; where there are none, the one rest there is).
     pub(super) fn over_cap(&self, split: &Split, trials: u64) -> [Bracket; 2] {
-        let draws = if split.fixed() { 1 } else { trials };
+        let draws = split.draws(trials).max(1);
         let tilt = split.tilt();
         let chunks = draws.div_ceil(CHUNK);
         let per_chunk: Vec<[f64; 4]> = (0..chunks)

@@ -78,7 +78,7 @@ pub struct PartitionLoad {
     /// the partitions' loads are negatively associated.
     pub partition_p_over_cap_lower: f64,
     /// The union bound's standard error over the draws of the rest (the
-    /// keys but the exact runs', and the tail): 0 when the rest is fixed.
+    /// keys but the exact runs', and the tail): 0 when nothing is drawn.
     pub partition_p_over_cap_se: f64,
     /// From the bound below to the union bound, each moved out by 1.96
     /// standard errors of the draws: covers the chance unless the draws
@@ -101,8 +101,9 @@ pub struct PartitionLoad {
     pub partition_p_any_over_cap_ci95: [f64; 2],
     /// Placements averaged for the hottest partition.
     pub trials: u64,
-    /// Draws of the rest the chances over the cap average: `trials`, or 1
-    /// where every draw would be the same (no other key, no tail spread).
+    /// Draws of the rest the chances over the cap average: `trials` (at
+    /// least 2, for a standard error), or 0 where there is nothing to
+    /// draw (no other key, no tail spread: the chances are then exact).
     pub rest_draws: u64,
     /// Seed of the placements and of the draws.
     pub seed: u64,
@@ -122,7 +123,8 @@ pub struct PlacementWork {
     pub rest_keys: f64,
     /// Poisson tails a draw sums over the exact runs' counts.
     pub terms: u64,
-    /// Draws of the rest: `trials`, or 1 where the rest is fixed.
+    /// Draws of the rest: `trials` (at least 2), or 0 where there is
+    /// nothing to draw (one evaluation).
     pub draws: u64,
 }
 
@@ -225,7 +227,7 @@ impl FleetPlan {
             partition_p_any_over_cap_lower: spell.ln_lower.exp(),
             partition_p_any_over_cap_ci95: spell.ci95,
             trials,
-            rest_draws: if split.fixed() { 1 } else { trials },
+            rest_draws: split.draws(trials),
             seed: self.seed,
         }
     }
@@ -294,7 +296,7 @@ impl FleetPlan {
             touched,
             rest_keys: split.rest_keys() as f64 / pf,
             terms: self.over_cap_terms(&split),
-            draws: if split.fixed() { 1 } else { self.trials },
+            draws: split.draws(self.trials),
         }
     }
 

@@ -115,11 +115,16 @@ impl Split {
         self.ends.last().copied().unwrap_or(0)
     }
 
-    /// Whether every draw of the rest is the same (no key to place and
-    /// no spread in the tail): one draw is then the exact figure.
-    pub(in crate::model::fleet) fn fixed(&self) -> bool {
+    /// The draws of the rest `trials` asks for: none where there is
+    /// nothing to draw (no key to place, no spread in the tail: the one
+    /// rest there is gives the exact figure), else `trials` and at least
+    /// 2 (a standard error needs two).
+    pub(in crate::model::fleet) fn draws(&self, trials: u64) -> u64 {
         // A NaN spread (no tail at all) draws nothing either.
-        self.rest_keys() == 0 && (self.tail_sd.is_nan() || self.tail_sd <= 0.0)
+        match self.rest_keys() == 0 && (self.tail_sd.is_nan() || self.tail_sd <= 0.0) {
+            true => 0,
+            false => trials.max(2),
+        }
     }
 
     /// The rest's mean load under the tilt `theta`.

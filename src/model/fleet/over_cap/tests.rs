@@ -58,12 +58,12 @@ fn one_reel(rate: f64, shards: u64, p: u64, cap: f64) -> FleetPlan {
 fn one_reel_on_a_few_partitions_is_the_enumeration_union_and_brackets_the_chance() {
     // 4 or 5 keys of one reel on 2 to 4 partitions, caps around the
     // loads of 2 and 3 keys: nothing is drawn (no other key, no tail), so
-    // the union bound is the enumeration's to rounding and one draw
-    // stands for all; the chance itself lies between the bounds.
+    // the union bound is the enumeration's to rounding, and the chance
+    // itself lies between the bounds.
     for (shards, p, cap) in [(4, 3, 400.0), (4, 3, 310.0), (5, 2, 500.0), (4, 4, 290.0)] {
         let plan = one_reel(600.0, shards, p, cap);
         let l = plan.partition_load(plan.threshold, shards, 64);
-        assert_eq!(l.rest_draws, 1, "nothing to draw");
+        assert_eq!(l.rest_draws, 0, "nothing to draw");
         assert_eq!((l.exact_keys, l.exact_runs), (shards, 1));
         assert_eq!(l.partition_p_over_cap_se, 0.0);
         let keys = vec![600.0 / shards as f64; shards as usize];

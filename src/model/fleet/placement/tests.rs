@@ -155,9 +155,13 @@ fn the_work_of_a_trial_counts_its_keys_partitions_and_tails() {
     assert!((w.touched - 999.5).abs() < 0.1, "{w:?}");
     assert!((w.rest_keys - 999e-6).abs() < 1e-12, "{w:?}");
     assert_eq!((w.terms, w.draws), (2, plan.trials));
-    // Three reels alone: nothing to draw, one draw stands for all.
+    // One reel alone: nothing to draw.
     let mut plan = three_reels(600.0);
     plan.background = Background::rates(vec![600.0]).unwrap();
     let w = plan.placement_work();
-    assert_eq!((w.keys, w.rest_keys, w.draws), (2, 0.0, 1));
+    assert_eq!((w.keys, w.rest_keys, w.draws), (2, 0.0, 0));
+    // One trial asked for: two draws, for a standard error.
+    plan.background = Background::rates(vec![600.0, 10.0]).unwrap();
+    plan.trials = 1;
+    assert_eq!(plan.placement_work().draws, 2);
 }
