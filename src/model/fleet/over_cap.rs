@@ -47,7 +47,6 @@ use std::collections::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::placement::Layout;
 use super::FleetPlan;
 use crate::model::exact::special::{ln_add, ln_sf_independent};
 use crate::model::rng::chunk_rng;
@@ -92,25 +91,6 @@ pub(super) struct Bracket {
 }
 
 impl FleetPlan {
-    /// One partition's load under `layout` ([`Split`]).
-    pub(super) fn split(&self, layout: &Layout) -> Split {
-        // A key of no likes changes no load.
-        let groups: Vec<(f64, u64)> = layout
-            .groups
-            .iter()
-            .copied()
-            .filter(|g| g.0 > 0.0)
-            .collect();
-        let tail = self.tail_only(layout);
-        Split::new(
-            &groups,
-            (tail.mean, tail.sd),
-            self.partitions,
-            self.cap,
-            self.seconds,
-        )
-    }
-
     /// P(some partition over the cap) in a second and in some second of
     /// the spell, each bracketed, from the draws of the rest `trials` asks
     /// for ([`Split::draws`]; where there are none, the one rest there is).

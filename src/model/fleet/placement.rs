@@ -10,7 +10,7 @@ use rand_distr::StandardNormal;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::over_cap::OverCapKind;
+use super::over_cap::{OverCapKind, Split};
 use super::tail_only::TailOnly;
 use super::FleetPlan;
 use crate::model::rng::chunk_rng;
@@ -298,6 +298,26 @@ impl FleetPlan {
             terms: self.over_cap_terms(&split),
             draws: split.draws(self.trials),
         }
+    }
+
+    /// One partition's load under `layout` ([`Split`]: the runs summed exactly
+    /// and the rest, drawn).
+    pub(super) fn split(&self, layout: &Layout) -> Split {
+        // A key of no likes changes no load.
+        let groups: Vec<(f64, u64)> = layout
+            .groups
+            .iter()
+            .copied()
+            .filter(|g| g.0 > 0.0)
+            .collect();
+        let tail = self.tail_only(layout);
+        Split::new(
+            &groups,
+            (tail.mean, tail.sd),
+            self.partitions,
+            self.cap,
+            self.seconds,
+        )
     }
 
     /// The law of a partition's load when only tail keys land on it.
