@@ -63,20 +63,24 @@ const TIMELINE_NS_PER_KEY_SECOND: f64 = 5.0;
 /// 1 -> 20 keys: 1,000,000 s in 2.4 s).
 const MONITOR_NS_PER_SECOND: f64 = 2300.0;
 
-/// A fleet's sampled placement draws one by one only the partitions its
-/// explicit keys land on, the others in aggregate. One key placed costs
-/// 3 ns while the per-partition loads fit in cache (100,000 partitions:
-/// 800 kB) and a cache miss past that; one touched partition drawn and
-/// reset 10 ns; one partition whose load is not negligible a Poisson tail
-/// besides, 100 ns. Measured (2026-12-02, CPU s a placement): 1,000,000
-/// partitions, 1,000 keys: 18 us; 2,000,000 keys: 80 ms; 10,000
-/// partitions, 2,000,000 keys: 5 ms; 10,000 partitions, 32,420 keys,
-/// every touched partition near the cap: 1.15 ms.
+/// A fleet's trial: a sampled placement draws one by one only the
+/// partitions its explicit keys land on, the others in aggregate (one
+/// draw). One key placed costs 3 ns while the per-partition loads fit in
+/// cache (100,000 partitions: 800 kB) and a cache miss past that, 15 ns;
+/// one touched partition drawn and reset 10 ns. A draw of the rest for the
+/// chances over the cap: a look-up a key of the rest that lands, 30 ns,
+/// and 300 ns a Poisson tail of the exact runs' walks (the tail, and the
+/// binomial terms of both figures' walks and their sums). Measured
+/// (2026-12-07, CPU s): 1,000,000 partitions, 1,000 keys, 100,000 trials:
+/// 1.75 s; 2,000,000 keys, 40 trials: 1.35 s; 10,000 partitions,
+/// 2,000,000 keys, 40 trials: 0.21 s; the interview's post (2,715 keys
+/// over 1,000 partitions, 40 tails a draw), 4,000 trials: 0.17 s.
 const FLEET_NS_PER_KEY_IN_CACHE: f64 = 3.0;
-const FLEET_NS_PER_KEY_MISSED: f64 = 30.0;
+const FLEET_NS_PER_KEY_MISSED: f64 = 15.0;
 const FLEET_PARTITIONS_IN_CACHE: u64 = 100_000;
 const FLEET_NS_PER_TOUCHED: f64 = 10.0;
-const FLEET_NS_PER_BUSY: f64 = 100.0;
+const FLEET_NS_PER_REST_KEY: f64 = 30.0;
+const FLEET_NS_PER_TERM: f64 = 300.0;
 
 /// An estimate in wall seconds on the reference machine.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -264,18 +268,21 @@ const EMPIRICAL_TABLE_MIN_SECONDS: f64 = 1e-4;
 /// One count's term in one row of the mixture.
 const EMPIRICAL_MIX_NS: f64 = 30.0;
 
-/// A fleet's sampled placements: `trials` of the work `placement`. (The
-/// plan search is not in the model: it is slow only when every reel is
-/// hot, about a minute at most; see docs/performance.md.)
+/// A fleet's trials: `trials` placements and `placement.draws` draws of
+/// the rest (one evaluation where there are none), of the work
+/// `placement`. (The plan search is not in the
+/// model: it is slow only when every reel is hot, about a minute at most;
+/// see docs/performance.md.)
 pub fn fleet(placement: PlacementWork, trials: u64) -> Estimate {
     let per_key = match placement.partitions <= FLEET_PARTITIONS_IN_CACHE {
         true => FLEET_NS_PER_KEY_IN_CACHE,
         false => FLEET_NS_PER_KEY_MISSED,
     };
-    let ns = placement.keys as f64 * per_key
-        + placement.touched * FLEET_NS_PER_TOUCHED
-        + placement.busy * FLEET_NS_PER_BUSY;
-    Estimate::new(trials as f64 * ns * 1e-9)
+    let placement_ns = placement.keys as f64 * per_key + placement.touched * FLEET_NS_PER_TOUCHED;
+    let draw_ns =
+        placement.rest_keys * FLEET_NS_PER_REST_KEY + placement.terms as f64 * FLEET_NS_PER_TERM;
+    let draws = placement.draws.max(1) as f64;
+    Estimate::new((trials as f64 * placement_ns + draws * draw_ns) * 1e-9)
 }
 
 /// A sweep: one exact figure per shard count, two at a time.
@@ -339,17 +346,31 @@ mod tests {
         close(exact_risk(1e8, 20, TrafficModel::Fixed), 0.14);
         close(exact_risk(1e9, 20, TrafficModel::Fixed), 0.84);
         close(exact_risk(1e9, 100, TrafficModel::Fixed), 0.45);
-        // Per placement (CPU seconds), the timings above.
-        let work = |partitions, keys, touched, busy| PlacementWork {
+        // Per trial (CPU seconds), the timings above.
+        let work = |partitions, keys, touched, (rest_keys, terms, draws)| PlacementWork {
             partitions,
             keys,
             touched,
-            busy,
+            rest_keys,
+            terms,
+            draws,
         };
-        close(fleet(work(1_000_000, 1_000, 999.5, 0.0), 100_000), 1.83);
-        close(fleet(work(1_000_000, 2_000_000, 864_665.0, 0.0), 40), 3.2);
-        close(fleet(work(10_000, 2_000_000, 10_000.0, 0.0), 40), 0.2);
-        close(fleet(work(10_000, 32_420, 9_607.0, 9_607.0), 200), 0.23);
+        close(
+            fleet(work(1_000_000, 1_000, 999.5, (1e-3, 2, 100_000)), 100_000),
+            1.75,
+        );
+        close(
+            fleet(work(1_000_000, 2_000_000, 864_665.0, (2.0, 475, 40)), 40),
+            1.35,
+        );
+        close(
+            fleet(work(10_000, 2_000_000, 10_000.0, (200.0, 97, 40)), 40),
+            0.21,
+        );
+        close(
+            fleet(work(1_000, 3_715, 975.7, (1.0, 40, 4_000)), 4_000),
+            0.17,
+        );
         close(exact_risk(1e8, 100, TrafficModel::Fixed), 0.17);
         assert_eq!(exact_risk(1e9, 7, TrafficModel::Poisson).seconds, 0.0);
         // Gamma-poisson rows (issue 37; CPU seconds a row, release build):

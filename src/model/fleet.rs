@@ -10,21 +10,21 @@
 //!
 //! Partition model (see docs/fleet.md): each shard key hashes to a uniformly
 //! random partition. The few big keys (pinned reels, raised reels, the top
-//! ranks) are placed explicitly by a seeded RNG; the millions of tiny tail
-//! keys add to each partition a load that is, by the central limit theorem,
-//! close to Normal(tail / P, sum r^2 (1/P)(1 - 1/P)) (multinomial placement).
-//! Given a placement, likes arrive as Poisson, so partition p takes
-//! Poisson(lambda_p) writes a second and
-//! P(some partition over the cap) = 1 - prod_p (1 - P(Poisson(lambda_p) > cap)),
-//! exact per placement; placements are averaged by Monte Carlo with a CI.
-//! Only the partitions an explicit key lands on are drawn one by one: the
-//! others carry the tail alone, so their busiest load and their share of
-//! the product come from their order statistics in aggregate
-//! (`fleet/tail_only.rs`), and a placement costs its keys, not P.
+//! ranks) are placed explicitly; the millions of tiny tail keys add to each
+//! partition a load that is, by the central limit theorem, close to
+//! Normal(tail / P, sum r^2 (1/P)(1 - 1/P)) (multinomial placement). Given
+//! a placement, likes arrive as Poisson, so partition p takes
+//! Poisson(lambda_p) writes a second. The hottest partition's load is
+//! averaged over seeded placements (`fleet/placement.rs`; the partitions no
+//! explicit key lands on in aggregate, `fleet/tail_only.rs`). The chance
+//! that some partition goes over the cap is bracketed between the union
+//! bound over partitions and a bound below by negative association, both
+//! from one partition's chance, exact over the biggest run's keys on it
+//! and averaged over draws of the rest (`fleet/over_cap.rs`).
 
 mod background;
 mod bound;
-mod partition_tail;
+mod over_cap;
 mod placement;
 mod policies;
 mod search;
@@ -36,7 +36,7 @@ use crate::model::read_cost::ReadPlan;
 use crate::model::sizing::shards_for;
 
 pub use background::{Background, PopularityLaw};
-pub use partition_tail::p_over;
+pub use over_cap::OverCapKind;
 pub use placement::{PartitionLoad, PlacementWork};
 pub use policies::{Policy, PolicyCost};
 pub use search::SearchResult;

@@ -4,8 +4,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::fleet::{FleetReport, PartitionLoad, Policy, PolicyCost, SearchResult};
+use crate::model::fleet::{
+    FleetReport, OverCapKind, PartitionLoad, Policy, PolicyCost, SearchResult,
+};
 use crate::model::price::PolicyCosts;
+use crate::model::probability::Probability;
 use crate::output::{fmt, row, Report, Section};
 
 /// The report with its scenario name.
@@ -37,7 +40,10 @@ struct CsvRow<'a> {
     hottest_partition_rate: f64,
     hottest_to_mean: f64,
     partition_p_over_cap_per_second: f64,
+    partition_p_over_cap_lower: f64,
     partition_p_any_over_cap: f64,
+    partition_p_any_over_cap_lower: f64,
+    partition_p_over_cap_kind: OverCapKind,
     seconds: u64,
     search_found: bool,
     search_shards: Option<u64>,
@@ -69,7 +75,10 @@ impl Report for FleetView {
                     hottest_partition_rate: l.hottest_partition_rate,
                     hottest_to_mean: l.hottest_to_mean,
                     partition_p_over_cap_per_second: l.partition_p_over_cap_per_second,
+                    partition_p_over_cap_lower: l.partition_p_over_cap_lower,
                     partition_p_any_over_cap: l.partition_p_any_over_cap,
+                    partition_p_any_over_cap_lower: l.partition_p_any_over_cap_lower,
+                    partition_p_over_cap_kind: l.partition_p_over_cap_kind,
                     seconds: l.seconds,
                     search_found: r.search.found,
                     search_shards: r.search.shards,
@@ -273,7 +282,7 @@ fn policies_section(r: &FleetReport) -> Section {
 }
 
 /// The hot reels' shard keys on the partitions: the load, the hottest
-/// partition and the sampled chance of one over its cap.
+/// partition and the chance of one over its cap, bracketed.
 fn partitions_section(l: &PartitionLoad) -> Section {
     Section::pairs(
         "Partitions (hot reels only)",
@@ -310,9 +319,11 @@ fn partitions_section(l: &PartitionLoad) -> Section {
             (
                 "hottest partition",
                 format!(
-                    "{} writes/s (+- {}), {:.2}x the mean",
+                    "{} writes/s (+- {}; {} placements, seed {}), {:.2}x the mean",
                     fmt::num(l.hottest_partition_rate),
                     fmt::num(l.hottest_partition_rate_se),
+                    fmt::count(l.trials),
+                    l.seed,
                     l.hottest_to_mean
                 ),
             ),
@@ -325,29 +336,98 @@ fn partitions_section(l: &PartitionLoad) -> Section {
     )
 }
 
-/// The sampled chance of a partition over its cap in one second.
+/// The chance of a partition over its cap in one second: its bounds, and
+/// what they are summed over.
 fn partition_over_cap_per_second(l: &PartitionLoad) -> String {
-    format!(
-        "{} (95% CI {} to {}; {} placements, seed {})",
-        fmt::prob(l.partition_p_over_cap_per_second),
-        fmt::prob(l.partition_p_over_cap_ci95[0]),
-        fmt::prob(l.partition_p_over_cap_ci95[1]),
-        l.trials,
-        l.seed
+    let upper = Probability::new(
+        l.partition_p_over_cap_per_second,
+        l.partition_ln_p_over_cap_per_second,
+    );
+    let how = match l.rest_draws {
+        0 => format!(
+            "summed exactly over the placements of {}",
+            keys(l.exact_keys)
+        ),
+        n => format!(
+            "summed exactly over the placements of {}, the other {} and the tail drawn \
+             {} times, seed {}",
+            keys(l.exact_keys),
+            fmt::count(l.explicit_keys - l.exact_keys),
+            fmt::count(n),
+            l.seed
+        ),
+    };
+    let ci95 = l.partition_p_over_cap_ci95;
+    bracketed(
+        (upper, l.partition_p_over_cap_lower, ci95),
+        l,
+        "",
+        Some(&how),
     )
 }
 
-/// The sampled chance of some second over the cap in the run, and why
-/// the search's bound is the figure to plan on.
+/// The chance of some second over the cap in the spell, bracketed.
 fn partition_over_cap_in_run(l: &PartitionLoad) -> String {
-    format!(
-        "{} over {} s (95% CI {} to {}; sampled placements miss rare bad \
-         ones: the search's bound is the figure to plan on)",
-        fmt::prob(l.partition_p_any_over_cap),
-        fmt::count(l.seconds),
-        fmt::prob(l.partition_p_any_over_cap_ci95[0]),
-        fmt::prob(l.partition_p_any_over_cap_ci95[1])
+    let upper = Probability::new(l.partition_p_any_over_cap, l.partition_ln_p_any_over_cap);
+    let over = format!(" over {} s", fmt::count(l.seconds));
+    let ci95 = l.partition_p_any_over_cap_ci95;
+    bracketed(
+        (upper, l.partition_p_any_over_cap_lower, ci95),
+        l,
+        &over,
+        None,
     )
+}
+
+/// A chance between its union bound `upper` and the bound below `lower`,
+/// then `suffix`: one figure where the two print alike (a small chance, or
+/// one below f64's range, where they agree to many digits); in brackets,
+/// where the rest is drawn and the chance within f64's range, the
+/// interval `ci95` with the draws' error, and `note`.
+fn bracketed(
+    (upper, lower, ci95): (Probability, f64, [f64; 2]),
+    l: &PartitionLoad,
+    suffix: &str,
+    note: Option<&str>,
+) -> String {
+    let (up, low) = (digits(upper.p), digits(lower));
+    let mut notes = Vec::new();
+    let bounds = match (upper.underflows(), up == low) {
+        (true, _) => {
+            let (mantissa, exponent) = upper.scientific();
+            notes.push("below f64's range; from its log".to_string());
+            format!("at most and at least {mantissa:.3}e{exponent}")
+        }
+        (false, true) => format!("at most and at least {up}"),
+        (false, false) => format!("at most {up}, at least {low}"),
+    };
+    if l.rest_draws > 0 && !upper.underflows() {
+        let (lo, hi) = (digits(ci95[0]), digits(ci95[1]));
+        notes.push(format!("95% with the draws: {lo} to {hi}"));
+    }
+    notes.extend(note.map(String::from));
+    match notes.is_empty() {
+        true => format!("{bounds}{suffix}"),
+        false => format!("{bounds}{suffix} ({})", notes.join("; ")),
+    }
+}
+
+/// A chance to 4 significant digits, scientific below 0.1: the bounds
+/// and their interval differ in digits [`fmt::prob`]'s 4 decimals drop
+/// (0.0014 at most and at least on the interview's fleet).
+fn digits(p: f64) -> String {
+    match p > 0.0 && p < 0.1 {
+        true => format!("{p:.3e}"),
+        false => fmt::prob(p),
+    }
+}
+
+/// "1 key", "2,915 keys".
+fn keys(n: u64) -> String {
+    match n {
+        1 => "1 key".into(),
+        n => format!("{} keys", fmt::count(n)),
+    }
 }
 
 /// The search's answer: the fewest shards and the threshold that meet the

@@ -47,7 +47,7 @@ const GOLDEN: &[(&[&str], &str)] = &[
     ),
     (
         &["fleet", "--reels", "1000", "--partitions", "10", "--trials", "8", "--max-shards", "16"],
-        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate_likes_per_s,threshold_likes_per_s,target_shards,hot_reels,hottest_reel_likes_per_s,partitions,cap_writes_per_s,hottest_partition_writes_per_s,hottest_to_mean,partition_p_over_cap_per_second,partition_p_any_over_cap,duration_s,search_found,search_shards,search_threshold_likes_per_s,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
+        "scenario,policy,items,items_per_reel,shard_reads_per_second_uncached,shard_reads_per_second_cached,reels,total_rate_likes_per_s,threshold_likes_per_s,target_shards,hot_reels,hottest_reel_likes_per_s,partitions,cap_writes_per_s,hottest_partition_writes_per_s,hottest_to_mean,partition_p_over_cap_per_second,partition_p_over_cap_lower,partition_p_any_over_cap,partition_p_any_over_cap_lower,partition_p_over_cap_kind,duration_s,search_found,search_shards,search_threshold_likes_per_s,search_risk,item_bytes,storage_gb,storage_cost_per_month,write_cost_per_month,read_cost_per_month_cached,read_cost_per_month_uncached,monthly_cost",
     ),
     (
         &["reconcile"],

@@ -129,8 +129,9 @@ fn a_run_over_a_minute_says_its_estimate_first() {
     assert_eq!(line, "", "{line}");
     let line = first_stderr_line(&["sweep", "--shards", "3..2000", "--rate", "1e8"]);
     assert!(line.contains("should take about 4 min"), "{line}");
-    // A fleet's placements: 10^5 of 2,000,000 keys (every reel hot) on
-    // 10^6 partitions, at 30 ns a key and 10 ns a touched partition.
+    // A fleet's trials: 10^5 placements of 2,000,000 keys (every reel hot)
+    // on 10^6 partitions, at 15 ns a key and 10 ns a touched partition,
+    // and as many draws of one partition's rest (475 Poisson tails each).
     let line = first_stderr_line(&[
         "fleet",
         "--reels",
@@ -142,7 +143,7 @@ fn a_run_over_a_minute_says_its_estimate_first() {
         "--trials",
         "100000",
     ]);
-    assert!(line.contains("should take about 1.9 hours"), "{line}");
+    assert!(line.contains("should take about 65 min"), "{line}");
 }
 
 #[test]

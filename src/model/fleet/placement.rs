@@ -1,18 +1,19 @@
-//! The partitions under the hot-reels-only policy: the big keys placed one
-//! by one, the tail as a Normal load per partition (drawn one by one where
-//! an explicit key lands, in aggregate elsewhere: [`super::tail_only`]),
-//! P(some partition over the cap) exact per placement and averaged over
-//! seeded placements.
+//! The partitions under the hot-reels-only policy: the keys of a layout,
+//! the hottest partition's load (the big keys placed one by one, the tail
+//! as a Normal load per partition: drawn where an explicit key lands, in
+//! aggregate elsewhere, [`super::tail_only`]), averaged over seeded
+//! placements, and the chance of some partition over the cap, bracketed
+//! ([`super::over_cap`]).
 
 use rand::RngExt;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::over_cap::{OverCapKind, Split};
 use super::tail_only::TailOnly;
 use super::FleetPlan;
 use crate::model::rng::chunk_rng;
-use crate::model::stats::Z95;
 
 /// Top ranks always placed key by key (the rest is the aggregated tail),
 /// and the most ranks ever placed key by key.
@@ -52,43 +53,79 @@ pub struct PartitionLoad {
     pub tail_partition_sd: f64,
     /// All likes/s / P.
     pub mean_partition_rate: f64,
-    /// E[the hottest partition's mean writes/s] over placements.
+    /// E[the hottest partition's mean writes/s] over placements: a plain
+    /// Monte Carlo mean over seeded placements (the rare bad placements
+    /// hardly move a mean load).
     pub hottest_partition_rate: f64,
     /// Its standard error over the placements, writes/s.
     pub hottest_partition_rate_se: f64,
     /// hottest_partition_rate / mean_partition_rate.
     pub hottest_to_mean: f64,
-    /// P(some partition gets more than the cap in a second).
+    /// Keys whose count on a partition the chances over the cap sum
+    /// exactly: the run of equal keys carrying the most likes, and the
+    /// runs of the highest rates next to it that the sum affords.
+    pub exact_keys: u64,
+    /// The runs they make.
+    pub exact_runs: u64,
+    /// Likes/s of each key of the biggest run (0 when no key has likes).
+    pub exact_run_rate: f64,
+    /// P(some partition gets more than the cap in a second): at most this,
+    /// the union bound over partitions (see `partition_p_over_cap_kind`).
     pub partition_p_over_cap_per_second: f64,
-    /// Its standard error over the placements (a probability's, 0..1).
+    /// Its natural log, finite where the probability underflows f64.
+    pub partition_ln_p_over_cap_per_second: f64,
+    /// And at least this, 1 - (1 - a)^P, a being one partition's chance:
+    /// the partitions' loads are negatively associated.
+    pub partition_p_over_cap_lower: f64,
+    /// The union bound's standard error over the draws of the rest (the
+    /// keys but the exact runs', and the tail): 0 when nothing is drawn.
     pub partition_p_over_cap_se: f64,
-    /// Its 95% confidence interval, clamped to [0, 1].
+    /// From the bound below to the union bound, each moved out by 1.96
+    /// standard errors of the draws: covers the chance unless the draws
+    /// are off by more than that. Clamped to [0, 1].
     pub partition_p_over_cap_ci95: [f64; 2],
+    /// What the chances over the cap (this second's and the spell's) are.
+    pub partition_p_over_cap_kind: OverCapKind,
     /// Seconds the risk covers.
     pub seconds: u64,
-    /// P(some second over the cap during `seconds`), the placement fixed for
-    /// the spell: the mean over placements of 1 - (1 - p_placement)^seconds
-    /// (not 1 - (1 - mean p)^seconds, which the rare bad placements inflate).
+    /// P(some second over the cap during `seconds`), the placement fixed
+    /// for the spell: at most this, the union bound over partitions of one
+    /// partition's chance over the spell.
     pub partition_p_any_over_cap: f64,
-    /// Its 95% confidence interval over the placements, clamped to [0, 1].
+    /// Its natural log, finite where the probability underflows f64.
+    pub partition_ln_p_any_over_cap: f64,
+    /// And at least this (negative association, as for the second).
+    pub partition_p_any_over_cap_lower: f64,
+    /// From the bound below to the union bound, each moved out by 1.96
+    /// standard errors of the draws, clamped to [0, 1].
     pub partition_p_any_over_cap_ci95: [f64; 2],
-    /// Placements averaged.
+    /// Placements averaged for the hottest partition.
     pub trials: u64,
-    /// Seed of the placements.
+    /// Draws of the rest the chances over the cap average: `trials` (at
+    /// least 2, for a standard error), or 0 where there is nothing to
+    /// draw (no other key, no tail spread: the chances are then exact).
+    pub rest_draws: u64,
+    /// Seed of the placements and of the draws.
     pub seed: u64,
 }
 
-/// The work of one sampled placement, expected ([`FleetPlan::placement_work`]).
+/// The work of one trial, expected ([`FleetPlan::placement_work`]): a
+/// sampled placement, and a draw of the rest for the chances over the cap.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlacementWork {
     /// Partitions (the keys' loads are one array over them).
     pub partitions: u64,
     /// Keys placed one by one.
     pub keys: u64,
-    /// Partitions some of them land on.
+    /// Partitions some of them land on (a Normal draw each).
     pub touched: f64,
-    /// Partitions drawn whose load is not negligible.
-    pub busy: f64,
+    /// Keys of the rest a draw lands on its partition (a look-up each).
+    pub rest_keys: f64,
+    /// Poisson tails a draw sums over the exact runs' counts.
+    pub terms: u64,
+    /// Draws of the rest: `trials` (at least 2), or 0 where there is
+    /// nothing to draw (one evaluation).
+    pub draws: u64,
 }
 
 /// One (threshold, shards) setting, the keys it puts on the partitions.
@@ -155,9 +192,50 @@ impl FleetPlan {
     /// The partitions under the hot-only policy at `threshold` and `shards`.
     pub fn partition_load(&self, threshold: f64, shards: u64, trials: u64) -> PartitionLoad {
         let layout = self.layout(threshold, shards);
-        let p = self.partitions;
-        let pf = p as f64;
+        let pf = self.partitions as f64;
         let tail = self.tail_only(&layout);
+        let (hottest, hottest_se) = self.hottest(&layout, &tail, trials);
+        let split = self.split(&layout);
+        let [second, spell] = self.over_cap(&split, trials);
+        let mean_rate = self.total_rate() / pf;
+        PartitionLoad {
+            partitions: self.partitions,
+            cap: self.cap,
+            threshold,
+            target_shards: shards,
+            shard_keys: layout.shard_keys,
+            explicit_keys: layout.explicit_keys,
+            tail_keys: layout.tail_keys,
+            tail_partition_mean: tail.mean,
+            tail_partition_sd: tail.sd,
+            mean_partition_rate: mean_rate,
+            hottest_partition_rate: hottest,
+            hottest_partition_rate_se: hottest_se,
+            hottest_to_mean: hottest / mean_rate,
+            exact_keys: split.exact.iter().map(|r| r.1).sum(),
+            exact_runs: split.exact.len() as u64,
+            exact_run_rate: split.exact.first().map_or(0.0, |r| r.0),
+            partition_p_over_cap_per_second: second.ln_upper.exp(),
+            partition_ln_p_over_cap_per_second: second.ln_upper,
+            partition_p_over_cap_lower: second.ln_lower.exp(),
+            partition_p_over_cap_se: second.se,
+            partition_p_over_cap_ci95: second.ci95,
+            partition_p_over_cap_kind: OverCapKind::UpperBound,
+            seconds: self.seconds,
+            partition_p_any_over_cap: spell.ln_upper.exp(),
+            partition_ln_p_any_over_cap: spell.ln_upper,
+            partition_p_any_over_cap_lower: spell.ln_lower.exp(),
+            partition_p_any_over_cap_ci95: spell.ci95,
+            trials,
+            rest_draws: split.draws(trials),
+            seed: self.seed,
+        }
+    }
+
+    /// The hottest partition's load over `trials` seeded placements: its
+    /// mean and standard error.
+    fn hottest(&self, layout: &Layout, tail: &TailOnly, trials: u64) -> (f64, f64) {
+        let p = self.partitions;
         let chunks = trials.div_ceil(CHUNK);
         // A key of no likes changes no load: its partition stays tail-only.
         let placed: Vec<(f64, u64)> = layout
@@ -171,7 +249,7 @@ impl FleetPlan {
         let lanes = (LANES_BUDGET_BYTES / (LANE_BYTES_PER_PARTITION * p).max(1))
             .clamp(1, rayon::current_num_threads() as u64)
             .min(chunks.max(1));
-        let per_lane: Vec<Vec<[f64; 6]>> = (0..lanes)
+        let per_lane: Vec<Vec<[f64; 2]>> = (0..lanes)
             .into_par_iter()
             .map(|lane| {
                 let mut lane_loads = LaneLoads::new(p);
@@ -179,83 +257,67 @@ impl FleetPlan {
                     .step_by(lanes as usize)
                     .map(|c| {
                         let count = CHUNK.min(trials - c * CHUNK);
-                        self.placements(c, count, &placed, &tail, &mut lane_loads)
+                        self.placements(c, count, &placed, tail, &mut lane_loads)
                     })
                     .collect()
             })
             .collect();
         // Summed in chunk order (chunk c ran in lane c mod lanes): the same
         // bytes for any thread count.
-        let sums = (0..chunks)
+        let [sum, sq] = (0..chunks)
             .map(|c| per_lane[(c % lanes) as usize][(c / lanes) as usize])
-            .fold([0.0; 6], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+            .fold([0.0; 2], |a, b| [a[0] + b[0], a[1] + b[1]]);
         let t = trials as f64;
-        let mean_se = |sum: f64, sq: f64| {
-            let mean = sum / t;
-            let var = ((sq / t - mean * mean) * t / (t - 1.0).max(1.0)).max(0.0);
-            (mean, (var / t).sqrt())
-        };
-        let (hottest, hottest_se) = mean_se(sums[0], sums[1]);
-        let (over, over_se) = mean_se(sums[2], sums[3]);
-        let (any, any_se) = mean_se(sums[4], sums[5]);
-        let mean_rate = self.total_rate() / pf;
-        PartitionLoad {
-            partitions: p,
-            cap: self.cap,
-            threshold,
-            target_shards: shards,
-            shard_keys: layout.shard_keys,
-            explicit_keys: layout.explicit_keys,
-            tail_keys: layout.tail_keys,
-            tail_partition_mean: tail.mean,
-            tail_partition_sd: tail.sd,
-            mean_partition_rate: mean_rate,
-            hottest_partition_rate: hottest,
-            hottest_partition_rate_se: hottest_se,
-            hottest_to_mean: hottest / mean_rate,
-            partition_p_over_cap_per_second: over,
-            partition_p_over_cap_se: over_se,
-            partition_p_over_cap_ci95: [
-                (over - Z95 * over_se).max(0.0),
-                (over + Z95 * over_se).min(1.0),
-            ],
-            seconds: self.seconds,
-            partition_p_any_over_cap: any,
-            partition_p_any_over_cap_ci95: [
-                (any - Z95 * any_se).max(0.0),
-                (any + Z95 * any_se).min(1.0),
-            ],
-            trials,
-            seed: self.seed,
-        }
+        let mean = sum / t;
+        let var = ((sq / t - mean * mean) * t / (t - 1.0).max(1.0)).max(0.0);
+        (mean, (var / t).sqrt())
     }
 
-    /// What one of the report's placements draws, expected: its keys, the
-    /// partitions they land on, and the partitions whose load is not
-    /// negligible (each costs a Poisson tail): the tail-only ones the
-    /// aggregate walks through, and the touched ones estimated as those
-    /// holding a key that alone lifts the tail's mean past the skip. For
+    /// What one trial draws, expected: the placement's keys and the
+    /// partitions they land on (the tail-only ones cost one draw in all),
+    /// and the draw of the rest: its keys on the partition and the Poisson
+    /// tails it sums (counted on one draw at the rest's mean load). For
     /// the cost model, not a figure of the report.
     pub fn placement_work(&self) -> PlacementWork {
         let layout = self.layout(self.threshold, self.target_shards);
-        let tail = self.tail_only(&layout);
-        let placed = layout.groups.iter().filter(|g| g.0 > 0.0);
-        let keys: u64 = placed.clone().map(|g| g.1).sum();
-        let heavy: u64 = placed
-            .filter(|g| !tail.skips(tail.mean + g.0))
+        let keys: u64 = layout
+            .groups
+            .iter()
+            .filter(|g| g.0 > 0.0)
             .map(|g| g.1)
             .sum();
         let pf = self.partitions as f64;
         // E[partitions some of the keys land on] = P (1 - (1 - 1/P)^keys).
         let touched = -pf * (keys as f64 * (-1.0 / pf).ln_1p()).exp_m1();
-        let rest = (pf - touched).max(0.0);
-        let walked = rest * tail.share_drawn();
+        let split = self.split(&layout);
         PlacementWork {
             partitions: self.partitions,
             keys,
             touched,
-            busy: walked + touched.min(heavy as f64),
+            rest_keys: split.rest_keys() as f64 / pf,
+            terms: self.over_cap_terms(&split),
+            draws: split.draws(self.trials),
         }
+    }
+
+    /// One partition's load under `layout` ([`Split`]: the runs summed exactly
+    /// and the rest, drawn).
+    pub(super) fn split(&self, layout: &Layout) -> Split {
+        // A key of no likes changes no load.
+        let groups: Vec<(f64, u64)> = layout
+            .groups
+            .iter()
+            .copied()
+            .filter(|g| g.0 > 0.0)
+            .collect();
+        let tail = self.tail_only(layout);
+        Split::new(
+            &groups,
+            (tail.mean, tail.sd),
+            self.partitions,
+            self.cap,
+            self.seconds,
+        )
     }
 
     /// The law of a partition's load when only tail keys land on it.
@@ -266,14 +328,12 @@ impl FleetPlan {
             (layout.tail_sq * (1.0 / pf) * (1.0 - 1.0 / pf))
                 .max(0.0)
                 .sqrt(),
-            self.cap.floor(),
         )
     }
 
     /// `count` placements from chunk `c`'s stream: the sums of the
-    /// busiest load, P(over in a second) and P(over in the spell), and of
-    /// their squares. Only the partitions an explicit key lands on are
-    /// drawn one by one; the others, tail-only, in aggregate.
+    /// busiest load and of its square. Only the partitions an explicit key
+    /// lands on are drawn one by one; the others, tail-only, in aggregate.
     fn placements(
         &self,
         c: u64,
@@ -281,11 +341,10 @@ impl FleetPlan {
         placed: &[(f64, u64)],
         tail: &TailOnly,
         lane: &mut LaneLoads,
-    ) -> [f64; 6] {
+    ) -> [f64; 2] {
         let mut rng = chunk_rng(self.seed, c);
         let p = u32::try_from(self.partitions).expect("at most MAX_FLEET_PARTITIONS partitions");
-        let seconds = self.seconds as f64;
-        let mut acc = [0.0f64; 6];
+        let mut acc = [0.0f64; 2];
         for _ in 0..count {
             for &(r, n) in placed {
                 for _ in 0..n {
@@ -299,26 +358,15 @@ impl FleetPlan {
                 }
             }
             let rest = self.partitions - lane.touched.len() as u64;
-            let quiet = tail.draw(rest, &mut rng);
-            let (mut max, mut ln_ok) = (quiet.busiest, quiet.ln_ok);
+            let mut max = tail.busiest(rest, &mut rng);
             for &i in &lane.touched {
                 let z: f64 = rng.sample(StandardNormal);
                 let l = std::mem::take(&mut lane.loads[i as usize]);
-                let load = l + (tail.mean + tail.sd * z).max(0.0);
-                max = max.max(load);
-                ln_ok += tail.ln_ok(load);
+                max = max.max(l + (tail.mean + tail.sd * z).max(0.0));
             }
             lane.touched.clear();
-            let over = -ln_ok.exp_m1();
-            // The placement stays for the hot spell: P(no second
-            // over in T | placement) = (1 - over)^T.
-            let any = -(seconds * ln_ok).exp_m1();
             acc[0] += max;
             acc[1] += max * max;
-            acc[2] += over;
-            acc[3] += over * over;
-            acc[4] += any;
-            acc[5] += any * any;
         }
         acc
     }

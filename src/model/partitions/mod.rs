@@ -32,6 +32,7 @@ mod risk;
 mod shared;
 
 pub use busiest::{bins_expectation, bins_expectation_by, busiest_mean_exact};
+pub(crate) use risk::ln_binomial_expectation;
 pub use risk::{PartitionRisk, PartitionRiskAt, PartitionSizing, RiskMethod};
 pub use shared::{expected_occupied_partitions, expected_shared_partitions, p_shared_partition};
 

@@ -423,6 +423,14 @@ fn ln_binomial_sum(n: u64, w: f64, mut ln_h: impl FnMut(u64) -> f64, early: Earl
     sum
 }
 
+/// `ln E[h(K)]`, `K ~ Binomial(n, w)`, for `h` (given as `ln h`) that
+/// grows with `k` and is at most 1, summed whole ([`ln_binomial_sum`]:
+/// what it leaves out is at most `n e^-60` of the sum). `fleet`'s
+/// over-cap figures sum their biggest run's keys on one partition with it.
+pub(crate) fn ln_binomial_expectation(n: u64, w: f64, ln_h: impl FnMut(u64) -> f64) -> f64 {
+    ln_binomial_sum(n, w, ln_h, Early::NEVER)
+}
+
 /// What [`PartitionRisk::sizing`] finds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct PartitionSizing {

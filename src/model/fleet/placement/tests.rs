@@ -1,36 +1,35 @@
-//! The placements against enumeration and the birthday bound.
+//! The hottest partition against enumeration and drawing every partition;
+//! the chance over the cap against the birthday bound and drawing every
+//! partition; the work of a trial.
 
 use rand_distr::StandardNormal;
 
 use super::*;
 use crate::model::fleet::tests::{three_reels, zipf_plan};
-use crate::model::fleet::{p_over, Background, PinnedReel};
+use crate::model::fleet::{Background, PinnedReel};
 use statrs::distribution::{DiscreteCDF, Poisson};
 
-/// Exact P(over) and E[max] for the three-reel fleet by listing the 2^5
-/// placements of its keys (300, 300, 150, 150, 100).
-fn three_reels_exact(cap: f64) -> (f64, f64) {
+/// P(Poisson(load) > cap) by statrs.
+fn p_over(load: f64, cap: f64) -> f64 {
+    match load > 0.0 {
+        true => Poisson::new(load).unwrap().sf(cap as u64),
+        false => 0.0,
+    }
+}
+
+/// Exact E[max] for the three-reel fleet by listing the 2^5 placements of
+/// its keys (300, 300, 150, 150, 100) on two partitions.
+fn three_reels_busiest() -> f64 {
     let keys = [300.0, 300.0, 150.0, 150.0, 100.0];
-    let (mut over, mut max) = (0.0, 0.0);
+    let mut max = 0.0;
     for mask in 0u32..32 {
         let mut load = [0.0f64; 2];
         for (j, r) in keys.iter().enumerate() {
             load[(mask >> j & 1) as usize] += r;
         }
-        let ok: f64 = load
-            .iter()
-            .map(|&l| {
-                if l == 0.0 {
-                    1.0
-                } else {
-                    Poisson::new(l).unwrap().cdf(cap as u64)
-                }
-            })
-            .product();
-        over += (1.0 - ok) / 32.0;
         max += load[0].max(load[1]) / 32.0;
     }
-    (over, max)
+    max
 }
 
 #[test]
@@ -41,14 +40,8 @@ fn three_reels_on_two_partitions_match_enumeration() {
     assert_eq!(l.explicit_keys, 5);
     assert_eq!(l.tail_keys, 0);
     assert_eq!(l.mean_partition_rate, 500.0);
-    let (over, max) = three_reels_exact(600.0);
+    let max = three_reels_busiest();
     // Tolerance: 4 standard errors of the 20,000-placement mean.
-    assert!(
-        (l.partition_p_over_cap_per_second - over).abs() < 4.0 * l.partition_p_over_cap_se,
-        "{} vs {over} (se {})",
-        l.partition_p_over_cap_per_second,
-        l.partition_p_over_cap_se
-    );
     assert!((l.hottest_partition_rate - max).abs() < 4.0 * l.hottest_partition_rate_se);
     // By hand: the 32 splits give a busier side of 550 (8 times), 600 (6),
     // 700 (6), 750 (4), 850 (4), 900 (2), 1000 (2): mean 22,400 / 32 = 700.
@@ -56,21 +49,13 @@ fn three_reels_on_two_partitions_match_enumeration() {
 }
 
 #[test]
-fn p_over_skips_only_negligible_partitions() {
-    // Below the skip the Chernoff bound is < e^-69; check the exact tail agrees.
-    for lambda in [1.0, 100.0, 500.0, 700.0, 900.0, 1200.0] {
-        let exact = Poisson::new(lambda).unwrap().sf(1000);
-        let got = p_over(lambda, 1000.0);
-        assert!((got - exact).abs() <= 1e-30, "{lambda}: {got} vs {exact}");
-    }
-    assert_eq!(p_over(0.0, 1000.0), 0.0);
-}
-
-#[test]
-fn one_pinned_reel_agrees_with_the_birthday_bound() {
+fn one_pinned_reel_is_bracketed_around_the_birthday_bound() {
     // 100 keys of 700 likes/s on 20,000 partitions, a background of 1 like/s:
     // a partition goes over 1,000 exactly when two keys share it, so the
-    // chance is the birthday bound of `partitions::p_shared_partition`.
+    // chance is the birthday bound of `partitions::p_shared_partition`,
+    // 0.2195, between the bound below (1 - (1 - a)^P = 0.2186, a = P(K >=
+    // 2) for K ~ Binomial(100, 1 / 20,000)) and the union bound (P a =
+    // 0.2467).
     let mut plan = zipf_plan(1000, 1.0, 1.0);
     plan.partitions = 20_000;
     plan.pinned = vec![PinnedReel {
@@ -80,14 +65,19 @@ fn one_pinned_reel_agrees_with_the_birthday_bound() {
     }];
     let l = plan.partition_load(300.0, 1, 2000);
     let want = crate::model::partitions::p_shared_partition(100, 20_000);
-    assert!((want - 0.2188).abs() < 1e-3, "{want}");
-    // 4 standard errors of the 2,000-placement mean.
+    assert!((want - 0.2195).abs() < 1e-4, "{want}");
+    assert_eq!(l.exact_keys, 100);
+    // The bounds by hand, to 1e-4; the background's draws move them by
+    // far less.
     assert!(
-        (l.partition_p_over_cap_per_second - want).abs() < 4.0 * l.partition_p_over_cap_se,
-        "{} vs {want} (se {})",
-        l.partition_p_over_cap_per_second,
-        l.partition_p_over_cap_se
+        (l.partition_p_over_cap_lower - 0.2186).abs() < 1e-4,
+        "{l:?}"
     );
+    assert!(
+        (l.partition_p_over_cap_per_second - 0.2467).abs() < 1e-4,
+        "{l:?}"
+    );
+    assert!(l.partition_p_over_cap_lower <= want && want <= l.partition_p_over_cap_per_second);
 }
 
 /// The per-partition placement the aggregate replaced: every partition's
@@ -108,7 +98,7 @@ fn each_partition(plan: &FleetPlan, trials: u64) -> ((f64, f64), (f64, f64)) {
                 loads[rng.random_range(0..plan.partitions) as usize] += r;
             }
         }
-        let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, tail.cap)).ln_1p()).sum();
+        let ln_ok: f64 = loads.iter().map(|&l| (-p_over(l, plan.cap)).ln_1p()).sum();
         over.push(-ln_ok.exp_m1());
         busiest.push(loads.iter().copied().fold(0.0, f64::max));
     }
@@ -136,12 +126,13 @@ fn tail_only_partitions_in_aggregate_match_drawing_each_partition() {
     assert_eq!(model.explicit_keys, 1_000);
     let ((over, over_se), (hot, hot_se)) = each_partition(&plan, 1_000);
     assert!(over > 0.01 && over < 0.99, "a useful test point: {over}");
-    // 4 combined standard errors: a false alarm about 1 in 16,000 runs.
+    // The bracket holds the chance of drawing every partition, within 4
+    // combined standard errors: a false alarm about 1 in 16,000 runs.
     let tol = 4.0 * (over_se.powi(2) + model.partition_p_over_cap_se.powi(2)).sqrt();
     assert!(
-        (model.partition_p_over_cap_per_second - over).abs() < tol,
-        "P(over): {} vs each partition {over} (tol {tol})",
-        model.partition_p_over_cap_per_second
+        model.partition_p_over_cap_lower - tol <= over
+            && over <= model.partition_p_over_cap_per_second + tol,
+        "P(over): each partition {over} vs {model:?} (tol {tol})"
     );
     let tol = 4.0 * (hot_se.powi(2) + model.hottest_partition_rate_se.powi(2)).sqrt();
     assert!(
@@ -152,19 +143,25 @@ fn tail_only_partitions_in_aggregate_match_drawing_each_partition() {
 }
 
 #[test]
-fn the_work_of_a_placement_counts_its_keys_and_partitions() {
+fn the_work_of_a_trial_counts_its_keys_partitions_and_tails() {
     // 1e8 Zipf reels on 1e6 partitions: 1,000 keys, about as many touched
-    // partitions, one tail-only draw (the busiest, already negligible).
+    // partitions; the top key summed exactly (its two counts, 0 and 1,
+    // two Poisson tails), the other 999 drawn, 999 / 1e6 of them a draw.
     let mut plan = zipf_plan(100_000_000, 2_314.8, 1.0);
     plan.partitions = 1_000_000;
     plan.threshold = 300.0;
     let w = plan.placement_work();
     assert_eq!(w.keys, 1_000);
     assert!((w.touched - 999.5).abs() < 0.1, "{w:?}");
-    assert!(w.busy < 1e-9, "{w:?}");
-    // A tail at the cap: every partition is busy.
-    plan.background = Background::zipf(1_000_000, 1_000_000.0, 0.0).unwrap();
-    plan.partitions = 1_000;
+    assert!((w.rest_keys - 999e-6).abs() < 1e-12, "{w:?}");
+    assert_eq!((w.terms, w.draws), (2, plan.trials));
+    // One reel alone: nothing to draw.
+    let mut plan = three_reels(600.0);
+    plan.background = Background::rates(vec![600.0]).unwrap();
     let w = plan.placement_work();
-    assert!((w.busy - 1_000.0).abs() < 1e-6, "{w:?}");
+    assert_eq!((w.keys, w.rest_keys, w.draws), (2, 0.0, 0));
+    // One trial asked for: two draws, for a standard error.
+    plan.background = Background::rates(vec![600.0, 10.0]).unwrap();
+    plan.trials = 1;
+    assert_eq!(plan.placement_work().draws, 2);
 }
