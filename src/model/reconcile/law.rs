@@ -8,7 +8,7 @@
 //! is `O - U`. The pmf of the net is summed exactly from those two
 //! binomials (each walked outward from its mode by the ratio of successive
 //! terms, so no term is computed twice), leaving out terms below
-//! [`NEGLIGIBLE_LN`] of their largest. Reels are independent, so the
+//! `NEGLIGIBLE_LN` (e^-60) of their largest. Reels are independent, so the
 //! largest `|net|` of `R` reels has `P(max <= x) = P(|net| <= x)^R`.
 
 use crate::model::exact::special::ln_dbinom;
