@@ -72,6 +72,8 @@ pub struct FleetArgs {
             of key and number, plus DynamoDB's 100 bytes of per-item storage overhead)", d::DEFAULT_ITEM_BYTES))]
     pub item_bytes: Option<f64>,
     #[command(flatten)]
+    pub long_run: super::defs::LongRun,
+    #[command(flatten)]
     pub out: OutputArgs,
 }
 

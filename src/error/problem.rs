@@ -64,7 +64,7 @@ pub enum Problem {
         /// The longest accepted.
         limit_hours: f64,
     },
-    /// A run (simulate, report) the cost model estimates over an hour on its
+    /// A run (simulate, report, fleet) the cost model estimates over an hour on its
     /// worker threads, asked for without
     /// `--long-run`.
     #[error(

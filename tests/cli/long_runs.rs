@@ -142,8 +142,24 @@ fn a_run_over_a_minute_says_its_estimate_first() {
         "1000000",
         "--trials",
         "100000",
+        "--long-run",
     ]);
     assert!(line.contains("should take about 65 min"), "{line}");
+    // Without --long-run that fleet is refused, as simulate and report are.
+    common::bad_input(
+        &[
+            "fleet",
+            "--reels",
+            "100000000",
+            "--threshold",
+            "0.00001",
+            "--partitions",
+            "1000000",
+            "--trials",
+            "100000",
+        ],
+        "--trials: makes a run of about 1.1 hours",
+    );
 }
 
 #[test]
