@@ -132,7 +132,7 @@ fn a_run_over_a_minute_says_its_estimate_first() {
     // A fleet's trials: 10^5 placements of 2,000,000 keys (every reel hot)
     // on 10^6 partitions, at 15 ns a key and 10 ns a touched partition,
     // and as many draws of one partition's rest (475 Poisson tails each).
-    let line = first_stderr_line(&[
+    const EVERY_REEL_HOT: [&str; 9] = [
         "fleet",
         "--reels",
         "100000000",
@@ -142,24 +142,11 @@ fn a_run_over_a_minute_says_its_estimate_first() {
         "1000000",
         "--trials",
         "100000",
-        "--long-run",
-    ]);
+    ];
+    let line = first_stderr_line(&[&EVERY_REEL_HOT[..], &["--long-run"]].concat());
     assert!(line.contains("should take about 65 min"), "{line}");
     // Without --long-run that fleet is refused, as simulate and report are.
-    common::bad_input(
-        &[
-            "fleet",
-            "--reels",
-            "100000000",
-            "--threshold",
-            "0.00001",
-            "--partitions",
-            "1000000",
-            "--trials",
-            "100000",
-        ],
-        "--trials: makes a run of about 1.1 hours",
-    );
+    common::bad_input(&EVERY_REEL_HOT, "--trials: makes a run of about 1.1 hours");
 }
 
 #[test]
