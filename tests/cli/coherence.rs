@@ -288,6 +288,7 @@ fn one_plan(args: &[String], with_csv: bool) {
         csv_agrees(&size, &risk, &rec, &r, &ns);
         compare_agrees(args, &rec);
         simulate_agrees(args, &rec, &r);
+        sensitivity_agrees(&size, &rec);
     }
 }
 
@@ -386,6 +387,88 @@ fn compare_agrees(args: &[String], rec: &Value) {
         &c["verdict"]["holds"],
         &rec["holds"],
         "compare's verdict",
+        args,
+    );
+    // The pickers table's row for the plan's picker: the shards it needs
+    // are `size`'s per-key count, and where that is the recommendation its
+    // risk and kind are `size`'s.
+    let mine = c["pickers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["picker"] == rec["picker"])
+        .unwrap();
+    if rec["key_risk_shards"].is_u64() {
+        same(
+            &mine["shards_needed"],
+            &rec["key_risk_shards"],
+            "compare's pickers table, shards",
+            args,
+        );
+    }
+    if mine["shards_needed"] == rec["shards"] {
+        same(
+            &mine["ln_risk"],
+            &rec["key_ln_p_any_over_cap"],
+            "compare's pickers table, risk",
+            args,
+        );
+        same(
+            &mine["method"],
+            &rec["key_method"],
+            "compare's pickers table, kind",
+            args,
+        );
+    }
+}
+
+/// `size --sensitivity` on the same plan: its planned count is `size`'s,
+/// and its peak moved up is what `size` answers with that `--peak`.
+fn sensitivity_agrees(args: &[String], rec: &Value) {
+    let (code, out, err) = run(args, &["--sensitivity", "--format", "json"]);
+    assert_eq!(code, 0, "{args:?} --sensitivity: {err}");
+    let s: Value = serde_json::from_str(&out).unwrap();
+    let s = &s["sensitivity"];
+    same(
+        &s["planned_shards"],
+        &rec["shards"],
+        "sensitivity's count",
+        args,
+    );
+    let Some(peak) = s["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["input"] == "peak")
+    else {
+        return;
+    };
+    // The plan's flags with --peak set to the entry's high end.
+    let mut moved: Vec<String> = Vec::new();
+    let mut rest = args.iter();
+    while let Some(a) = rest.next() {
+        match a == "--peak" {
+            true => _ = rest.next(),
+            false => moved.push(a.clone()),
+        }
+    }
+    moved.extend([
+        "--peak".to_string(),
+        peak["high"].as_f64().unwrap().to_string(),
+    ]);
+    let (code, out, err) = run(&moved, &["--format", "json"]);
+    assert_eq!(code, 0, "{moved:?}: {err}");
+    let at: Value = serde_json::from_str(&out).unwrap();
+    same(
+        &peak["shards_high"],
+        &at["shards"],
+        "sensitivity's peak, shards",
+        args,
+    );
+    same(
+        &peak["binding_high"],
+        &at["binding"],
+        "sensitivity's peak, binding",
         args,
     );
 }
