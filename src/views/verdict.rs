@@ -36,10 +36,7 @@ pub fn binding_words(b: Binding) -> &'static str {
 
 /// "1 shard", "20 shards".
 pub fn shards(n: u64) -> String {
-    match n {
-        1 => "1 shard".into(),
-        n => format!("{} shards", fmt::count(n)),
-    }
+    fmt::counted(n, "shard", "shards")
 }
 
 /// "the per-key risk and the read cap".
