@@ -89,7 +89,7 @@ pub fn execute(
     // Progress past a second of work; the estimate past a minute.
     let cost = plan.cost(per_second.is_some());
     super::announce(cost, quiet);
-    let cost = cost.on_threads(rayon::current_num_threads());
+    let cost = cost.on_workers();
     // The bar moves a chunk of seconds at a time: a run of one chunk whose
     // seconds are long (a picker drawing every like of 1e9 likes/s) shows
     // a spinner with its expected length instead of a bar stuck at 0.

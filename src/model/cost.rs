@@ -99,6 +99,12 @@ impl Estimate {
         Estimate::new(self.seconds * REFERENCE_THREADS as f64 / threads.max(1) as f64)
     }
 
+    /// [`Estimate::on_threads`] on the run's own workers (the pool the
+    /// command runs on: `--threads`, else one a core).
+    pub fn on_workers(self) -> Estimate {
+        self.on_threads(rayon::current_num_threads())
+    }
+
     /// `seconds` of work.
     pub fn new(seconds: f64) -> Estimate {
         Estimate { seconds }

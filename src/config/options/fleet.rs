@@ -44,7 +44,7 @@ impl FleetOptions {
         let (plan, beside) = r.fleet(&args)?;
         // Over an hour on the run's workers, only with --long-run.
         crate::model::cost::fleet(plan.placement_work(), plan.trials)
-            .on_threads(rayon::current_num_threads())
+            .on_workers()
             .within_short_run("trials", args.long_run.long_run)
             .map_err(|e| r.blame(e))?;
         let (prices, item_bytes) = r.fleet_prices(&args.prices, args.item_bytes)?;

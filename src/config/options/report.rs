@@ -134,7 +134,7 @@ impl ReportOptions {
         simulation
             .cost()
             .then(cost)
-            .on_threads(rayon::current_num_threads())
+            .on_workers()
             .within_short_run(simulation.longest(cost), args.long_run.long_run)
             .map_err(|e| r.blame(e))?;
         let timeline = matches!(simulation, SimulationPlan::Timeline(_));

@@ -56,7 +56,7 @@ impl SimulateOptions {
             SimulateMode::Flat(sim) => sim.plan.cost(args.per_second.is_some()),
             SimulateMode::Timeline { plan, .. } => plan.cost(),
         };
-        cost.on_threads(rayon::current_num_threads())
+        cost.on_workers()
             .within_short_run("seconds", args.long_run.long_run)
             .map_err(|e| r.blame(e))?;
         let output = Output::new(run, &args.out, args.check.check)?;
