@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::defs::{
-    Check, Duration, Explain, LongRun, MeasureFile, Output, PickerArg, Quiet, Rate, Seed,
+    Check, Duration, Explain, LongRun, MeasureFile, Output, PickerArg, Quiet, Rate, RetryArg, Seed,
     SettingsTtl, Shards, Template, Trials,
 };
 use super::groups::{
@@ -350,7 +350,7 @@ pub struct StoresArgs {
 }
 
 #[derive(Debug, Clone, Args)]
-#[command(group(clap::ArgGroup::new("store").required(true).args(["redis", "postgres"])))]
+#[command(group(clap::ArgGroup::new("store").required(true).multiple(true).args(["redis", "postgres"])))]
 pub struct MeasureArgs {
     /// The server, e.g. redis://127.0.0.1:7000 (any node of a cluster). A password
     /// is best given by REDISCLI_AUTH or --password-file, not in the URL (ps, history).
@@ -359,7 +359,7 @@ pub struct MeasureArgs {
     /// Measure PostgreSQL instead, e.g. postgres://app@127.0.0.1:5432/likes: a single
     /// counter row, S sharded rows and like rows (password: PGPASSWORD or the URL).
     #[arg(long, value_name = "URL", conflicts_with_all = ["cluster", "template", "pipeline",
-        "password_file", "overwrite", "keep", "flush", "wait_replicas", "rebuild", "fault"])]
+        "password_file", "overwrite", "flush", "wait_replicas", "rebuild", "fault"])]
     pub postgres: Option<String>,
     /// With --postgres: the writers' synchronous_commit (default: the server's setting).
     #[arg(long, value_name = "SETTING", value_parser = choice(SYNC_COMMITS), requires = "postgres")]
@@ -429,7 +429,29 @@ pub struct MeasureArgs {
     /// With --design log: rebuild the count from the streams after the run and compare.
     #[arg(long, requires = "design")]
     pub rebuild: bool,
-    /// Leave the keys in place afterwards.
+    /// With --redis and --postgres: like rows in PostgreSQL (the truth), the counter's
+    /// shard keys in Redis, writers saving the row then INCRing a shard, with faults on
+    /// purpose, and the job that closes the drift (docs/reconcile.md).
+    #[arg(long, conflicts_with_all = ["design", "runs", "max_ops", "pipeline", "overwrite",
+        "picker", "template", "cluster"])]
+    pub reconcile: bool,
+    /// With --reconcile: the share of increments whose reply the writer drops (sent on a
+    /// connection it closes unread), in [0, 1] (default 0).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true,
+        value_parser = crate::cli::parse::number, requires = "reconcile")]
+    pub lost_replies: Option<f64>,
+    #[command(flatten)]
+    pub retry: RetryArg,
+    /// With --reconcile: the share of increments skipped after the like row was saved,
+    /// in [0, 1] (default 0).
+    #[arg(long, value_name = "SHARE", allow_negative_numbers = true,
+        value_parser = crate::cli::parse::number, requires = "reconcile")]
+    pub failed_increments: Option<f64>,
+    /// With --reconcile: run the job this often during the writes, e.g. 500ms (default:
+    /// only once, after them).
+    #[arg(long, value_name = "DURATION", requires = "reconcile")]
+    pub reconcile_every: Option<String>,
+    /// Leave the keys in place afterwards (with --reconcile: the like table too).
     #[arg(long)]
     pub keep: bool,
     /// When keys this run writes already exist as strings, set them aside for the

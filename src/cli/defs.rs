@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::parse::{number, whole_number, whole_seconds, whole_seconds_or_zero};
-use super::values::{choice, PICKERS, STORES, TRAFFIC};
+use super::values::{choice, PICKERS, RETRY, STORES, TRAFFIC};
 use crate::error::{InputError, InputResult};
 use crate::model::defaults as d;
 use crate::model::law::TrafficKind;
@@ -279,6 +279,15 @@ pub struct AppliedShare {
         help = format!("Share of timed-out increments that had in fact been applied (default {})",
             d::DEFAULT_APPLIED_SHARE))]
     pub applied_share: Option<f64>,
+}
+
+/// `--retry`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RetryArg {
+    #[arg(long, value_parser = choice(RETRY), ignore_case = true,
+        help = format!("What the service does after a lost reply: none or once (default {}; \
+            measure: with --reconcile)", d::DEFAULT_RETRY.name()))]
+    pub retry: Option<crate::model::reconcile::Retry>,
 }
 
 /// `--store`.

@@ -3,11 +3,9 @@
 
 use clap::Args;
 
-use super::defs::{AppliedShare, Reels, Shards};
+use super::defs::{AppliedShare, Reels, RetryArg, Shards};
 use super::groups::{OutputArgs, ScenarioArgs, SizingArgs};
-use super::values::{choice, RETRY};
 use crate::model::defaults as d;
-use crate::model::reconcile::Retry;
 
 /// How far the count drifts and what the job that closes it costs
 /// (`shardplan reconcile`).
@@ -25,9 +23,8 @@ pub struct ReconcileArgs {
     pub timeout_share: Option<f64>,
     #[command(flatten)]
     pub applied_share: AppliedShare,
-    #[arg(long, value_parser = choice(RETRY), ignore_case = true,
-        help = format!("What the service does after a lost reply (default {})", d::DEFAULT_RETRY.name()))]
-    pub retry: Option<Retry>,
+    #[command(flatten)]
+    pub retry: RetryArg,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
         help = format!("Share of increments refused after the like row was saved, G: never \
             counted, the retry finding the row (default {})", d::DEFAULT_INCREMENT_FAIL_SHARE))]

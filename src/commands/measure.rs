@@ -22,6 +22,11 @@ pub fn run(o: MeasureOptions) -> anyhow::Result<()> {
             let secrets = o.secrets.clone();
             run_pg_durability(o).map_err(|e| secrets.scrub(e))
         }
+        #[cfg(all(feature = "redis", feature = "postgres"))]
+        MeasureOptions::Reconcile(o) => {
+            let secrets = o.secrets.clone();
+            super::measure_reconcile::run(o).map_err(|e| secrets.scrub(e))
+        }
         // A build without a client refuses its URL while the options are
         // resolved; this says the same should a run get this far.
         #[allow(unreachable_patterns)]
@@ -39,6 +44,10 @@ fn unbuilt(o: &MeasureOptions) -> crate::error::InputError {
         MeasureOptions::Postgres(_) | MeasureOptions::PgDurability(_) => {
             crate::error::missing_feature("--postgres", "postgres")
         }
+        MeasureOptions::Reconcile(_) if cfg!(feature = "redis") => {
+            crate::error::missing_feature("--postgres", "postgres")
+        }
+        MeasureOptions::Reconcile(_) => crate::error::missing_feature("--redis", "redis"),
     }
 }
 

@@ -9,6 +9,8 @@ pub mod fleet;
 pub mod measure;
 #[cfg(feature = "postgres")]
 pub mod measure_postgres;
+#[cfg(all(feature = "redis", feature = "postgres"))]
+pub mod measure_reconcile;
 pub mod placement;
 pub mod reconcile;
 pub mod report;

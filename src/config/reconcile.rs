@@ -98,7 +98,7 @@ impl Resolver {
         }
         let applied = applied.unwrap_or(Sourced::default(d::DEFAULT_APPLIED_SHARE));
         applied.check(|v| share("applied_share", *v))?;
-        let retry = Sourced::flag("--retry", a.retry)
+        let retry = Sourced::flag("--retry", a.retry.retry)
             .or(self.field("reconcile.retry", &s.retry))
             .unwrap_or(Sourced::default(d::DEFAULT_RETRY));
         let fail = Sourced::flag("--increment-fail-share", a.increment_fail_share)

@@ -44,6 +44,7 @@ mod pickers;
 pub mod postgres;
 #[cfg(feature = "redis")]
 mod reads;
+pub mod reconcile;
 mod report;
 #[cfg(feature = "redis")]
 mod runs;

@@ -11,6 +11,7 @@ pub mod infeasible;
 pub mod inputs;
 pub mod measure;
 pub mod measure_postgres;
+pub mod measure_reconcile;
 pub mod measurement;
 pub mod observed;
 pub mod placement;

@@ -28,7 +28,8 @@ pub use compare::CompareOptions;
 pub use docs::{CompletionsOptions, ManOptions, SchemaOptions};
 pub use fleet::FleetOptions;
 pub use measure::{
-    DurabilityOptions, MeasureOptions, PgDurabilityOptions, PostgresOptions, RedisOptions,
+    DurabilityOptions, MeasureOptions, MeasureReconcileOptions, PgDurabilityOptions,
+    PostgresOptions, RedisOptions,
 };
 pub use placement::{KeysCheck, KeysOptions, PartitionsOptions, StoresOptions};
 pub use reconcile::ReconcileOptions;

@@ -15,7 +15,7 @@ pub(super) fn load_name(run_id: &str) -> String {
 }
 
 /// Open one connection named `application_name`.
-pub(super) fn open(config: &PgConfig, application_name: &str) -> anyhow::Result<Client> {
+pub(crate) fn open(config: &PgConfig, application_name: &str) -> anyhow::Result<Client> {
     let settings = config.connection(application_name)?;
     settings.connect(NoTls).map_err(|e| {
         anyhow::anyhow!(
@@ -29,7 +29,7 @@ pub(super) fn open(config: &PgConfig, application_name: &str) -> anyhow::Result<
 /// `e` in words on one line: the server's message (with its SQLSTATE) for
 /// an error it raised, a timeout named as `--timeout`'s, else the client's
 /// words with their causes.
-pub(super) fn describe(e: &postgres::Error) -> String {
+pub(crate) fn describe(e: &postgres::Error) -> String {
     if let Some(db) = e.as_db_error() {
         if db.code() == &postgres::error::SqlState::QUERY_CANCELED {
             return format!(

@@ -16,7 +16,7 @@
 
 mod config;
 #[cfg(feature = "postgres")]
-mod conn;
+pub(crate) mod conn;
 #[cfg(feature = "postgres")]
 mod designs;
 #[cfg(feature = "postgres")]
