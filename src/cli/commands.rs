@@ -438,18 +438,18 @@ pub struct MeasureArgs {
     /// With --reconcile: the share of increments whose reply the writer drops (sent on a
     /// connection it closes unread), in [0, 1] (default 0).
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true,
-        value_parser = crate::cli::parse::number, requires = "reconcile")]
+        value_parser = crate::cli::parse::number)]
     pub lost_replies: Option<f64>,
     #[command(flatten)]
     pub retry: RetryArg,
     /// With --reconcile: the share of increments skipped after the like row was saved,
     /// in [0, 1] (default 0).
     #[arg(long, value_name = "SHARE", allow_negative_numbers = true,
-        value_parser = crate::cli::parse::number, requires = "reconcile")]
+        value_parser = crate::cli::parse::number)]
     pub failed_increments: Option<f64>,
     /// With --reconcile: run the job this often during the writes, e.g. 500ms (default:
     /// only once, after them).
-    #[arg(long, value_name = "DURATION", requires = "reconcile")]
+    #[arg(long, value_name = "DURATION")]
     pub reconcile_every: Option<String>,
     /// Leave the keys in place afterwards (with --reconcile: the like table too).
     #[arg(long)]

@@ -146,6 +146,15 @@ impl Servers {
         s
     }
 
+    /// These servers without `common::one_at_a_time`, for a test that
+    /// starts a [`super::postgres::Pg`] next, which takes it (the lock is
+    /// not reentrant).
+    #[allow(dead_code)]
+    pub fn beside_postgres(mut self) -> Servers {
+        self._serial = None;
+        self
+    }
+
     fn try_spawn(n: usize, cluster: Option<&ClusterSpec>) -> Option<Servers> {
         let mut s = Servers {
             ports: Vec::new(),

@@ -12,6 +12,7 @@ mod postgres_durability;
 mod postgres_flags;
 mod postgres_frozen;
 mod postgres_measure;
+mod reconcile;
 mod redis_cpu;
 mod redis_durability;
 mod redis_faults;

@@ -108,3 +108,44 @@ fn the_postgres_preset_needs_a_measured_or_given_cap() {
         .unwrap()
         .contains("documents no per-row write rate"));
 }
+
+#[test]
+fn reconcile_flags_without_reconcile_and_bad_shares_are_refused() {
+    let redis = ["measure", "--redis", "redis://127.0.0.1:1"];
+    for (extra, flag) in [
+        (&["--lost-replies", "0.1"][..], "--lost-replies"),
+        (&["--retry", "once"][..], "--retry"),
+        (&["--failed-increments", "0.1"][..], "--failed-increments"),
+        (&["--reconcile-every", "1s"][..], "--reconcile-every"),
+        (&["--reconcile"][..], "--reconcile"),
+        (&["--postgres", "postgres://127.0.0.1:1/db"][..], "--redis"),
+    ] {
+        let args: Vec<&str> = redis.iter().chain(extra).copied().collect();
+        common::bad_input(&args, flag);
+    }
+    let both = [
+        "measure",
+        "--reconcile",
+        "--redis",
+        "redis://127.0.0.1:1",
+        "--postgres",
+        "postgres://127.0.0.1:1/db",
+    ];
+    for (extra, flag) in [
+        (&["--lost-replies", "1.5"][..], "--lost-replies"),
+        (&["--lost-replies", "NaN"][..], "--lost-replies"),
+        (&["--failed-increments", "-0.1"][..], "--failed-increments"),
+        (
+            &["--lost-replies", "0.6", "--failed-increments", "0.6"][..],
+            "--failed-increments",
+        ),
+        (&["--reconcile-every", "0"][..], "--reconcile-every"),
+        (&["--retry", "twice"][..], "--retry"),
+        (&["--rate", "0"][..], "--rate"),
+        (&["--design", "single"][..], "--design"),
+        (&["--cluster"][..], "--cluster"),
+    ] {
+        let args: Vec<&str> = both.iter().chain(extra).copied().collect();
+        common::bad_input(&args, flag);
+    }
+}

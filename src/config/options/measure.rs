@@ -65,11 +65,36 @@ impl MeasureOptions {
 /// The flags that mean something only with `--reconcile`, and the two
 /// stores together.
 fn refuse_without_reconcile(args: &MeasureArgs) -> InputResult<()> {
-    if args.retry.retry.is_some() {
-        return Err(InputError::new(
+    for (flag, given, what) in [
+        (
+            "--lost-replies",
+            args.lost_replies.is_some(),
+            "the share of replies the writers drop",
+        ),
+        (
             "--retry",
-            "is what measure --reconcile's writers do after a lost reply; add --reconcile",
-        ));
+            args.retry.retry.is_some(),
+            "what the writers do after a dropped reply",
+        ),
+        (
+            "--failed-increments",
+            args.failed_increments.is_some(),
+            "the share of increments the writers skip",
+        ),
+        (
+            "--reconcile-every",
+            args.reconcile_every.is_some(),
+            "how often the job runs during the writes",
+        ),
+    ] {
+        if given {
+            return Err(InputError::new(
+                flag,
+                format!(
+                    "is {what} in a --reconcile run; add --reconcile (with --redis and --postgres)"
+                ),
+            ));
+        }
     }
     if args.redis.is_some() && args.postgres.is_some() {
         return Err(InputError::new(

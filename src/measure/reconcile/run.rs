@@ -45,20 +45,24 @@ pub fn run(config: &ReconcileConfig) -> anyhow::Result<ReconcileReport> {
     let app = format!("shardplan-{run_id}");
     let mut pg = open(&config.pg, &format!("{app}-admin"))?;
     create_table(&mut pg, &schema)?;
+    let table = format!("{schema}.likes");
+    let links = (0..config.redis.clients as usize)
+        .map(|c| writers::link(config, &target, (&app, &table), c))
+        .collect::<anyhow::Result<Vec<_>>>();
     let start = Instant::now();
     let shared = Shared {
         config,
         target: &target,
         shards: keys.shard.clone(),
         ledger,
-        table: format!("{schema}.likes"),
+        table,
         app,
         lost_name: format!("shardplan-{run_id}-dropped"),
         start,
         end: start + config.redis.duration,
         stop: AtomicBool::new(false),
     };
-    let result = drive(&shared, &mut admin, pg);
+    let result = links.and_then(|links| drive(&shared, &mut admin, pg, links));
     let keep = config.redis.keep;
     let deleted = if keep { 0 } else { delete(&mut admin, &all) };
     let dropped = if keep {
@@ -117,7 +121,12 @@ struct Driven {
 }
 
 /// The writers and the jobs during the writes, then the final job.
-fn drive(s: &Shared, admin: &mut Conn, pg: Client) -> anyhow::Result<Driven> {
+fn drive(
+    s: &Shared,
+    admin: &mut Conn,
+    pg: Client,
+    links: Vec<writers::Link>,
+) -> anyhow::Result<Driven> {
     let mut jobber = Jobber {
         pg,
         redis: s.target.open()?,
@@ -125,8 +134,10 @@ fn drive(s: &Shared, admin: &mut Conn, pg: Client) -> anyhow::Result<Driven> {
     };
     let version = crate::measure::postgres::show(&mut jobber.pg, "server_version")?;
     let (writes, jobs, ended) = std::thread::scope(|scope| {
-        let writers: Vec<_> = (0..s.config.redis.clients as usize)
-            .map(|c| scope.spawn(move || writers::writer(s, c)))
+        let writers: Vec<_> = links
+            .into_iter()
+            .enumerate()
+            .map(|(c, link)| scope.spawn(move || writers::writer(s, c, link)))
             .collect();
         let jobs = match s.config.every {
             Some(every) => jobber.during(s, every),

@@ -52,28 +52,46 @@ impl Shared<'_> {
     }
 }
 
+/// A writer's connections, opened before the writes start (so the clock
+/// does not run while logins are made) and its prepared INSERT.
+pub(super) struct Link {
+    pg: postgres::Client,
+    insert: postgres::Statement,
+    redis: Conn,
+}
+
+/// Writer `c`'s connections: PostgreSQL (named `<app>-<c>`) and Redis.
+pub(super) fn link(
+    config: &ReconcileConfig,
+    target: &Target,
+    (app, table): (&str, &str),
+    c: usize,
+) -> anyhow::Result<Link> {
+    let mut pg = open(&config.pg, &format!("{app}-{c}"))?;
+    let sql = format!("INSERT INTO {table} (reel, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING");
+    let insert = pg
+        .prepare(&sql)
+        .map_err(|e| anyhow!("preparing the like row's INSERT: {}", describe(&e)))?;
+    Ok(Link {
+        pg,
+        insert,
+        redis: target.open()?,
+    })
+}
+
 /// Writer `c` until the end of the writes; its counts, or its first error
 /// (which stops every writer).
-pub(super) fn writer(s: &Shared, c: usize) -> anyhow::Result<Writes> {
-    let result = write_likes(s, c);
+pub(super) fn writer(s: &Shared, c: usize, link: Link) -> anyhow::Result<Writes> {
+    let result = write_likes(s, c, link);
     if result.is_err() {
         s.stop.store(true, Ordering::Relaxed);
     }
     result
 }
 
-fn write_likes(s: &Shared, c: usize) -> anyhow::Result<Writes> {
+fn write_likes(s: &Shared, c: usize, mut link: Link) -> anyhow::Result<Writes> {
     let config = s.config;
     let mut rng = client_rng(config.redis.seed, RECONCILE_PHASE, c);
-    let mut pg = open(&config.pg, &format!("{}-{c}", s.app))?;
-    let sql = format!(
-        "INSERT INTO {} (reel, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        s.table
-    );
-    let insert = pg
-        .prepare(&sql)
-        .map_err(|e| anyhow!("preparing the like row's INSERT: {}", describe(&e)))?;
-    let mut redis = s.target.open()?;
     let mut w = Writes::default();
     for j in 0u64.. {
         let due = pace::due(s.start, config.rate, config.redis.clients, c, j);
@@ -83,8 +101,9 @@ fn write_likes(s: &Shared, c: usize) -> anyhow::Result<Writes> {
         pace::sleep_until(due);
         // Every like is a new user: writer c's j-th.
         let user = ((c as i64) << 32) | j as i64;
-        let saved = pg
-            .execute(&insert, &[&REEL, &user])
+        let saved = link
+            .pg
+            .execute(&link.insert, &[&REEL, &user])
             .map_err(|e| anyhow!("saving a like row: {}", describe(&e)))?;
         if saved == 0 {
             continue; // save_like_once found the row: not counted again
@@ -100,11 +119,11 @@ fn write_likes(s: &Shared, c: usize) -> anyhow::Result<Writes> {
             send_and_drop(s, shard)?;
             w.lost_replies += 1;
             if config.retry == Retry::Once {
-                incr(&mut redis, shard)?;
+                incr(&mut link.redis, shard)?;
                 w.retried += 1;
             }
         } else {
-            incr(&mut redis, shard)?;
+            incr(&mut link.redis, shard)?;
             w.acknowledged += 1;
         }
     }

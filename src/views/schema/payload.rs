@@ -218,7 +218,7 @@ fn fleet(d: &mut Doc) -> Map<String, Value> {
     f
 }
 
-/// `measure`: --redis, --postgres or --redis --design, three documents
+/// `measure`: --redis, --postgres, --redis --design or --reconcile, four documents
 /// told apart by their fields (the PostgreSQL one's `store` is pinned, the
 /// durability run's `design` required). Redis's typed
 /// warnings are in words (views::measure::warning_text); both carry the
@@ -243,7 +243,8 @@ fn measure(d: &mut Doc) -> Vec<Map<String, Value>> {
     );
     set(&mut pg, "shard_load_model", model, false);
     let design = d.object::<crate::measure::durability::DurabilityReport>();
-    vec![redis, pg, design]
+    let reconcile = d.object::<crate::measure::reconcile::ReconcileReport>();
+    vec![redis, pg, design, reconcile]
 }
 
 /// `compare`: a row a design, the count error and the verdict in words
