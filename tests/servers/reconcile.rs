@@ -78,6 +78,55 @@ fn each_fault_drifts_as_the_ledger_says_and_the_job_brings_it_back_to_zero() {
     assert_eq!(keys_on(redis.ports[0]).trim(), "");
     // No reply dropped: no ledger key was written.
     assert_eq!(u(&v["keys_deleted"]), 8, "{v}");
+    // Written to files: one CSV line under its header, the outputs claimed
+    // once though both stores' flags are read.
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, md) = (dir.path().join("run.csv"), dir.path().join("run.md"));
+    let out = common::shardplan()
+        .args([
+            "measure",
+            "--reconcile",
+            "--redis",
+            &redis.url(),
+            "--postgres",
+            &pg.url(),
+        ])
+        .args([
+            "--shards",
+            "8",
+            "--clients",
+            "2",
+            "--rate",
+            "500",
+            "--duration",
+            "500ms",
+            "-o",
+        ])
+        .arg(&csv)
+        .arg("-o")
+        .arg(&md)
+        .env("PGPASSWORD", PASSWORD)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "reconciliation_drift_after")
+        .unwrap();
+    assert_eq!(lines[1].split(',').nth(at), Some("0"), "{text}");
+    let page = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        page.contains("After the final job the counter equals the rows (250)"),
+        "{page}"
+    );
     // Dropped replies sent again: each one the server applied counts twice.
     let (v, code) = reconcile(
         &redis,

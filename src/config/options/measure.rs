@@ -378,7 +378,10 @@ impl MeasureReconcileOptions {
             ));
         };
         let redis = RedisOptions::new(args.clone(), run)?;
-        let pg = PostgresOptions::new(args.clone(), url.clone(), run)?;
+        // The outputs are claimed once, by the Redis side.
+        let mut pg_args = args.clone();
+        pg_args.out.output.output.clear();
+        let pg = PostgresOptions::new(pg_args, url.clone(), run)?;
         let secrets = pg.secrets.clone();
         let mut inputs = redis.inputs;
         inputs.record(
