@@ -235,6 +235,10 @@ pub struct ReportArgs {
     pub prices: super::PriceArgs,
     #[command(flatten)]
     pub measure: MeasureFile,
+    /// A reconciliation for the design doc: the JSON `shardplan reconcile` (the model)
+    /// or `shardplan measure --reconcile` (a run) wrote; repeat for both.
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    pub reconcile_from: Vec<PathBuf>,
     #[command(flatten)]
     pub output: Output,
     #[command(flatten)]

@@ -57,6 +57,7 @@ pub fn run(o: ReportOptions) -> anyhow::Result<()> {
         simulation,
         placement: o.placement,
         measurement: o.measurement,
+        reconciliations: o.reconciliations,
     };
     let verdict = doc.verdict();
     let sim_svg = match &doc.simulation {

@@ -89,6 +89,15 @@ pub fn measurement_from_json(
             format!("{shown} is not a measurement ({e}); {expected}"),
         )
     };
+    if json.get("reconciliation").is_some() {
+        return Err(InputError::new(
+            flag,
+            format!(
+                "{shown} is a `measure --reconcile` run, not a load or durability measurement; \
+                 report reads it with --reconcile-from"
+            ),
+        ));
+    }
     if json.get("design").is_some() {
         return serde_json::from_value(json)
             .map(|d| Measurement::Durability(Box::new(d)))

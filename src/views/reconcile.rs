@@ -351,3 +351,69 @@ fn alternatives_section(d: &Drift, j: &Job, a: &Alternatives) -> Section {
         secondary: Vec::new(),
     }
 }
+
+/// The paragraph that opens a `report --reconcile-from` file's part.
+pub fn file_intro(file: &str, f: &crate::measure::reconcile::ReconcileFile) -> String {
+    use crate::measure::reconcile::ReconcileFile;
+    match f {
+        ReconcileFile::Model(_) => format!(
+            "The model (`shardplan reconcile`, {file}): how far the live count drifts from the \
+             like rows a day, what the job that closes it reads and costs, the gap it leaves, and \
+             the designs that need no job."
+        ),
+        ReconcileFile::Measured(r) => format!(
+            "Measured (`shardplan measure --reconcile`, {file}): {} likes saved as rows in \
+             PostgreSQL and counted on {} shard keys in Redis, with the faults made on purpose, \
+             and the job run on the servers.",
+            fmt::count(r.writes.likes),
+            r.shards
+        ),
+    }
+}
+
+/// A `report --reconcile-from` file's tables: the model's without the
+/// inputs it was given (its drift, job, gap, correction and the designs
+/// beside it), or the measured run's whole view.
+pub fn file_sections(f: &crate::measure::reconcile::ReconcileFile) -> Vec<Section> {
+    use crate::measure::reconcile::ReconcileFile;
+    use crate::output::Report as _;
+    match f {
+        ReconcileFile::Model(r) => vec![
+            headline(r),
+            drift_figures(&r.drift),
+            job_section(&r.job),
+            gap_section(r),
+            correction_section(&r.correction),
+            alternatives_section(&r.drift, &r.job, &r.alternatives),
+        ],
+        ReconcileFile::Measured(r) => {
+            crate::views::measure_reconcile::ReconcileMeasureView((**r).clone()).sections()
+        }
+    }
+}
+
+/// The drift per day from the figures alone (the file holds no faults).
+fn drift_figures(d: &Drift) -> Section {
+    Section::pairs(
+        &format!("Drift per day ({} writes)", num(d.writes_per_day)),
+        vec![
+            ("over-counted", format!("{} likes/day", num(d.over_per_day))),
+            (
+                "under-counted",
+                format!("{} likes/day", num(d.under_per_day)),
+            ),
+            (
+                "net (over - under)",
+                format!("{} likes/day", signed(d.net_per_day)),
+            ),
+            (
+                "per write",
+                format!(
+                    "P(over) = {}, P(under) = {}",
+                    fmt::prob(d.p_over),
+                    fmt::prob(d.p_under)
+                ),
+            ),
+        ],
+    )
+}

@@ -100,6 +100,8 @@ pub struct ReportDoc<'a> {
     pub placement: Option<Placement>,
     /// `--measure FILE`: the file as given and what it measured.
     pub measurement: Option<(String, crate::measure::Measurement)>,
+    /// `--reconcile-from FILE`s: each file as given and its reconciliation.
+    pub reconciliations: Vec<(String, crate::measure::reconcile::ReconcileFile)>,
     /// The pickers side by side at the recommended count, and their seed.
     pub pickers: (Vec<crate::model::picker::table::PickerRow>, u64),
 }
@@ -246,6 +248,16 @@ pub fn render(doc: &ReportDoc) -> anyhow::Result<String> {
             "Measurement",
             &Sections(super::measurement::sections(m)),
         )?);
+    }
+    if !doc.reconciliations.is_empty() {
+        page.push("## Reconciliation");
+        for (file, r) in &doc.reconciliations {
+            page.push(&super::reconcile::file_intro(file, r));
+            page.push(&markdown_under(
+                "Reconciliation",
+                &Sections(super::reconcile::file_sections(r)),
+            )?);
+        }
     }
     if let Some(o) = &doc.observed {
         page.push("## Observed traffic");

@@ -38,6 +38,7 @@ mod replay;
 mod report;
 mod report_html;
 mod report_measure;
+mod report_reconcile;
 mod risk;
 mod sensitivity;
 mod shared_folders;

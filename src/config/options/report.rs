@@ -43,6 +43,8 @@ pub struct ReportOptions {
     pub prices: Prices,
     /// `--measure FILE`: the file as shown and what it measured.
     pub measurement: Option<(String, Measurement)>,
+    /// `--reconcile-from FILE`s: each file as shown and its reconciliation.
+    pub reconciliations: Vec<(String, crate::measure::reconcile::ReconcileFile)>,
     /// The command line that writes this report again.
     pub command: String,
     /// The report folder, its files opened.
@@ -122,6 +124,7 @@ impl ReportOptions {
         // The price flags over the scenario's [prices] section, as for size.
         let prices = r.prices(&args.prices, "report")?;
         let measurement = measurement(&args, &mut r)?;
+        let reconciliations = reconciliations(&args, &mut r)?;
         let dir = folder(&args)?;
         let rate = crate::model::recommendation::planned_rate(plan.sizing.peak.peak, traffic);
         let like_rate = plan.sizing.peak.likes;
@@ -154,6 +157,7 @@ impl ReportOptions {
             placement,
             prices,
             measurement,
+            reconciliations,
             command: regenerate_command(
                 &std::env::args_os()
                     .map(|a| a.to_string_lossy().into_owned())
@@ -180,6 +184,7 @@ const NOT_THE_PLAN: &[&str] = &[
     "seed",
     "sampler",
     "measure",
+    "reconcile_from",
     "write_price",
     "read_price",
     "daily_likes",
@@ -286,6 +291,29 @@ fn measurement(args: &ReportArgs, r: &mut Resolver) -> InputResult<Option<(Strin
         Some(path) => measurement_file(path, r).map(Some),
         None => Ok(None),
     }
+}
+
+/// `--reconcile-from FILE`s: each reconciliation read back, recorded in
+/// the inputs; the files named without this machine's folders.
+fn reconciliations(
+    args: &ReportArgs,
+    r: &mut Resolver,
+) -> InputResult<Vec<(String, crate::measure::reconcile::ReconcileFile)>> {
+    let flag = "--reconcile-from";
+    let mut out = Vec::new();
+    for path in &args.reconcile_from {
+        let bytes = crate::config::measured::read_measure_file(&r.claims, flag, path)?;
+        let file = crate::measure::reconcile::reconcile_from_json(flag, path, &bytes)?;
+        out.push((portable_path(&path.display().to_string()), file));
+    }
+    if !out.is_empty() {
+        let shown: Vec<&str> = out.iter().map(|(s, _)| s.as_str()).collect();
+        r.inputs.record(
+            "reconcile_from",
+            &Sourced::from_flag(flag, shown.join(", ")),
+        );
+    }
+    Ok(out)
 }
 
 /// The measurement in `path` (`--measure`), recorded in the inputs; the

@@ -233,6 +233,46 @@ pub struct ReconcileReport {
     pub machine: crate::measure::machine::Machine,
 }
 
+/// A reconciliation read back for `report --reconcile-from`: the model's
+/// (`shardplan reconcile --format json`) or a measured run's
+/// (`shardplan measure --reconcile --format json`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReconcileFile {
+    /// `shardplan reconcile`'s figures.
+    Model(Box<crate::model::reconcile::Reconciliation>),
+    /// `shardplan measure --reconcile`'s run.
+    Measured(Box<ReconcileReport>),
+}
+
+/// `bytes` (the file `path`, given with `flag`) as a reconciliation;
+/// anything else is refused with one line naming the flag.
+pub fn reconcile_from_json(
+    flag: &str,
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> InputResult<ReconcileFile> {
+    let shown = path.display();
+    let expected =
+        "expected the JSON `shardplan reconcile` or `shardplan measure --reconcile` wrote";
+    let json: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| InputError::new(flag, format!("{shown} is not JSON ({e}); {expected}")))?;
+    let bad = |e: serde_json::Error| {
+        InputError::new(
+            flag,
+            format!("{shown} is not a reconciliation ({e}); {expected}"),
+        )
+    };
+    match json.get("command").and_then(|c| c.as_str()) {
+        Some("reconcile") => serde_json::from_value(json)
+            .map(|r| ReconcileFile::Model(Box::new(r)))
+            .map_err(bad),
+        Some("measure") if json.get("reconciliation").is_some() => serde_json::from_value(json)
+            .map(|r| ReconcileFile::Measured(Box::new(r)))
+            .map_err(bad),
+        _ => Err(InputError::new(flag, format!("{shown}: {expected}"))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -129,7 +129,7 @@ pub struct AlternativeInputs {
 }
 
 /// The drift per day over all reels, and one reel's over an interval.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Drift {
     /// Writes a day: likes x (1 + unlike share).
     pub writes_per_day: f64,
@@ -148,7 +148,7 @@ pub struct Drift {
 }
 
 /// One reel's drift over one interval, and the largest among the reels.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct ReelDrift {
     /// Writes one reel takes in an interval: writes a day / reels x the
     /// interval's share of a day, rounded to whole writes.
@@ -162,7 +162,7 @@ pub struct ReelDrift {
 }
 
 /// Figures read from the exact law of one reel's net drift.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct ReelLaw {
     /// P(a reel's count is off after an interval): P(net != 0).
     pub p_off: f64,
@@ -178,7 +178,7 @@ pub struct ReelLaw {
 }
 
 /// The job: rows read, time, cost.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Job {
     /// Rows read a run: reels x rows per reel.
     pub rows: f64,
@@ -197,7 +197,7 @@ pub struct Job {
 }
 
 /// The gap a run leaves on the hottest reel.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Gap {
     /// Seconds counting one reel's rows takes: rows per reel / scan rate.
     pub count_seconds: f64,
@@ -208,7 +208,7 @@ pub struct Gap {
 }
 
 /// The correction: one increment of the difference on one shard.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Correction {
     /// The plan's shards a reel's count is spread over.
     pub shards: u64,
@@ -226,7 +226,7 @@ pub struct Correction {
 }
 
 /// The designs that need no job, beside it.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Alternatives {
     /// Likes/s one key takes when each like is a transaction.
     pub transaction_cap_per_key: f64,
@@ -251,7 +251,7 @@ pub struct Alternatives {
 }
 
 /// Everything `reconcile` reports.
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct Reconciliation {
     /// How far the count drifts.
     pub drift: Drift,
