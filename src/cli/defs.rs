@@ -124,8 +124,8 @@ fn single<T: Copy>(flag: &'static str, text: &str, one: Option<T>, what: &str) -
 pub struct Rate {
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true, value_parser = rates,
         help = "Likes/s on the counter (default: the planned peak). sweep also takes a list, \
-                9000,14000,18000; partitions, without it, checks no cap; measure --design: \
-                likes/s of all the writers together (default 2000)")]
+                9000,14000,18000; partitions, without it, checks no cap; measure --design and \
+                --reconcile: likes/s of all the writers together (default 2000)")]
     pub rate: Option<Rates>,
 }
 

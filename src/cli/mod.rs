@@ -48,7 +48,8 @@ Exit status:
   0  done
   1  a failed --check, or a run that could not finish (a Redis server down)
   2  bad input: one line on stderr naming the flag or scenario field
-  3  measure's count check failed (the keys do not sum to the INCRs sent)
+  3  measure's count check failed (the keys do not sum to the INCRs sent; --reconcile: the
+     counter is not the rows after the job)
 
 Environment:
   NO_COLOR       no colour (as --color never)
@@ -147,7 +148,7 @@ pub enum Command {
   shardplan fleet --reels 1000000 --hot-reel post=200000 --partitions 1000
   shardplan fleet --rates-csv rates.csv   # a reel_id,rate header")]
     Fleet(FleetArgs),
-    /// Drive a real Redis (one key, then the shard keys) or PostgreSQL (--postgres: one row, sharded rows, like rows).
+    /// Drive a real Redis (one key, then the shard keys) or PostgreSQL (--postgres: one row, sharded rows, like rows); --reconcile: both, the drift and the job.
     #[command(after_help = "Examples:
   REDISCLI_AUTH=secret shardplan measure --cluster \\
       --redis redis://127.0.0.1:7000 --shards 16 --clients 50 \\
@@ -155,7 +156,10 @@ pub enum Command {
   shardplan size --peak 14000 --cap-from-measure measure.json
   PGPASSWORD=secret shardplan measure --postgres \\
       postgres://app@127.0.0.1:5432/likes --clients 8 --shards 64 -o pg.json
-  shardplan size --store postgres --peak 5000 --cap-from-measure pg.json")]
+  shardplan size --store postgres --peak 5000 --cap-from-measure pg.json
+  PGPASSWORD=secret shardplan measure --reconcile --redis redis://127.0.0.1:6379 \\
+      --postgres postgres://app@127.0.0.1:5432/likes --rate 1000 --duration 5s \\
+      --lost-replies 0.05 --retry once --failed-increments 0.02 --reconcile-every 1s")]
     Measure(MeasureArgs),
     /// One row per design: single key, shards, buffers, sharded buffers, a log.
     #[command(after_help = "Examples:

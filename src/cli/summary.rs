@@ -76,8 +76,18 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
     (
         "measure",
         &[
-            "redis", "postgres", "cluster", "design", "shards", "clients", "duration", "rate",
-            "picker", "format", "output",
+            "redis",
+            "postgres",
+            "cluster",
+            "design",
+            "reconcile",
+            "shards",
+            "clients",
+            "duration",
+            "rate",
+            "picker",
+            "format",
+            "output",
         ],
     ),
     (
@@ -158,7 +168,7 @@ fn one_line(command: &str, flag: &str) -> Option<String> {
     }
     let text = match (command, flag) {
         ("measure", "rate") => format!(
-            "With --design: likes/s of all the writers together (default {})",
+            "With --design or --reconcile: likes/s of all writers (default {})",
             crate::measure::durability::DEFAULT_DURABILITY_RATE
         ),
         ("size", "shards") => "Judge this deployed count instead of recommending one".into(),
@@ -284,6 +294,7 @@ fn any_command(flag: &str) -> Option<String> {
         "redis" => "The Redis server: redis://host:port".into(),
         "postgres" => "The PostgreSQL server: postgres://user@host/db".into(),
         "design" => "Drive one design (single, sharded, buffered, log) and count losses".into(),
+        "reconcile" => "With --redis and --postgres: the drift and the job that closes it".into(),
         "clients" => "Concurrent connections writing".into(),
         "kind" => "Which chart".into(),
         "template" => "The shard key template, with a <shard> placeholder".into(),
