@@ -224,3 +224,101 @@ fn closing_line(c: &Reconciliation) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::reconcile::Retry;
+
+    fn sample(every: Option<f64>, difference: i64) -> ReconcileReport {
+        let job = |after_writes, difference: i64| Job {
+            at_seconds: 1.0,
+            after_writes,
+            rows: 100,
+            counted: 100 - difference,
+            difference,
+            shard: (difference != 0).then_some(3),
+            landed: 2,
+            seconds: 0.001,
+        };
+        let mut jobs = vec![job(true, difference)];
+        if every.is_some() {
+            jobs.insert(0, job(false, -1));
+        }
+        ReconcileReport {
+            redis: "redis://127.0.0.1:6379".into(),
+            postgres: "postgres://app@127.0.0.1/likes".into(),
+            shards: 8,
+            clients: 4,
+            rate: 100.0,
+            seconds: 1.0,
+            likes_per_second: 100.0,
+            lost_replies_share: 0.1,
+            retry: Retry::Once,
+            failed_increments_share: 0.0,
+            reconcile_every_seconds: every,
+            writes: Writes {
+                likes: 100,
+                acknowledged: 90,
+                lost_replies: 10,
+                lost_applied: 10,
+                retried: 10,
+                ..Writes::default()
+            }
+            .settle(Retry::Once),
+            reconciliation: Reconciliation {
+                like_table: "shardplan_1.likes".into(),
+                rows: 100,
+                counted_before: 100 - difference,
+                drift_before: -difference,
+                corrected_during: 0,
+                explained: true,
+                jobs,
+                counted_after: 100,
+                drift_after: 0,
+            },
+            run_id: "1".into(),
+            keys: vec!["k".into()],
+            kept: false,
+            keys_deleted: 1,
+            postgres_version: "15".into(),
+            machine: crate::measure::machine::Machine::here(None),
+        }
+    }
+
+    #[test]
+    fn csv_has_the_same_columns_with_or_without_jobs_during_the_writes() {
+        let columns = |r: ReconcileReport| -> Vec<String> {
+            let rows = ReconcileMeasureView(r).rows();
+            assert_eq!(rows.len(), 1);
+            rows[0].as_object().unwrap().keys().cloned().collect()
+        };
+        let plain = columns(sample(None, 0));
+        assert_eq!(plain, columns(sample(Some(0.5), -10)));
+        for c in [
+            "reconciliation_drift_after",
+            "final_job_difference",
+            "jobs",
+            "writes_over",
+        ] {
+            assert!(plain.iter().any(|k| k == c), "{c}: {plain:?}");
+        }
+        assert!(!plain.iter().any(|k| k.starts_with("machine")));
+    }
+
+    #[test]
+    fn the_closing_line_fails_when_the_count_is_off_or_unexplained() {
+        let good = ReconcileMeasureView(sample(Some(0.5), -10)).sections();
+        assert!(
+            matches!(good.last(), Some(Section::Note(t)) if t.contains("equals the rows (100)"))
+        );
+        let mut off = sample(None, 0);
+        off.reconciliation.drift_after = 2;
+        let last = ReconcileMeasureView(off).sections().pop();
+        assert!(matches!(last, Some(Section::Failure(t)) if t.contains("off by +2")));
+        let mut odd = sample(None, 0);
+        odd.reconciliation.explained = false;
+        let last = ReconcileMeasureView(odd).sections().pop();
+        assert!(matches!(last, Some(Section::Failure(t)) if t.contains("another client")));
+    }
+}
