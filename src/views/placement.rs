@@ -226,7 +226,8 @@ impl Report for KeysView {
             summary.push((
                 "busiest node",
                 format!(
-                    "node {node}: {count} shards, {} of the writes (an even split is {})",
+                    "node {node}: {}, {} of the writes (an even split is {})",
+                    fmt::counted(count, "shard", "shards"),
                     fmt::percent(share),
                     fmt::percent(fair)
                 ),
@@ -355,12 +356,12 @@ impl Report for PartitionsView {
                 "load",
                 format!(
                     "{} likes/s, cap {} writes/s per partition",
-                    fmt::num(rate),
-                    fmt::num(cap)
+                    fmt::rate(rate),
+                    fmt::rate(cap)
                 ),
             ));
             if let Some(m) = r.busiest_partition_mean_rate {
-                rows.push(("busiest partition, mean writes/s", fmt::num(m)));
+                rows.push(("busiest partition, mean writes/s", fmt::rate(m)));
             }
             let how = match r.partition_method {
                 Some(RiskMethod::UpperBound) => "upper bound",
