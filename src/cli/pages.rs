@@ -41,7 +41,7 @@ fn rate(command: &str) -> String {
             .into(),
         "measure" => format!(
             "With --design: likes/s of all the writers together (default {})",
-            crate::measure::durability::DEFAULT_DURABILITY_RATE
+            fmt::num(crate::measure::durability::DEFAULT_DURABILITY_RATE)
         ),
         _ => "Likes/s on the counter (default: the planned peak)".into(),
     }

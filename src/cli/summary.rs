@@ -176,7 +176,7 @@ fn one_line(command: &str, flag: &str) -> Option<String> {
     let text = match (command, flag) {
         ("measure", "rate") => format!(
             "With --design: likes/s of all the writers together (default {})",
-            crate::measure::durability::DEFAULT_DURABILITY_RATE
+            fmt::num(crate::measure::durability::DEFAULT_DURABILITY_RATE)
         ),
         ("size", "shards") => "Judge this deployed count, not a new one".into(),
         ("measure", "shards") => {
@@ -260,10 +260,13 @@ fn any_command(flag: &str) -> Option<String> {
         "shards" => "Shard keys of the counter (default: the count `size` recommends)".into(),
         "seconds" => format!(
             "Simulated seconds: 2000, or 33m, 4h (default: the scenario's, else {})",
-            d::DEFAULT_SECONDS
+            fmt::count(d::DEFAULT_SECONDS)
         ),
         "traffic" => "Likes a second: fixed (default), poisson, gamma-poisson, empirical".into(),
-        "cap" => format!("Cap per key, writes/s (store's, else {})", d::DEFAULT_CAP),
+        "cap" => format!(
+            "Cap per key, writes/s (store's, else {})",
+            fmt::num(d::DEFAULT_CAP)
+        ),
         "safe" => "Safe writes/s to plan per key, at most the cap".into(),
         "observed" => "The highest likes/s seen (peak = it x growth)".into(),
         "store" => "A store preset: dynamodb, firestore, postgres, redis-cluster, sorted".into(),
