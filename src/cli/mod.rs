@@ -282,7 +282,7 @@ pub fn parse() -> Result<Cli, InputError> {
     use clap::FromArgMatches;
     let args: Vec<String> = std::env::args().skip(1).collect();
     if let Some(page) = pages::requested(&args).and_then(|name| pages::page(&name)) {
-        print!("{page}");
+        pages::print(&page, &args);
         std::process::exit(0);
     }
     let cmd = summary::command();

@@ -251,8 +251,9 @@ fn other(command: &str, flag: &str) -> Option<String> {
     Some(text.into())
 }
 
-/// The `--help` page of the subcommand `name`, as `parse` prints it.
-pub(super) fn page(name: &str) -> Option<String> {
+/// The `--help` page of the subcommand `name`, as `parse` prints it
+/// (headings styled as clap styles them; [`print`] decides on colour).
+pub(super) fn page(name: &str) -> Option<clap::builder::StyledStr> {
     let mut root = Cli::command();
     root.build();
     let sub = root.find_subcommand(name)?.clone();
@@ -281,7 +282,31 @@ pub(super) fn page(name: &str) -> Option<String> {
         None => more,
     };
     let mut sub = sub.after_help(after);
-    Some(sub.render_help().to_string())
+    Some(sub.render_help())
+}
+
+/// Prints `page`, styled where the command line's `--color` (else
+/// `auto`: a terminal without NO_COLOR) asks for colour.
+pub(super) fn print(page: &clap::builder::StyledStr, args: &[String]) {
+    use crate::output::terminal::{ColorChoice, Style};
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let asked = words
+        .iter()
+        .position(|a| *a == "--color")
+        .and_then(|i| words.get(i + 1).copied())
+        .or_else(|| words.iter().find_map(|a| a.strip_prefix("--color=")));
+    let choice = match asked.map(str::to_ascii_lowercase).as_deref() {
+        Some("always") => ColorChoice::Always,
+        Some("never") => ColorChoice::Never,
+        _ => ColorChoice::Auto,
+    };
+    let text = match Style::stdout(choice).colour {
+        true => page.ansi().to_string(),
+        false => page.to_string(),
+    };
+    // A reader who stops early (`| head`) is no error.
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
 /// The subcommand whose whole page the command line asks for: `COMMAND
