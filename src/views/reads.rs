@@ -25,9 +25,9 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
         (
             "views",
             format!(
-                "{}/s on {} servers, sum cached {} s",
+                "{}/s on {}, sum cached {} s",
                 fmt::num(r.views),
-                r.servers,
+                fmt::counted(r.servers, "server", "servers"),
                 fmt::num(r.cache_seconds)
             ),
         ),
