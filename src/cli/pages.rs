@@ -267,7 +267,13 @@ pub(super) fn page(name: &str) -> Option<clap::builder::StyledStr> {
             let text = own
                 .map(Into::into)
                 .or_else(|| a.get_long_help().or(a.get_help()).cloned());
-            let a = a.hide_short_help(false).hide_possible_values(false);
+            // A help that names every value needs no list of them after it.
+            let named = text.as_ref().is_some_and(|t| {
+                let t = t.to_string().to_ascii_lowercase();
+                let values = a.get_possible_values();
+                !values.is_empty() && values.iter().all(|v| t.contains(v.get_name()))
+            });
+            let a = a.hide_short_help(false).hide_possible_values(named);
             match text {
                 Some(text) => a.help(text),
                 None => a,
