@@ -82,12 +82,12 @@ pub fn busiest_histogram(
             .y_desc("share of simulated seconds")
             .axis_desc_style(LABEL_FONT)
             .label_style(("sans-serif", 13))
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&|v| crate::output::fmt::num(v.round()))
             .draw()
             .map_err(err)?;
         draw_bars(&mut chart, &bins, total)?;
         let cap_line = [(cap, 0.0), (cap, y_hi)];
-        let cap_label = format!("cap {cap} writes/s");
+        let cap_label = format!("cap {} writes/s", crate::output::fmt::rate(cap));
         draw_line(
             &mut chart,
             cap_line,
@@ -97,7 +97,7 @@ pub fn busiest_histogram(
         )?;
         if let Some(safe) = safe {
             let safe_line = [(safe, 0.0), (safe, y_hi)];
-            let label = format!("safe {safe} writes/s");
+            let label = format!("safe {} writes/s", crate::output::fmt::rate(safe));
             draw_line(
                 &mut chart,
                 safe_line,
@@ -129,7 +129,7 @@ mod tests {
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("Busiest shard per second"));
         assert!(svg.contains("writes/s"));
-        assert!(svg.contains("cap 1000 writes/s"));
+        assert!(svg.contains("cap 1,000 writes/s"));
         assert!(svg.contains("safe 700 writes/s"));
     }
 }

@@ -202,6 +202,7 @@ pub fn risk_by_shards(
             .y_desc(y_desc)
             .axis_desc_style(LABEL_FONT)
             .label_style(("sans-serif", 13))
+            .x_label_formatter(&|v| crate::output::fmt::count(*v))
             .y_label_formatter(&|v| power_of_ten(*v))
             .draw()
             .map_err(err)?;

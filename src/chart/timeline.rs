@@ -8,7 +8,7 @@ use super::{err, LABEL_FONT, SIZE, TITLE_FONT};
 /// An axis label: whole numbers without ".0", small steps with one decimal.
 fn axis_number(v: f64) -> String {
     if v.fract() == 0.0 || v.abs() >= 100.0 {
-        format!("{v:.0}")
+        crate::output::fmt::num(v.round())
     } else {
         format!("{v:.1}")
     }
@@ -69,7 +69,7 @@ pub fn timeline(panels: &[TimelinePanel], title: &str) -> anyhow::Result<String>
             mesh.y_desc(panel.y_desc.as_str())
                 .axis_desc_style(LABEL_FONT)
                 .label_style(("sans-serif", 13))
-                .x_label_formatter(&|v| format!("{v:.0}"))
+                .x_label_formatter(&|v| crate::output::fmt::num(v.round()))
                 .y_labels(y_ticks(panel, y_hi))
                 .y_label_formatter(&|v| axis_number(*v));
             if last {

@@ -266,7 +266,7 @@ pub struct ResizeArgs {
         help = format!("Grow: likes on the counter before the grow (default {})", defaults::DEFAULT_LIKES_BEFORE))]
     pub likes_before: Option<u64>,
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
-        help = format!("Grow: likes arriving during the grow (default {})", defaults::DEFAULT_LIKES_AFTER))]
+        help = format!("Grow: likes arriving during the grow (default {})", crate::output::fmt::count(defaults::DEFAULT_LIKES_AFTER)))]
     pub likes_after: Option<u64>,
     #[command(flatten)]
     pub settings_ttl: SettingsTtl,

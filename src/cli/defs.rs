@@ -123,9 +123,10 @@ fn single<T: Copy>(flag: &'static str, text: &str, one: Option<T>, what: &str) -
 #[derive(Debug, Clone, Default, Args)]
 pub struct Rate {
     #[arg(long, value_name = "LIKES_PER_S", allow_negative_numbers = true, value_parser = rates,
-        help = "Likes/s on the counter (default: the planned peak). sweep also takes a list, \
-                9000,14000,18000; partitions, without it, checks no cap; measure --design and \
-                --reconcile: likes/s of all the writers together (default 2000)")]
+        help = format!("Likes/s on the counter (default: the planned peak). sweep also takes a \
+             list, 9000,14000,18000; partitions, without it, checks no cap; measure --design and \
+             --reconcile: likes/s of all the writers together (default {})",
+             fmt::num(crate::measure::durability::DEFAULT_DURABILITY_RATE)))]
     pub rate: Option<Rates>,
 }
 
@@ -221,7 +222,7 @@ pub struct MeasureFile {
 pub struct Seconds {
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = whole_seconds,
         help = format!("Simulated seconds: 2000, or with units 33m, 4h, 1h30m (default: the \
-            scenario's, else {})", d::DEFAULT_SECONDS))]
+            scenario's, else {})", fmt::count(d::DEFAULT_SECONDS)))]
     pub seconds: Option<u64>,
 }
 
@@ -248,7 +249,7 @@ pub struct Trials {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
         help = format!("Placements sampled for the partition load (default: partitions {} when \
             Monte Carlo is used, fewer on a large draw; fleet {})",
-            d::DEFAULT_PARTITION_TRIALS, d::DEFAULT_FLEET_TRIALS))]
+            fmt::count(d::DEFAULT_PARTITION_TRIALS), d::DEFAULT_FLEET_TRIALS))]
     pub trials: Option<u64>,
 }
 
@@ -259,7 +260,7 @@ pub struct Trials {
 pub struct Cap {
     #[arg(long, value_name = "WRITES_PER_S", allow_negative_numbers = true, value_parser = number,
         help = format!("The store's write cap per key (partition), writes/s (default: the store \
-            preset's, else {})", d::DEFAULT_CAP))]
+            preset's, else {})", fmt::num(d::DEFAULT_CAP)))]
     pub cap: Option<f64>,
 }
 
@@ -306,7 +307,7 @@ pub struct Partitions {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
         help = format!("Partitions of a hashed store the shard keys land on: shards sharing one \
             add up against its cap, at the accepted risk (--risk, else {}%; fleet: default {}; \
-            partitions: required)", d::DEFAULT_RISK * 100.0, d::DEFAULT_FLEET_PARTITIONS))]
+            partitions: required)", d::DEFAULT_RISK * 100.0, fmt::count(d::DEFAULT_FLEET_PARTITIONS)))]
     pub partitions: Option<u64>,
 }
 

@@ -57,7 +57,7 @@ pub struct FleetArgs {
     #[command(flatten)]
     pub risk: Risk,
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole_number,
-        help = format!("Largest shard count the search tries (default {})", d::DEFAULT_FLEET_MAX_SHARDS))]
+        help = format!("Largest shard count the search tries (default {})", fmt::count(d::DEFAULT_FLEET_MAX_SHARDS)))]
     pub max_shards: Option<u64>,
     #[command(flatten)]
     pub trials: Trials,

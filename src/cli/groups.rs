@@ -105,7 +105,7 @@ pub struct ObservedArgs {
 #[command(next_help_heading = "Reads")]
 pub struct ReadArgs {
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "PER_S", allow_negative_numbers = true,
-        help = format!("Views of the count per second (default {})", d::DEFAULT_VIEWS))]
+        help = format!("Views of the count per second (default {})", crate::output::fmt::num(d::DEFAULT_VIEWS)))]
     pub views: Option<f64>,
     #[command(flatten)]
     pub cache: Cache,
@@ -114,7 +114,7 @@ pub struct ReadArgs {
     pub batch_size: Option<u64>,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "READS_PER_S", allow_negative_numbers = true,
         help = format!("The store's read cap per key, reads/s (default: the store preset's, else {})",
-            d::DEFAULT_READ_CAP))]
+            crate::output::fmt::num(d::DEFAULT_READ_CAP)))]
     pub read_cap: Option<f64>,
 }
 

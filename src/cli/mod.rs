@@ -7,6 +7,7 @@ pub mod complete;
 mod defs;
 mod designs;
 mod groups;
+mod pages;
 mod parse;
 mod prices;
 mod reconcile;
@@ -149,7 +150,14 @@ pub enum Command {
   shardplan fleet --rates-csv rates.csv   # a reel_id,rate header")]
     Fleet(FleetArgs),
     /// Drive a real Redis (one key, then the shard keys) or PostgreSQL (--postgres: one row, sharded rows, like rows); --reconcile: both, the drift and the job.
-    #[command(after_help = "Examples:
+    #[command(
+        after_help = "Examples:
+  REDISCLI_AUTH=secret shardplan measure --cluster \\
+      --redis redis://127.0.0.1:7000 --shards 16 --clients 50 \\
+      --duration 5s -o measure.json
+  PGPASSWORD=secret shardplan measure --postgres \\
+      postgres://app@127.0.0.1:5432/likes --clients 8 --shards 64 -o pg.json",
+        after_long_help = "Examples:
   REDISCLI_AUTH=secret shardplan measure --cluster \\
       --redis redis://127.0.0.1:7000 --shards 16 --clients 50 \\
       --duration 5s -o measure.json
@@ -159,7 +167,8 @@ pub enum Command {
   shardplan size --store postgres --peak 5000 --cap-from-measure pg.json
   PGPASSWORD=secret shardplan measure --reconcile --redis redis://127.0.0.1:6379 \\
       --postgres postgres://app@127.0.0.1:5432/likes --rate 1000 --duration 5s \\
-      --lost-replies 0.05 --retry once --failed-increments 0.02 --reconcile-every 1s")]
+      --lost-replies 0.05 --retry once --failed-increments 0.02 --reconcile-every 1s"
+    )]
     Measure(MeasureArgs),
     /// One row per design: single key, shards, buffers, sharded buffers, a log.
     #[command(after_help = "Examples:
@@ -275,6 +284,11 @@ impl Command {
 /// ("a similar argument exists: '--peak'").
 pub fn parse() -> Result<Cli, InputError> {
     use clap::FromArgMatches;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(page) = pages::requested(&args).and_then(|name| pages::page(&name)) {
+        pages::print(&page, &args);
+        std::process::exit(0);
+    }
     let cmd = summary::command();
     let parsed = cmd
         .clone()
@@ -292,7 +306,6 @@ pub fn parse() -> Result<Cli, InputError> {
             ) {
                 e.exit();
             }
-            let args: Vec<String> = std::env::args().skip(1).collect();
             Err(InputError::new(
                 "usage",
                 format!("{} (see --help)", usage::one_line(&e, &cmd, &args)),

@@ -15,7 +15,7 @@ pub struct ReconcileArgs {
     #[command(flatten)]
     pub reels: Reels,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "ROWS", allow_negative_numbers = true,
-        help = format!("Like rows the job counts per reel (default {})", d::DEFAULT_LIKES_PER_REEL))]
+        help = format!("Like rows the job counts per reel (default {})", crate::output::fmt::num(d::DEFAULT_LIKES_PER_REEL)))]
     pub likes_per_reel: Option<f64>,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "SHARE", allow_negative_numbers = true,
         help = format!("Share of increments whose reply is lost, F, in [0, 1] (default {})",
@@ -30,7 +30,7 @@ pub struct ReconcileArgs {
             counted, the retry finding the row (default {})", d::DEFAULT_INCREMENT_FAIL_SHARE))]
     pub increment_fail_share: Option<f64>,
     #[arg(value_parser = crate::cli::parse::number, long, value_name = "ROWS_PER_S", allow_negative_numbers = true,
-        help = format!("Rows a second the job counts (default {})", d::DEFAULT_SCAN_ROWS_PER_SECOND))]
+        help = format!("Rows a second the job counts (default {})", crate::output::fmt::num(d::DEFAULT_SCAN_ROWS_PER_SECOND)))]
     pub scan_rate: Option<f64>,
     #[arg(long, value_name = "DURATION", allow_negative_numbers = true, value_parser = crate::model::duration::parse_seconds,
         help = format!("Time between runs: seconds or 90s, 10m, 4h (default {})",

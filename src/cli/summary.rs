@@ -14,8 +14,20 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
     (
         "size",
         &[
-            "scenario", "peak", "safe", "observed", "cap", "store", "risk", "duration", "shards",
-            "check", "output",
+            "scenario",
+            "peak",
+            "safe",
+            "observed",
+            "cap",
+            "store",
+            "risk",
+            "duration",
+            "traffic",
+            "partitions",
+            "shards",
+            "check",
+            "format",
+            "output",
         ],
     ),
     (
@@ -62,6 +74,7 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
             "scenario",
             "reels",
             "rates-csv",
+            "hot-reel",
             "threshold",
             "target-shards",
             "partitions",
@@ -156,6 +169,10 @@ const MAIN_FLAGS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// The flags whose one line in `-h` names their values (clap's list of
+/// them is left to `--help`).
+const VALUES_IN_LINE: &[&str] = &["store", "traffic", "format"];
+
 /// The one line `-h` gives a flag whose full help is longer, in
 /// `command` (a flag that means more in one command has its own line
 /// there); defaults come from `model::defaults`, as the full help's do.
@@ -169,9 +186,9 @@ fn one_line(command: &str, flag: &str) -> Option<String> {
     let text = match (command, flag) {
         ("measure", "rate") => format!(
             "With --design or --reconcile: likes/s of all writers (default {})",
-            crate::measure::durability::DEFAULT_DURABILITY_RATE
+            fmt::num(crate::measure::durability::DEFAULT_DURABILITY_RATE)
         ),
-        ("size", "shards") => "Judge this deployed count instead of recommending one".into(),
+        ("size", "shards") => "Judge this deployed count, not a new one".into(),
         ("measure", "shards") => {
             format!("Shard keys written (default {})", d::DEFAULT_MEASURE_SHARDS)
         }
@@ -253,17 +270,17 @@ fn any_command(flag: &str) -> Option<String> {
         "shards" => "Shard keys of the counter (default: the count `size` recommends)".into(),
         "seconds" => format!(
             "Simulated seconds: 2000, or 33m, 4h (default: the scenario's, else {})",
-            d::DEFAULT_SECONDS
+            fmt::count(d::DEFAULT_SECONDS)
         ),
-        "traffic" => "How the likes of a second arrive (default fixed)".into(),
+        "traffic" => "Likes a second: fixed (default), poisson, gamma-poisson, empirical".into(),
         "cap" => format!(
-            "The store's write cap per key, writes/s (default: the store's, else {})",
-            d::DEFAULT_CAP
+            "Cap per key, writes/s (store's, else {})",
+            fmt::num(d::DEFAULT_CAP)
         ),
         "safe" => "Safe writes/s to plan per key, at most the cap".into(),
-        "observed" => "The highest rate seen so far, likes/s (peak = observed x growth)".into(),
-        "store" => "A store preset: its cap, read cap, burst and batch size".into(),
-        "risk" => "Accepted chance of any second over the cap during --duration".into(),
+        "observed" => "The highest likes/s seen (peak = it x growth)".into(),
+        "store" => "A store preset: dynamodb, firestore, postgres, redis-cluster, sorted".into(),
+        "risk" => "Accepted P(any second over the cap) in --duration".into(),
         "duration" => format!(
             "How long the load lasts: 90s, 10m, 4h (default {})",
             super::defs::typed(d::DEFAULT_DURATION_SECONDS)
@@ -273,12 +290,13 @@ fn any_command(flag: &str) -> Option<String> {
             "Master seed of every random draw (default: the scenario's, else {})",
             d::DEFAULT_SEED
         ),
-        "check" => "Exit 1 when the verdict on the shard count fails (a CI gate)".into(),
-        "format" => "Output format (default: a table, or -o's extension)".into(),
-        "output" => "Write to PATH; its extension picks the format (repeatable)".into(),
+        "check" => "Exit 1 when the count fails its verdict (CI)".into(),
+        "format" => "table, csv, json, markdown, tsv (default: -o's or table)".into(),
+        "output" => "Write to PATH, format by extension (repeatable)".into(),
         "per-second" => "Stream one CSV row per simulated second to FILE".into(),
         "wide" => "Every column in tables, none left out to fit the width".into(),
         "measure" => "Quote a `shardplan measure` JSON file".into(),
+        "hot-reel" => "A reel on top of the background: NAME=RATE[:SHARDS]".into(),
         "reels" => "Reels in the fleet".into(),
         "rates-csv" => "The reels' likes/s from a CSV file instead of a Zipf law".into(),
         "threshold" => format!(
@@ -325,6 +343,7 @@ fn summarised(sub: Command, name: &str, main: &[&str]) -> Command {
             Some("help") => sub,
             Some(l) if main.contains(&l) => match one_line(name, l) {
                 Some(short) => sub.mut_arg(id, |a| {
+                    let a = a.hide_possible_values(VALUES_IN_LINE.contains(&l));
                     let full = a.get_long_help().or(a.get_help()).cloned();
                     match full {
                         Some(full) => a.help(short).long_help(full),

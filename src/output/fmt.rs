@@ -39,13 +39,7 @@ pub fn num(x: f64) -> String {
         return if x < 0.0 { format!("-{s}") } else { s };
     }
     if x.abs() >= 1000.0 {
-        // Round once, then put separators in the whole part (rounding the
-        // fraction alone would turn 1,999.97 into "1,999.0").
-        let text = format!("{:.1}", x.abs());
-        let (whole, frac) = text.split_once('.').unwrap_or((&text, "0"));
-        let whole: u64 = whole.parse().unwrap_or(0);
-        let sign = if x < 0.0 { "-" } else { "" };
-        return format!("{sign}{}.{frac}", count(whole));
+        return fixed(x, 1);
     }
     if x != 0.0 && x.abs() < 1e-3 {
         // Never a bare "0" for a value that is not zero.
@@ -55,16 +49,45 @@ pub fn num(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// A mean of whole counts: one decimal, with separators ("1,846.7").
+/// A mean of whole counts (the busiest shard's writes a second): two
+/// decimals, with separators ("1,846.72"), the same in every view.
 pub fn mean(x: f64) -> String {
+    fixed(x, 2)
+}
+
+/// `x` rounded once to `decimals` places, separators in the whole part
+/// ("14,900.0"; rounding the fraction alone would turn 1,999.97 into
+/// "1,999.0").
+pub fn fixed(x: f64, decimals: usize) -> String {
     if !x.is_finite() {
         return x.to_string();
     }
-    let text = format!("{:.1}", x.abs());
-    let (whole, frac) = text.split_once('.').unwrap_or((&text, "0"));
+    let text = format!("{:.decimals$}", x.abs());
+    let (whole, frac) = match text.split_once('.') {
+        Some((w, f)) => (w, format!(".{f}")),
+        None => (text.as_str(), String::new()),
+    };
     let whole: u64 = whole.parse().unwrap_or(0);
-    let sign = if x < 0.0 { "-" } else { "" };
-    format!("{sign}{}.{frac}", count(whole))
+    let sign = if x < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}{}{frac}", count(whole))
+}
+
+/// A rate (likes/s, writes/s): whole rates as they are, else one decimal
+/// from 10 up, with separators ("692.3", "14,000", "18,462.0"); a slower
+/// rate as [`num`] ("0.083").
+pub fn rate(x: f64) -> String {
+    if !x.is_finite() || x.abs() >= 1e12 || x.fract() == 0.0 {
+        return num(x);
+    }
+    if x.abs() < 10.0 {
+        // A slow rate keeps its digits (5 likes a minute: 0.083).
+        return num(x);
+    }
+    fixed(x, 1)
 }
 
 /// A probability: 4 significant digits, scientific below 1e-3, and never a
@@ -172,7 +195,7 @@ pub fn percent(share: f64) -> String {
         let decimals = (-pct.log10()).floor() as usize + 2;
         return format!("{pct:.decimals$}%");
     }
-    format!("{pct:.1}%")
+    format!("{}%", fixed(pct, 1))
 }
 
 #[cfg(test)]
@@ -195,6 +218,13 @@ mod tests {
         assert_eq!(num(999_999_999_999.0), "999,999,999,999");
         assert_eq!(num(1e300), "1.000e300");
         assert_eq!(num(-12_345.44), "-12,345.4");
+        assert_eq!(mean(1_846.72), "1,846.72");
+        assert_eq!(fixed(-0.04, 1), "0.0");
+        assert_eq!(fixed(12_345.678, 2), "12,345.68");
+        assert_eq!(rate(9_000.0 / 13.0), "692.3");
+        assert_eq!(rate(14_000.0), "14,000");
+        assert_eq!(rate(18_462.04), "18,462.0");
+        assert_eq!(rate(1.0 / 12.0), "0.083");
     }
 
     #[test]
@@ -232,6 +262,7 @@ mod tests {
         assert_eq!(percent(0.3), "30.0%");
         assert_eq!(percent(1305.0 / 75_603_995.0), "0.0017%");
         assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(149.0), "14,900.0%");
         assert_eq!(percent(1e-12), "1.0e-10%");
     }
 }

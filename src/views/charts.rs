@@ -43,7 +43,7 @@ pub fn risk_svg(
     let r = &first.risk;
     let title = format!(
         "Over-cap risk by shard count at {} likes/s (cap {} writes/s)",
-        fmt::num(first.rate),
+        fmt::rate(first.rate),
         fmt::num(r.cap)
     );
     let spell = fmt::duration(r.seconds);
@@ -120,7 +120,7 @@ pub fn busiest_svg(
     let title = format!(
         "Busiest of {} per second at {} writes/s ({} s simulated)",
         super::verdict::shards(p.shards),
-        fmt::num(p.rate),
+        fmt::rate(p.rate),
         fmt::count(p.seconds)
     );
     let footer = verdict.map(super::verdict::line);

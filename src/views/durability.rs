@@ -114,7 +114,7 @@ fn run(r: &DurabilityReport) -> Section {
             "writes",
             format!(
                 "{} likes/s asked, {} likes/s created over {} s by {} writers; {} writes/s per key",
-                fmt::num(r.rate),
+                fmt::rate(r.rate),
                 fmt::num(r.likes_per_second.round()),
                 fmt::num((r.seconds * 100.0).round() / 100.0),
                 r.clients,

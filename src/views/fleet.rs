@@ -170,7 +170,7 @@ fn pinned_reels(r: &FleetReport) -> String {
             format!(
                 "{}: {} likes/s, {} shard keys when raised",
                 p.name,
-                fmt::num(p.rate),
+                fmt::rate(p.rate),
                 p.shards.map_or("ceil(rate / safe)".into(), fmt::count)
             )
         })
@@ -211,8 +211,8 @@ fn fleet_section(scenario: &str, r: &FleetReport) -> Section {
                 "likes/s",
                 format!(
                     "{} ({} background)",
-                    fmt::num(r.total_rate),
-                    fmt::num(r.background_rate)
+                    fmt::rate(r.total_rate),
+                    fmt::rate(r.background_rate)
                 ),
             ),
             (
@@ -243,8 +243,8 @@ fn fleet_section(scenario: &str, r: &FleetReport) -> Section {
                 "hottest reel",
                 format!(
                     "{} likes/s (hottest background reel {})",
-                    fmt::num(r.hottest_reel_rate),
-                    fmt::num(r.hottest_background_rate)
+                    fmt::rate(r.hottest_reel_rate),
+                    fmt::rate(r.hottest_background_rate)
                 ),
             ),
         ],
@@ -308,20 +308,20 @@ fn partitions_section(l: &PartitionLoad) -> Section {
                 "tail load per partition",
                 format!(
                     "{} writes/s, sd {}",
-                    fmt::num(l.tail_partition_mean),
-                    fmt::num(l.tail_partition_sd)
+                    fmt::rate(l.tail_partition_mean),
+                    fmt::rate(l.tail_partition_sd)
                 ),
             ),
             (
                 "mean partition",
-                format!("{} writes/s", fmt::num(l.mean_partition_rate)),
+                format!("{} writes/s", fmt::rate(l.mean_partition_rate)),
             ),
             (
                 "hottest partition",
                 format!(
                     "{} writes/s (+- {}; {} placements, seed {}), {:.2}x the mean",
-                    fmt::num(l.hottest_partition_rate),
-                    fmt::num(l.hottest_partition_rate_se),
+                    fmt::rate(l.hottest_partition_rate),
+                    fmt::rate(l.hottest_partition_rate_se),
                     fmt::count(l.trials),
                     l.seed,
                     l.hottest_to_mean
@@ -435,7 +435,8 @@ fn keys(n: u64) -> String {
 fn search_answer(sr: &SearchResult) -> String {
     match (sr.shards, sr.threshold) {
         (Some(s), Some(t)) => format!(
-            "{s} shards, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
+            "{}, threshold {} likes/s (reels over it: {}; P(over the cap in {} s) <= {})",
+            fmt::counted(s, "shard", "shards"),
             fmt::num(t),
             fmt::count(sr.hot_reels.unwrap_or(0)),
             fmt::count(sr.seconds),
@@ -456,7 +457,7 @@ fn shards_per_threshold(sr: &SearchResult) -> String {
             format!(
                 "{}: {}",
                 fmt::num(*t),
-                s.map(|s| s.to_string()).unwrap_or_else(|| "-".into())
+                s.map(fmt::count).unwrap_or_else(|| "-".into())
             )
         })
         .collect::<Vec<_>>()

@@ -27,7 +27,7 @@ pub fn intro(file: &str, m: &Measurement) -> String {
              the run.",
             d.design.name(),
             d.design.name(),
-            fmt::num(d.rate),
+            fmt::rate(d.rate),
             if d.store == "postgres" { "PostgreSQL" } else { "Redis" },
             match &d.fault {
                 Some(f) => format!(

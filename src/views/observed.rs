@@ -148,7 +148,10 @@ impl ObservedTraffic {
             ),
             ("points", self.points_words()),
             ("gaps", self.gaps_words()),
-            ("mean rate", format!("{} likes/s", fmt::num(self.mean_rate))),
+            (
+                "mean rate",
+                format!("{} likes/s", fmt::rate(self.mean_rate)),
+            ),
             ("peak rate (the observed rate)", self.peak_words()),
         ];
         rows.extend(self.quantile_rows());
@@ -211,7 +214,7 @@ impl ObservedTraffic {
         };
         format!(
             "{} likes/s at {} ({busiest})",
-            fmt::num(self.peak_rate),
+            fmt::rate(self.peak_rate),
             utc(self.peak_time)
         )
     }
@@ -223,7 +226,7 @@ impl ObservedTraffic {
             .iter()
             .zip(["p50", "p99", "p99.9"])
             .map(|(q, label)| {
-                let mut v = format!("{} likes/s", fmt::num(q.rate));
+                let mut v = format!("{} likes/s", fmt::rate(q.rate));
                 if !q.supported {
                     v.push_str(" (too short to support)");
                 }

@@ -66,10 +66,13 @@ pub fn warning_text(w: &PlacementWarning) -> String {
             fair_shards,
             fair_share,
         } => format!(
-            "NODE OVER ITS SHARE: node {node} of {nodes} holds {shards} of {of} shards ({:.1}% of the writes), \
-             more than ceil(S/N) = {fair_shards} ({:.1}%)",
-            100.0 * share,
-            100.0 * fair_share
+            "NODE OVER ITS SHARE: node {node} of {nodes} holds {} of {} shards ({} of the writes), \
+             more than ceil(S/N) = {} ({})",
+            fmt::count(*shards),
+            fmt::count(*of),
+            fmt::percent(*share),
+            fmt::count(*fair_shards),
+            fmt::percent(*fair_share)
         ),
         PlacementWarning::ContiguousKeys {
             shards,
@@ -96,7 +99,10 @@ pub fn sorted_note(r: &SortedReport) -> String {
         format!(
             "all {} shard keys start with '{}', so they sort next to each other and likely share one tablet \
              (one node) until the store splits it; put the shard number first: '{}' (pad {})",
-            r.shards, r.shared_prefix, r.shard_first_template, r.shard_first_pad
+            fmt::count(r.shards),
+            r.shared_prefix,
+            r.shard_first_template,
+            r.shard_first_pad
         )
     } else {
         "the shard number comes first, so other counters' keys sort between the shards and they spread over the key range"
@@ -202,8 +208,8 @@ impl Report for KeysView {
             secondary: Vec::new(),
         };
         let mut summary = vec![
-            ("shard keys", r.shards.to_string()),
-            ("distinct slots", r.distinct_slots.to_string()),
+            ("shard keys", fmt::count(r.shards)),
+            ("distinct slots", fmt::count(r.distinct_slots)),
             (
                 "busiest slot",
                 format!(
@@ -226,7 +232,8 @@ impl Report for KeysView {
             summary.push((
                 "busiest node",
                 format!(
-                    "node {node}: {count} shards, {} of the writes (an even split is {})",
+                    "node {node}: {}, {} of the writes (an even split is {})",
+                    fmt::counted(count, "shard", "shards"),
                     fmt::percent(share),
                     fmt::percent(fair)
                 ),
@@ -334,11 +341,11 @@ impl Report for PartitionsView {
             ),
             (
                 "expected partitions holding 2+ shards",
-                format!("{:.3}", r.expected_shared_partitions),
+                fmt::fixed(r.expected_shared_partitions, 3),
             ),
             (
                 "expected partitions holding any",
-                format!("{:.3}", r.expected_occupied_partitions),
+                fmt::fixed(r.expected_occupied_partitions, 3),
             ),
             (
                 "busiest partition, mean shards",
@@ -355,12 +362,12 @@ impl Report for PartitionsView {
                 "load",
                 format!(
                     "{} likes/s, cap {} writes/s per partition",
-                    fmt::num(rate),
-                    fmt::num(cap)
+                    fmt::rate(rate),
+                    fmt::rate(cap)
                 ),
             ));
             if let Some(m) = r.busiest_partition_mean_rate {
-                rows.push(("busiest partition, mean writes/s", fmt::num(m)));
+                rows.push(("busiest partition, mean writes/s", fmt::rate(m)));
             }
             let how = match r.partition_method {
                 Some(RiskMethod::UpperBound) => "upper bound",

@@ -18,16 +18,16 @@ pub fn read_cost_section(r: &ReadCost) -> Section {
         .map(|(_, times)| format!(" ({times:.1}x the read cap!)"))
         .unwrap_or_default();
     let cap = match r.read_cap {
-        Some(cap) => format!("read cap {}/s", fmt::num(cap)),
+        Some(cap) => format!("read cap {}/s", fmt::rate(cap)),
         None => "no documented read cap".to_string(),
     };
     let mut rows = vec![
         (
             "views",
             format!(
-                "{}/s on {} servers, sum cached {} s",
+                "{}/s on {}, sum cached {} s",
                 fmt::num(r.views),
-                r.servers,
+                fmt::counted(r.servers, "server", "servers"),
                 fmt::num(r.cache_seconds)
             ),
         ),

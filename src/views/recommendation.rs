@@ -62,22 +62,24 @@ fn counted(r: &Recommendation) -> Option<String> {
 /// The margin in words: the capacity with a risk, the safe total without,
 /// both in likes/s against the planned likes/s.
 pub fn margin(r: &Recommendation) -> String {
+    // Past twice the plan, "8,400x the planned" (not "839,900.0% above").
     let above = match r.margin >= 0.0 {
+        true if r.margin >= 1.0 => format!("{}x", super::verdict::times(1.0 + r.margin)),
         true => format!("{} above", fmt::percent(r.margin)),
         false => format!("{} below", fmt::percent(-r.margin)),
     };
     match (r.capacity_rate, r.risk) {
         (Some(c), Some(risk)) => format!(
             "holds up to {} likes/s at {} ({above} the planned {})",
-            fmt::num(c),
+            fmt::rate(c),
             spell(risk, r),
-            fmt::num(r.like_peak)
+            fmt::rate(r.like_peak)
         ),
         _ => format!(
             "{} x the safe rate carry {} likes/s ({above} the planned {})",
             shards(r.shards),
-            fmt::num(r.safe_capacity_rate),
-            fmt::num(r.like_peak)
+            fmt::rate(r.safe_capacity_rate),
+            fmt::rate(r.like_peak)
         ),
     }
 }
@@ -124,11 +126,16 @@ pub fn constraints_section(
             "shards",
             match recommended {
                 Some(n) => format!(
-                    "{} (given with --shards; the recommendation is {n}, set by {})",
-                    r.shards,
+                    "{} (given with --shards; the recommendation is {}, set by {})",
+                    fmt::count(r.shards),
+                    fmt::count(n),
                     binding_words(r.binding)
                 ),
-                None => format!("{} (set by {})", r.shards, binding_words(r.binding)),
+                None => format!(
+                    "{} (set by {})",
+                    fmt::count(r.shards),
+                    binding_words(r.binding)
+                ),
             },
         ),
         ("margin", margin(r)),
@@ -136,7 +143,7 @@ pub fn constraints_section(
             "rule of thumb",
             format!(
                 "{} = ceil({} / {}){}",
-                r.rule_of_thumb_shards,
+                fmt::count(r.rule_of_thumb_shards),
                 fmt::num(peak),
                 fmt::num(safe),
                 match r.risk {
@@ -201,7 +208,8 @@ fn key_risk_words(r: &Recommendation) -> String {
 
 fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
     let fewest = match r.partition_shards {
-        Some(s) => format!("{s} shards are the fewest"),
+        Some(1) => "1 shard is the fewest".into(),
+        Some(s) => format!("{} shards are the fewest", fmt::count(s)),
         None => "no count up to the limit".into(),
     };
     let mut w = format!(
@@ -211,15 +219,20 @@ fn partitions_words(r: &Recommendation, n: u64, risk: f64) -> String {
         spell(risk, r)
     );
     if let (Some(p), Some(ln)) = (r.partition_p_any_over_cap, r.partition_ln_p_any_over_cap) {
-        w.push_str(&format!("; at {}: {}", r.shards, fmt::prob_ln(p, ln)));
+        w.push_str(&format!(
+            "; at {}: {}",
+            shards(r.shards),
+            fmt::prob_ln(p, ln)
+        ));
     }
     if !r.partition_failing.is_empty() {
         w.push_str(&format!("; {} fail", ranges(&r.partition_failing)));
     }
     if let Some(stable) = r.partition_shards_stable {
         w.push_str(&format!(
-            "; every count from {stable} to {} meets it",
-            stable * 2
+            "; every count from {} to {} meets it",
+            fmt::count(stable),
+            fmt::count(stable * 2)
         ));
     }
     if r.partition_binds == Some(false) {
@@ -296,8 +309,8 @@ fn nodes_words(r: &Recommendation, n: u32) -> String {
 pub fn ranges(r: &[[u64; 2]]) -> String {
     r.iter()
         .map(|[a, b]| match a == b {
-            true => a.to_string(),
-            false => format!("{a} to {b}"),
+            true => fmt::count(*a),
+            false => format!("{} to {}", fmt::count(*a), fmt::count(*b)),
         })
         .collect::<Vec<_>>()
         .join(", ")

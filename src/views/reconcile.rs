@@ -284,7 +284,11 @@ fn correction_section(c: &Correction) -> Section {
         ),
         (
             "a shard holds",
-            format!("{} on average ({} shards)", num(c.shard_expected), c.shards),
+            format!(
+                "{} on average ({})",
+                num(c.shard_expected),
+                fmt::counted(c.shards, "shard", "shards")
+            ),
         ),
         ("one shard", verdict),
     ];

@@ -299,7 +299,7 @@ pub fn title_text(doc: &ReportDoc) -> String {
         true => format!("Sharded counter capacity report: {}", h.scenario),
         false => format!(
             "Sharded counter capacity report: {} likes/s, cap {}/key (flags over {})",
-            fmt::num(h.likes),
+            fmt::rate(h.likes),
             fmt::num(h.cap),
             h.scenario
         ),
@@ -312,16 +312,16 @@ pub fn title_text(doc: &ReportDoc) -> String {
 fn plan_words(h: &Heading) -> String {
     use crate::model::sizing::SafeRate;
     let growth = match h.growth {
-        Some((seen, g)) => format!(" ({}x the {}/s seen)", fmt::num(g), fmt::num(seen)),
+        Some((seen, g)) => format!(" ({}x the {}/s seen)", fmt::num(g), fmt::rate(seen)),
         None => String::new(),
     };
     let safe = match h.safe {
         SafeRate::Headroom(r) => format!("{} headroom", fmt::percent(r)),
-        SafeRate::PerKey(s) => format!("safe {}/key", fmt::num(s)),
+        SafeRate::PerKey(s) => format!("safe {}/key", fmt::rate(s)),
     };
     format!(
         "{} likes/s planned{growth}, cap {}/key, {safe}, {} traffic{}",
-        fmt::num(h.likes),
+        fmt::rate(h.likes),
         fmt::num(h.cap),
         h.traffic.name(),
         recommendation::writers(h.writers)
@@ -363,14 +363,14 @@ fn sizing(page: &mut Page, size: &SizeRow) -> anyhow::Result<()> {
     page.push("## Sizing");
     page.push(&format!(
         "The rule of thumb divides the planned peak by the safe rate per shard key and rounds up: \
-         ceil({} / {}) = {} shards. With an accepted risk (`risk` in the scenario, `--risk` for \
+         ceil({} / {}) = {}. With an accepted risk (`risk` in the scenario, `--risk` for \
          `shardplan size`) the per-key count is the fewest shards whose exact chance of any second \
          over the cap during the hot spell is within it; with `partitions`, the fewest from it on \
          whose shared partitions stay within it. The recommendation is the count every constraint \
          accepts.",
-        fmt::num(size.peak_writes),
+        fmt::rate(size.peak_writes),
         fmt::num(size.safe_per_shard),
-        size.recommendation.rule_of_thumb_shards,
+        fmt::counted(size.recommendation.rule_of_thumb_shards, "shard", "shards"),
     ));
     page.push(&markdown_under(
         "Sizing",

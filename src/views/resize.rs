@@ -76,7 +76,10 @@ fn grow_section(e: &GrowReport) -> Section {
     Section::pairs(
         "Grow",
         vec![
-            ("shards", format!("{} -> {}", e.from, e.to)),
+            (
+                "shards",
+                format!("{} -> {}", fmt::count(e.from), fmt::count(e.to)),
+            ),
             ("order", e.order.name().to_string()),
             (
                 "likes before / during",
@@ -153,11 +156,17 @@ fn shrink_section(r: &ShrinkReport) -> Section {
     Section::pairs(
         "Shrink",
         vec![
-            ("shards", format!("{} -> {}", r.from, r.to)),
+            (
+                "shards",
+                format!("{} -> {}", fmt::count(r.from), fmt::count(r.to)),
+            ),
             ("fold", r.fold.name().to_string()),
             ("read", r.read.name().to_string()),
             ("true total", fmt::count(r.true_total)),
-            ("folds / reads", format!("{} / {}", r.folds, r.reads)),
+            (
+                "folds / reads",
+                format!("{} / {}", fmt::count(r.folds), fmt::count(r.reads)),
+            ),
             ("reads showing a wrong total", fmt::count(r.wrong_reads)),
             ("transactional reads retried", fmt::count(r.read_retries)),
             (

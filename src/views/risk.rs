@@ -79,12 +79,12 @@ fn method_words(r: &KeyRisk) -> String {
 /// to them.
 fn load_words(r: &KeyRisk, like_rate: f64) -> String {
     let writes = match r.write_rate != like_rate {
-        true => format!(" = {} writes/s with unlikes", fmt::num(r.write_rate)),
+        true => format!(" = {} writes/s with unlikes", fmt::rate(r.write_rate)),
         false => String::new(),
     };
     format!(
         "{} likes/s{writes} ({}) over {}, cap {} writes/s per shard",
-        fmt::num(like_rate),
+        fmt::rate(like_rate),
         traffic_words(r.traffic),
         crate::views::verdict::shards(r.shards),
         fmt::num(r.cap)
@@ -425,10 +425,10 @@ impl Columns {
         let mark = Underflow::Starred;
         let mut cells = Vec::new();
         if self.rates {
-            cells.push(fmt::num(r.rate));
+            cells.push(fmt::rate(r.rate));
         }
         cells.extend([
-            k.shards.to_string(),
+            fmt::count(k.shards),
             key_chance(
                 k.key_p_over_cap_per_second,
                 k.key_ln_p_over_cap_per_second,
@@ -508,7 +508,7 @@ impl Report for SweepView {
                 "Risk by shard count ({}cap {} writes/s per shard, {} traffic, {} s{})",
                 match columns.rates {
                     true => String::new(),
-                    false => format!("{} likes/s, ", fmt::num(first.rate)),
+                    false => format!("{} likes/s, ", fmt::rate(first.rate)),
                 },
                 fmt::num(first.risk.cap),
                 first.risk.traffic.name(),

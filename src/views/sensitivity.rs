@@ -46,8 +46,8 @@ impl Report for WithSensitivity<'_> {
 /// A value of `input`, and its unit (empty where it has none).
 fn value(input: SensitiveInput, v: f64) -> (String, &'static str) {
     match input {
-        SensitiveInput::Peak => (fmt::num(v), " likes/s"),
-        SensitiveInput::Cap | SensitiveInput::Safe => (fmt::num(v), " writes/s"),
+        SensitiveInput::Peak => (fmt::rate(v), " likes/s"),
+        SensitiveInput::Cap | SensitiveInput::Safe => (fmt::rate(v), " writes/s"),
         SensitiveInput::Headroom | SensitiveInput::UnlikeShare => (fmt::percent(v), ""),
         SensitiveInput::Risk => (risk(v), ""),
         SensitiveInput::Dispersion => (fmt::num(v), ""),

@@ -246,7 +246,7 @@ pub fn sparkline(h: &Histogram, width: usize) -> String {
             }
         })
         .collect();
-    format!("{lo} {bars} {hi}")
+    format!("{} {bars} {}", fmt::count(lo), fmt::count(hi))
 }
 
 impl SimulateReport {
@@ -293,9 +293,9 @@ fn versus_exact_rows(r: &SimulateRow) -> Vec<Vec<String>> {
     vec![
         vec![
             "mean".into(),
-            format!("{:.2}", r.busiest_mean),
+            fmt::mean(r.busiest_mean),
             r.exact_busiest_mean
-                .map(|m| format!("{m:.2}"))
+                .map(fmt::mean)
                 .unwrap_or_else(|| "-".into()),
         ],
         vec![
@@ -321,7 +321,12 @@ fn versus_exact_rows(r: &SimulateRow) -> Vec<Vec<String>> {
                 r.exact_busiest_over_run_median,
                 r.exact_busiest_over_run_q99,
             ) {
-                (Some(a), Some(m), Some(b)) => format!("median {m} (98% between {a} and {b})"),
+                (Some(a), Some(m), Some(b)) => format!(
+                    "median {} (98% between {} and {})",
+                    fmt::count(m),
+                    fmt::count(a),
+                    fmt::count(b)
+                ),
                 _ => "-".into(),
             },
         ],
@@ -390,9 +395,9 @@ fn run_section(r: &SimulateRow) -> Section {
                 "load",
                 format!(
                     "{} likes/s{} ({}) over {}, cap {} writes/s{}",
-                    fmt::num(r.rate),
+                    fmt::rate(r.rate),
                     match r.write_rate != r.rate {
-                        true => format!(" = {} writes/s with unlikes", fmt::num(r.write_rate)),
+                        true => format!(" = {} writes/s with unlikes", fmt::rate(r.write_rate)),
                         false => String::new(),
                     },
                     r.traffic,
@@ -408,7 +413,7 @@ fn run_section(r: &SimulateRow) -> Section {
             ("seed", r.seed.to_string()),
             (
                 "average per shard",
-                format!("{} writes/s", fmt::num(r.mean_per_shard)),
+                format!("{} writes/s", fmt::rate(r.mean_per_shard)),
             ),
         ],
     )

@@ -173,7 +173,7 @@ impl SizeRow {
     fn sizing_rows(&self) -> Vec<(&'static str, String)> {
         let mut plan = vec![("scenario", self.scenario.clone())];
         if let (Some(o), Some(g)) = (self.observed, self.growth) {
-            plan.push(("observed peak", format!("{} likes/s", fmt::num(o))));
+            plan.push(("observed peak", format!("{} likes/s", fmt::rate(o))));
             plan.push(("growth factor", format!("{}x", fmt::num(g))));
         }
         let unit = if self.transactional {
@@ -188,7 +188,7 @@ impl SizeRow {
                 "safe per key",
                 format!(
                     "{} {unit}/s ({} headroom)",
-                    fmt::num(self.safe_per_shard),
+                    fmt::rate(self.safe_per_shard),
                     fmt::percent(self.headroom)
                 ),
             ),
@@ -201,11 +201,11 @@ impl SizeRow {
     /// The planned peak; with unlikes the peak the model weighs is writes/s.
     fn planned_peak(&self) -> String {
         match self.peak == self.peak_writes {
-            true => format!("{} likes/s", fmt::num(self.peak)),
+            true => format!("{} likes/s", fmt::rate(self.peak)),
             false => format!(
                 "{} likes/s = {} writes/s with their unlikes",
-                fmt::num(self.peak),
-                fmt::num(self.peak_writes)
+                fmt::rate(self.peak),
+                fmt::rate(self.peak_writes)
             ),
         }
     }
@@ -215,12 +215,12 @@ impl SizeRow {
         if self.transactional {
             format!(
                 "{} likes/s = {} writes/s / {} units per transactional like (--transactional)",
-                fmt::num(self.cap),
-                fmt::num(self.cap * self.write_cost),
+                fmt::rate(self.cap),
+                fmt::rate(self.cap * self.write_cost),
                 fmt::num(self.write_cost)
             )
         } else {
-            format!("{} writes/s", fmt::num(self.cap))
+            format!("{} writes/s", fmt::rate(self.cap))
         }
     }
 
@@ -231,13 +231,13 @@ impl SizeRow {
         if self.transactional {
             format!(
                 "{} likes/s ({} write units/s) over {count}",
-                fmt::num(self.mean_per_shard_at_peak),
-                fmt::num(self.mean_per_shard_at_peak * self.write_cost)
+                fmt::rate(self.mean_per_shard_at_peak),
+                fmt::rate(self.mean_per_shard_at_peak * self.write_cost)
             )
         } else {
             format!(
                 "{} writes/s over {count}",
-                fmt::num(self.mean_per_shard_at_peak)
+                fmt::rate(self.mean_per_shard_at_peak)
             )
         }
     }
@@ -267,7 +267,7 @@ impl SizeRow {
             rows: vec![
                 vec![
                     "rule of thumb (peak / safe)".into(),
-                    r.rule_of_thumb_shards.to_string(),
+                    fmt::count(r.rule_of_thumb_shards),
                     fmt::prob_ln(
                         rule_p,
                         r.rule_of_thumb_ln_p_any_over_cap.unwrap_or(f64::NAN),
@@ -278,7 +278,7 @@ impl SizeRow {
                         Binding::KeyRisk => "by risk (fewest shards meeting it)".into(),
                         _ => "recommended".to_string(),
                     },
-                    r.shards.to_string(),
+                    fmt::count(r.shards),
                     match r.key_ln_p_any_over_cap {
                         Some(ln) => fmt::prob_ln(p, ln),
                         None => fmt::prob(p),

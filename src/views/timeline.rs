@@ -131,7 +131,7 @@ fn run_section(scenario: &str, r: &TimelineReport) -> Section {
             ("seconds", fmt::count(r.seconds)),
             ("traffic", r.traffic.name().to_string()),
             ("seed", r.seed.to_string()),
-            ("peak rate", format!("{} likes/s", fmt::num(r.peak_rate))),
+            ("peak rate", format!("{} likes/s", fmt::rate(r.peak_rate))),
             (
                 "store per shard key",
                 format!(

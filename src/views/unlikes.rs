@@ -73,15 +73,15 @@ impl UnlikesBlock {
         let writes = match self.counted_in_trace {
             true => format!(
                 "{} writes/s observed = {} likes/s + {} unlikes/s (the trace counts write units)",
-                fmt::num(self.write_peak),
-                fmt::num(self.like_peak),
-                fmt::num(self.unlike_peak)
+                fmt::rate(self.write_peak),
+                fmt::rate(self.like_peak),
+                fmt::rate(self.unlike_peak)
             ),
             false => format!(
                 "{} likes/s + {} unlikes/s = {} writes/s",
-                fmt::num(self.like_peak),
-                fmt::num(self.unlike_peak),
-                fmt::num(self.write_peak)
+                fmt::rate(self.like_peak),
+                fmt::rate(self.unlike_peak),
+                fmt::rate(self.write_peak)
             ),
         };
         let mut rows = vec![
@@ -104,7 +104,7 @@ impl UnlikesBlock {
                     "{} at {} likes/s from empty shards (a new reel, shards a grow just added): \
                      {} likes a shard on average",
                     fmt::duration(n.cool_down_seconds),
-                    fmt::num(n.cool_down_rate),
+                    fmt::rate(n.cool_down_rate),
                     fmt::num(n.likes_per_shard)
                 ),
             ),

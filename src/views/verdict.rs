@@ -74,10 +74,10 @@ pub fn holds_words(v: &Verdict) -> String {
     let plan = match v.planned_likes {
         Some(likes) => format!(
             "the plan of {} likes/s ({} writes/s with unlikes)",
-            fmt::num(likes),
-            fmt::num(v.planned_rate)
+            fmt::rate(likes),
+            fmt::rate(v.planned_rate)
         ),
-        None => format!("the plan of {}/s", fmt::num(v.planned_rate)),
+        None => format!("the plan of {}/s", fmt::rate(v.planned_rate)),
     };
     match (v.holds, one(v)) {
         (true, true) => format!("holds {plan}"),
@@ -131,10 +131,10 @@ fn run_clause(v: &Verdict, r: &SimulatedRun) -> String {
         (true, 0) if v.holds => format!("; the simulation agrees: {seen}"),
         (true, 0) => format!("; {seen}"),
         (true, _) => String::new(),
-        (false, 0) => format!("; at {}/s {they} held too: {seen}", fmt::num(r.rate)),
+        (false, 0) => format!("; at {}/s {they} held too: {seen}", fmt::rate(r.rate)),
         (false, _) => format!(
             "; at {}/s {they} {} not: {seen}",
-            fmt::num(r.rate),
+            fmt::rate(r.rate),
             if one(v) { "does" } else { "do" }
         ),
     }
@@ -187,8 +187,8 @@ fn figure_words(c: &Constraint) -> (String, String) {
     };
     match c.check {
         Check::RuleOfThumb => (
-            format!("{}/s carried at the safe rate", fmt::num(c.limit)),
-            format!("{}/s planned", fmt::num(c.figure)),
+            format!("{}/s carried at the safe rate", fmt::rate(c.limit)),
+            format!("{}/s planned", fmt::rate(c.figure)),
         ),
         Check::KeyRisk | Check::SharedPartitions | Check::Nodes => (
             format!(
@@ -235,8 +235,8 @@ fn margin_words(c: &Constraint) -> String {
         return "-".into();
     };
     match (c.ln_figure.is_some(), m >= 0.0) {
-        (true, true) => format!("{m:.1} decades room"),
-        (true, false) => format!("{:.1} decades over", -m),
+        (true, true) => format!("{} decades room", fmt::fixed(m, 1)),
+        (true, false) => format!("{} decades over", fmt::fixed(-m, 1)),
         (false, true) if m >= 1.0 => format!("{}x the need", times(1.0 + m)),
         (false, true) => format!("{} room", fmt::percent(m)),
         (false, false) => format!("{} short", fmt::percent(-m)),
@@ -244,7 +244,7 @@ fn margin_words(c: &Constraint) -> String {
 }
 
 /// A ratio of at least 2: "2.5", "150", "1,200" (whole past 10).
-fn times(ratio: f64) -> String {
+pub(super) fn times(ratio: f64) -> String {
     match ratio < 10.0 {
         true => format!("{:.1}", (ratio * 10.0).floor() / 10.0),
         false => fmt::count(ratio.round() as u64),

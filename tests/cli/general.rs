@@ -567,7 +567,7 @@ fn chart_writes_an_svg() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"));
     assert!(text.contains("Busiest of 20 shards per second"));
-    assert!(text.contains("cap 1000 writes/s"));
+    assert!(text.contains("cap 1,000 writes/s"));
     bad_input(&["chart", "--output", "x.png"], "--output");
 }
 

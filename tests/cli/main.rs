@@ -20,6 +20,7 @@ mod fleet;
 mod fuzz;
 mod gamma_poisson;
 mod general;
+mod help_pages;
 mod hostile_input;
 mod input_as_output;
 mod interrupt;

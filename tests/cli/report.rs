@@ -176,7 +176,7 @@ fn every_svg_parses_and_has_its_title_and_axis_labels() {
         "Busiest of 20 shards per second at 14,000 writes/s (300 s simulated)",
         "busiest shard's writes in one second (writes/s)",
         "share of simulated seconds",
-        "cap 1000 writes/s",
+        "cap 1,000 writes/s",
         "safe 700 writes/s",
     ] {
         assert!(busiest.contains(needle), "busiest.svg lacks {needle:?}");

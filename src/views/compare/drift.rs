@@ -23,7 +23,7 @@ pub(super) fn section(rows: &[StrategyRow], rate: f64, d: &Drift) -> Section {
     Section::Grid {
         title: format!(
             "Drift per hour at {} likes/s (timeouts {}, {} of them applied, up to {} retries)",
-            fmt::num(rate),
+            fmt::rate(rate),
             fmt::percent(d.timeout_rate),
             fmt::percent(d.applied_share),
             d.retries

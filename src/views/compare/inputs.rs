@@ -12,7 +12,7 @@ pub(super) fn section(scenario: &str, i: &CompareInputs) -> Section {
         ("scenario", scenario.to_string()),
         (
             "rate",
-            format!("{} likes/s ({})", fmt::num(i.rate), i.traffic.name()),
+            format!("{} likes/s ({})", fmt::rate(i.rate), i.traffic.name()),
         ),
         (
             "cap per key",

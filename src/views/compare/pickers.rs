@@ -50,7 +50,7 @@ fn picker_row(r: &PickerRow) -> Vec<String> {
         r.shards_needed
             .map_or("none up to the limit".into(), fmt::count),
         risk(r),
-        format!("{:.1}", r.busiest_mean),
+        fmt::mean(r.busiest_mean),
         fmt::count(r.busiest_p99),
         fmt::count(r.busiest_max),
         fmt::count(r.seconds_over_cap),

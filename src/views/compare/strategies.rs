@@ -40,12 +40,12 @@ fn design_columns<'a>() -> Vec<Column<'a>> {
         (
             "keys".into(),
             true,
-            Box::new(|r| r.keys.map_or(String::new(), |k| k.to_string())),
+            Box::new(|r| r.keys.map_or(String::new(), fmt::count)),
         ),
         (
             "writes/key/s".into(),
             true,
-            Box::new(|r| num(r.row.writes_per_key_per_second)),
+            Box::new(|r| fmt::rate(r.row.writes_per_key_per_second)),
         ),
     ]
 }

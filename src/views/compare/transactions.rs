@@ -66,8 +66,8 @@ fn cancellations(t: &TransactionalSummary) -> String {
 fn shards_needed(t: &TransactionalSummary) -> String {
     format!(
         "{} for the cost alone; {} with the conflicts' retries",
-        t.shards_without_conflicts,
+        fmt::count(t.shards_without_conflicts),
         t.shards_with_conflicts
-            .map_or("more than 100,000".to_string(), |s| s.to_string())
+            .map_or("more than 100,000".to_string(), fmt::count)
     )
 }

@@ -64,7 +64,7 @@ pub fn count_error(e: &CountError) -> String {
             confidence,
         } => format!(
             "overcounts by <= {} likes/s (epsilon x N) with P >= {}",
-            fmt::num(round3(likes_per_second)),
+            fmt::rate(likes_per_second),
             fmt::num(confidence)
         ),
     }
@@ -126,7 +126,10 @@ fn one_key_and_sharded(v: &Verdict) -> String {
             fmt::prob(*p_any_over_cap)
         ),
         Verdict::ExactAndLive { shards } => {
-            format!("exact and live; each read sums {shards} keys, so cache the sum")
+            format!(
+                "exact and live; each read sums {}, so cache the sum",
+                fmt::counted(*shards, "key", "keys")
+            )
         }
         _ => unreachable!("one_key_and_sharded words its own verdicts"),
     }
@@ -231,8 +234,9 @@ fn other_structures(v: &Verdict) -> String {
             hashes_for_mean,
         } => format!(
             "S hashes, each with all fields: size S by likes + shares + views ({}; the mean \
-             alone needs {hashes_for_mean} hashes)",
-            fit(f)
+             alone needs {})",
+            fit(f),
+            fmt::counted(*hashes_for_mean as u64, "hash", "hashes")
         ),
         _ => unreachable!("other_structures words its own verdicts"),
     }
@@ -264,7 +268,7 @@ mod tests {
                 likes_per_second: 10.157_407,
                 confidence: 0.99
             }),
-            "overcounts by <= 10.157 likes/s (epsilon x N) with P >= 0.99"
+            "overcounts by <= 10.2 likes/s (epsilon x N) with P >= 0.99"
         );
         let cm = verdict(&Verdict::CountMin {
             width: 2719,

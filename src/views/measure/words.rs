@@ -29,7 +29,7 @@ pub(super) fn phase_line(p: &PhaseSpread, shards: Option<u64>) -> String {
     let ops = spread(&p.ops_per_second, |x| fmt::num(x.round()));
     let ms = |x: f64| format!("{x:.3}");
     let over = shards
-        .map(|s| format!(" over {s} keys"))
+        .map(|s| format!(" over {}", fmt::counted(s, "key", "keys")))
         .unwrap_or_default();
     format!(
         "{ops} INCR/s{over}; p50 {} ms, p99 {} ms",
@@ -55,7 +55,7 @@ pub(super) fn runs_line(r: &MeasureReport) -> String {
     let each = "one key and sharded alternating, after a warm-up";
     match r.runs {
         1 => format!("1 ({each}; one run gives no interval: use --runs 2 or more)"),
-        n => format!("{n} ({each})"),
+        n => format!("{} ({each})", fmt::count(n)),
     }
 }
 
@@ -93,12 +93,18 @@ pub(super) fn keys(r: &MeasureReport) -> String {
 /// What the end of the run did to the keys.
 pub(super) fn cleanup(r: &MeasureReport) -> String {
     let mut text = if r.keys_kept {
-        format!("keys kept (--keep), {} copies deleted", r.keys_deleted)
+        format!(
+            "keys kept (--keep), {} deleted",
+            fmt::counted(r.keys_deleted, "copy", "copies")
+        )
     } else {
-        format!("{} keys deleted", fmt::count(r.keys_deleted))
+        format!("{} deleted", fmt::counted(r.keys_deleted, "key", "keys"))
     };
     if !r.keys_left.is_empty() {
-        text += &format!(", {} left (changed by another client)", r.keys_left.len());
+        text += &format!(
+            ", {} left (changed by another client)",
+            fmt::count(r.keys_left.len() as u64)
+        );
     }
     if r.keys_restored > 0 {
         text += &format!(", {} restored (--overwrite)", fmt::count(r.keys_restored));
@@ -114,8 +120,9 @@ pub(super) fn read_path(r: &MeasureReport) -> Section {
             (
                 "S pipelined GETs",
                 format!(
-                    "{:.3} ms median over {} nodes",
-                    r.read.pipelined_get_p50_ms, r.read.nodes_per_read
+                    "{:.3} ms median over {}",
+                    r.read.pipelined_get_p50_ms,
+                    fmt::counted(r.read.nodes_per_read, "node", "nodes")
                 ),
             ),
             (

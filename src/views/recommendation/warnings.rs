@@ -84,7 +84,11 @@ fn after_grow(store: Store, p_any_over_cap: f64, partition_shards: Option<u64>) 
 /// A failing band: from where every count meets the partition risk again.
 fn stable_counts(stable: Option<u64>) -> String {
     stable.map_or(String::new(), |s| {
-        format!(" (every count from {s} to {} meets it)", s * 2)
+        format!(
+            " (every count from {} to {} meets it)",
+            fmt::count(s),
+            fmt::count(s * 2)
+        )
     })
 }
 

@@ -116,7 +116,8 @@ fn cluster_rows(template: &str, r: &KeysReport) -> Vec<(&'static str, String)> {
         rows.push((
             "busiest master",
             format!(
-                "{busiest} shards, {} of the writes (fair share {})",
+                "{}, {} of the writes (fair share {})",
+                fmt::counted(busiest, "shard", "shards"),
                 fmt::percent(share),
                 fmt::percent(fair)
             ),
