@@ -35,6 +35,7 @@ pub mod two_choice;
 #[cfg(test)]
 mod two_choice_brute_tests;
 pub mod two_choice_chain;
+pub mod two_choice_law;
 mod writer;
 
 pub use second::{PickerSampler, SecondState};
