@@ -273,6 +273,44 @@ pub fn ln_p_any_over_cap(
     Ok((over.ln_p_any(seconds), over.method))
 }
 
+/// Two-choice meets a risk wherever random's law does (its figure is never
+/// above it): random's `ln P(any second over)` where it is within `risk`,
+/// so the searches seek the own bound (a walk of a second) only where
+/// random's law does not meet it; `None` otherwise, and for other pickers.
+fn random_meets(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    risk: f64,
+) -> ParamResult<Option<f64>> {
+    if writers.picker != Picker::TwoChoice {
+        return Ok(None);
+    }
+    let random = OverCap::compute(rate, shards, cap, 1.0, traffic)?;
+    let ln_any = ln_p_any_over(random.ln_p_per_second, seconds);
+    Ok((ln_any <= risk.ln()).then_some(ln_any))
+}
+
+/// Whether the chance of any second over the cap during the run is within
+/// `risk` (the capacity search's test).
+pub fn meets_risk(
+    rate: f64,
+    shards: u64,
+    cap: f64,
+    seconds: f64,
+    traffic: TrafficModel,
+    writers: Writers,
+    risk: f64,
+) -> ParamResult<bool> {
+    if random_meets(rate, shards, cap, seconds, traffic, writers, risk)?.is_some() {
+        return Ok(true);
+    }
+    Ok(ln_p_any_over_cap(rate, shards, cap, seconds, traffic, writers)?.0 <= risk.ln())
+}
+
 /// The fewest shards (at most `max_shards`) whose chance of any second
 /// over the cap during the run is within `risk` (exact, or by the bound).
 pub fn shards_for_risk(
@@ -288,15 +326,8 @@ pub fn shards_for_risk(
         return crate::model::exact::shards_for_risk(rate, cap, seconds, risk, traffic, max_shards);
     }
     let ln_any = |s| {
-        // Two-choice meets the risk wherever random's law does (its figure
-        // is never above it): its own bound, a walk of seconds, is sought
-        // only where random's law does not meet it.
-        if writers.picker == Picker::TwoChoice {
-            let random = OverCap::compute(rate, s, cap, 1.0, traffic)?;
-            let ln_any = ln_p_any_over(random.ln_p_per_second, seconds);
-            if ln_any <= risk.ln() {
-                return Ok(ln_any);
-            }
+        if let Some(ln_any) = random_meets(rate, s, cap, seconds, traffic, writers, risk)? {
+            return Ok(ln_any);
         }
         Ok(ln_p_any_over_cap(rate, s, cap, seconds, traffic, writers)?.0)
     };

@@ -40,8 +40,9 @@ use rustfft::FftPlanner;
 use super::two_choice_law::{shard_laws, ShardLaws};
 use crate::model::exact::special::{ln_dbinom, ln_dpois, ln_pois_cdf, ln_pois_sf};
 
-/// Most moves a server's law is walked with (about a second).
-pub const MAX_MOVES: u64 = 150_000_000;
+/// Most moves a server's law is walked with (about half a second: 18
+/// shards at 350 likes a server).
+pub const MAX_MOVES: u64 = 80_000_000;
 
 /// Most points the shard's law is convolved on.
 const MAX_POINTS: usize = 1 << 22;
@@ -64,20 +65,27 @@ pub enum Second {
 }
 
 /// The laws walked so far in this process, by shards, for `0..=last`
-/// likes: sizing and the verdict ask for the same shard count more than
-/// once, and a walk to `last` serves every count up to it.
+/// likes (a function of its key alone, like the exact engine's caches):
+/// sizing, the verdict and the capacity search ask for the same shard
+/// count more than once, and a walk to `last` serves every count up to
+/// it, so it walks a quarter further where that fits.
 fn cached_laws(shards: u64, last: u64) -> Option<Arc<ShardLaws>> {
-    type Cache = Mutex<HashMap<u64, Arc<ShardLaws>>>;
+    // The laws, and whether the walk stopped short (its moves ran out):
+    // then no longer walk is tried again.
+    type Cache = Mutex<HashMap<u64, (Arc<ShardLaws>, bool)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
-    if let Some(laws) = cache.lock().ok()?.get(&shards) {
-        if laws.first + laws.laws.len() as u64 > last {
-            return Some(laws.clone());
+    if let Some((laws, short)) = cache.lock().ok()?.get(&shards) {
+        if laws.last() >= last || *short {
+            return (laws.last() >= last).then(|| laws.clone());
         }
     }
-    let laws = Arc::new(shard_laws(shards, (0, last), MAX_MOVES)?);
-    cache.lock().ok()?.insert(shards, laws.clone());
-    Some(laws)
+    // The walk stops where its moves run out, keeping what it reached.
+    let further = (last + last / 4).next_multiple_of(64);
+    let laws = Arc::new(shard_laws(shards, (0, further), MAX_MOVES)?);
+    let short = laws.last() < further;
+    cache.lock().ok()?.insert(shards, (laws.clone(), short));
+    (laws.last() >= last).then_some(laws)
 }
 
 /// Whether the walk for `last` likes over `shards` shards fits
@@ -385,12 +393,7 @@ impl ShardSum<'_> {
     /// they sum to `n`: `(1/M) sum_j e^(-i theta_j n) power(theta_j)`, `M`
     /// odd; each frequency `j` and its mirror `-j` (its conjugate, read at
     /// the mirrored point) until the terms fall under 1e-40.
-    fn over_counts(
-        &self,
-        n: u64,
-        power: &Powered,
-        points: usize,
-    ) -> Vec<Complex64> {
+    fn over_counts(&self, n: u64, power: &Powered, points: usize) -> Vec<Complex64> {
         let (lo, hi) = (self.likes(0), self.likes(self.laws.len() - 1));
         let whole = self.servers * (hi - lo) + 1;
         let m = whole.min((12.0 * (n as f64).sqrt()) as u64 + 64) | 1;

@@ -348,9 +348,9 @@ fn read(walk: &Walk, n: u64) -> (u64, Vec<f64>) {
     (first, pmf)
 }
 
-/// The laws for `from..=last` likes over `shards` shards; `None` where the
-/// walk would make more than `max_moves` moves (or `shards` is past
-/// [`MAX_SHARDS`]).
+/// The laws for `from..=last` likes over `shards` shards, or for as many
+/// as `max_moves` moves reach (fewer laws: [`ShardLaws::last`] says); `None`
+/// where `shards` is past [`MAX_SHARDS`] or none are reached.
 pub fn shard_laws(shards: u64, (from, last): (u64, u64), max_moves: u64) -> Option<ShardLaws> {
     if shards == 0 || shards > MAX_SHARDS {
         return None;
@@ -381,14 +381,22 @@ pub fn shard_laws(shards: u64, (from, last): (u64, u64), max_moves: u64) -> Opti
     for n in 1..=last {
         walk.step();
         if walk.moves > max_moves {
-            return None;
+            // What was walked is whole: the laws up to the step before.
+            break;
         }
         if n >= from {
             out.laws.push(read(&walk, n));
             out.lost.push(walk.lost);
         }
     }
-    Some(out)
+    (!out.laws.is_empty()).then_some(out)
+}
+
+impl ShardLaws {
+    /// The most likes a law is given for.
+    pub fn last(&self) -> u64 {
+        self.first + self.laws.len() as u64 - 1
+    }
 }
 
 #[cfg(test)]
