@@ -97,6 +97,10 @@ pub struct ShardLaws {
 #[derive(Default)]
 struct Shapes {
     shapes: Vec<Shape>,
+    /// Each profile's likes above its least used shard, and its levels
+    /// (what a read needs, kept so reads do not unpack the profile).
+    above: Vec<u64>,
+    levels: Vec<Box<[(u8, u8)]>>,
     ids: HashMap<Shape, u32, foldhash::fast::FixedState>,
     /// Where profile `id`'s moves start in `moves` and how many
     /// (`u32::MAX` until first needed).
@@ -115,6 +119,9 @@ impl Shapes {
         }
         let id = self.shapes.len() as u32;
         self.shapes.push(shape);
+        self.above.push(above(shape));
+        let levels = (0..MAX_LEVELS).map(|l| (l as u8, count(shape, l) as u8));
+        self.levels.push(levels.filter(|&(_, c)| c > 0).collect());
         self.ids.insert(shape, id);
         self.at.push((u32::MAX, 0));
         id
@@ -324,34 +331,40 @@ fn read(walk: &Walk, n: u64) -> (u64, Vec<f64>) {
         let raised = walk.raised.iter();
         zero.chain(raised.flat_map(|(&e, c)| c.now.iter().map(move |&(id, m)| ((id, e), m))))
     };
-    let shape = |id: u32| walk.shapes.shapes[id as usize];
-    let least = |id: u32, extra: u32| (n + u64::from(extra) - above(shape(id))) / shards;
+    let shapes = &walk.shapes;
+    let least = |id: u32, extra: u32| (n + u64::from(extra) - shapes.above[id as usize]) / shards;
     let first = entries()
         .map(|((id, extra), _)| least(id, extra))
         .min()
         .unwrap_or(0);
-    let mut pmf = Vec::new();
+    let mut pmf = vec![0.0; 2 * MAX_LEVELS];
+    let per_shard = 1.0 / shards as f64;
     for ((id, extra), m) in entries() {
         let base = (least(id, extra) - first) as usize;
-        let shape = shape(id);
-        for level in 0..MAX_LEVELS {
-            let c = count(shape, level);
-            if c == 0 {
-                continue;
+        for &(level, c) in shapes.levels[id as usize].iter() {
+            let at = base + level as usize;
+            if pmf.len() <= at {
+                pmf.resize(at + 1, 0.0);
             }
-            if pmf.len() <= base + level {
-                pmf.resize(base + level + 1, 0.0);
-            }
-            pmf[base + level] += m * c as f64 / shards as f64;
+            pmf[at] += m * f64::from(c) * per_shard;
         }
+    }
+    while pmf.last() == Some(&0.0) {
+        pmf.pop();
     }
     (first, pmf)
 }
 
 /// The laws for `from..=last` likes over `shards` shards, or for as many
 /// as `max_moves` moves reach (fewer laws: [`ShardLaws::last`] says); `None`
-/// where `shards` is past [`MAX_SHARDS`] or none are reached.
-pub fn shard_laws(shards: u64, (from, last): (u64, u64), max_moves: u64) -> Option<ShardLaws> {
+/// where `shards` is past [`MAX_SHARDS`], or as soon as the walk's pace
+/// shows it cannot reach `needed` likes.
+pub fn shard_laws(
+    shards: u64,
+    (from, last): (u64, u64),
+    needed: u64,
+    max_moves: u64,
+) -> Option<ShardLaws> {
     if shards == 0 || shards > MAX_SHARDS {
         return None;
     }
@@ -379,10 +392,19 @@ pub fn shard_laws(shards: u64, (from, last): (u64, u64), max_moves: u64) -> Opti
         out.lost.push(0.0);
     }
     for n in 1..=last {
+        let before = walk.moves;
         walk.step();
         if walk.moves > max_moves {
             // What was walked is whole: the laws up to the step before.
             break;
+        }
+        // A step's moves grow until the profiles settle, then hold: where
+        // even half this step's pace would pass the moves before `needed`
+        // likes, stop now (the answer is the same as a walk to the end:
+        // `needed` out of reach, whatever came before in the process).
+        let pace = (walk.moves - before) / 2;
+        if n < needed && walk.moves + pace.saturating_mul(needed - n) > max_moves {
+            return None;
         }
         if n >= from {
             out.laws.push(read(&walk, n));
@@ -407,7 +429,7 @@ mod tests {
     /// `n / S` (the true mean; raising only adds).
     #[test]
     fn the_laws_keep_their_mass_and_mean() {
-        let laws = shard_laws(15, (0, 480), u64::MAX).unwrap();
+        let laws = shard_laws(15, (0, 480), 480, u64::MAX).unwrap();
         for n in [0usize, 1, 14, 15, 100, 350, 480] {
             let (first, pmf) = &laws.laws[n];
             let total: f64 = pmf.iter().sum::<f64>() + laws.lost[n];
