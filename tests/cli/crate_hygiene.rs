@@ -68,9 +68,9 @@ fn licence_and_changelog_exist() {
 /// plan `config::options` built and never resolve, refuse or record an
 /// input, nor open an output; and no configuration lives in a
 /// process-wide static (the only statics are the exact engine's caches,
-/// Levin's tables and the partition doubling's plans, each a function of
-/// its key alone, and the signal handler's record of temporary files: a
-/// signal reaches the process, not a run).
+/// Levin's tables, the partition doubling's plans and two-choice's server
+/// laws, each a function of its key alone, and the signal handler's record
+/// of temporary files: a signal reaches the process, not a run).
 #[test]
 fn handlers_take_their_plan_and_nothing_is_process_wide() {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -98,6 +98,7 @@ fn handlers_take_their_plan_and_nothing_is_process_wide() {
         "src/model/exact/levin/twiddles.rs",
         "src/model/exact/levin/frequencies.rs",
         "src/model/partitions/busiest.rs",
+        "src/model/picker/two_choice_bound.rs",
         "src/output/interrupt.rs",
     ];
     for (shown, text) in source_files(root) {

@@ -40,10 +40,11 @@ fn size_recommends_per_picker() {
     assert_eq!(r["key_method"], "exact");
     // Sticky with 40 servers: 20 shards split them evenly (the random law).
     assert_eq!(size("sticky", "40")["shards"], 20);
-    // Two-choice: random picks' exact law (no figure of its own).
+    // Two-choice: its own bound (7.5e-6 over the 4 h at 15 shards, where
+    // random's law needs 17).
     let r = &size("two-choice", "40");
-    assert_eq!(r["key_method"], "random_law");
-    assert_eq!(r["shards"], 17);
+    assert_eq!(r["key_method"], "upper_bound");
+    assert_eq!(r["shards"], 15);
     // User-hash: random's law.
     assert_eq!(size("user-hash", "40")["shards"], 17);
 }
@@ -105,8 +106,11 @@ fn risk_shows_the_pickers_own_figure_and_its_run_beside() {
     assert!(run["busiest_max"].as_u64().unwrap() <= 970);
     assert_eq!(run["seconds_over_cap"], 0);
     let j = json_of(&["risk", "--shards", "17", "--picker", "two-choice"]);
-    // Two-choice has no figure of its own: random picks' law, said so.
-    assert_eq!(j["key_method"], "random_law");
+    // Two-choice's own bound where it is under random picks' law (5.97e-9
+    // a second at 17 shards), and random's law, said so, where not (the
+    // recommendation's 20 shards: 6.5e-23, under the own bound's floor).
+    assert_eq!(j["key_method"], "upper_bound");
+    assert!(j["key_p_over_cap_per_second"].as_f64().unwrap() < 5.97e-9);
     assert_eq!(j["recommendation"]["key_method"], "random_law");
     assert!(j["busiest_mean_per_second"].is_null());
     // No picker: no simulation block, and the exact law's figures.

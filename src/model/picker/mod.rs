@@ -32,9 +32,11 @@ mod second;
 pub mod sticky;
 pub mod table;
 pub mod two_choice;
+pub mod two_choice_bound;
 #[cfg(test)]
 mod two_choice_brute_tests;
 pub mod two_choice_chain;
+pub mod two_choice_law;
 mod writer;
 
 pub use second::{PickerSampler, SecondState};

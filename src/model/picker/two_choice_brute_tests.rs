@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use super::risk::key_over_cap;
+use super::two_choice_bound::{ln_busiest_over, Second};
 use super::{Picker, Writers};
 use crate::model::exact::special::ln_dbinom;
 use crate::model::exact::OverCap;
@@ -60,10 +61,11 @@ fn totals(s: usize, servers: u32, likes: u32) -> HashMap<Vec<u32>, f64> {
 
 #[test]
 fn the_bound_holds_over_every_placement_and_split() {
-    // For every cap below the second's likes: key_over_cap's two-choice
-    // figure is at least the exact P(busiest > cap) (to rounding), and
-    // so, in these cases, is random's exact figure: two-choice never
-    // balances worse than random picks here.
+    // For every cap below the second's likes: two-choice's own bound and
+    // key_over_cap's two-choice figure (the lower of it and random's law)
+    // are at least the exact P(busiest > cap) (to rounding), and so, in
+    // these cases, is random's exact figure: two-choice never balances
+    // worse than random picks here.
     for servers in 2..=4u32 {
         for s in 2..=5usize {
             for likes in [1, 2, 3, 5, 8] {
@@ -86,7 +88,16 @@ fn the_bound_holds_over_every_placement_and_split() {
                         .unwrap()
                         .ln_p_per_second
                         .exp();
+                    let own = ln_busiest_over(
+                        Second::Count(u64::from(likes)),
+                        u64::from(servers),
+                        shards,
+                        u64::from(cap),
+                    )
+                    .unwrap()
+                    .exp();
                     let at = format!("K {servers} S {s} N {likes} cap {cap}");
+                    assert!(own >= exact * (1.0 - 1e-12), "{at}: own {own} < {exact}");
                     assert!(bound >= exact * (1.0 - 1e-12), "{at}: {bound} < {exact}");
                     assert!(
                         random >= exact * (1.0 - 1e-12),

@@ -18,7 +18,7 @@ impl PlanInputs {
         let Some(t) = self.risk else {
             return Ok(true);
         };
-        if self.ln_key_risk(rate, shards, t)? > t.risk.ln() {
+        if !self.key_meets(rate, shards, t)? {
             return Ok(false);
         }
         if self.partitions_bind() {

@@ -297,6 +297,20 @@ impl PlanInputs {
         Ok(self.key_risk(rate, shards, t)?.0)
     }
 
+    /// Whether the per-key risk at `shards` and `rate` is within the
+    /// target.
+    fn key_meets(&self, rate: f64, shards: u64, t: RiskTarget) -> ParamResult<bool> {
+        crate::model::picker::risk::meets_risk(
+            planned_rate(rate, t.traffic),
+            shards,
+            self.sizing.cap,
+            t.seconds,
+            t.traffic,
+            self.writers,
+            t.risk,
+        )
+    }
+
     /// `ln P(any second over the per-key cap)` at `shards` and `rate`, by
     /// the plan's picker, and how it is known.
     fn key_risk(&self, rate: f64, shards: u64, t: RiskTarget) -> ParamResult<(f64, KeyMethod)> {
