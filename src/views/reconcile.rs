@@ -146,38 +146,23 @@ fn drift_section(i: &ReconcileInputs, d: &Drift) -> Section {
         true => format!(", {} unlikes per like", num(i.unlike_share)),
         false => String::new(),
     };
+    let mut rows = vec![
+        (
+            "faults",
+            format!(
+                "{} of replies lost, {} of those applied; {} of increments refused after \
+                     the row was saved",
+                fmt::percent(f.timeout_share),
+                fmt::percent(f.applied_share),
+                fmt::percent(f.increment_fail_share)
+            ),
+        ),
+        ("policy", policy.to_string()),
+    ];
+    rows.extend(drift_rows(d));
     Section::pairs(
         &format!("Drift per day ({} likes{unlikes})", num(i.daily_likes)),
-        vec![
-            (
-                "faults",
-                format!(
-                    "{} of replies lost, {} of those applied; {} of increments refused after \
-                     the row was saved",
-                    fmt::percent(f.timeout_share),
-                    fmt::percent(f.applied_share),
-                    fmt::percent(f.increment_fail_share)
-                ),
-            ),
-            ("policy", policy.to_string()),
-            ("over-counted", format!("{} likes/day", num(d.over_per_day))),
-            (
-                "under-counted",
-                format!("{} likes/day", num(d.under_per_day)),
-            ),
-            (
-                "net (over - under)",
-                format!("{} likes/day", signed(d.net_per_day)),
-            ),
-            (
-                "per write",
-                format!(
-                    "P(over) = {}, P(under) = {}",
-                    fmt::prob(d.p_over),
-                    fmt::prob(d.p_under)
-                ),
-            ),
-        ],
+        rows,
     )
 }
 
@@ -400,24 +385,29 @@ pub fn file_sections(f: &crate::measure::reconcile::ReconcileFile) -> Vec<Sectio
 fn drift_figures(d: &Drift) -> Section {
     Section::pairs(
         &format!("Drift per day ({} writes)", num(d.writes_per_day)),
-        vec![
-            ("over-counted", format!("{} likes/day", num(d.over_per_day))),
-            (
-                "under-counted",
-                format!("{} likes/day", num(d.under_per_day)),
-            ),
-            (
-                "net (over - under)",
-                format!("{} likes/day", signed(d.net_per_day)),
-            ),
-            (
-                "per write",
-                format!(
-                    "P(over) = {}, P(under) = {}",
-                    fmt::prob(d.p_over),
-                    fmt::prob(d.p_under)
-                ),
-            ),
-        ],
+        drift_rows(d),
     )
+}
+
+/// The drift's figures: over, under, net and per write.
+fn drift_rows(d: &Drift) -> Vec<(&'static str, String)> {
+    vec![
+        ("over-counted", format!("{} likes/day", num(d.over_per_day))),
+        (
+            "under-counted",
+            format!("{} likes/day", num(d.under_per_day)),
+        ),
+        (
+            "net (over - under)",
+            format!("{} likes/day", signed(d.net_per_day)),
+        ),
+        (
+            "per write",
+            format!(
+                "P(over) = {}, P(under) = {}",
+                fmt::prob(d.p_over),
+                fmt::prob(d.p_under)
+            ),
+        ),
+    ]
 }
