@@ -138,8 +138,8 @@ pub fn key_over_cap(
         }
         Picker::TwoChoice => {
             let random = OverCap::compute(rate, shards, cap, 1.0, traffic)?.ln_p_per_second;
-            // Under the floor of its own bound (the mass its law loses,
-            // about 1e-13 a second at most), random's law is the lower.
+            // Under the least floor of its own bound ([`OWN_FLOOR`]),
+            // random's law is the lower.
             let own = match random < OWN_FLOOR.ln() {
                 true => None,
                 false => two_choice_own(rate, shards, c, traffic, writers),
@@ -159,8 +159,9 @@ pub fn key_over_cap(
 }
 
 /// A chance a second under which two-choice's own bound is not sought:
-/// the mass its law loses puts a floor of about `K S 1e-15` (1e-12 at 40
-/// servers and 20 shards) under it.
+/// the mass its law loses puts a floor of `K S` times that mass under it
+/// (about 1e-12 of a second's mass: 4e-9 at 40 servers and 20 shards, 1e-11
+/// at 2 servers and 5), so under 1e-13 random's law is the lower.
 const OWN_FLOOR: f64 = 1e-13;
 
 /// Two-choice's own bound ([`super::two_choice_bound`]), for fixed and
