@@ -22,8 +22,8 @@
 //! count is then at least as likely to pass any level: the law read here
 //! is an upper bound in the stochastic order, never under the truth.
 //!
-//! Only what cannot be raised within [`MAX_RAISE_ROWS`] rows of likes,
-//! and raised mass too small to matter ([`KEEP_RAISED`]), is lost; it is
+//! Only what cannot be raised within `MAX_RAISE_ROWS` rows of likes,
+//! and raised mass too small to matter (`KEEP_RAISED`), is lost; it is
 //! kept in `lost` and counted over every cap. A raise lands on a profile
 //! common at this step, whose likes differ by whole rows (one like a
 //! shard), so a raised shard carries about one like more. At 15 shards and
