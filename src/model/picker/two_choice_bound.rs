@@ -183,31 +183,23 @@ impl<'a> ShardSum<'a> {
     /// Binomial(n, 1/K) for a fixed `n`).
     fn uncovered(&self) -> f64 {
         let (lo, hi) = (self.likes(0), self.likes(self.laws.len() - 1));
-        let k = self.servers;
-        let (outside, chance): (f64, Box<dyn Fn(u64) -> f64>) = match self.second {
+        let outside = match self.second {
             Second::Poisson(mean) => {
-                let mu = mean / k as f64;
+                let mu = mean / self.servers as f64;
                 let below = if lo == 0 {
                     0.0
                 } else {
                     ln_pois_cdf(lo - 1, mu).exp()
                 };
-                (
-                    below + ln_pois_sf(hi, mu).exp(),
-                    Box::new(move |n| ln_dpois(n, mu).exp()),
-                )
+                below + ln_pois_sf(hi, mu).exp()
             }
             Second::Count(n) => {
-                let (p, q) = (1.0 / k as f64, 1.0 - 1.0 / k as f64);
-                let inside: f64 = (lo..=hi.min(n)).map(|m| ln_dbinom(m, n, p, q).exp()).sum();
-                (
-                    (1.0 - inside).max(0.0),
-                    Box::new(move |m| ln_dbinom(m, n, p, q).exp()),
-                )
+                let inside: f64 = (lo..=hi.min(n)).map(|m| self.count_chance(m)).sum();
+                (1.0 - inside).max(0.0)
             }
         };
         let lost: f64 = (0..self.laws.len())
-            .map(|i| chance(self.likes(i)) * self.lost[i])
+            .map(|i| self.count_chance(self.likes(i)) * self.lost[i])
             .sum();
         outside + lost
     }
