@@ -27,7 +27,7 @@
 //! It is the guard that keeps a new axis from adding a second voice: a
 //! figure computed twice, or one command missing an axis, fails here.
 
-use crate::common::shardplan;
+use crate::common::{shardplan, thousands};
 use serde_json::Value;
 
 /// A small seeded generator (xorshift64*): the same plans every run.
@@ -311,21 +311,9 @@ fn headline_agrees(size: &[String], rec: &Value, holds: bool, infeasible: bool) 
     let count = rec["shards"].as_u64().unwrap();
     let said = match count {
         1 => "1 shard".to_string(),
-        n => format!("{} shards", with_commas(n)),
+        n => format!("{} shards", thousands(n)),
     };
     assert!(text.contains(&said), "{size:?}: {said} not in {first}");
-}
-
-fn with_commas(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// CSV and JSON: the same numbers under the same names.

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::common::{bad_input, json_of, shardplan};
+use crate::common::{bad_input, json_of, shardplan, thousands};
 
 fn report(dir: &Path, args: &[&str]) -> String {
     shardplan()
@@ -37,19 +37,6 @@ fn row<'a>(rows: &'a [Vec<String>], label: &str) -> &'a [String] {
     rows.iter()
         .find(|r| r[0] == label)
         .unwrap_or_else(|| panic!("no row {label:?}"))
-}
-
-/// 1234567 -> "1,234,567", as the report prints counts.
-fn thousands(n: u64) -> String {
-    let d = n.to_string();
-    let mut out = String::new();
-    for (i, c) in d.chars().enumerate() {
-        if i > 0 && (d.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// All text of an SVG, after checking it parses as XML.

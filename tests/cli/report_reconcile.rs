@@ -4,7 +4,7 @@
 //! neither is refused naming the flag, and `--measure` points a reconcile
 //! run to it.
 
-use crate::common::{bad_input, shardplan};
+use crate::common::{bad_input, shardplan, thousands};
 
 const MEASURED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -59,6 +59,36 @@ fn the_model_and_a_measured_run_are_the_reports_reconciliation_section() {
         md.contains("--reconcile-from"),
         "the command that writes it again"
     );
+    // One answer: the section's drift and the measured run's counts are
+    // the files' own figures, as their JSON holds them.
+    let json = |p: &std::path::Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let d = &json(&model)["drift"];
+    let whole = |v: &serde_json::Value| thousands(v.as_f64().unwrap().round() as u64);
+    let drift = format!(
+        "net +{} likes a day ({} over-counted, {} under-counted)",
+        whole(&d["net_per_day"]),
+        whole(&d["over_per_day"]),
+        whole(&d["under_per_day"])
+    );
+    assert!(section.contains(&drift), "{drift}:\n{section}");
+    let run = json(std::path::Path::new(MEASURED));
+    let (r, w) = (&run["reconciliation"], &run["writes"]);
+    for needle in [
+        format!("{} likes", thousands(w["likes"].as_u64().unwrap())),
+        format!(
+            "| replies dropped         | {}; {} applied",
+            w["lost_replies"], w["lost_applied"]
+        ),
+        format!("{} (the faults'", r["drift_before"]),
+        format!(
+            "the counter equals the rows ({})",
+            thousands(r["counted_after"].as_u64().unwrap())
+        ),
+    ] {
+        assert!(section.contains(&needle), "{needle}:\n{section}");
+    }
 }
 
 #[test]

@@ -123,3 +123,16 @@ pub mod postgres;
 pub mod redis;
 pub mod stats;
 pub mod traces;
+
+/// 1234567 -> "1,234,567", as shardplan prints counts.
+pub fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::new();
+    for (i, c) in d.chars().enumerate() {
+        if i > 0 && (d.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
